@@ -1,0 +1,265 @@
+package spec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Checkpoint schema identity (SPEC §8).
+const (
+	CheckpointSchema        = "ctxgit/checkpoint"
+	CheckpointSchemaVersion = 1
+)
+
+// Triggers name what took a checkpoint. Others are allowed if they match
+// TriggerRE, so hosts can add their own.
+const (
+	TriggerManual     = "manual"
+	TriggerAuto80     = "auto-80pct"
+	TriggerCompaction = "compaction"
+	TriggerSessionEnd = "session-end"
+	TriggerHalt       = "halt"
+	TriggerRestore    = "pre-restore"
+)
+
+// TriggerRE is the form of a trigger name.
+var TriggerRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
+
+// Checkpoint is `.ctxgit/checkpoint.yaml` and the same file inside every
+// checkpoint commit (SPEC §8). Field order is the YAML key order, kept stable
+// so diffs between checkpoints are clean.
+type Checkpoint struct {
+	Schema        string   `yaml:"schema" json:"schema"`
+	SchemaVersion int      `yaml:"schema_version" json:"schema_version"`
+	Meta          Meta     `yaml:"meta" json:"meta"`
+	Working       Working  `yaml:"working" json:"working"`
+	Plan          PlanInfo `yaml:"plan" json:"plan"`
+	Metacog       Metacog  `yaml:"metacog" json:"metacog"`
+	// Task is the durable task state at the time of the checkpoint, when
+	// the workspace has one (SPEC §11).
+	Task      *TaskState      `yaml:"task,omitempty" json:"task,omitempty"`
+	Decisions []DecisionRef   `yaml:"decisions" json:"decisions"`
+	Resources Resources       `yaml:"resources" json:"resources"`
+	Thread    Thread          `yaml:"thread" json:"thread"`
+	OpenItems []string        `yaml:"open_items" json:"open_items"`
+	Learnings []string        `yaml:"learnings" json:"learnings"`
+	Snapshot  SnapshotSummary `yaml:"snapshot" json:"snapshot"`
+}
+
+// Meta identifies a checkpoint.
+type Meta struct {
+	CheckpointID       string     `yaml:"checkpoint_id" json:"checkpoint_id"`
+	SessionKey         string     `yaml:"session_key" json:"session_key"`
+	CreatedAt          time.Time  `yaml:"created_at" json:"created_at"`
+	Trigger            string     `yaml:"trigger" json:"trigger"`
+	CompactionCount    int        `yaml:"compaction_count" json:"compaction_count"`
+	TokenUsage         TokenUsage `yaml:"token_usage" json:"token_usage"`
+	PreviousCheckpoint string     `yaml:"previous_checkpoint" json:"previous_checkpoint"`
+	Host               string     `yaml:"host" json:"host"`
+	AgentID            string     `yaml:"agent_id" json:"agent_id"`
+	Message            Text       `yaml:"message,omitempty" json:"message,omitempty"`
+}
+
+// TokenUsage is the context usage when the checkpoint was taken.
+type TokenUsage struct {
+	InputTokens   int64   `yaml:"input_tokens" json:"input_tokens"`
+	ContextWindow int64   `yaml:"context_window" json:"context_window"`
+	Utilization   float64 `yaml:"utilization" json:"utilization"`
+	// Source is host, transcript, estimate, or "" when unknown.
+	Source string `yaml:"source" json:"source"`
+}
+
+// Working is what the agent was doing.
+type Working struct {
+	Topic        Text   `yaml:"topic" json:"topic"`
+	Status       string `yaml:"status" json:"status"` // in_progress | idle | waiting_for_user
+	Interrupted  bool   `yaml:"interrupted" json:"interrupted"`
+	LastToolCall string `yaml:"last_tool_call" json:"last_tool_call"`
+	NextAction   Text   `yaml:"next_action" json:"next_action"`
+}
+
+// Working statuses.
+const (
+	WorkingInProgress    = "in_progress"
+	WorkingIdle          = "idle"
+	WorkingWaitingOnUser = "waiting_for_user"
+)
+
+// PlanInfo is the plan as of the checkpoint.
+type PlanInfo struct {
+	Source      string     `yaml:"source" json:"source"`
+	Title       Text       `yaml:"title" json:"title"`
+	Goal        Text       `yaml:"goal" json:"goal"`
+	CurrentStep Text       `yaml:"current_step" json:"current_step"`
+	Done        int        `yaml:"done" json:"done"`
+	Total       int        `yaml:"total" json:"total"`
+	Steps       []StepInfo `yaml:"steps" json:"steps"`
+}
+
+// StepInfo is one plan step's number and status, so diffs between
+// checkpoints can show transitions.
+type StepInfo struct {
+	Number string     `yaml:"number" json:"number"`
+	Name   string     `yaml:"name" json:"name"`
+	Status StepStatus `yaml:"status" json:"status"`
+}
+
+// Metacog is the agent's self-knowledge as of the checkpoint.
+type Metacog struct {
+	LastFailure        Text     `yaml:"last_failure" json:"last_failure"`
+	LastFailureType    string   `yaml:"last_failure_type" json:"last_failure_type"`
+	LastFailureAction  string   `yaml:"last_failure_action" json:"last_failure_action"`
+	FailureCount       int      `yaml:"failure_count" json:"failure_count"`
+	PendingAssumptions []string `yaml:"pending_assumptions" json:"pending_assumptions"`
+	// SelfModelAge and EnvModelAge are the ages of the self-model and
+	// env-model files, as Go durations rounded to seconds; "" when absent.
+	SelfModelAge string `yaml:"self_model_age" json:"self_model_age"`
+	EnvModelAge  string `yaml:"env_model_age" json:"env_model_age"`
+}
+
+// DecisionRef is a decision as a checkpoint records it.
+type DecisionRef struct {
+	ID   string `yaml:"id" json:"id"`
+	What Text   `yaml:"what" json:"what"`
+	When string `yaml:"when" json:"when"`
+}
+
+// Resources are the files and tools of the session.
+type Resources struct {
+	FilesRead     []string     `yaml:"files_read" json:"files_read"`
+	FilesModified []string     `yaml:"files_modified" json:"files_modified"`
+	FilesChanged  []FileChange `yaml:"files_changed" json:"files_changed"`
+	ChangedCount  int          `yaml:"files_changed_count" json:"files_changed_count"`
+	SinceSession  []FileChange `yaml:"files_changed_since_session_start" json:"files_changed_since_session_start"`
+	SinceCount    int          `yaml:"files_changed_since_session_start_count" json:"files_changed_since_session_start_count"`
+	NewDecisions  []string     `yaml:"new_decisions" json:"new_decisions"`
+	ToolsUsed     []string     `yaml:"tools_used" json:"tools_used"`
+}
+
+// FileChange is one path changed between two snapshots.
+type FileChange struct {
+	Path string `yaml:"path" json:"path"`
+	// Status is A (added), M (modified), D (deleted) or R (renamed).
+	Status string `yaml:"status" json:"status"`
+	From   string `yaml:"from,omitempty" json:"from,omitempty"`
+}
+
+// Thread is the conversation's gist (SPEC §8.3).
+type Thread struct {
+	Summary      Text       `yaml:"summary" json:"summary"`
+	KeyExchanges []Exchange `yaml:"key_exchanges" json:"key_exchanges"`
+}
+
+// Exchange is one remembered message.
+type Exchange struct {
+	Role string `yaml:"role" json:"role"`
+	Gist Text   `yaml:"gist" json:"gist"`
+}
+
+// SnapshotSummary reports what the workspace snapshot left out.
+type SnapshotSummary struct {
+	Tree     string         `yaml:"tree" json:"tree"`
+	Files    int            `yaml:"files" json:"files"`
+	Bytes    int64          `yaml:"bytes" json:"bytes"`
+	Excluded map[string]int `yaml:"excluded_by_rule,omitempty" json:"excluded_by_rule,omitempty"`
+	TooLarge []string       `yaml:"too_large,omitempty" json:"too_large,omitempty"`
+	Nested   []string       `yaml:"nested_repositories,omitempty" json:"nested_repositories,omitempty"`
+}
+
+// Text is free text; it is written as a YAML literal block scalar when it
+// spans lines, so diffs stay line-oriented (SPEC §8.2).
+type Text string
+
+// MarshalYAML writes multi-line text as a literal block.
+func (t Text) MarshalYAML() (any, error) {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(t)}
+	if bytes.ContainsRune([]byte(t), '\n') {
+		n.Style = yaml.LiteralStyle
+	}
+	return n, nil
+}
+
+// checkpointIDRE is the form of a checkpoint id (SPEC §8.1).
+var checkpointIDRE = regexp.MustCompile(`^cp_([0-9]{3,})$`)
+
+// FormatCheckpointID returns "cp_NNN" for a 1-based sequence number.
+func FormatCheckpointID(seq int) string { return fmt.Sprintf("cp_%03d", seq) }
+
+// ParseCheckpointID returns the sequence number of "cp_NNN".
+func ParseCheckpointID(id string) (int, bool) {
+	m := checkpointIDRE.FindStringSubmatch(id)
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil || n <= 0 {
+		return 0, false
+	}
+	return n, true
+}
+
+// MarshalCheckpoint renders the YAML with 2-space indentation.
+func MarshalCheckpoint(c *Checkpoint) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(c); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// ParseCheckpoint reads and validates checkpoint YAML.
+func ParseCheckpoint(path string, src []byte) (*Checkpoint, error) {
+	if err := checkText(path, src); err != nil {
+		return nil, err
+	}
+	var c Checkpoint
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	if err := dec.Decode(&c); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, InvalidAt(path, 0, "empty checkpoint")
+		}
+		return nil, yamlError(path, err)
+	}
+	if err := c.Validate(path); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// Validate checks the schema identity and the meta section.
+func (c *Checkpoint) Validate(path string) error {
+	switch {
+	case c.Schema != CheckpointSchema:
+		return InvalidAt(path, 0, "schema is %q, want %q", c.Schema, CheckpointSchema)
+	case c.SchemaVersion != CheckpointSchemaVersion:
+		return InvalidAt(path, 0, "schema_version %d is not supported (this ctxgit reads %d)", c.SchemaVersion, CheckpointSchemaVersion)
+	}
+	if _, ok := ParseCheckpointID(c.Meta.CheckpointID); !ok {
+		return InvalidAt(path, 0, "meta.checkpoint_id %q is not of the form cp_NNN", c.Meta.CheckpointID)
+	}
+	if ValidateSessionKey(c.Meta.SessionKey) != nil {
+		return InvalidAt(path, 0, "meta.session_key %q is not a valid session key", c.Meta.SessionKey)
+	}
+	if c.Meta.CreatedAt.IsZero() {
+		return InvalidAt(path, 0, "meta.created_at is missing")
+	}
+	if !TriggerRE.MatchString(c.Meta.Trigger) {
+		return InvalidAt(path, 0, "meta.trigger %q is not a trigger name", c.Meta.Trigger)
+	}
+	if u := c.Meta.TokenUsage.Utilization; u < 0 || u > 10 {
+		return InvalidAt(path, 0, "meta.token_usage.utilization %v is out of range", u)
+	}
+	return nil
+}

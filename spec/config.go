@@ -1,0 +1,259 @@
+package spec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config is `.ctxgit/config.yaml` (SPEC §10). Every key is optional; a
+// missing key takes its default from DefaultConfig.
+type Config struct {
+	Version    int              `yaml:"version"`
+	Paths      PathsConfig      `yaml:"paths"`
+	Snapshot   SnapshotConfig   `yaml:"snapshot"`
+	Recovery   RecoveryConfig   `yaml:"recovery"`
+	Caps       CapsConfig       `yaml:"caps"`
+	Pressure   PressureConfig   `yaml:"pressure"`
+	Lock       LockConfig       `yaml:"lock"`
+	Checkpoint CheckpointConfig `yaml:"checkpoint"`
+}
+
+// PathsConfig names the state files, relative to the workspace root.
+type PathsConfig struct {
+	Plan               string `yaml:"plan"`
+	FailureLog         string `yaml:"failure_log"`
+	FailureLogFallback string `yaml:"failure_log_fallback"`
+	Decisions          string `yaml:"decisions"`
+	TaskState          string `yaml:"task_state"`
+	Summaries          string `yaml:"summaries"`
+	SelfModel          string `yaml:"self_model"`
+	EnvModel           string `yaml:"env_model"`
+}
+
+// SnapshotConfig governs what a checkpoint's workspace snapshot holds.
+type SnapshotConfig struct {
+	MaxFileSize ByteSize `yaml:"max_file_size"`
+	// SecretExcludes are gitignore patterns never snapshotted, whatever the
+	// user's ignore files say.
+	SecretExcludes []string `yaml:"secret_excludes"`
+	// Excludes are further gitignore patterns, e.g. large generated trees.
+	Excludes []string `yaml:"excludes"`
+}
+
+// RecoveryConfig governs the recovery block (SPEC §9).
+type RecoveryConfig struct {
+	BudgetChars  int      `yaml:"budget_chars"`
+	BudgetTokens int      `yaml:"budget_tokens"` // when > 0, overrides budget_chars at 4 chars a token
+	MaxAge       Duration `yaml:"max_age"`
+	ChangedFiles int      `yaml:"changed_files"`
+	// CompactionWarn is the compaction count above which the block warns of
+	// a compaction death spiral.
+	CompactionWarn int `yaml:"compaction_warn"`
+}
+
+// CapsConfig bounds the lists a checkpoint records.
+type CapsConfig struct {
+	Decisions int `yaml:"decisions"`
+	Exchanges int `yaml:"exchanges"`
+	Tools     int `yaml:"tools"`
+	Files     int `yaml:"files"`
+}
+
+// PressureConfig holds the context-pressure thresholds, as fractions of the
+// context window.
+type PressureConfig struct {
+	Warning        float64  `yaml:"warning"`
+	Compress       float64  `yaml:"compress"`
+	Critical       float64  `yaml:"critical"`
+	Flush          float64  `yaml:"flush"`
+	AutoCheckpoint float64  `yaml:"auto_checkpoint"`
+	GaugeFrom      float64  `yaml:"gauge_from"`
+	MinGrowth      float64  `yaml:"min_growth"`
+	NudgeStale     Duration `yaml:"nudge_stale"`
+}
+
+// LockConfig governs the workspace lock.
+type LockConfig struct {
+	Timeout    Duration `yaml:"timeout"`
+	StaleAfter Duration `yaml:"stale_after"`
+}
+
+// CheckpointConfig governs checkpoint identity.
+type CheckpointConfig struct {
+	AuthorName  string `yaml:"author_name"`
+	AuthorEmail string `yaml:"author_email"`
+}
+
+// DefaultSecretExcludes are the secret patterns of SPEC §9.3.
+var DefaultSecretExcludes = []string{".env*", "*.pem", "*.key", "id_*"}
+
+// DefaultConfig returns the configuration used for every key a config file
+// leaves out.
+func DefaultConfig() Config {
+	return Config{
+		Version: 1,
+		Paths: PathsConfig{
+			Plan:               DefaultPlan,
+			FailureLog:         DefaultFailureLog,
+			FailureLogFallback: FallbackFailureLog,
+			Decisions:          DefaultDecisions,
+			TaskState:          DefaultTaskState,
+			Summaries:          DefaultSummaries,
+			SelfModel:          DefaultSelfModel,
+			EnvModel:           DefaultEnvModel,
+		},
+		Snapshot: SnapshotConfig{
+			MaxFileSize:    10 << 20,
+			SecretExcludes: append([]string(nil), DefaultSecretExcludes...),
+		},
+		Recovery: RecoveryConfig{
+			BudgetChars:    2000,
+			MaxAge:         Duration(10 * 60e9),
+			ChangedFiles:   10,
+			CompactionWarn: 3,
+		},
+		Caps: CapsConfig{Decisions: 50, Exchanges: 8, Tools: 100, Files: 100},
+		Pressure: PressureConfig{
+			Warning: 0.55, Compress: 0.70, Critical: 0.85,
+			Flush: 0.65, AutoCheckpoint: 0.80, GaugeFrom: 0.70, MinGrowth: 0.05,
+			NudgeStale: Duration(30 * 60e9),
+		},
+		Lock: LockConfig{Timeout: Duration(10e9), StaleAfter: Duration(120e9)},
+		Checkpoint: CheckpointConfig{
+			AuthorName:  "ctxgit",
+			AuthorEmail: "ctxgit@localhost",
+		},
+	}
+}
+
+// ParseConfig reads config YAML over the defaults. Unknown keys are errors
+// (a typo must not silently fall back to a default); every error names the
+// file and line.
+func ParseConfig(path string, src []byte) (Config, error) {
+	cfg := DefaultConfig()
+	if err := checkText(path, src); err != nil {
+		return cfg, err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	dec.KnownFields(true)
+	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
+		return DefaultConfig(), yamlError(path, err)
+	}
+	if err := cfg.Validate(path); err != nil {
+		return DefaultConfig(), err
+	}
+	return cfg, nil
+}
+
+// Validate checks ranges and consistency.
+func (c *Config) Validate(path string) error {
+	if c.Version != 1 {
+		return InvalidAt(path, 0, "version %d is not supported (this ctxgit reads version 1)", c.Version)
+	}
+	p := c.Pressure
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"warning", p.Warning}, {"compress", p.Compress}, {"critical", p.Critical}, {"flush", p.Flush},
+		{"auto_checkpoint", p.AutoCheckpoint}, {"gauge_from", p.GaugeFrom}, {"min_growth", p.MinGrowth}} {
+		if f.v < 0 || f.v > 1 {
+			return InvalidAt(path, 0, "pressure.%s must be between 0 and 1, got %v", f.name, f.v)
+		}
+	}
+	if !(p.Warning <= p.Compress && p.Compress <= p.Critical) {
+		return InvalidAt(path, 0, "pressure thresholds must rise: warning %v <= compress %v <= critical %v", p.Warning, p.Compress, p.Critical)
+	}
+	if c.Recovery.BudgetChars < 200 && c.Recovery.BudgetTokens == 0 {
+		return InvalidAt(path, 0, "recovery.budget_chars must be at least 200, got %d", c.Recovery.BudgetChars)
+	}
+	if c.Recovery.BudgetTokens < 0 {
+		return InvalidAt(path, 0, "recovery.budget_tokens must not be negative")
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"caps.decisions", c.Caps.Decisions}, {"caps.exchanges", c.Caps.Exchanges}, {"caps.tools", c.Caps.Tools}, {"caps.files", c.Caps.Files}, {"recovery.changed_files", c.Recovery.ChangedFiles}} {
+		if f.v < 0 {
+			return InvalidAt(path, 0, "%s must not be negative", f.name)
+		}
+	}
+	for _, f := range []struct{ name, v string }{
+		{"plan", c.Paths.Plan}, {"failure_log", c.Paths.FailureLog}, {"failure_log_fallback", c.Paths.FailureLogFallback},
+		{"decisions", c.Paths.Decisions}, {"task_state", c.Paths.TaskState}, {"summaries", c.Paths.Summaries},
+		{"self_model", c.Paths.SelfModel}, {"env_model", c.Paths.EnvModel}} {
+		if err := CheckRelPath(f.v); err != nil {
+			return InvalidAt(path, 0, "paths.%s: %v", f.name, err)
+		}
+	}
+	return nil
+}
+
+// BudgetChars is the recovery budget in characters.
+func (c *Config) BudgetChars() int {
+	if c.Recovery.BudgetTokens > 0 {
+		return c.Recovery.BudgetTokens * 4
+	}
+	return c.Recovery.BudgetChars
+}
+
+// CheckRelPath refuses a configured path that could leave the workspace or
+// land in ctxgit's machine-local directory.
+func CheckRelPath(p string) error {
+	switch {
+	case p == "":
+		return errors.New("empty path")
+	case strings.HasPrefix(p, "/") || strings.Contains(p, "\\"):
+		return fmt.Errorf("%q must be relative and slash-separated", p)
+	}
+	for _, el := range strings.Split(p, "/") {
+		if el == ".." || el == "." || el == "" || el == ".git" {
+			return fmt.Errorf("%q must not contain %q elements", p, el)
+		}
+	}
+	if p == LocalDir || strings.HasPrefix(p, LocalDir+"/") {
+		return fmt.Errorf("%q is inside %s", p, LocalDir)
+	}
+	return nil
+}
+
+// checkText refuses binary and non-UTF-8 input before a parser sees it.
+func checkText(path string, src []byte) error {
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		return InvalidAt(path, 1+bytes.Count(src[:i], []byte("\n")), "binary file (NUL byte)")
+	}
+	if line := invalidUTF8Line(src); line > 0 {
+		return InvalidAt(path, line, "invalid UTF-8")
+	}
+	return nil
+}
+
+// CheckText refuses a NUL byte or invalid UTF-8, naming the line.
+func CheckText(path string, src []byte) error { return checkText(path, src) }
+
+var yamlLineRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+
+// yamlError turns yaml.v3's messages ("yaml: line 3: ...", TypeError lists)
+// into one FileError line naming the first problem.
+func yamlError(path string, err error) error {
+	var te *yaml.TypeError
+	msg := err.Error()
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg = te.Errors[0]
+	}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return InvalidAt(path, line, "%s", m[2])
+	}
+	return InvalidAt(path, 0, "%s", msg)
+}
+
+// YAMLError is yamlError for other packages' YAML files.
+func YAMLError(path string, err error) error { return yamlError(path, err) }

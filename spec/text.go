@@ -1,0 +1,23 @@
+package spec
+
+import "unicode/utf8"
+
+// invalidUTF8Line returns the 1-based line of the first invalid UTF-8 byte,
+// or 0 when src is valid.
+func invalidUTF8Line(src []byte) int {
+	if utf8.Valid(src) {
+		return 0
+	}
+	line := 1
+	for i := 0; i < len(src); {
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return line
+		}
+		if src[i] == '\n' {
+			line++
+		}
+		i += n
+	}
+	return line
+}

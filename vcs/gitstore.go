@@ -1,0 +1,426 @@
+package vcs
+
+import (
+	"bytes"
+	"compress/zlib"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// GitStore is a Store over a git repository's object database and refs. It
+// reads objects through go-git (loose, packed, deltified, alternates) and
+// writes them itself: loose objects at zlib level 1 as git does, and large
+// batches as one packfile. Refs are updated with git's lock protocol.
+type GitStore struct {
+	commonDir string
+	objDir    string
+
+	readMu  sync.Mutex // go-git's storage is not safe for concurrent use
+	storage *filesystem.Storage
+
+	idxMu   sync.Mutex
+	idxs    []*idxfile.MemoryIndex // nil until first needed
+	altDirs []string               // alternate object directories
+}
+
+// OpenGit opens the repository whose common git directory is commonDir,
+// refusing formats it cannot write (SHA-256 objects, reftable refs).
+func OpenGit(commonDir string) (*GitStore, error) {
+	if err := checkFormat(commonDir); err != nil {
+		return nil, err
+	}
+	objDir := filepath.Join(commonDir, "objects")
+	if fi, err := os.Stat(objDir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("%s: not a git directory (no objects/)", commonDir)
+	}
+	fs := osfs.New(commonDir, osfs.WithBoundOS())
+	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(8<<20), filesystem.Options{
+		// Alternates may name any absolute path.
+		AlternatesFS: osfs.New("/", osfs.WithBoundOS()),
+	})
+	return &GitStore{commonDir: commonDir, objDir: objDir, storage: st, altDirs: readAlternates(objDir)}, nil
+}
+
+// InitPrivate creates (if needed) and opens a bare repository at dir, for a
+// workspace that is not inside a git repository. `git --git-dir=dir log`
+// works on it.
+func InitPrivate(dir string) (*GitStore, error) {
+	if _, err := os.Stat(filepath.Join(dir, "HEAD")); errors.Is(err, os.ErrNotExist) {
+		for _, d := range []string{"objects/info", "objects/pack", "refs/heads", "refs/tags"} {
+			if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+				return nil, err
+			}
+		}
+		files := []struct{ name, data string }{
+			{"config", "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n"},
+			{"description", "ctxgit private checkpoint store\n"},
+			// HEAD last: its presence marks a complete repository.
+			{"HEAD", "ref: refs/heads/main\n"},
+		}
+		for _, f := range files {
+			if err := writeFileAtomic(filepath.Join(dir, f.name), []byte(f.data), 0o644); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return OpenGit(dir)
+}
+
+// CommonDir is the repository's common git directory.
+func (g *GitStore) CommonDir() string { return g.commonDir }
+
+func readAlternates(objDir string) []string {
+	data, err := os.ReadFile(filepath.Join(objDir, "info", "alternates"))
+	if err != nil {
+		return nil
+	}
+	var dirs []string
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if !filepath.IsAbs(line) {
+			line = filepath.Join(objDir, line)
+		}
+		dirs = append(dirs, filepath.Clean(line))
+	}
+	return dirs
+}
+
+func loosePath(objDir string, h Hash) string {
+	s := h.String()
+	return filepath.Join(objDir, s[:2], s[2:])
+}
+
+// HasObject implements Store. It is safe for concurrent use: loose objects
+// are a stat, packed ones a lookup in indexes loaded once.
+func (g *GitStore) HasObject(h Hash) (bool, error) {
+	for _, dir := range append([]string{g.objDir}, g.altDirs...) {
+		if _, err := os.Lstat(loosePath(dir, h)); err == nil {
+			return true, nil
+		}
+	}
+	idxs, err := g.packIndexes()
+	if err != nil {
+		return false, err
+	}
+	for _, idx := range idxs {
+		if ok, _ := idx.Contains(plumbing.Hash(h)); ok {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// packIndexes loads every pack index of the repository and its alternates.
+func (g *GitStore) packIndexes() ([]*idxfile.MemoryIndex, error) {
+	g.idxMu.Lock()
+	defer g.idxMu.Unlock()
+	if g.idxs != nil {
+		return g.idxs, nil
+	}
+	idxs := []*idxfile.MemoryIndex{}
+	for _, dir := range append([]string{g.objDir}, g.altDirs...) {
+		names, _ := filepath.Glob(filepath.Join(dir, "pack", "pack-*.idx"))
+		for _, name := range names {
+			idx, err := loadIdx(name)
+			if err != nil {
+				if errors.Is(err, os.ErrNotExist) {
+					continue // removed by a concurrent repack
+				}
+				return nil, err
+			}
+			idxs = append(idxs, idx)
+		}
+	}
+	g.idxs = idxs
+	return idxs, nil
+}
+
+func loadIdx(name string) (*idxfile.MemoryIndex, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	idx := idxfile.NewMemoryIndex()
+	if err := idxfile.NewDecoder(f).Decode(idx); err != nil {
+		return nil, fmt.Errorf("%s: corrupt pack index: %v", name, err)
+	}
+	return idx, nil
+}
+
+// invalidatePacks makes the next lookup see packs written since.
+func (g *GitStore) invalidatePacks() {
+	g.idxMu.Lock()
+	g.idxs = nil
+	g.idxMu.Unlock()
+	g.readMu.Lock()
+	g.storage.Reindex()
+	g.readMu.Unlock()
+}
+
+// ReadObject implements Store.
+func (g *GitStore) ReadObject(h Hash) (ObjectType, []byte, error) {
+	t, data, err := g.readObject(h)
+	if errors.Is(err, ErrObjectNotFound) {
+		// A pack may have appeared since the index was loaded (our own
+		// batch, or a concurrent git gc): look once more.
+		g.invalidatePacks()
+		t, data, err = g.readObject(h)
+	}
+	return t, data, err
+}
+
+func (g *GitStore) readObject(h Hash) (ObjectType, []byte, error) {
+	g.readMu.Lock()
+	defer g.readMu.Unlock()
+	obj, err := g.storage.EncodedObject(plumbing.AnyObject, plumbing.Hash(h))
+	if errors.Is(err, plumbing.ErrObjectNotFound) {
+		return 0, nil, fmt.Errorf("object %s: %w", h, ErrObjectNotFound)
+	}
+	if err != nil {
+		return 0, nil, fmt.Errorf("object %s: %w", h, err)
+	}
+	r, err := obj.Reader()
+	if err != nil {
+		return 0, nil, fmt.Errorf("object %s: %w", h, err)
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return 0, nil, fmt.Errorf("object %s: %w", h, err)
+	}
+	switch obj.Type() {
+	case plumbing.BlobObject:
+		return BlobObject, data, nil
+	case plumbing.TreeObject:
+		return TreeObject, data, nil
+	case plumbing.CommitObject:
+		return CommitObject, data, nil
+	}
+	return 0, nil, fmt.Errorf("object %s: unexpected type %s", h, obj.Type())
+}
+
+// WriteObject implements Store.
+func (g *GitStore) WriteObject(t ObjectType, data []byte) (Hash, error) {
+	h := HashObject(t, data)
+	if ok, err := g.HasObject(h); err != nil || ok {
+		return h, err
+	}
+	return h, g.writeLoose(h, t, data)
+}
+
+// writeLoose writes a loose object at zlib level 1 (git's
+// core.looseCompression default) through a temp file, fsync and rename, so
+// a crash leaves either no object or a whole one.
+func (g *GitStore) writeLoose(h Hash, t ObjectType, data []byte) error {
+	path := loosePath(g.objDir, h)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "tmp_obj_")
+	if err != nil {
+		return err
+	}
+	zw, _ := zlib.NewWriterLevel(f, zlib.BestSpeed)
+	_, err = zw.Write(objectHeader(t, len(data)))
+	if err == nil {
+		_, err = zw.Write(data)
+	}
+	if err == nil {
+		err = zw.Close()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o444)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("writing object %s: %w", h.Short(), err)
+	}
+	return nil
+}
+
+// maxLooseBatch is the most objects a batch writes loose; more become one
+// pack so a first snapshot never floods the repository with loose objects
+// (and never pushes it past gc.auto).
+const maxLooseBatch = 100
+
+// maxBufferedBatch bounds the bytes a batch holds in memory while it is
+// still small enough to be written loose.
+const maxBufferedBatch = 8 << 20
+
+// NewBatch implements Store.
+func (g *GitStore) NewBatch() (Batch, error) {
+	return &gitBatch{store: g, seen: map[Hash]bool{}}, nil
+}
+
+type gitBatch struct {
+	store *GitStore
+
+	mu       sync.Mutex
+	seen     map[Hash]bool
+	buffered []bufferedObject // raw objects while the batch is small
+	bufBytes int
+	pack     *packWriter // non-nil once the batch is large
+	done     bool
+}
+
+type bufferedObject struct {
+	h    Hash
+	t    ObjectType
+	data []byte
+}
+
+func (b *gitBatch) Add(t ObjectType, data []byte) (Hash, error) {
+	h := HashObject(t, data)
+	b.mu.Lock()
+	if b.done {
+		b.mu.Unlock()
+		return h, errors.New("batch already finished")
+	}
+	if b.seen[h] {
+		b.mu.Unlock()
+		return h, nil
+	}
+	b.mu.Unlock()
+	if ok, err := b.store.HasObject(h); err != nil || ok {
+		return h, err
+	}
+
+	b.mu.Lock()
+	if b.seen[h] {
+		b.mu.Unlock()
+		return h, nil
+	}
+	b.seen[h] = true
+	if b.pack == nil && len(b.buffered) < maxLooseBatch && b.bufBytes+len(data) <= maxBufferedBatch {
+		b.buffered = append(b.buffered, bufferedObject{h, t, append([]byte(nil), data...)})
+		b.bufBytes += len(data)
+		b.mu.Unlock()
+		return h, nil
+	}
+	if b.pack == nil {
+		if err := b.startPackLocked(); err != nil {
+			b.mu.Unlock()
+			return h, err
+		}
+	}
+	pack := b.pack
+	b.mu.Unlock()
+	// Compress outside the lock so several callers use several cores.
+	entry, err := compressPackEntry(t, data)
+	if err != nil {
+		return h, err
+	}
+	return h, pack.append(h, entry)
+}
+
+// startPackLocked switches the batch to a pack, moving buffered objects in.
+func (b *gitBatch) startPackLocked() error {
+	pw, err := newPackWriter(filepath.Join(b.store.objDir, "pack"))
+	if err != nil {
+		return err
+	}
+	for _, o := range b.buffered {
+		entry, err := compressPackEntry(o.t, o.data)
+		if err == nil {
+			err = pw.append(o.h, entry)
+		}
+		if err != nil {
+			pw.abort()
+			return err
+		}
+	}
+	b.buffered, b.bufBytes, b.pack = nil, 0, pw
+	return nil
+}
+
+func (b *gitBatch) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.seen)
+}
+
+func (b *gitBatch) Commit() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.done {
+		return errors.New("batch already finished")
+	}
+	b.done = true
+	if b.pack != nil {
+		if err := b.pack.finish(); err != nil {
+			return err
+		}
+		b.store.invalidatePacks()
+		return nil
+	}
+	for _, o := range b.buffered {
+		if err := b.store.writeLoose(o.h, o.t, o.data); err != nil {
+			return err
+		}
+	}
+	b.buffered = nil
+	return nil
+}
+
+func (b *gitBatch) Abort() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.done {
+		return
+	}
+	b.done = true
+	if b.pack != nil {
+		b.pack.abort()
+	}
+	b.buffered = nil
+}
+
+// writeFileAtomic writes data to path through a temp file in the same
+// directory, fsynced, then renamed over path.
+func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, bytes.NewReader(data))
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}

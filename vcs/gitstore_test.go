@@ -1,0 +1,199 @@
+package vcs_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/vcs/vcstest"
+)
+
+// gitCmd runs the git CLI in dir with a clean, deterministic environment.
+// Tests use git only to prove interoperability; ctxgit never runs it.
+func gitCmd(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir(),
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func newGitRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	gitCmd(t, dir, "init", "-q", "-b", "main")
+	return dir
+}
+
+func TestGitStoreConformance(t *testing.T) {
+	vcstest.Run(t, func(t *testing.T) vcs.Store {
+		s, err := vcs.OpenGit(filepath.Join(newGitRepo(t), ".git"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			// Whatever the suite wrote must be a valid repository to git.
+			gitCmd(t, filepath.Dir(s.CommonDir()), "fsck", "--strict", "--no-dangling")
+		})
+		return s
+	})
+}
+
+func TestPrivateStoreConformance(t *testing.T) {
+	vcstest.Run(t, func(t *testing.T) vcs.Store {
+		dir := filepath.Join(t.TempDir(), "store.git")
+		s, err := vcs.InitPrivate(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { gitCmd(t, dir, "--git-dir="+dir, "fsck", "--strict", "--no-dangling") })
+		return s
+	})
+}
+
+// A big batch lands as one pack that git can read, not as loose objects.
+func TestBigBatchIsOnePack(t *testing.T) {
+	repo := newGitRepo(t)
+	s, err := vcs.OpenGit(filepath.Join(repo, ".git"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := s.NewBatch()
+	var last vcs.Hash
+	for i := range 500 {
+		if last, err = b.Add(vcs.BlobObject, []byte(strings.Repeat("x", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	out := gitCmd(t, repo, "count-objects", "-v")
+	if !strings.Contains(out, "count: 0\n") || !strings.Contains(out, "in-pack: 500\n") {
+		t.Fatalf("count-objects:\n%s", out)
+	}
+	if got := gitCmd(t, repo, "cat-file", "-s", last.String()); strings.TrimSpace(got) != "499" {
+		t.Fatalf("git cat-file -s = %q", got)
+	}
+	gitCmd(t, repo, "verify-pack", "-v", mustGlob(t, filepath.Join(repo, ".git/objects/pack/*.idx")))
+}
+
+func mustGlob(t *testing.T, pattern string) string {
+	m, _ := filepath.Glob(pattern)
+	if len(m) != 1 {
+		t.Fatalf("glob %s = %v", pattern, m)
+	}
+	return m[0]
+}
+
+// Objects git wrote (packed by gc) and refs git packed are read back.
+func TestReadsWhatGitWrote(t *testing.T) {
+	repo := newGitRepo(t)
+	os.WriteFile(filepath.Join(repo, "a.txt"), []byte("alpha\n"), 0o644)
+	gitCmd(t, repo, "add", "a.txt")
+	gitCmd(t, repo, "commit", "-qm", "one")
+	head := strings.TrimSpace(gitCmd(t, repo, "rev-parse", "HEAD"))
+	gitCmd(t, repo, "update-ref", "refs/ctxgit/sessions/x", head)
+	gitCmd(t, repo, "gc", "-q")
+	s, err := vcs.OpenGit(filepath.Join(repo, ".git"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := s.ReadRef("refs/ctxgit/sessions/x")
+	if err != nil || h.String() != head {
+		t.Fatalf("packed ref = %s, %v", h, err)
+	}
+	c, err := vcs.ReadCommit(s, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := vcs.ReadFileAt(s, c.Tree, "a.txt")
+	if err != nil || string(data) != "alpha\n" {
+		t.Fatalf("a.txt = %q, %v", data, err)
+	}
+	// Updating a packed ref by compare-and-swap writes a loose one that wins.
+	blob, _ := s.WriteObject(vcs.BlobObject, []byte("b"))
+	if err := s.UpdateRef("refs/ctxgit/sessions/x", blob, h); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(gitCmd(t, repo, "rev-parse", "refs/ctxgit/sessions/x")); got != blob.String() {
+		t.Fatalf("git sees %s", got)
+	}
+	// Deleting removes it from packed-refs too.
+	if err := s.DeleteRef("refs/ctxgit/sessions/x", blob); err != nil {
+		t.Fatal(err)
+	}
+	if out := gitCmd(t, repo, "for-each-ref", "refs/ctxgit/"); out != "" {
+		t.Fatalf("ref survived deletion: %s", out)
+	}
+}
+
+func TestRefusesSHA256AndReftable(t *testing.T) {
+	for _, tc := range []struct{ name, config, want string }{
+		{"sha256", "[core]\n\trepositoryformatversion = 1\n[extensions]\n\tobjectformat = sha256\n", "sha256 object ids are not supported"},
+		{"reftable", "[core]\n\trepositoryformatversion = 1\n[extensions]\n\trefstorage = reftable\n", "reftable ref storage is not supported"},
+		{"format-2", "[core]\n\trepositoryformatversion = 2\n", "repository format version 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), ".git")
+			os.MkdirAll(filepath.Join(dir, "objects"), 0o755)
+			os.WriteFile(filepath.Join(dir, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+			os.WriteFile(filepath.Join(dir, "config"), []byte(tc.config), 0o644)
+			_, err := vcs.OpenGit(dir)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("OpenGit error = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// A lock left by a live holder makes an update fail cleanly, leaving the ref
+// and the lock as they were.
+func TestHeldRefLock(t *testing.T) {
+	repo := newGitRepo(t)
+	s, _ := vcs.OpenGit(filepath.Join(repo, ".git"))
+	blob, _ := s.WriteObject(vcs.BlobObject, []byte("x"))
+	name := "refs/ctxgit/sessions/locked"
+	if err := s.UpdateRef(name, blob, vcs.ZeroHash); err != nil {
+		t.Fatal(err)
+	}
+	lock := filepath.Join(repo, ".git", name+".lock")
+	os.WriteFile(lock, nil, 0o644)
+	blob2, _ := s.WriteObject(vcs.BlobObject, []byte("y"))
+	err := s.UpdateRef(name, blob2, blob)
+	if err == nil || !strings.Contains(err.Error(), "another process holds the lock") {
+		t.Fatalf("update under a held lock = %v", err)
+	}
+	if got, _ := s.ReadRef(name); got != blob {
+		t.Fatalf("ref moved to %s", got)
+	}
+	if _, err := os.Stat(lock); err != nil {
+		t.Fatal("someone else's lock was removed")
+	}
+}
+
+func TestDiscoverLinkedWorktree(t *testing.T) {
+	repo := newGitRepo(t)
+	os.WriteFile(filepath.Join(repo, "f"), []byte("f"), 0o644)
+	gitCmd(t, repo, "add", "f")
+	gitCmd(t, repo, "commit", "-qm", "one")
+	wt := filepath.Join(t.TempDir(), "wt")
+	gitCmd(t, repo, "worktree", "add", "-q", wt)
+	os.MkdirAll(filepath.Join(wt, "sub"), 0o755)
+	info, err := vcs.Discover(filepath.Join(wt, "sub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := func(p string) string { r, _ := filepath.EvalSymlinks(p); return r }
+	if real(info.WorkTree) != real(wt) || real(info.CommonDir) != real(filepath.Join(repo, ".git")) || !strings.Contains(info.GitDir, "worktrees") {
+		t.Fatalf("Discover = %+v", info)
+	}
+}

@@ -1,0 +1,336 @@
+package vcs
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Ref locking follows git's protocol so ctxgit and concurrent git processes
+// (gc's pack-refs, update-ref) never corrupt each other: create
+// "<ref>.lock" exclusively, re-read and compare the current value, write the
+// new value into the lock, fsync, rename over the ref. A failed swap removes
+// only the lock, so the ref is never left empty.
+const (
+	// refLockWait is how long to wait for another process's lock; git's
+	// own default (core.filesRefLockTimeout) is 100ms.
+	refLockWait = time.Second
+	// staleRefLock is the age past which a lock file is taken to be left by
+	// a killed process. Git holds ref locks for milliseconds.
+	staleRefLock = 30 * time.Second
+)
+
+func (g *GitStore) refPath(name string) string {
+	return filepath.Join(g.commonDir, filepath.FromSlash(name))
+}
+
+// ReadRef implements Store: the loose ref file, else packed-refs.
+func (g *GitStore) ReadRef(name string) (Hash, error) {
+	h, err := g.readLoose(name)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return h, err
+	}
+	packed, err := g.readPackedRefs()
+	if err != nil {
+		return ZeroHash, err
+	}
+	if h, ok := packed[name]; ok {
+		return h, nil
+	}
+	return ZeroHash, fmt.Errorf("%s: %w", name, ErrRefNotFound)
+}
+
+func (g *GitStore) readLoose(name string) (Hash, error) {
+	path := g.refPath(name)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
+			return ZeroHash, fs.ErrNotExist
+		}
+		return ZeroHash, err
+	}
+	s := strings.TrimSpace(string(data))
+	if strings.HasPrefix(s, "ref:") {
+		return ZeroHash, fmt.Errorf("%s: symbolic ref where a checkpoint ref was expected", path)
+	}
+	h, err := ParseHash(s)
+	if err != nil {
+		return ZeroHash, fmt.Errorf("%s: corrupt ref file (%q)", path, truncate(s, 50))
+	}
+	return h, nil
+}
+
+func isNotDir(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "not a directory")
+}
+
+// readPackedRefs parses packed-refs; a missing file is empty.
+func (g *GitStore) readPackedRefs() (map[string]Hash, error) {
+	path := filepath.Join(g.commonDir, "packed-refs")
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	refs := map[string]Hash{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || line[0] == '#' || line[0] == '^' {
+			continue
+		}
+		hex, name, ok := strings.Cut(line, " ")
+		h, err := ParseHash(hex)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("%s:%d: corrupt packed-refs line", path, n)
+		}
+		refs[name] = h
+	}
+	return refs, sc.Err()
+}
+
+// lockFile creates path+".lock" exclusively, waiting a while for another
+// holder and taking over a lock old enough to have been abandoned.
+func lockFile(path string) (*os.File, error) {
+	lock := path + ".lock"
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(refLockWait)
+	for delay := time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
+		f, err := os.OpenFile(lock, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+		if fi, serr := os.Stat(lock); serr == nil && time.Since(fi.ModTime()) > staleRefLock {
+			os.Remove(lock)
+			continue
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("%s exists: another process holds the lock (remove it if no git or ctxgit process is running): %w", lock, ErrRefConflict)
+		}
+		time.Sleep(delay)
+	}
+}
+
+// commitLock writes content into the lock, fsyncs it and renames it over
+// path; on any failure the lock is removed and path is untouched.
+func commitLock(f *os.File, path string, content []byte) error {
+	_, err := f.Write(content)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+func rollback(f *os.File) {
+	f.Close()
+	os.Remove(f.Name())
+}
+
+// UpdateRef implements Store.
+func (g *GitStore) UpdateRef(name string, newID, oldID Hash) error {
+	if err := CheckRefName(name); err != nil {
+		return err
+	}
+	path := g.refPath(name)
+	f, err := lockFile(path)
+	if err != nil {
+		return err
+	}
+	cur, err := g.ReadRef(name)
+	if errors.Is(err, ErrRefNotFound) {
+		cur, err = ZeroHash, nil
+	}
+	if err != nil {
+		rollback(f)
+		return err
+	}
+	if cur != oldID {
+		rollback(f)
+		return fmt.Errorf("%s is at %s, expected %s: %w", name, shortOrNone(cur), shortOrNone(oldID), ErrRefConflict)
+	}
+	if err := commitLock(f, path, []byte(newID.String()+"\n")); err != nil {
+		return fmt.Errorf("updating %s: %w", name, err)
+	}
+	return nil
+}
+
+// DeleteRef implements Store: the loose file, and the packed-refs line
+// under packed-refs.lock as git does.
+func (g *GitStore) DeleteRef(name string, oldID Hash) error {
+	if err := CheckRefName(name); err != nil {
+		return err
+	}
+	path := g.refPath(name)
+	f, err := lockFile(path)
+	if err != nil {
+		return err
+	}
+	defer rollback(f)
+	cur, err := g.ReadRef(name)
+	if err != nil {
+		return err
+	}
+	if cur != oldID {
+		return fmt.Errorf("%s is at %s, expected %s: %w", name, cur.Short(), shortOrNone(oldID), ErrRefConflict)
+	}
+	packed, err := g.readPackedRefs()
+	if err != nil {
+		return err
+	}
+	if _, ok := packed[name]; ok {
+		if err := g.removePacked(name); err != nil {
+			return err
+		}
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+func (g *GitStore) removePacked(name string) error {
+	path := filepath.Join(g.commonDir, "packed-refs")
+	f, err := lockFile(path)
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		rollback(f)
+		return err
+	}
+	var out bytes.Buffer
+	skipPeeled := false
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if line == "" {
+			continue
+		}
+		if strings.HasPrefix(line, "^") && skipPeeled {
+			continue
+		}
+		skipPeeled = false
+		if _, n, ok := strings.Cut(strings.TrimRight(line, "\n"), " "); ok && n == name && !strings.HasPrefix(line, "#") {
+			skipPeeled = true
+			continue
+		}
+		out.WriteString(line)
+	}
+	return commitLock(f, path, out.Bytes())
+}
+
+// ListRefs implements Store: loose refs under the prefix's directory merged
+// with packed ones, loose winning as in git.
+func (g *GitStore) ListRefs(prefix string) ([]Ref, error) {
+	found := map[string]Hash{}
+	packed, err := g.readPackedRefs()
+	if err != nil {
+		return nil, err
+	}
+	for n, h := range packed {
+		if strings.HasPrefix(n, prefix) {
+			found[n] = h
+		}
+	}
+	dir := prefix
+	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
+		dir = dir[:i]
+	}
+	root := g.refPath(dir)
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if d.IsDir() || strings.HasSuffix(p, ".lock") {
+			return nil
+		}
+		rel, err := filepath.Rel(g.commonDir, p)
+		if err != nil {
+			return err
+		}
+		name := filepath.ToSlash(rel)
+		if !strings.HasPrefix(name, prefix) || CheckRefName(name) != nil {
+			return nil
+		}
+		h, err := g.readLoose(name)
+		if err != nil {
+			return err
+		}
+		found[name] = h
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Ref, 0, len(found))
+	for n, h := range found {
+		out = append(out, Ref{n, h})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// ReadHEAD resolves a repository's HEAD to a commit id (ZeroHash for an
+// unborn branch). It is used to record nested repositories as gitlinks.
+func ReadHEAD(gitDir string) (Hash, error) {
+	data, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return ZeroHash, err
+	}
+	s := strings.TrimSpace(string(data))
+	target, ok := strings.CutPrefix(s, "ref: ")
+	if !ok {
+		return ParseHash(s)
+	}
+	common, err := commonDir(gitDir)
+	if err != nil {
+		return ZeroHash, err
+	}
+	g := &GitStore{commonDir: common}
+	h, err := g.ReadRef(strings.TrimSpace(target))
+	if errors.Is(err, ErrRefNotFound) {
+		return ZeroHash, nil
+	}
+	return h, err
+}
+
+func shortOrNone(h Hash) string {
+	if h.IsZero() {
+		return "nothing"
+	}
+	return h.Short()
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
