@@ -15,9 +15,15 @@ import (
 // Tests use git only to prove interoperability; ctxgit never runs it.
 func gitCmd(t *testing.T, dir string, args ...string) string {
 	t.Helper()
+	return gitRun(t, dir, nil, args...)
+}
+
+func gitRun(t *testing.T, dir string, env []string, args ...string) string {
+	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir(),
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(cmd.Env, "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir(),
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
 	out, err := cmd.CombinedOutput()
 	if err != nil {

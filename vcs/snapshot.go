@@ -1,0 +1,434 @@
+package vcs
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/ctxgit/ctxgit/vcs/ignore"
+)
+
+// SnapshotOptions says what to snapshot and what to leave out.
+type SnapshotOptions struct {
+	// Root is the absolute workspace directory to snapshot.
+	Root string
+	// RepoTop is the absolute top of the git worktree containing Root, or ""
+	// when Root is not in one. The .gitignore files from RepoTop down to
+	// Root apply, as git would apply them.
+	RepoTop string
+	// InfoExclude and ExcludesFile are `$GIT_COMMON_DIR/info/exclude` and
+	// git's core.excludesFile; "" or a missing file means none.
+	InfoExclude  string
+	ExcludesFile string
+	// Fixed are gitignore patterns, relative to Root, that nothing can
+	// re-include: ctxgit's machine-local files and its own outputs.
+	Fixed []string
+	// Secrets are gitignore patterns for files never stored, whatever the
+	// ignore files say; exclusions are counted per pattern.
+	Secrets []string
+	// MaxFileSize skips larger files (reported); 0 means no limit.
+	MaxFileSize int64
+	// StatCache is the stat cache file ("" for none); StoreKey names the
+	// object store so a cache made for another store is not trusted.
+	StatCache string
+	StoreKey  string
+	// Workers hash and compress in parallel; 0 means GOMAXPROCS.
+	Workers int
+	// Start is when the snapshot began (for the racy-entry rule); zero
+	// means now.
+	Start time.Time
+}
+
+// SnapshotResult describes a snapshot.
+type SnapshotResult struct {
+	Tree   Hash  // the root tree (written to the Store given to Snapshot)
+	Files  int   // files, symlinks and gitlinks in the tree
+	Bytes  int64 // bytes of file content in the tree
+	Hashed int   // files read and hashed because the stat cache missed
+	// Excluded counts files left out per secret pattern.
+	Excluded map[string]int
+	// TooLarge lists files over MaxFileSize, as "path (size)".
+	TooLarge []string
+	// Nested lists nested repositories, recorded as gitlinks to their
+	// HEAD commit, or left out when they have no commit yet.
+	Nested []string
+	// Skipped lists entries that could not be read, as "path: reason".
+	Skipped []string
+	// CacheNote says why a damaged stat cache was discarded ("" if not).
+	CacheNote string
+
+	opts  SnapshotOptions
+	cache *statCache
+	old   *statCache
+}
+
+type snapNode struct {
+	name    string
+	mode    uint32
+	id      Hash
+	kids    []*snapNode // directory entries; nil for files
+	isDir   bool
+	path    string // workspace-relative, set for files to hash
+	st      statEntry
+	link    []byte // symlink target
+	pending bool
+	dropped bool
+}
+
+type walker struct {
+	opts    SnapshotOptions
+	prefix  string // Root's path inside the repository, "" or "dir/"
+	fixed   *ignore.Matcher
+	secrets []*ignore.Matcher
+	res     *SnapshotResult
+	pending []*snapNode
+	start   int64
+}
+
+// Snapshot records the workspace into s as a tree: blobs for files, links
+// for symlinks (never followed), gitlinks for nested repositories (never
+// descended). It reads only files whose stat data changed since the stat
+// cache was saved; call SaveCache after the snapshot's commit is stored.
+func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
+	if opts.Start.IsZero() {
+		opts.Start = time.Now()
+	}
+	res := &SnapshotResult{Excluded: map[string]int{}, opts: opts}
+	res.old, res.CacheNote = loadStatCache(opts.StatCache, opts.StoreKey, s.HasObject)
+	res.cache = &statCache{storeKey: opts.StoreKey, files: map[string]statEntry{}, dirs: map[string]Hash{}}
+
+	w := &walker{opts: opts, res: res, start: opts.Start.Add(-racyMargin).UnixNano()}
+	w.fixed = ignore.New(ignore.ParsePatterns([]byte(strings.Join(opts.Fixed, "\n")), "", "ctxgit"))
+	for _, p := range opts.Secrets {
+		w.secrets = append(w.secrets, ignore.New(ignore.ParsePatterns([]byte(p), "", "secret")))
+	}
+	m, err := w.baseMatcher()
+	if err != nil {
+		return nil, err
+	}
+	root := &snapNode{isDir: true}
+	if err := w.walk(opts.Root, "", m, root); err != nil {
+		return nil, err
+	}
+	if err := w.hashPending(s); err != nil {
+		return nil, err
+	}
+	tree, _, err := w.writeTree(s, root, "")
+	if err != nil {
+		return nil, err
+	}
+	res.Tree = tree
+	sort.Strings(res.Skipped)
+	return res, nil
+}
+
+// baseMatcher stacks core.excludesFile, info/exclude and the .gitignore
+// files of Root's ancestors inside the repository, lowest precedence first.
+func (w *walker) baseMatcher() (*ignore.Matcher, error) {
+	read := func(path, base, source string) []ignore.Pattern {
+		if path == "" {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil
+		}
+		return ignore.ParsePatterns(data, base, source)
+	}
+	m := ignore.New(read(w.opts.ExcludesFile, "", w.opts.ExcludesFile), read(w.opts.InfoExclude, "", "info/exclude"))
+	if w.opts.RepoTop == "" {
+		return m, nil
+	}
+	rel, err := filepath.Rel(w.opts.RepoTop, w.opts.Root)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return nil, fmt.Errorf("workspace %s is not inside its repository %s", w.opts.Root, w.opts.RepoTop)
+	}
+	if rel == "." {
+		return m, nil
+	}
+	rel = filepath.ToSlash(rel)
+	w.prefix = rel + "/"
+	// Ancestors from the top down; Root's own .gitignore is read by walk.
+	dir := ""
+	for _, el := range strings.Split(rel, "/") {
+		src := ".gitignore"
+		if dir != "" {
+			src = dir + "/.gitignore"
+		}
+		m = m.Push(read(filepath.Join(w.opts.RepoTop, filepath.FromSlash(src)), dir, src))
+		if dir != "" {
+			dir += "/"
+		}
+		dir += el
+	}
+	return m, nil
+}
+
+func joinRel(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+func (w *walker) walk(abs, rel string, m *ignore.Matcher, dir *snapNode) error {
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		if rel == "" {
+			return fmt.Errorf("reading workspace %s: %w", abs, err)
+		}
+		w.res.Skipped = append(w.res.Skipped, rel+"/: "+errText(err))
+		return nil
+	}
+	if data, err := os.ReadFile(filepath.Join(abs, ".gitignore")); err == nil {
+		src := joinRel(rel, ".gitignore")
+		m = m.Push(ignore.ParsePatterns(data, strings.TrimSuffix(w.prefix+rel, "/"), src))
+	}
+	for _, de := range entries {
+		name := de.Name()
+		if name == ".git" {
+			continue
+		}
+		r := joinRel(rel, name)
+		typ := de.Type()
+		isDir := typ.IsDir()
+		if w.fixed.Match(r, isDir) {
+			continue
+		}
+		if w.secretRule(r, isDir) || m.Match(w.prefix+r, isDir) {
+			continue
+		}
+		childAbs := filepath.Join(abs, name)
+		switch {
+		case isDir:
+			if nested, err := repoAt(childAbs); err == nil {
+				w.addGitlink(dir, name, r, nested)
+				continue
+			}
+			kid := &snapNode{name: name, isDir: true}
+			if err := w.walk(childAbs, r, m, kid); err != nil {
+				return err
+			}
+			dir.kids = append(dir.kids, kid)
+		case typ&fs.ModeSymlink != 0:
+			target, err := os.Readlink(childAbs)
+			if err != nil {
+				w.skip(r, err)
+				continue
+			}
+			n := &snapNode{name: name, mode: ModeSymlink, link: []byte(target), pending: true, path: r}
+			dir.kids = append(dir.kids, n)
+			w.pending = append(w.pending, n)
+		case typ.IsRegular():
+			if n := w.fileNode(childAbs, r, name, de); n != nil {
+				dir.kids = append(dir.kids, n)
+			}
+		}
+		// Sockets, pipes and devices have no place in a tree.
+	}
+	return nil
+}
+
+func (w *walker) secretRule(rel string, isDir bool) bool {
+	for i, sm := range w.secrets {
+		if sm.Match(rel, isDir) {
+			w.res.Excluded[w.opts.Secrets[i]]++
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) fileNode(abs, rel, name string, de fs.DirEntry) *snapNode {
+	info, err := de.Info()
+	if err != nil {
+		w.skip(rel, err)
+		return nil
+	}
+	if w.opts.MaxFileSize > 0 && info.Size() > w.opts.MaxFileSize {
+		w.res.TooLarge = append(w.res.TooLarge, fmt.Sprintf("%s (%d bytes)", rel, info.Size()))
+		return nil
+	}
+	st := statOf(info)
+	n := &snapNode{name: name, mode: st.mode, path: rel, st: st}
+	if old, ok := w.res.old.files[rel]; ok && old.size == st.size && old.mtime == st.mtime &&
+		old.ctime == st.ctime && old.ino == st.ino && old.mode == st.mode {
+		n.id = old.id
+		w.keep(n)
+		return n
+	}
+	n.pending = true
+	w.pending = append(w.pending, n)
+	return n
+}
+
+// keep records a hashed file in the new cache, unless it changed so
+// recently that a further change could share its timestamp.
+func (w *walker) keep(n *snapNode) {
+	w.res.Files++
+	w.res.Bytes += n.st.size
+	if n.link != nil || n.st.mtime >= w.start || n.st.ctime >= w.start {
+		return
+	}
+	e := n.st
+	e.id = n.id
+	w.res.cache.files[n.path] = e
+}
+
+func (w *walker) addGitlink(dir *snapNode, name, rel string, nested *RepoInfo) {
+	head, err := ReadHEAD(nested.GitDir)
+	if err != nil || head.IsZero() {
+		w.res.Nested = append(w.res.Nested, rel+" (no commit yet: not recorded)")
+		return
+	}
+	w.res.Nested = append(w.res.Nested, rel+" at "+head.Short())
+	w.res.Files++
+	dir.kids = append(dir.kids, &snapNode{name: name, mode: ModeGitlink, id: head})
+}
+
+func (w *walker) skip(rel string, err error) {
+	if errors.Is(err, fs.ErrNotExist) {
+		return // removed while we walked: it is simply not in this snapshot
+	}
+	w.res.Skipped = append(w.res.Skipped, rel+": "+errText(err))
+}
+
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func statOf(info fs.FileInfo) statEntry {
+	e := statEntry{size: info.Size(), mtime: info.ModTime().UnixNano(), mode: ModeFile}
+	if info.Mode()&0o100 != 0 {
+		e.mode = ModeExecutable
+	}
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		e.ino = st.Ino
+		e.ctime = st.Ctim.Sec*1e9 + st.Ctim.Nsec
+	}
+	return e
+}
+
+// hashPending reads, hashes and stores the files the cache missed, on
+// several cores.
+func (w *walker) hashPending(s Store) error {
+	workers := w.opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var next atomic.Int64
+	var mu sync.Mutex
+	var firstErr error
+	var wg sync.WaitGroup
+	for range min(workers, max(len(w.pending), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(w.pending) {
+					return
+				}
+				n := w.pending[i]
+				data := n.link
+				if data == nil {
+					var err error
+					data, err = os.ReadFile(filepath.Join(w.opts.Root, filepath.FromSlash(n.path)))
+					if err != nil {
+						mu.Lock()
+						n.dropped = true
+						w.skip(n.path, err)
+						mu.Unlock()
+						continue
+					}
+				}
+				id, err := s.WriteObject(BlobObject, data)
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = fmt.Errorf("storing %s: %w", n.path, err)
+				}
+				n.id = id
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	for _, n := range w.pending {
+		if !n.dropped {
+			w.res.Hashed++
+			w.keep(n)
+		}
+	}
+	return nil
+}
+
+// writeTree computes a directory's tree bottom-up, writing only trees the
+// stat cache does not already know. It reports false for an empty
+// directory, which git does not record.
+func (w *walker) writeTree(s Store, n *snapNode, rel string) (Hash, bool, error) {
+	entries := make([]TreeEntry, 0, len(n.kids))
+	for _, k := range n.kids {
+		switch {
+		case k.isDir:
+			h, ok, err := w.writeTree(s, k, joinRel(rel, k.name))
+			if err != nil {
+				return ZeroHash, false, err
+			}
+			if ok {
+				entries = append(entries, TreeEntry{Name: k.name, Mode: ModeDir, ID: h})
+			}
+		case !k.dropped:
+			entries = append(entries, TreeEntry{Name: k.name, Mode: k.mode, ID: k.id})
+		}
+	}
+	if len(entries) == 0 && rel != "" {
+		return ZeroHash, false, nil
+	}
+	SortTree(entries)
+	data := EncodeTree(entries)
+	h := HashObject(TreeObject, data)
+	w.res.cache.dirs[rel] = h
+	if w.res.old.dirs[rel] == h {
+		return h, true, nil
+	}
+	if _, err := s.WriteObject(TreeObject, data); err != nil {
+		return ZeroHash, false, err
+	}
+	return h, true, nil
+}
+
+// SaveCache stores the stat cache once the snapshot is reachable from
+// anchor, a commit in base. Directory entries are kept only for trees base
+// really holds, so a tree that was staged but never written (a snapshot
+// root later extended) is never trusted.
+func (r *SnapshotResult) SaveCache(base Store, anchor Hash) error {
+	if r.opts.StatCache == "" {
+		return nil
+	}
+	for dir, h := range r.cache.dirs {
+		if r.old.dirs[dir] == h {
+			continue
+		}
+		if ok, err := base.HasObject(h); err != nil || !ok {
+			delete(r.cache.dirs, dir)
+		}
+	}
+	r.cache.anchor = anchor
+	return r.cache.save(r.opts.StatCache)
+}

@@ -1,0 +1,267 @@
+package vcs_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctxgit/ctxgit/vcs"
+)
+
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func openRepo(t *testing.T, repo string) *vcs.GitStore {
+	t.Helper()
+	s, err := vcs.OpenGit(filepath.Join(repo, ".git"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// snapshotOf runs a snapshot with the stat cache in a temp dir and flushes
+// the result so git can see it.
+func snapshotOf(t *testing.T, s *vcs.GitStore, repo string, cache string, mutate func(*vcs.SnapshotOptions)) *vcs.SnapshotResult {
+	t.Helper()
+	p, err := vcs.NewPending(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := vcs.SnapshotOptions{
+		Root: repo, RepoTop: repo, InfoExclude: filepath.Join(repo, ".git/info/exclude"),
+		StatCache: cache, StoreKey: s.CommonDir(), MaxFileSize: 1 << 20,
+		Start: time.Now().Add(time.Hour), // trust every entry: nothing here is racy
+	}
+	if mutate != nil {
+		mutate(&opts)
+	}
+	res, err := vcs.Snapshot(p, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig := vcs.Signature{Name: "t", Email: "t@t", When: time.Unix(0, 0).UTC()}
+	c, err := vcs.WriteCommit(p, &vcs.Commit{Tree: res.Tree, Author: sig, Committer: sig, Message: "s\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Flush(c); err != nil {
+		t.Fatal(err)
+	}
+	if err := res.SaveCache(s, c); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// SPEC §9.1: the snapshot is the tree git itself would record for the
+// worktree with `git add -A` (ignore rules included), made without touching
+// the index.
+func TestSnapshotMatchesGitAddAll(t *testing.T) {
+	repo := newGitRepo(t)
+	writeFiles(t, repo, map[string]string{
+		"README.md":            "hi\n",
+		"src/main.go":          "package main\n",
+		"src/gen/out.txt":      "generated\n",
+		"src/.gitignore":       "gen/\n!keep.log\n*.log\n",
+		"src/a.log":            "log\n",
+		"src/keep.log":         "kept\n",
+		".gitignore":           "build/\n/top-only.txt\n",
+		"build/x.o":            "obj\n",
+		"top-only.txt":         "ignored at top\n",
+		"docs/top-only.txt":    "not ignored here\n",
+		"a-b/file":             "sorting\n",
+		"a.b":                  "sorting\n",
+		"a/file":               "sorting\n",
+		"empty-dir/.gitignore": "*\n",
+		"info-excluded.tmp":    "x\n",
+	})
+	os.WriteFile(filepath.Join(repo, ".git/info/exclude"), []byte("*.tmp\n"), 0o644)
+	os.Chmod(filepath.Join(repo, "src/main.go"), 0o755)
+	os.Symlink("../README.md", filepath.Join(repo, "src/link"))
+	os.Symlink("/etc/passwd", filepath.Join(repo, "passwd-link"))
+
+	s := openRepo(t, repo)
+	res := snapshotOf(t, s, repo, "", nil)
+
+	idx := filepath.Join(t.TempDir(), "index")
+	gitEnv(t, repo, []string{"GIT_INDEX_FILE=" + idx}, "add", "-A")
+	want := strings.TrimSpace(gitEnv(t, repo, []string{"GIT_INDEX_FILE=" + idx}, "write-tree"))
+	if res.Tree.String() != want {
+		t.Fatalf("snapshot tree %s, git write-tree %s\nours:\n%s\ngit's:\n%s", res.Tree, want,
+			gitCmd(t, repo, "ls-tree", "-r", res.Tree.String()), gitCmd(t, repo, "ls-tree", "-r", want))
+	}
+	// The symlink to /etc/passwd is stored as a link, never read.
+	if out := gitCmd(t, repo, "cat-file", "-p", res.Tree.String()+":passwd-link"); out != "/etc/passwd" {
+		t.Fatalf("passwd-link blob = %q", out)
+	}
+	gitCmd(t, repo, "fsck", "--strict", "--no-dangling")
+	if st := gitCmd(t, repo, "status", "--porcelain"); !strings.Contains(st, "?? README.md") {
+		t.Fatalf("index was touched:\n%s", st)
+	}
+}
+
+func gitEnv(t *testing.T, dir string, env []string, args ...string) string {
+	t.Helper()
+	return gitRun(t, dir, env, args...)
+}
+
+// SPEC §9.3: secrets, ctxgit's fixed excludes and oversized files are left
+// out and reported; nested repositories become gitlinks.
+func TestSnapshotExclusions(t *testing.T) {
+	repo := newGitRepo(t)
+	writeFiles(t, repo, map[string]string{
+		"app.go":                   "package app\n",
+		".env":                     "TOKEN=secret\n",
+		".env.local":               "TOKEN=secret\n",
+		"certs/server.pem":         "-----BEGIN-----\n",
+		"keys/id_ed25519":          "private\n",
+		"big.bin":                  strings.Repeat("x", 2048),
+		".ctxgit/local/lock":       "pid\n",
+		".ctxgit/decisions.md":     "- d\n",
+		".ctxgit/checkpoint.yaml":  "old\n",
+		"nested/README":            "inner\n",
+		"nested-empty/placeholder": "x\n",
+	})
+	gitCmd(t, filepath.Join(repo, "nested"), "init", "-q")
+	gitCmd(t, filepath.Join(repo, "nested"), "add", "README")
+	gitCmd(t, filepath.Join(repo, "nested"), "commit", "-qm", "inner")
+	innerHead := strings.TrimSpace(gitCmd(t, filepath.Join(repo, "nested"), "rev-parse", "HEAD"))
+	gitCmd(t, filepath.Join(repo, "nested-empty"), "init", "-q")
+
+	s := openRepo(t, repo)
+	res := snapshotOf(t, s, repo, "", func(o *vcs.SnapshotOptions) {
+		o.Secrets = []string{".env*", "*.pem", "*.key", "id_*"}
+		o.Fixed = []string{"/.ctxgit/local/", "/.ctxgit/checkpoint.yaml"}
+		o.MaxFileSize = 1024
+	})
+	got := gitCmd(t, repo, "ls-tree", "-r", "--name-only", res.Tree.String())
+	if got != ".ctxgit/decisions.md\napp.go\nnested\n" {
+		t.Fatalf("tree holds:\n%s", got)
+	}
+	if line := gitCmd(t, repo, "ls-tree", res.Tree.String(), "nested"); !strings.HasPrefix(line, "160000 commit "+innerHead) {
+		t.Fatalf("nested repo entry = %q", line)
+	}
+	if res.Excluded[".env*"] != 2 || res.Excluded["*.pem"] != 1 || res.Excluded["id_*"] != 1 {
+		t.Fatalf("excluded by rule = %v", res.Excluded)
+	}
+	if len(res.TooLarge) != 1 || !strings.HasPrefix(res.TooLarge[0], "big.bin") {
+		t.Fatalf("too large = %v", res.TooLarge)
+	}
+	if len(res.Nested) != 2 || !strings.Contains(res.Nested[1], "no commit yet") {
+		t.Fatalf("nested = %v", res.Nested)
+	}
+}
+
+// SPEC §9.4: unchanged files are not read again; a changed one is; a
+// corrupted cache is reported and never trusted.
+func TestStatCache(t *testing.T) {
+	repo := newGitRepo(t)
+	files := map[string]string{}
+	for i := range 50 {
+		files[filepath.Join("d", string(rune('a'+i%26)), "f"+string(rune('a'+i/26)))] = strings.Repeat("x", i)
+	}
+	writeFiles(t, repo, files)
+	s := openRepo(t, repo)
+	cache := filepath.Join(t.TempDir(), "statcache")
+
+	first := snapshotOf(t, s, repo, cache, nil)
+	if first.Hashed != 50 {
+		t.Fatalf("first snapshot hashed %d files, want 50", first.Hashed)
+	}
+	second := snapshotOf(t, s, repo, cache, nil)
+	if second.Hashed != 0 || second.Tree != first.Tree {
+		t.Fatalf("no-op snapshot hashed %d, tree %s vs %s", second.Hashed, second.Tree, first.Tree)
+	}
+	writeFiles(t, repo, map[string]string{"d/a/fa": "changed"})
+	third := snapshotOf(t, s, repo, cache, nil)
+	if third.Hashed != 1 || third.Tree == first.Tree {
+		t.Fatalf("one change: hashed %d", third.Hashed)
+	}
+
+	// Flip a byte in the middle: the checksum catches it.
+	data, _ := os.ReadFile(cache)
+	data[len(data)/2] ^= 0xff
+	os.WriteFile(cache, data, 0o644)
+	fourth := snapshotOf(t, s, repo, cache, nil)
+	if fourth.Hashed != 50 || !strings.Contains(fourth.CacheNote, "corrupt stat cache; rebuilt") || fourth.Tree != third.Tree {
+		t.Fatalf("corrupt cache: hashed %d, note %q", fourth.Hashed, fourth.CacheNote)
+	}
+	// Truncated: same.
+	os.WriteFile(cache, data[:len(data)/3], 0o644)
+	if fifth := snapshotOf(t, s, repo, cache, nil); fifth.Hashed != 50 || fifth.CacheNote == "" {
+		t.Fatalf("truncated cache: hashed %d, note %q", fifth.Hashed, fifth.CacheNote)
+	}
+}
+
+// SPEC §9.4: an entry modified within the racy margin of the snapshot is not
+// trusted next time, so a same-size change in the same timestamp tick is
+// still seen.
+func TestStatCacheRacyEntries(t *testing.T) {
+	repo := newGitRepo(t)
+	writeFiles(t, repo, map[string]string{"f": "aaaa"})
+	s := openRepo(t, repo)
+	cache := filepath.Join(t.TempDir(), "statcache")
+	now := func(o *vcs.SnapshotOptions) { o.Start = time.Now() }
+	snapshotOf(t, s, repo, cache, now)
+	fi, _ := os.Stat(filepath.Join(repo, "f"))
+	writeFiles(t, repo, map[string]string{"f": "bbbb"})
+	os.Chtimes(filepath.Join(repo, "f"), fi.ModTime(), fi.ModTime())
+	res := snapshotOf(t, s, repo, cache, now)
+	if res.Hashed != 1 {
+		t.Fatalf("racy entry trusted: hashed %d", res.Hashed)
+	}
+	if out := gitCmd(t, repo, "cat-file", "-p", res.Tree.String()+":f"); out != "bbbb" {
+		t.Fatalf("f = %q", out)
+	}
+}
+
+// SPEC §9.1: a workspace in a subdirectory honours the .gitignore files
+// above it.
+func TestSnapshotSubdirectoryWorkspace(t *testing.T) {
+	repo := newGitRepo(t)
+	writeFiles(t, repo, map[string]string{
+		".gitignore":          "*.log\n/ws/top-anchored\n",
+		"ws/.gitignore":       "local-only\n",
+		"ws/keep.txt":         "k\n",
+		"ws/x.log":            "l\n",
+		"ws/top-anchored":     "t\n",
+		"ws/local-only":       "l\n",
+		"ws/sub/top-anchored": "kept: anchored pattern names ws/top-anchored only\n",
+	})
+	s := openRepo(t, repo)
+	res := snapshotOf(t, s, repo, "", func(o *vcs.SnapshotOptions) { o.Root = filepath.Join(repo, "ws") })
+	got := gitCmd(t, repo, "ls-tree", "-r", "--name-only", res.Tree.String())
+	if got != ".gitignore\nkeep.txt\nsub/top-anchored\n" {
+		t.Fatalf("tree holds:\n%s", got)
+	}
+}
+
+// A first snapshot of many files lands as one pack, not loose objects.
+func TestFirstSnapshotIsPacked(t *testing.T) {
+	repo := newGitRepo(t)
+	files := map[string]string{}
+	for i := range 400 {
+		files[filepath.Join("dir"+string(rune('a'+i%20)), "file"+strings.Repeat("x", i/20))] = strings.Repeat("content ", i)
+	}
+	writeFiles(t, repo, files)
+	s := openRepo(t, repo)
+	snapshotOf(t, s, repo, "", nil)
+	out := gitCmd(t, repo, "count-objects", "-v")
+	if !strings.Contains(out, "\ncount: 0\n") && !strings.HasPrefix(out, "count: 0\n") {
+		t.Fatalf("loose objects after a 400-file snapshot:\n%s", out)
+	}
+	gitCmd(t, repo, "fsck", "--strict", "--no-dangling")
+}
