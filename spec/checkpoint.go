@@ -43,7 +43,7 @@ type Checkpoint struct {
 	Plan          PlanInfo `yaml:"plan" json:"plan"`
 	Metacog       Metacog  `yaml:"metacog" json:"metacog"`
 	// Task is the durable task state at the time of the checkpoint, when
-	// the workspace has one (SPEC §11).
+	// the workspace has one (SPEC §12).
 	Task      *TaskState      `yaml:"task,omitempty" json:"task,omitempty"`
 	Decisions []DecisionRef   `yaml:"decisions" json:"decisions"`
 	Resources Resources       `yaml:"resources" json:"resources"`
@@ -62,9 +62,13 @@ type Meta struct {
 	CompactionCount    int        `yaml:"compaction_count" json:"compaction_count"`
 	TokenUsage         TokenUsage `yaml:"token_usage" json:"token_usage"`
 	PreviousCheckpoint string     `yaml:"previous_checkpoint" json:"previous_checkpoint"`
-	Host               string     `yaml:"host" json:"host"`
-	AgentID            string     `yaml:"agent_id" json:"agent_id"`
-	Message            Text       `yaml:"message,omitempty" json:"message,omitempty"`
+	// SessionBase is the commit id of the session's first checkpoint ("" in
+	// the first itself), so "changed since the session began" costs one
+	// lookup, not a walk of the chain.
+	SessionBase string `yaml:"session_base" json:"session_base"`
+	Host        string `yaml:"host" json:"host"`
+	AgentID     string `yaml:"agent_id" json:"agent_id"`
+	Message     Text   `yaml:"message,omitempty" json:"message,omitempty"`
 }
 
 // TokenUsage is the context usage when the checkpoint was taken.

@@ -12,7 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Config is `.ctxgit/config.yaml` (SPEC §10). Every key is optional; a
+// Config is `.ctxgit/config.yaml` (SPEC §11). Every key is optional; a
 // missing key takes its default from DefaultConfig.
 type Config struct {
 	Version    int              `yaml:"version"`
@@ -47,7 +47,7 @@ type SnapshotConfig struct {
 	Excludes []string `yaml:"excludes"`
 }
 
-// RecoveryConfig governs the recovery block (SPEC §9).
+// RecoveryConfig governs the recovery block (SPEC §10).
 type RecoveryConfig struct {
 	BudgetChars  int      `yaml:"budget_chars"`
 	BudgetTokens int      `yaml:"budget_tokens"` // when > 0, overrides budget_chars at 4 chars a token

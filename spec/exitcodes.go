@@ -2,7 +2,7 @@ package spec
 
 import "errors"
 
-// Exit codes (SPEC §12). Hook commands always exit 0 except where blocking is
+// Exit codes (SPEC §13). Hook commands always exit 0 except where blocking is
 // the documented intent of the call.
 const (
 	ExitOK          = 0 // success
@@ -13,7 +13,7 @@ const (
 	ExitConflict    = 5 // lock held too long, or a ref moved under us
 	ExitUnsupported = 6 // the repository is of a kind ctxgit refuses
 
-	// The status contract (SPEC §11) has its own codes so a loop can branch
+	// The status contract (SPEC §12) has its own codes so a loop can branch
 	// on the exit status alone.
 	ExitStatusMissingState = 10 // STATUS:MISSING_STATE
 	ExitStatusHalt         = 11 // STATUS:HALT_CONTEXT_LIMIT

@@ -1,7 +1,7 @@
 package spec
 
 // TaskState is the durable task state `.ctxgit/task-state.yaml`, with the
-// context-guardian field names kept exactly (SPEC §11.1).
+// context-guardian field names kept exactly (SPEC §12.1).
 type TaskState struct {
 	SchemaVersion   int        `yaml:"schema_version" json:"schema_version"`
 	TaskID          string     `yaml:"task_id" json:"task_id"`

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	cli            *cli.App
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	a.cli = &cli.App{
+		Name:            "ctxgit",
+		Usage:           "keep an agent's working state resumable across context compaction",
+		HideVersion:     true,
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		// Errors are printed once, by run, with their exit code.
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return spec.Usage("%v", err)
+		},
+		Commands: []*cli.Command{
+			a.initCommand(),
+			a.checkpointCommand(),
+			a.recoverCommand(),
+			a.logCommand(),
+			a.showCommand(),
+			a.diffCommand(),
+			a.planCommand(),
+			a.decideCommand(),
+			a.failCommand(),
+			a.versionCommand(),
+		},
+	}
+	for _, c := range a.cli.Commands {
+		setUsageError(c)
+	}
+	return a
+}
+
+// setUsageError makes a bad flag one "ctxgit: …" line with the usage exit
+// code, instead of urfave/cli's help dump.
+func setUsageError(c *cli.Command) {
+	c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
+		return spec.Usage("%v", err)
+	}
+	for _, sub := range c.Subcommands {
+		setUsageError(sub)
+	}
+}
+
+func (a *app) run(args []string) int {
+	var err error
+	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && a.cli.Command(args[1]) == nil {
+		err = spec.Usage("unknown command %q (see ctxgit --help)", args[1])
+	} else {
+		err = a.cli.Run(permute(a.cli.Commands, args))
+	}
+	if err == nil {
+		return spec.ExitOK
+	}
+	var ex exitError
+	if errors.As(err, &ex) {
+		return ex.code
+	}
+	fmt.Fprintf(a.stderr, "ctxgit: %s\n", oneLine(err.Error()))
+	return spec.ExitCode(err)
+}
+
+// exitError ends a command with a code and no further message, for
+// commands that already said what they had to.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// oneLine keeps every error to the one line the spec promises.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// Common flags.
+var (
+	rootFlag = &cli.StringFlag{Name: "root", Usage: "workspace root (default: CTXGIT_ROOT, the nearest directory with .ctxgit/, the git top level, or the current directory)"}
+	jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON"}
+)
+
+func sessionFlag() *cli.StringFlag {
+	return &cli.StringFlag{Name: "session", Aliases: []string{"s"}, EnvVars: []string{"CTXGIT_SESSION"}, Value: spec.DefaultSession, Usage: "session key"}
+}
+
+// open finds and opens the workspace for a command.
+func (a *app) open(c *cli.Context) (*workspace.Workspace, error) {
+	env, err := workspace.DefaultEnv()
+	if err != nil {
+		return nil, err
+	}
+	root, err := workspace.FindRoot(env, c.String("root"))
+	if err != nil {
+		return nil, err
+	}
+	return workspace.Open(env, root)
+}
+
+// session reads and validates --session.
+func session(c *cli.Context) (string, error) {
+	s := c.String("session")
+	if err := spec.ValidateSessionKey(s); err != nil {
+		return "", err
+	}
+	return s, nil
+}
+
+func (a *app) printJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func (a *app) warn(format string, args ...any) {
+	fmt.Fprintf(a.stderr, "ctxgit: warning: "+format+"\n", args...)
+}
+
+func (a *app) note(format string, args ...any) {
+	fmt.Fprintf(a.stderr, "ctxgit: "+format+"\n", args...)
+}
+
+// args checks the number of positional arguments.
+func args(c *cli.Context, min, max int) error {
+	n := c.NArg()
+	if n < min || n > max {
+		return spec.Usage("%s takes %s (see ctxgit %s --help)", c.Command.Name, argCount(min, max), c.Command.Name)
+	}
+	return nil
+}
+
+func argCount(min, max int) string {
+	switch {
+	case min == max && min == 0:
+		return "no arguments"
+	case min == max:
+		return fmt.Sprintf("%d argument(s)", min)
+	}
+	return fmt.Sprintf("%d to %d arguments", min, max)
+}
+
+// permute moves a command's flags ahead of its positional arguments, so
+// `ctxgit decide "text" --why "…"` works: urfave/cli v2 stops parsing flags
+// at the first positional argument. "--" still ends the flags.
+func permute(cmds []*cli.Command, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	var cmd *cli.Command
+	for _, c := range cmds {
+		if c.HasName(args[1]) {
+			cmd = c
+		}
+	}
+	if cmd == nil {
+		return args
+	}
+	start := 2
+	if len(args) > 2 {
+		for _, sub := range cmd.Subcommands {
+			if sub.HasName(args[2]) {
+				cmd, start = sub, 3
+			}
+		}
+	}
+	takesValue := map[string]bool{}
+	for _, f := range cmd.Flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			takesValue[n] = !isBool
+		}
+	}
+	var flags, positional []string
+	rest := args[start:]
+	for i := 0; i < len(rest); i++ {
+		tok := rest[i]
+		switch {
+		case tok == "--":
+			positional = append(positional, rest[i+1:]...)
+			i = len(rest)
+		case strings.HasPrefix(tok, "-") && tok != "-":
+			flags = append(flags, tok)
+			name := strings.TrimLeft(tok, "-")
+			if !strings.Contains(name, "=") && takesValue[name] && i+1 < len(rest) {
+				flags = append(flags, rest[i+1])
+				i++
+			}
+		default:
+			positional = append(positional, tok)
+		}
+	}
+	out := append(append([]string{}, args[:start]...), flags...)
+	if len(positional) > 0 {
+		out = append(out, "--")
+		out = append(out, positional...)
+	}
+	return out
+}

@@ -1,0 +1,553 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/vcs"
+)
+
+// CheckpointOptions are the inputs of one checkpoint beyond the state
+// files. Hooks fill the host-derived parts (usage, thread, resources).
+type CheckpointOptions struct {
+	Session    string
+	Trigger    string
+	Message    string
+	NextAction string // overrides the derived next action
+	Usage      spec.TokenUsage
+	Host       string
+	AgentID    string
+	// CompactionCount, when non-nil, replaces the count carried over from
+	// the previous checkpoint.
+	CompactionCount *int
+	Interrupted     bool
+	Status          string // working.status; default in_progress
+	LastToolCall    string
+	Thread          spec.Thread
+	FilesRead       []string
+	FilesModified   []string
+	ToolsUsed       []string
+	Task            *spec.TaskState
+	Learnings       []string
+}
+
+// CheckpointResult is what a checkpoint did.
+type CheckpointResult struct {
+	Checkpoint *spec.Checkpoint
+	Commit     vcs.Hash
+	Ref        string
+	Snapshot   *vcs.SnapshotResult
+	// Problems are state files that could not be read or parsed; the
+	// checkpoint was taken without them.
+	Problems []error
+}
+
+// outputPaths are the files a checkpoint writes itself; the walk leaves
+// them out (they are added to the tree afterwards) and diffs ignore them.
+var outputPaths = []string{spec.CheckpointYAMLPath, spec.ContextCheckpoint, spec.ContextRecovered, spec.RecoveryFile}
+
+// fixedExcludes are never snapshotted (SPEC §9.3).
+func fixedExcludes() []string {
+	ex := []string{"/" + spec.LocalDir + "/", "/" + spec.PrivateStoreDir + "/"}
+	for _, p := range outputPaths {
+		ex = append(ex, "/"+p)
+	}
+	return ex
+}
+
+// Checkpoint takes a checkpoint (SPEC §8) under the workspace lock.
+func (w *Workspace) Checkpoint(opts CheckpointOptions) (*CheckpointResult, error) {
+	if opts.Session == "" {
+		opts.Session = spec.DefaultSession
+	}
+	if err := spec.ValidateSessionKey(opts.Session); err != nil {
+		return nil, err
+	}
+	if opts.Trigger == "" {
+		opts.Trigger = spec.TriggerManual
+	}
+	if !spec.TriggerRE.MatchString(opts.Trigger) {
+		return nil, spec.Usage("trigger %q: use lowercase letters, digits and '-'", opts.Trigger)
+	}
+	lock, err := w.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	return w.checkpointLocked(opts)
+}
+
+func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult, error) {
+	store, err := w.Store()
+	if err != nil {
+		return nil, err
+	}
+	if w.Repo != nil {
+		if err := w.ensureInfoExclude(); err != nil {
+			return nil, err
+		}
+	}
+	st := w.ReadState()
+	ref := w.SessionRef(opts.Session)
+	prevID, prev, err := w.head(store, ref)
+	if err != nil {
+		return nil, err
+	}
+
+	pending, err := vcs.NewPending(store)
+	if err != nil {
+		return nil, err
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			pending.Abort()
+		}
+	}()
+	snap, err := vcs.Snapshot(pending, w.snapshotOptions(store))
+	if err != nil {
+		return nil, err
+	}
+	tree, err := w.overlayStateFiles(pending, snap.Tree, st)
+	if err != nil {
+		return nil, err
+	}
+
+	cp := w.buildCheckpoint(opts, st, prev, snap)
+	if prev != nil {
+		prevCommit, err := vcs.ReadCommit(store, prevID)
+		if err != nil {
+			return nil, fmt.Errorf("reading previous checkpoint: %w", err)
+		}
+		changes, err := diffWorkspace(pending, prevCommit.Tree, tree)
+		if err != nil {
+			return nil, err
+		}
+		cp.Resources.FilesChanged, cp.Resources.ChangedCount = capChanges(changes, w.Config.Caps.Files)
+		baseID := prevID
+		if prev.Meta.SessionBase != "" {
+			if baseID, err = vcs.ParseHash(prev.Meta.SessionBase); err != nil {
+				return nil, fmt.Errorf("previous checkpoint: meta.session_base: %w", err)
+			}
+		}
+		cp.Meta.SessionBase = baseID.String()
+		if base, err := vcs.ReadCommit(store, baseID); err == nil {
+			since, err := diffWorkspace(pending, base.Tree, tree)
+			if err != nil {
+				return nil, err
+			}
+			cp.Resources.SinceSession, cp.Resources.SinceCount = capChanges(since, w.Config.Caps.Files)
+		}
+	}
+
+	yamlData, err := spec.MarshalCheckpoint(cp)
+	if err != nil {
+		return nil, err
+	}
+	md := []byte(RenderRecovery(cp, RenderOptions{Budget: w.Config.BudgetChars(), ChangedFiles: w.Config.Recovery.ChangedFiles, CompactionWarn: w.Config.Recovery.CompactionWarn}))
+	yamlID, err := pending.WriteObject(vcs.BlobObject, yamlData)
+	if err != nil {
+		return nil, err
+	}
+	mdID, err := pending.WriteObject(vcs.BlobObject, md)
+	if err != nil {
+		return nil, err
+	}
+	tree, err = vcs.Overlay(pending, tree, []vcs.PathEntry{
+		{Path: spec.CheckpointYAMLPath, Mode: vcs.ModeFile, ID: yamlID},
+		{Path: spec.ContextCheckpoint, Mode: vcs.ModeFile, ID: mdID},
+	})
+	if err != nil {
+		return nil, err
+	}
+	sig := vcs.Signature{Name: w.Config.Checkpoint.AuthorName, Email: w.Config.Checkpoint.AuthorEmail, When: cp.Meta.CreatedAt}
+	commit := &vcs.Commit{Tree: tree, Author: sig, Committer: sig, Message: commitMessage(cp)}
+	if !prevID.IsZero() {
+		commit.Parents = []vcs.Hash{prevID}
+	}
+	commitID, err := vcs.WriteCommit(pending, commit)
+	if err != nil {
+		return nil, err
+	}
+	if err := pending.Flush(commitID); err != nil {
+		return nil, fmt.Errorf("storing checkpoint objects: %w", err)
+	}
+	committed = true
+	if err := store.UpdateRef(ref, commitID, prevID); err != nil {
+		if errors.Is(err, vcs.ErrRefConflict) {
+			return nil, spec.Conflict("%v", err)
+		}
+		return nil, err
+	}
+
+	// The ref is the record; the worktree copies are conveniences, and a
+	// failure to write them must not hide that the checkpoint was taken.
+	res := &CheckpointResult{Checkpoint: cp, Commit: commitID, Ref: ref, Snapshot: snap, Problems: st.Problems}
+	if err := WriteFileAtomic(w.Path(spec.CheckpointYAMLPath), yamlData, 0o644); err != nil {
+		res.Problems = append(res.Problems, &spec.FileError{Path: spec.CheckpointYAMLPath, Err: unwrapPathError(err)})
+	}
+	if err := WriteFileAtomic(w.Path(spec.ContextCheckpoint), md, 0o644); err != nil {
+		res.Problems = append(res.Problems, &spec.FileError{Path: spec.ContextCheckpoint, Err: unwrapPathError(err)})
+	}
+	os.Remove(w.Path(spec.ContextRecovered))
+	if err := snap.SaveCache(store, commitID); err != nil {
+		res.Problems = append(res.Problems, fmt.Errorf("%s/statcache: %w", spec.LocalDir, err))
+	}
+	return res, nil
+}
+
+func (w *Workspace) snapshotOptions(store *vcs.GitStore) vcs.SnapshotOptions {
+	o := vcs.SnapshotOptions{
+		Root:        w.Root,
+		Fixed:       append(fixedExcludes(), w.Config.Snapshot.Excludes...),
+		Secrets:     w.Config.Snapshot.SecretExcludes,
+		MaxFileSize: int64(w.Config.Snapshot.MaxFileSize),
+		StatCache:   w.LocalPath("statcache"),
+		StoreKey:    store.CommonDir(),
+	}
+	if w.Repo != nil {
+		o.RepoTop = w.Repo.WorkTree
+		o.InfoExclude = filepath.Join(w.Repo.CommonDir, "info", "exclude")
+		o.ExcludesFile = vcs.ExcludesFile(w.Repo.CommonDir)
+	} else {
+		o.ExcludesFile = vcs.ExcludesFile("")
+	}
+	return o
+}
+
+// overlayStateFiles adds the state files to the tree even when the user's
+// ignore rules left them out: a checkpoint always holds its own state.
+func (w *Workspace) overlayStateFiles(s vcs.Store, tree vcs.Hash, st *State) (vcs.Hash, error) {
+	var entries []vcs.PathEntry
+	for _, rel := range []string{st.PlanPath, st.FailurePath, st.DecisionsPath, w.Config.Paths.TaskState} {
+		if _, err := vcs.Lookup(s, tree, rel); err == nil {
+			continue
+		}
+		data, err := readLimited(w.Path(rel), int64(w.Config.Snapshot.MaxFileSize))
+		if err != nil {
+			continue
+		}
+		id, err := s.WriteObject(vcs.BlobObject, data)
+		if err != nil {
+			return tree, err
+		}
+		entries = append(entries, vcs.PathEntry{Path: rel, Mode: vcs.ModeFile, ID: id})
+	}
+	if len(entries) == 0 {
+		return tree, nil
+	}
+	return vcs.Overlay(s, tree, entries)
+}
+
+// diffWorkspace diffs two checkpoint trees, leaving out ctxgit's outputs.
+func diffWorkspace(s vcs.Store, a, b vcs.Hash) ([]vcs.Change, error) {
+	changes, err := vcs.DiffTrees(s, a, b)
+	if err != nil {
+		return nil, err
+	}
+	out := changes[:0]
+	for _, c := range changes {
+		if !isOutputPath(c.Path) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func isOutputPath(p string) bool {
+	for _, o := range outputPaths {
+		if p == o {
+			return true
+		}
+	}
+	return false
+}
+
+func capChanges(changes []vcs.Change, max int) ([]spec.FileChange, int) {
+	out := []spec.FileChange{}
+	for _, c := range changes {
+		if len(out) >= max {
+			break
+		}
+		out = append(out, spec.FileChange{Path: c.Path, Status: c.Status, From: c.From})
+	}
+	return out, len(changes)
+}
+
+// head reads a session's newest checkpoint; a session with none yet gives
+// zero values.
+func (w *Workspace) head(store vcs.Store, ref string) (vcs.Hash, *spec.Checkpoint, error) {
+	id, err := store.ReadRef(ref)
+	if errors.Is(err, vcs.ErrRefNotFound) {
+		return vcs.ZeroHash, nil, nil
+	}
+	if err != nil {
+		return vcs.ZeroHash, nil, err
+	}
+	cp, err := readCheckpointAt(store, id)
+	if err != nil {
+		return vcs.ZeroHash, nil, err
+	}
+	return id, cp, nil
+}
+
+// readCheckpointAt reads the checkpoint YAML stored in a commit.
+func readCheckpointAt(store vcs.Store, id vcs.Hash) (*spec.Checkpoint, error) {
+	c, err := vcs.ReadCommit(store, id)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", id.Short(), err)
+	}
+	data, err := vcs.ReadFileAt(store, c.Tree, spec.CheckpointYAMLPath)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", id.Short(), err)
+	}
+	return spec.ParseCheckpoint(id.Short()+":"+spec.CheckpointYAMLPath, data)
+}
+
+func (w *Workspace) buildCheckpoint(opts CheckpointOptions, st *State, prev *spec.Checkpoint, snap *vcs.SnapshotResult) *spec.Checkpoint {
+	caps := w.Config.Caps
+	now := w.Now()
+	cp := &spec.Checkpoint{Schema: spec.CheckpointSchema, SchemaVersion: spec.CheckpointSchemaVersion}
+	seq := 1
+	if prev != nil {
+		n, _ := spec.ParseCheckpointID(prev.Meta.CheckpointID)
+		seq = n + 1
+		cp.Meta.PreviousCheckpoint = prev.Meta.CheckpointID
+		cp.Meta.CompactionCount = prev.Meta.CompactionCount
+	}
+	if opts.CompactionCount != nil {
+		cp.Meta.CompactionCount = *opts.CompactionCount
+	}
+	cp.Meta.CheckpointID = spec.FormatCheckpointID(seq)
+	cp.Meta.SessionKey = opts.Session
+	cp.Meta.CreatedAt = now
+	cp.Meta.Trigger = opts.Trigger
+	cp.Meta.TokenUsage = opts.Usage
+	cp.Meta.Host = opts.Host
+	cp.Meta.AgentID = opts.AgentID
+	cp.Meta.Message = spec.Text(opts.Message)
+
+	cp.Working.Status = opts.Status
+	if cp.Working.Status == "" {
+		cp.Working.Status = spec.WorkingInProgress
+	}
+	cp.Working.Interrupted = opts.Interrupted
+	cp.Working.LastToolCall = opts.LastToolCall
+
+	if p := st.Plan; p != nil {
+		cp.Plan.Source = st.PlanPath
+		cp.Plan.Title = spec.Text(p.Title)
+		cp.Plan.Goal = spec.Text(p.Goal)
+		if cur := p.Current(); cur != nil {
+			cp.Plan.CurrentStep = spec.Text(cur.Title())
+		}
+		cp.Plan.Done, cp.Plan.Total = p.Progress()
+		cp.Plan.Steps = []spec.StepInfo{}
+		for i, s := range p.Steps {
+			if i == maxRecordedSteps {
+				break
+			}
+			cp.Plan.Steps = append(cp.Plan.Steps, spec.StepInfo{Number: s.Number, Name: s.Name, Status: s.Status})
+		}
+		cp.Metacog.PendingAssumptions = p.PendingAssumptions
+		cp.OpenItems = append(cp.OpenItems, p.OpenItems...)
+	}
+	if opts.Task != nil {
+		cp.Task = opts.Task
+		cp.OpenItems = append(cp.OpenItems, opts.Task.OpenIssues...)
+		cp.OpenItems = append(cp.OpenItems, opts.Task.Blockers...)
+	}
+
+	cp.Working.NextAction = spec.Text(w.nextAction(opts, st))
+	cp.Working.Topic = spec.Text(firstLine(opts.Message))
+	if cp.Working.Topic == "" {
+		cp.Working.Topic = cp.Plan.Title
+	}
+	if cp.Working.Topic == "" {
+		cp.Working.Topic = cp.Plan.Goal
+	}
+
+	if f := st.LastFailure(); f != nil {
+		cp.Metacog.LastFailure = spec.Text(f.Summary)
+		cp.Metacog.LastFailureType = string(f.Type)
+		cp.Metacog.LastFailureAction = string(f.Action)
+	}
+	cp.Metacog.FailureCount = len(st.Failures)
+	cp.Metacog.SelfModelAge = ageText(st.SelfModelAge)
+	cp.Metacog.EnvModelAge = ageText(st.EnvModelAge)
+
+	ds := st.Decisions
+	if len(ds) > caps.Decisions {
+		ds = ds[len(ds)-caps.Decisions:]
+	}
+	prevDecisions := map[string]bool{}
+	if prev != nil {
+		for _, d := range prev.Decisions {
+			prevDecisions[string(d.What)] = true
+		}
+	}
+	cp.Decisions = []spec.DecisionRef{}
+	cp.Resources.NewDecisions = []string{}
+	for _, d := range ds {
+		ref := spec.DecisionRef{ID: d.ID, What: spec.Text(d.What)}
+		if !d.When.IsZero() {
+			ref.When = d.When.UTC().Format(time.RFC3339)
+		}
+		cp.Decisions = append(cp.Decisions, ref)
+		if !prevDecisions[d.What] {
+			cp.Resources.NewDecisions = append(cp.Resources.NewDecisions, d.ID)
+		}
+	}
+
+	cp.Resources.FilesRead = capStrings(opts.FilesRead, caps.Files)
+	cp.Resources.FilesModified = capStrings(opts.FilesModified, caps.Files)
+	cp.Resources.ToolsUsed = capStrings(opts.ToolsUsed, caps.Tools)
+	cp.Resources.FilesChanged = []spec.FileChange{}
+	cp.Resources.SinceSession = []spec.FileChange{}
+
+	cp.Thread = opts.Thread
+	if len(cp.Thread.KeyExchanges) > caps.Exchanges {
+		cp.Thread.KeyExchanges = cp.Thread.KeyExchanges[len(cp.Thread.KeyExchanges)-caps.Exchanges:]
+	}
+	if cp.Thread.KeyExchanges == nil {
+		cp.Thread.KeyExchanges = []spec.Exchange{}
+	}
+
+	cp.Learnings = append([]string{}, opts.Learnings...)
+	for _, f := range st.Failures {
+		if f.Lesson != "" {
+			cp.Learnings = append(cp.Learnings, f.Lesson)
+		}
+	}
+	cp.Learnings = dedupe(cp.Learnings)
+	if len(cp.Learnings) > maxLearnings {
+		cp.Learnings = cp.Learnings[len(cp.Learnings)-maxLearnings:]
+	}
+	cp.OpenItems = dedupe(cp.OpenItems)
+	if cp.Metacog.PendingAssumptions == nil {
+		cp.Metacog.PendingAssumptions = []string{}
+	}
+
+	cp.Snapshot = spec.SnapshotSummary{
+		Tree: snap.Tree.String(), Files: snap.Files, Bytes: snap.Bytes,
+		TooLarge: snap.TooLarge, Nested: snap.Nested,
+	}
+	if len(snap.Excluded) > 0 {
+		cp.Snapshot.Excluded = snap.Excluded
+	}
+	return cp
+}
+
+const (
+	maxRecordedSteps = 200
+	maxLearnings     = 20
+)
+
+// nextAction is, in order: the caller's, the task state's, else "continue"
+// with the plan's current step (SPEC §10.4).
+func (w *Workspace) nextAction(opts CheckpointOptions, st *State) string {
+	if opts.NextAction != "" {
+		return opts.NextAction
+	}
+	if opts.Task != nil && opts.Task.NextAction != "" {
+		return opts.Task.NextAction
+	}
+	if st.Plan != nil {
+		if cur := st.Plan.Current(); cur != nil {
+			return "Continue step " + cur.Title()
+		}
+		if len(st.Plan.Steps) > 0 {
+			return "All plan steps are done or failed: check the plan's done-when condition"
+		}
+	}
+	return ""
+}
+
+func ageText(d time.Duration) string {
+	if d < 0 {
+		return ""
+	}
+	return d.String()
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+func capStrings(in []string, max int) []string {
+	out := dedupe(in)
+	if len(out) > max {
+		out = out[:max]
+	}
+	return out
+}
+
+func dedupe(in []string) []string {
+	out := []string{}
+	seen := map[string]bool{}
+	for _, s := range in {
+		if s == "" || seen[s] {
+			continue
+		}
+		seen[s] = true
+		out = append(out, s)
+	}
+	return out
+}
+
+// commitMessage is a subject line and git trailers (SPEC §7.2), so
+// `git log --format=%(trailers)` is useful without reading the YAML.
+func commitMessage(cp *spec.Checkpoint) string {
+	subject := fmt.Sprintf("checkpoint %s (%s)", cp.Meta.CheckpointID, cp.Meta.Trigger)
+	if t := firstLine(string(cp.Working.Topic)); t != "" {
+		subject += ": " + truncateRunes(t, 60)
+	}
+	var b strings.Builder
+	b.WriteString(subject + "\n\n")
+	if m := strings.TrimSpace(string(cp.Meta.Message)); m != "" && m != firstLine(m) {
+		b.WriteString(m + "\n\n")
+	}
+	util := "unknown"
+	if cp.Meta.TokenUsage.Source != "" {
+		util = fmt.Sprintf("%.2f", cp.Meta.TokenUsage.Utilization)
+	}
+	trailers := [][2]string{
+		{"Ctxgit-Session", cp.Meta.SessionKey},
+		{"Ctxgit-Checkpoint", cp.Meta.CheckpointID},
+		{"Ctxgit-Trigger", cp.Meta.Trigger},
+		{"Ctxgit-Utilization", util},
+		{"Ctxgit-Schema", fmt.Sprintf("%s v%d", spec.CheckpointSchema, spec.CheckpointSchemaVersion)},
+	}
+	for _, t := range trailers {
+		b.WriteString(t[0] + ": " + t[1] + "\n")
+	}
+	return b.String()
+}
+
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// sortedKeys returns a map's keys in order, for deterministic output.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,130 @@
+package workspace
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/ctxgit/ctxgit/markdown"
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// MarkStep marks a plan step (done, in progress, pending, failed),
+// changing only that step's line(s) in the file.
+func (w *Workspace) MarkStep(number string, status spec.StepStatus, reason string) (*spec.Plan, error) {
+	lock, err := w.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	rel := w.Config.Paths.Plan
+	src, err := w.readForEdit(rel, false)
+	if err != nil {
+		return nil, err
+	}
+	out, err := markdown.MarkStep(rel, src, number, status, reason)
+	if err != nil {
+		return nil, err
+	}
+	if err := WriteFileAtomic(w.Path(rel), out, filePerm(w.Path(rel))); err != nil {
+		return nil, &spec.FileError{Path: rel, Err: unwrapPathError(err)}
+	}
+	plan, _ := markdown.ParsePlan(rel, out)
+	return plan, nil
+}
+
+// Decide appends a decision, stamped with the workspace clock.
+func (w *Workspace) Decide(what, why string) (*spec.Decision, error) {
+	what, why = strings.TrimSpace(what), strings.TrimSpace(why)
+	if what == "" {
+		return nil, spec.Usage("a decision needs its text")
+	}
+	if strings.ContainsRune(what+why, 0) {
+		return nil, spec.Usage("a decision must not contain NUL bytes")
+	}
+	lock, err := w.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	rel := w.Config.Paths.Decisions
+	src, err := w.readForEdit(rel, true)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := markdown.ParseDecisions(rel, src); err != nil {
+		return nil, err
+	}
+	d := spec.Decision{What: what, Why: why, When: w.Now()}
+	out := markdown.AppendDecision(src, d)
+	if err := WriteFileAtomic(w.Path(rel), out, filePerm(w.Path(rel))); err != nil {
+		return nil, &spec.FileError{Path: rel, Err: unwrapPathError(err)}
+	}
+	ds, err := markdown.ParseDecisions(rel, out)
+	if err != nil || len(ds) == 0 {
+		return &d, err
+	}
+	return &ds[len(ds)-1], nil
+}
+
+// Fail appends a failure-log entry. It writes to the skill's fallback log
+// when that is the one in use, so there is always one log.
+func (w *Workspace) Fail(e spec.FailureEntry) (*spec.FailureEntry, string, error) {
+	if strings.TrimSpace(e.Summary) == "" {
+		return nil, "", spec.Usage("a failure needs a summary")
+	}
+	lock, err := w.Lock()
+	if err != nil {
+		return nil, "", err
+	}
+	defer lock.Unlock()
+	rel := w.Config.Paths.FailureLog
+	if _, err := os.Stat(w.Path(rel)); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(w.Path(w.Config.Paths.FailureLogFallback)); err == nil {
+			rel = w.Config.Paths.FailureLogFallback
+		}
+	}
+	src, err := w.readForEdit(rel, true)
+	if err != nil {
+		return nil, "", err
+	}
+	if _, err := markdown.ParseFailureLog(rel, src); err != nil {
+		return nil, "", err
+	}
+	e.When = w.Now()
+	out := markdown.AppendFailure(src, e)
+	if err := WriteFileAtomic(w.Path(rel), out, filePerm(w.Path(rel))); err != nil {
+		return nil, "", &spec.FileError{Path: rel, Err: unwrapPathError(err)}
+	}
+	entries, err := markdown.ParseFailureLog(rel, out)
+	if err != nil || len(entries) == 0 {
+		return &e, rel, err
+	}
+	return &entries[len(entries)-1], rel, nil
+}
+
+// readForEdit reads a state file about to be changed; a missing file is
+// empty when missingOK, else an error.
+func (w *Workspace) readForEdit(rel string, missingOK bool) ([]byte, error) {
+	src, err := readLimited(w.Path(rel), maxStateFile)
+	switch {
+	case err == nil:
+		return src, nil
+	case errors.Is(err, fs.ErrNotExist) && missingOK:
+		return nil, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, spec.NotFound("%s does not exist", rel)
+	case errors.Is(err, errTooLarge):
+		return nil, spec.InvalidAt(rel, 0, "larger than %d MiB, not edited", maxStateFile>>20)
+	}
+	return nil, &spec.FileError{Path: rel, Err: unwrapPathError(err)}
+}
+
+// filePerm keeps an edited file's permissions.
+func filePerm(path string) fs.FileMode {
+	if fi, err := os.Stat(path); err == nil {
+		return fi.Mode().Perm()
+	}
+	return 0o644
+}

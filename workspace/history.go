@@ -1,0 +1,306 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/vcs"
+)
+
+// Entry is one checkpoint of a chain, read from its commit alone (the
+// message trailers), so listing history never parses YAML.
+type Entry struct {
+	Commit       vcs.Hash
+	Parent       vcs.Hash
+	CheckpointID string
+	Session      string
+	Trigger      string
+	Utilization  string
+	When         time.Time
+	Subject      string
+}
+
+// entryOf reads a checkpoint commit's trailers.
+func entryOf(id vcs.Hash, c *vcs.Commit) Entry {
+	e := Entry{Commit: id, When: c.Committer.When.UTC()}
+	if len(c.Parents) > 0 {
+		e.Parent = c.Parents[0]
+	}
+	lines := strings.Split(strings.TrimRight(c.Message, "\n"), "\n")
+	e.Subject = lines[0]
+	for _, l := range lines {
+		k, v, ok := strings.Cut(l, ": ")
+		if !ok {
+			continue
+		}
+		switch k {
+		case "Ctxgit-Session":
+			e.Session = v
+		case "Ctxgit-Checkpoint":
+			e.CheckpointID = v
+		case "Ctxgit-Trigger":
+			e.Trigger = v
+		case "Ctxgit-Utilization":
+			e.Utilization = v
+		}
+	}
+	return e
+}
+
+// Log lists a session's checkpoints, newest first, at most limit (0 = all).
+func (w *Workspace) Log(session string, limit int) ([]Entry, error) {
+	store, err := w.Store()
+	if err != nil {
+		return nil, err
+	}
+	id, err := store.ReadRef(w.SessionRef(session))
+	if errors.Is(err, vcs.ErrRefNotFound) {
+		return nil, spec.NotFound("session %q has no checkpoints", session)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	for !id.IsZero() && (limit == 0 || len(out) < limit) {
+		c, err := vcs.ReadCommit(store, id)
+		if err != nil {
+			return out, fmt.Errorf("session %s: %w", session, err)
+		}
+		e := entryOf(id, c)
+		out = append(out, e)
+		id = e.Parent
+	}
+	return out, nil
+}
+
+// Sessions lists the sessions that have checkpoints, with their heads.
+func (w *Workspace) Sessions() ([]vcs.Ref, error) {
+	store, err := w.Store()
+	if err != nil {
+		return nil, err
+	}
+	prefix := spec.SessionRefsPrefix(w.Namespace)
+	refs, err := store.ListRefs(prefix)
+	if err != nil {
+		return nil, err
+	}
+	out := refs[:0]
+	for _, r := range refs {
+		key := strings.TrimPrefix(r.Name, prefix)
+		if strings.Contains(key, "/") {
+			continue // another namespace's refs nested below ours
+		}
+		r.Name = key
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// Resolved is a checkpoint found by name.
+type Resolved struct {
+	Session    string
+	Commit     vcs.Hash
+	Checkpoint *spec.Checkpoint
+	// Explicit is true when the name picked a checkpoint rather than
+	// defaulting to the newest.
+	Explicit bool
+}
+
+var (
+	relativeRE = regexp.MustCompile(`^@(?:~([0-9]+))?$`)
+	hexRE      = regexp.MustCompile(`^[0-9a-fA-F]{4,40}$`)
+)
+
+// Resolve finds a checkpoint by name (SPEC §8.4): "" or "@" (the session's
+// newest), "@~N" (N before it), "cp_007", a commit id of at least four hex
+// digits, each optionally prefixed "SESSION:".
+func (w *Workspace) Resolve(name, session string) (*Resolved, error) {
+	store, err := w.Store()
+	if err != nil {
+		return nil, err
+	}
+	explicit := name != "" && name != "@"
+	if sess, rest, ok := strings.Cut(name, ":"); ok {
+		if err := spec.ValidateSessionKey(sess); err != nil {
+			return nil, spec.Usage("checkpoint %q: %v", name, err)
+		}
+		session, name = sess, rest
+	}
+	if err := spec.ValidateSessionKey(session); err != nil {
+		return nil, err
+	}
+	head, err := store.ReadRef(w.SessionRef(session))
+	if errors.Is(err, vcs.ErrRefNotFound) {
+		if hexRE.MatchString(name) {
+			return w.resolveHexAnywhere(store, name)
+		}
+		return nil, spec.NotFound("session %q has no checkpoints", session)
+	}
+	if err != nil {
+		return nil, err
+	}
+	found, err := w.resolveInChain(store, head, name, session)
+	if err != nil {
+		return nil, err
+	}
+	cp, err := readCheckpointAt(store, found)
+	if err != nil {
+		return nil, err
+	}
+	return &Resolved{Session: session, Commit: found, Checkpoint: cp, Explicit: explicit}, nil
+}
+
+func (w *Workspace) resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.Hash, error) {
+	if name == "" {
+		name = "@"
+	}
+	if m := relativeRE.FindStringSubmatch(name); m != nil {
+		n := 0
+		if m[1] != "" {
+			var err error
+			if n, err = strconv.Atoi(m[1]); err != nil {
+				return vcs.ZeroHash, spec.Usage("checkpoint %q: bad count", name)
+			}
+		}
+		id := head
+		for i := 0; i < n; i++ {
+			c, err := vcs.ReadCommit(store, id)
+			if err != nil {
+				return vcs.ZeroHash, err
+			}
+			if len(c.Parents) == 0 {
+				return vcs.ZeroHash, spec.NotFound("checkpoint %q: session %s has only %d checkpoints", name, session, i+1)
+			}
+			id = c.Parents[0]
+		}
+		return id, nil
+	}
+	if seq, ok := spec.ParseCheckpointID(name); ok {
+		for id := head; !id.IsZero(); {
+			c, err := vcs.ReadCommit(store, id)
+			if err != nil {
+				return vcs.ZeroHash, err
+			}
+			e := entryOf(id, c)
+			if n, _ := spec.ParseCheckpointID(e.CheckpointID); n == seq {
+				return id, nil
+			}
+			if n, _ := spec.ParseCheckpointID(e.CheckpointID); n != 0 && n < seq {
+				break // ids only fall along the chain
+			}
+			id = e.Parent
+		}
+		return vcs.ZeroHash, spec.NotFound("no checkpoint %s in session %s", name, session)
+	}
+	if hexRE.MatchString(name) {
+		name = strings.ToLower(name)
+		var match vcs.Hash
+		n := 0
+		for id := head; !id.IsZero(); {
+			if strings.HasPrefix(id.String(), name) {
+				match, n = id, n+1
+			}
+			c, err := vcs.ReadCommit(store, id)
+			if err != nil {
+				return vcs.ZeroHash, err
+			}
+			id = entryOf(id, c).Parent
+		}
+		switch n {
+		case 0:
+			return vcs.ZeroHash, spec.NotFound("no checkpoint %s in session %s", name, session)
+		case 1:
+			return match, nil
+		}
+		return vcs.ZeroHash, spec.Usage("checkpoint id %s is ambiguous in session %s: give more digits", name, session)
+	}
+	return vcs.ZeroHash, spec.Usage("checkpoint %q: want cp_NNN, @, @~N or a commit id, optionally after SESSION:", name)
+}
+
+// resolveHexAnywhere finds a commit id prefix in any session.
+func (w *Workspace) resolveHexAnywhere(store vcs.Store, name string) (*Resolved, error) {
+	sessions, err := w.Sessions()
+	if err != nil {
+		return nil, err
+	}
+	var hits []*Resolved
+	for _, s := range sessions {
+		id, err := w.resolveInChain(store, s.ID, name, s.Name)
+		if err == nil {
+			hits = append(hits, &Resolved{Session: s.Name, Commit: id, Explicit: true})
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return nil, spec.NotFound("no checkpoint %s in any session", name)
+	case 1:
+		cp, err := readCheckpointAt(store, hits[0].Commit)
+		if err != nil {
+			return nil, err
+		}
+		hits[0].Checkpoint = cp
+		return hits[0], nil
+	}
+	return nil, spec.Usage("checkpoint id %s is ambiguous across sessions: give more digits or SESSION:", name)
+}
+
+// Newest finds the workspace's newest checkpoint across sessions (SPEC
+// §7.3): the session head with the latest committer time, ties broken by
+// session key. It returns nil when there is none.
+func (w *Workspace) Newest() (*Resolved, error) {
+	store, err := w.Store()
+	if err != nil {
+		return nil, err
+	}
+	sessions, err := w.Sessions()
+	if err != nil {
+		return nil, err
+	}
+	var best *Resolved
+	var bestWhen time.Time
+	for _, s := range sessions {
+		c, err := vcs.ReadCommit(store, s.ID)
+		if err != nil {
+			return nil, fmt.Errorf("session %s: %w", s.Name, err)
+		}
+		if best == nil || c.Committer.When.After(bestWhen) {
+			best, bestWhen = &Resolved{Session: s.Name, Commit: s.ID}, c.Committer.When
+		}
+	}
+	if best == nil {
+		return nil, nil
+	}
+	cp, err := readCheckpointAt(store, best.Commit)
+	if err != nil {
+		return nil, err
+	}
+	best.Checkpoint = cp
+	return best, nil
+}
+
+// Changes diffs the workspace between two checkpoint commits, leaving out
+// ctxgit's own outputs.
+func (w *Workspace) Changes(from, to vcs.Hash) ([]vcs.Change, error) {
+	store, err := w.Store()
+	if err != nil {
+		return nil, err
+	}
+	var a vcs.Hash
+	if !from.IsZero() {
+		c, err := vcs.ReadCommit(store, from)
+		if err != nil {
+			return nil, err
+		}
+		a = c.Tree
+	}
+	c, err := vcs.ReadCommit(store, to)
+	if err != nil {
+		return nil, err
+	}
+	return diffWorkspace(store, a, c.Tree)
+}

@@ -1,0 +1,142 @@
+package workspace
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/templates"
+)
+
+// InitResult lists what init created and what it found already there.
+type InitResult struct {
+	Created  []string
+	Existing []string
+	// Store describes where checkpoints go.
+	Store string
+}
+
+// Init creates .ctxgit/ with its config, .gitignore and empty logs, and
+// the store for a workspace outside git. It never overwrites a file.
+func (w *Workspace) Init() (*InitResult, error) {
+	res := &InitResult{}
+	if err := os.MkdirAll(w.Path(spec.LocalDir), 0o755); err != nil {
+		return nil, &spec.FileError{Path: spec.LocalDir, Err: unwrapPathError(err)}
+	}
+	files := []struct{ tmpl, rel string }{
+		{"init/config.yaml", spec.ConfigPath},
+		{"init/gitignore", spec.DirName + "/.gitignore"},
+		{"init/decisions.md", w.Config.Paths.Decisions},
+		{"init/failure-log.md", w.Config.Paths.FailureLog},
+	}
+	for _, f := range files {
+		created, err := w.createFromTemplate(f.tmpl, f.rel)
+		if err != nil {
+			return nil, err
+		}
+		if created {
+			res.Created = append(res.Created, f.rel)
+		} else {
+			res.Existing = append(res.Existing, f.rel)
+		}
+	}
+	w.Initialized = true
+	if w.Repo == nil {
+		if _, err := w.Store(); err != nil {
+			return nil, err
+		}
+		res.Store = "private store " + spec.PrivateStoreDir
+		return res, nil
+	}
+	lock, err := w.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	if _, err := w.Store(); err != nil {
+		return nil, err
+	}
+	if err := w.ensureInfoExclude(); err != nil {
+		return nil, err
+	}
+	res.Store = "repository " + w.Repo.CommonDir + " (refs under " + spec.SessionRefsPrefix(w.Namespace) + ")"
+	return res, nil
+}
+
+// createFromTemplate writes a template to rel unless rel exists; O_EXCL
+// makes "never overwrite" hold even against a concurrent writer.
+func (w *Workspace) createFromTemplate(tmpl, rel string) (bool, error) {
+	data, err := templates.Init.ReadFile(tmpl)
+	if err != nil {
+		return false, err
+	}
+	path := w.Path(rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return false, &spec.FileError{Path: rel, Err: unwrapPathError(err)}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, &spec.FileError{Path: rel, Err: unwrapPathError(err)}
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return false, &spec.FileError{Path: rel, Err: unwrapPathError(err)}
+	}
+	return true, nil
+}
+
+// ensureInfoExclude keeps ctxgit's files at the workspace root out of
+// `git status` by listing them in the repository's info/exclude, which is
+// local to the machine and never committed (SPEC §3.2). It adds only
+// missing lines and keeps everything else in the file.
+func (w *Workspace) ensureInfoExclude() error {
+	if err := w.ensureCtxgitIgnore(); err != nil {
+		return err
+	}
+	path := filepath.Join(w.Repo.CommonDir, "info", "exclude")
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	prefix := "/"
+	if rel, err := filepath.Rel(w.Repo.WorkTree, w.Root); err == nil && rel != "." {
+		prefix += filepath.ToSlash(rel) + "/"
+	}
+	have := map[string]bool{}
+	for _, l := range strings.Split(string(data), "\n") {
+		have[strings.TrimSpace(l)] = true
+	}
+	var missing []string
+	for _, name := range []string{spec.ContextCheckpoint, spec.ContextRecovered, spec.RecoveryFile} {
+		if !have[prefix+name] {
+			missing = append(missing, prefix+name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	out := string(data)
+	if out != "" && !strings.HasSuffix(out, "\n") {
+		out += "\n"
+	}
+	out += "# ctxgit: files it writes at the workspace root\n" + strings.Join(missing, "\n") + "\n"
+	return WriteFileAtomic(path, []byte(out), 0o644)
+}
+
+// ensureCtxgitIgnore writes .ctxgit/.gitignore if it is missing, so a
+// checkpoint taken without init still keeps machine-local files out of
+// the user's commits.
+func (w *Workspace) ensureCtxgitIgnore() error {
+	_, err := w.createFromTemplate("init/gitignore", spec.DirName+"/.gitignore")
+	return err
+}

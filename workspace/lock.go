@@ -1,0 +1,136 @@
+package workspace
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// Lock is the workspace lock (SPEC §14): one ctxgit process at a time
+// changes a workspace's state files, stat cache and refs.
+type Lock struct {
+	path  string
+	token string
+}
+
+type lockHolder struct {
+	PID     int       `json:"pid"`
+	Host    string    `json:"host"`
+	Started time.Time `json:"started"`
+	Token   string    `json:"token"`
+}
+
+// Lock takes the workspace lock, waiting up to the configured timeout. A
+// lock whose holder is dead (same host, no such pid) or older than
+// lock.stale_after is taken over.
+func (w *Workspace) Lock() (*Lock, error) {
+	path := w.LocalPath("lock")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	host, _ := os.Hostname()
+	me := lockHolder{PID: os.Getpid(), Host: host, Started: time.Now().UTC(), Token: fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())}
+	data, _ := json.Marshal(me)
+	timeout := time.Duration(w.Config.Lock.Timeout)
+	stale := time.Duration(w.Config.Lock.StaleAfter)
+	deadline := time.Now().Add(timeout)
+	for delay := 2 * time.Millisecond; ; delay = min(delay*2, 100*time.Millisecond) {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil {
+			_, werr := f.Write(data)
+			if werr == nil {
+				werr = f.Close()
+			} else {
+				f.Close()
+			}
+			if werr != nil {
+				os.Remove(path)
+				return nil, werr
+			}
+			return &Lock{path: path, token: me.Token}, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("taking the workspace lock %s: %w", path, err)
+		}
+		holder, raw := readHolder(path)
+		if isStale(holder, path, host, stale) {
+			takeOver(path, raw)
+			continue
+		}
+		if time.Now().After(deadline) {
+			return nil, spec.Conflict("workspace is locked by pid %d since %s (%s); retry, or remove it if that process is gone",
+				holder.PID, holder.Started.Format(time.RFC3339), spec.LocalDir+"/lock")
+		}
+		time.Sleep(delay)
+	}
+}
+
+// readHolder reads the lock's content; a lock that is unreadable or not
+// JSON (a crash between create and write) reads as a zero holder.
+func readHolder(path string) (lockHolder, []byte) {
+	raw, err := os.ReadFile(path)
+	var h lockHolder
+	if err == nil {
+		json.Unmarshal(raw, &h)
+	}
+	return h, raw
+}
+
+func isStale(h lockHolder, path, host string, staleAfter time.Duration) bool {
+	if h.PID == 0 {
+		// Empty or garbled: its writer died between create and write, or
+		// is writing now. Give it a moment before calling it stale.
+		fi, err := os.Stat(path)
+		return err == nil && time.Since(fi.ModTime()) > garbledLockGrace
+	}
+	if h.Host == host && !processAlive(h.PID) {
+		return true
+	}
+	return time.Since(h.Started) > staleAfter
+}
+
+// garbledLockGrace is how long an unreadable lock may exist before it is
+// taken for the leftover of a killed process.
+const garbledLockGrace = 2 * time.Second
+
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// takeOver removes a stale lock, but only if it still holds what was
+// judged stale: the decision is made under a flock'd guard file, so two
+// processes can never both remove a lock and one of them remove the
+// other's fresh one.
+func takeOver(path string, judged []byte) {
+	g, err := os.OpenFile(path+".guard", os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return
+	}
+	defer g.Close()
+	if err := syscall.Flock(int(g.Fd()), syscall.LOCK_EX); err != nil {
+		return
+	}
+	defer syscall.Flock(int(g.Fd()), syscall.LOCK_UN)
+	now, err := os.ReadFile(path)
+	if err == nil && string(now) == string(judged) {
+		os.Remove(path)
+	}
+}
+
+// Unlock releases the lock if it is still ours.
+func (l *Lock) Unlock() {
+	if l == nil {
+		return
+	}
+	if h, _ := readHolder(l.path); h.Token == l.token {
+		os.Remove(l.path)
+	}
+}

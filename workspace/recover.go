@@ -1,0 +1,149 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// RecoverOptions select and shape a recovery.
+type RecoverOptions struct {
+	Session string
+	// SessionGiven is true when the caller named the session; otherwise a
+	// session with no checkpoints falls back to the workspace's newest.
+	SessionGiven bool
+	Name         string        // an explicit checkpoint; its age is not checked
+	Budget       int           // characters; 0 means the config's
+	MaxAge       time.Duration // 0 means the config's
+	Peek         bool          // show without marking recovered
+	Force        bool          // show even if already recovered
+	Write        bool          // also write CONTEXT_RECOVERY.md
+	Status       string        // a STATUS: line to include
+}
+
+// RecoverResult says what recovery did. Block is "" when nothing is to be
+// injected, and Note then says why.
+type RecoverResult struct {
+	Resolved *Resolved
+	Block    string
+	Note     string
+	Age      time.Duration
+	Marked   bool
+	Wrote    string
+}
+
+// Recover renders the recovery block of the right checkpoint, once (SPEC
+// §10.3): it marks the checkpoint recovered so automatic injection never
+// replays it, and renames .context-checkpoint.md to
+// .context-checkpoint.recovered.md.
+func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
+	if o.Session == "" {
+		o.Session = spec.DefaultSession
+	}
+	if o.Budget == 0 {
+		o.Budget = w.Config.BudgetChars()
+	}
+	if o.Budget < 200 {
+		return nil, spec.Usage("--budget %d is too small: at least 200 characters", o.Budget)
+	}
+	if o.MaxAge == 0 {
+		o.MaxAge = time.Duration(w.Config.Recovery.MaxAge)
+	}
+	var lock *Lock
+	if !o.Peek {
+		// Check and mark under the lock: parallel hooks inject once.
+		var err error
+		if lock, err = w.Lock(); err != nil {
+			return nil, err
+		}
+		defer lock.Unlock()
+	}
+	r, err := w.pickRecovery(o)
+	if err != nil || r == nil {
+		if err == nil {
+			return &RecoverResult{Note: "no checkpoint to recover"}, nil
+		}
+		return nil, err
+	}
+	res := &RecoverResult{Resolved: r, Age: w.Env.Now().Sub(r.Checkpoint.Meta.CreatedAt)}
+	name := r.Session + ":" + r.Checkpoint.Meta.CheckpointID
+	if !r.Explicit {
+		switch {
+		case res.Age < -time.Minute:
+			res.Note = fmt.Sprintf("checkpoint %s is dated %s, in the future: not injected automatically (name it to show it)", name, r.Checkpoint.Meta.CreatedAt.Format(time.RFC3339))
+			return res, nil
+		case res.Age > o.MaxAge:
+			res.Note = fmt.Sprintf("newest checkpoint %s is %s old, past the %s freshness window: not injected (run `ctxgit recover %s` to show it)",
+				name, res.Age.Round(time.Second), o.MaxAge, name)
+			return res, nil
+		}
+	}
+	if !o.Force && !o.Peek && w.wasRecovered(r) {
+		res.Note = fmt.Sprintf("checkpoint %s was already recovered: not shown again (--force shows it)", name)
+		return res, nil
+	}
+	res.Block = RenderRecovery(r.Checkpoint, RenderOptions{
+		Budget: o.Budget, ChangedFiles: w.Config.Recovery.ChangedFiles,
+		CompactionWarn: w.Config.Recovery.CompactionWarn, Status: o.Status, FullName: name,
+	})
+	if o.Write {
+		if err := WriteFileAtomic(w.Path(spec.RecoveryFile), []byte(res.Block), 0o644); err != nil {
+			return nil, &spec.FileError{Path: spec.RecoveryFile, Err: unwrapPathError(err)}
+		}
+		res.Wrote = spec.RecoveryFile
+	}
+	if !o.Peek {
+		if err := w.markRecovered(r); err != nil {
+			return nil, err
+		}
+		res.Marked = true
+		if err := os.Rename(w.Path(spec.ContextCheckpoint), w.Path(spec.ContextRecovered)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, &spec.FileError{Path: spec.ContextCheckpoint, Err: unwrapPathError(err)}
+		}
+	}
+	return res, nil
+}
+
+func (w *Workspace) pickRecovery(o RecoverOptions) (*Resolved, error) {
+	if o.Name != "" {
+		return w.Resolve(o.Name, o.Session)
+	}
+	r, err := w.Resolve("", o.Session)
+	if errors.Is(err, spec.ErrNotFound) && !o.SessionGiven {
+		return w.Newest()
+	}
+	return r, err
+}
+
+// recoveredPath holds the commit ids of a session's recovered checkpoints.
+func (w *Workspace) recoveredPath(session string) string {
+	return w.LocalPath("recovered/" + session)
+}
+
+func (w *Workspace) wasRecovered(r *Resolved) bool {
+	data, err := os.ReadFile(w.recoveredPath(r.Session))
+	if err != nil {
+		return false
+	}
+	return strings.Contains(string(data), r.Commit.String())
+}
+
+// maxRecoveredIDs bounds the replay marker: only recent checkpoints can be
+// candidates for automatic injection anyway.
+const maxRecoveredIDs = 64
+
+func (w *Workspace) markRecovered(r *Resolved) error {
+	path := w.recoveredPath(r.Session)
+	data, _ := os.ReadFile(path)
+	ids := strings.Fields(string(data))
+	ids = append(ids, r.Commit.String())
+	if len(ids) > maxRecoveredIDs {
+		ids = ids[len(ids)-maxRecoveredIDs:]
+	}
+	return WriteFileAtomic(path, []byte(strings.Join(ids, "\n")+"\n"), 0o644)
+}

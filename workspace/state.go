@@ -1,0 +1,123 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/ctxgit/ctxgit/markdown"
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// State is every state file of a workspace read into one model (SPEC §3).
+// A file that is missing leaves its part empty; a file that is malformed
+// leaves its part empty and adds a problem, so a checkpoint can still be
+// taken and the problem reported.
+type State struct {
+	Plan     *spec.Plan // nil when there is no plan
+	PlanPath string
+
+	Failures    []spec.FailureEntry
+	FailurePath string // the file read: canonical or fallback
+
+	Decisions     []spec.Decision
+	DecisionsPath string
+
+	// SelfModelAge and EnvModelAge are the ages of those files; -1 when
+	// absent.
+	SelfModelAge time.Duration
+	EnvModelAge  time.Duration
+
+	// Problems are one-line errors naming file and line.
+	Problems []error
+}
+
+// LastFailure is the newest failure-log entry, or nil.
+func (s *State) LastFailure() *spec.FailureEntry {
+	if len(s.Failures) == 0 {
+		return nil
+	}
+	return &s.Failures[len(s.Failures)-1]
+}
+
+// ReadState reads the plan, failure log, decisions log and model ages.
+func (w *Workspace) ReadState() *State {
+	p := w.Config.Paths
+	st := &State{PlanPath: p.Plan, DecisionsPath: p.Decisions, FailurePath: p.FailureLog}
+
+	if src, ok := w.readStateFile(st, p.Plan); ok {
+		plan, err := markdown.ParsePlan(p.Plan, src)
+		if err != nil {
+			st.Problems = append(st.Problems, err)
+		}
+		st.Plan = plan
+	}
+
+	failPath := p.FailureLog
+	if _, err := os.Stat(w.Path(failPath)); errors.Is(err, fs.ErrNotExist) {
+		// The failure-recovery skill's own log, when ctxgit's is absent.
+		if _, err := os.Stat(w.Path(p.FailureLogFallback)); err == nil {
+			failPath = p.FailureLogFallback
+		}
+	}
+	st.FailurePath = failPath
+	if src, ok := w.readStateFile(st, failPath); ok {
+		entries, err := markdown.ParseFailureLog(failPath, src)
+		if err != nil {
+			st.Problems = append(st.Problems, err)
+		}
+		st.Failures = entries
+	}
+
+	if src, ok := w.readStateFile(st, p.Decisions); ok {
+		ds, err := markdown.ParseDecisions(p.Decisions, src)
+		if err != nil {
+			st.Problems = append(st.Problems, err)
+		}
+		st.Decisions = ds
+	}
+
+	st.SelfModelAge = w.fileAge(p.SelfModel)
+	st.EnvModelAge = w.fileAge(p.EnvModel)
+	return st
+}
+
+// readStateFile reads one state file; absence is not a problem.
+func (w *Workspace) readStateFile(st *State, rel string) ([]byte, bool) {
+	data, err := readLimited(w.Path(rel), maxStateFile)
+	switch {
+	case err == nil:
+		return data, true
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false
+	case errors.Is(err, errTooLarge):
+		st.Problems = append(st.Problems, spec.InvalidAt(rel, 0, "larger than %d MiB, not read", maxStateFile>>20))
+	default:
+		st.Problems = append(st.Problems, &spec.FileError{Path: rel, Err: unwrapPathError(err)})
+	}
+	return nil, false
+}
+
+func (w *Workspace) fileAge(rel string) time.Duration {
+	fi, err := os.Stat(w.Path(rel))
+	if err != nil {
+		return -1
+	}
+	age := w.Env.Now().Sub(fi.ModTime())
+	if age < 0 {
+		age = 0
+	}
+	return age.Round(time.Second)
+}
+
+// unwrapPathError drops the absolute path from an os error, since the
+// FileError around it already names the workspace-relative file.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return err
+}

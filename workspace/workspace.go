@@ -1,0 +1,173 @@
+// Package workspace is an agent workspace as a whole: finding its root,
+// its config, reading every state file into one model, taking checkpoints
+// into the store, rendering recovery, and the workspace lock.
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/vcs"
+)
+
+// Env is what a workspace takes from the outside world, injected so tests
+// are deterministic.
+type Env struct {
+	Now    func() time.Time
+	Getenv func(string) string
+	Cwd    string
+}
+
+// DefaultEnv reads the real clock and environment. CTXGIT_NOW (RFC 3339)
+// fixes the clock, for tests and reproducible scripts (SPEC §13.3).
+func DefaultEnv() (Env, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return Env{}, err
+	}
+	env := Env{Now: time.Now, Getenv: os.Getenv, Cwd: cwd}
+	if v := os.Getenv("CTXGIT_NOW"); v != "" {
+		t, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			return Env{}, spec.Usage("CTXGIT_NOW=%q: want an RFC 3339 time such as 2026-11-22T10:00:00Z", v)
+		}
+		env.Now = func() time.Time { return t }
+	}
+	return env, nil
+}
+
+// Workspace is an opened workspace.
+type Workspace struct {
+	Root   string // absolute
+	Config spec.Config
+	Env    Env
+	// Repo is the enclosing git repository, or nil when the workspace
+	// keeps a private store in .ctxgit/store.git.
+	Repo *vcs.RepoInfo
+	// Namespace is the ref namespace: "" when Root is the repository's
+	// top level, else Root's sanitized path inside it (SPEC §7).
+	Namespace string
+	// Initialized reports whether .ctxgit/ exists.
+	Initialized bool
+
+	store *vcs.GitStore
+}
+
+// FindRoot applies SPEC §2: an explicit root (--root, then CTXGIT_ROOT),
+// else the nearest directory up from cwd holding .ctxgit/, else the git
+// top level, else cwd.
+func FindRoot(env Env, explicit string) (string, error) {
+	if explicit == "" {
+		explicit = env.Getenv("CTXGIT_ROOT")
+	}
+	if explicit != "" {
+		abs, err := filepath.Abs(explicit)
+		if err != nil {
+			return "", err
+		}
+		fi, err := os.Stat(abs)
+		if err != nil || !fi.IsDir() {
+			return "", spec.Usage("workspace root %s is not a directory", explicit)
+		}
+		return abs, nil
+	}
+	for d := env.Cwd; ; {
+		if fi, err := os.Stat(filepath.Join(d, spec.DirName)); err == nil && fi.IsDir() {
+			return d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	if info, err := vcs.Discover(env.Cwd); err == nil {
+		return info.WorkTree, nil
+	}
+	return env.Cwd, nil
+}
+
+// Open opens the workspace at root (see FindRoot) and reads its config.
+func Open(env Env, root string) (*Workspace, error) {
+	w := &Workspace{Root: root, Env: env, Config: spec.DefaultConfig()}
+	if fi, err := os.Stat(w.Path(spec.DirName)); err == nil && fi.IsDir() {
+		w.Initialized = true
+	}
+	data, err := os.ReadFile(w.Path(spec.ConfigPath))
+	switch {
+	case err == nil:
+		if w.Config, err = spec.ParseConfig(spec.ConfigPath, data); err != nil {
+			return nil, err
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, &spec.FileError{Path: spec.ConfigPath, Err: err}
+	}
+	if info, err := vcs.Discover(root); err == nil && !w.privateStoreExists() {
+		w.Repo = info
+		rel, err := filepath.Rel(info.WorkTree, root)
+		if err != nil {
+			return nil, err
+		}
+		w.Namespace = spec.WorkspaceNamespace(filepath.ToSlash(rel))
+	}
+	return w, nil
+}
+
+// privateStoreExists: a workspace that started outside git keeps its
+// private store even if a repository is later created around it, so its
+// history does not vanish.
+func (w *Workspace) privateStoreExists() bool {
+	_, err := os.Stat(filepath.Join(w.Path(spec.PrivateStoreDir), "HEAD"))
+	return err == nil
+}
+
+// Path joins a slash-separated workspace-relative path onto the root.
+func (w *Workspace) Path(rel string) string {
+	return filepath.Join(w.Root, filepath.FromSlash(rel))
+}
+
+// LocalPath is a path in the machine-local directory.
+func (w *Workspace) LocalPath(name string) string {
+	return filepath.Join(w.Path(spec.LocalDir), name)
+}
+
+// Now is the workspace clock in UTC, to the second.
+func (w *Workspace) Now() time.Time { return w.Env.Now().UTC().Truncate(time.Second) }
+
+// Store opens the checkpoint store: the enclosing repository's object
+// database, or the private store (created on first use).
+func (w *Workspace) Store() (*vcs.GitStore, error) {
+	if w.store != nil {
+		return w.store, nil
+	}
+	var err error
+	if w.Repo != nil {
+		w.store, err = vcs.OpenGit(w.Repo.CommonDir)
+	} else {
+		w.store, err = vcs.InitPrivate(w.Path(spec.PrivateStoreDir))
+	}
+	if errors.Is(err, vcs.ErrUnsupportedRepo) {
+		return nil, spec.Unsupported("%v", strings.TrimSuffix(err.Error(), ": "+vcs.ErrUnsupportedRepo.Error()))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("opening the checkpoint store: %w", err)
+	}
+	return w.store, nil
+}
+
+// GitDirForUser is the --git-dir a person passes to git to browse history.
+func (w *Workspace) GitDirForUser() string {
+	if w.Repo != nil {
+		return w.Repo.CommonDir
+	}
+	return w.Path(spec.PrivateStoreDir)
+}
+
+// SessionRef is the ref of a session's chain in this workspace.
+func (w *Workspace) SessionRef(key string) string { return spec.SessionRef(w.Namespace, key) }
