@@ -25,11 +25,11 @@ type app struct {
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
 	a.cli = &cli.App{
-		Name:            "ctxgit",
-		Usage:           "keep an agent's working state resumable across context compaction",
-		HideVersion:     true,
-		Writer:          stdout,
-		ErrWriter:       stderr,
+		Name:        "ctxgit",
+		Usage:       "keep an agent's working state resumable across context compaction",
+		HideVersion: true,
+		Writer:      stdout,
+		ErrWriter:   stderr,
 		// Errors are printed once, by run, with their exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
