@@ -153,14 +153,26 @@ func (p *packer) section(heading string, items []string, tail string) {
 	}
 	var added []string
 	used := p.used + runes(head)
+	cut := false
 	for _, it := range items {
 		line := "- " + it + "\n"
 		if used+runes(line) > p.budget {
-			tail = fmt.Sprintf("… %d more not shown", len(items)-len(added))
+			cut = true
 			break
 		}
 		added = append(added, line)
 		used += runes(line)
+	}
+	if cut {
+		// Say how many were left out, giving up items to make room.
+		for len(added) > 0 {
+			tail = fmt.Sprintf("… %d more not shown", len(items)-len(added))
+			if used+runes(tail)+1 <= p.budget {
+				break
+			}
+			used -= runes(added[len(added)-1])
+			added = added[:len(added)-1]
+		}
 	}
 	if len(added) == 0 {
 		return

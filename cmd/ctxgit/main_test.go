@@ -1,0 +1,197 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"ctxgit": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs the acceptance scripts in testdata/scripts: each reads as
+// a user's terminal session.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "../../testdata/scripts",
+		RequireExplicitExec: false,
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, ".home")
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				return err
+			}
+			env.Setenv("HOME", home)
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			env.Setenv("GIT_AUTHOR_NAME", "Dev")
+			env.Setenv("GIT_AUTHOR_EMAIL", "dev@example.com")
+			env.Setenv("GIT_COMMITTER_NAME", "Dev")
+			env.Setenv("GIT_COMMITTER_EMAIL", "dev@example.com")
+			env.Setenv("GIT_AUTHOR_DATE", "2026-11-22T09:00:00Z")
+			env.Setenv("GIT_COMMITTER_DATE", "2026-11-22T09:00:00Z")
+			env.Setenv("TZ", "UTC")
+			env.Setenv("NO_COLOR", "1")
+			// A fixed clock: every checkpoint in a script is dated by it.
+			env.Setenv("CTXGIT_NOW", "2026-11-22T10:00:00Z")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exits":     cmdExits,
+			"repostate": cmdRepoState,
+			"genplan":   cmdGenPlan,
+			"gendecide": cmdGenDecisions,
+			"maxchars":  cmdMaxChars,
+			"gitinit":   cmdGitInit,
+		},
+	})
+}
+
+// exits N CMD [ARGS...] runs CMD and fails unless it exits with status N;
+// its stdout and stderr are then checked as any command's.
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits N command [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: %q is not a number", args[0])
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("exits: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// repostate FILE writes what ctxgit must never change in the git repository
+// of the current directory — HEAD, the index file's bytes, the branch list
+// and `git status --porcelain` — so two such files can be compared.
+func cmdRepoState(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: repostate FILE")
+	}
+	git := func(a ...string) string {
+		cmd := exec.Command("git", a...)
+		cmd.Dir = ts.MkAbs(".")
+		cmd.Env = scriptEnv(ts)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return "error: " + strings.TrimSpace(string(out))
+		}
+		return strings.TrimSpace(string(out))
+	}
+	index := git("rev-parse", "--path-format=absolute", "--git-path", "index")
+	sum := "no index"
+	if data, err := os.ReadFile(index); err == nil {
+		h := sha256.Sum256(data)
+		sum = hex.EncodeToString(h[:])
+	}
+	state := fmt.Sprintf("HEAD: %s\nsymbolic: %s\nindex: %s\nbranches:\n%s\nstatus:\n%s\n",
+		git("rev-parse", "--verify", "-q", "HEAD"), git("symbolic-ref", "-q", "HEAD"), sum,
+		git("branch", "--list", "-a"), git("status", "--porcelain", "--untracked-files=all"))
+	if err := os.WriteFile(ts.MkAbs(args[0]), []byte(state), 0o644); err != nil {
+		ts.Fatalf("repostate: %v", err)
+	}
+}
+
+func scriptEnv(ts *testscript.TestScript) []string {
+	var env []string
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_NOSYSTEM", "PATH", "TZ",
+		"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"} {
+		env = append(env, k+"="+ts.Getenv(k))
+	}
+	return env
+}
+
+// genplan FILE KB writes a plan of about KB kilobytes: a goal, a done-when
+// line, 3 steps (the second in progress) and filler notes.
+func cmdGenPlan(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: genplan FILE KB")
+	}
+	kb, err := strconv.Atoi(args[1])
+	if err != nil {
+		ts.Fatalf("genplan: %v", err)
+	}
+	var b strings.Builder
+	b.WriteString("## Plan: Big plan\n\n**Goal**: migrate the billing service to the new ledger without downtime\n**Done when**: all invoices reconcile\n\n### Steps\n")
+	b.WriteString("1. Inventory — list every ledger call ✅\n2. Dual write — write to both ledgers [in progress]\n3. Cut over — switch reads\n\n### Notes\n")
+	for i := 0; b.Len() < kb*1024; i++ {
+		fmt.Fprintf(&b, "- note %d: the quick brown fox jumps over the lazy dog while the ledger reconciles\n", i)
+	}
+	if err := os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o644); err != nil {
+		ts.Fatalf("genplan: %v", err)
+	}
+}
+
+// gendecide FILE N writes a decisions log of N timestamped decisions.
+func cmdGenDecisions(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: gendecide FILE N")
+	}
+	n, err := strconv.Atoi(args[1])
+	if err != nil {
+		ts.Fatalf("gendecide: %v", err)
+	}
+	var b strings.Builder
+	b.WriteString("# Decisions\n\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "- 2026-11-22T09:%02d:%02dZ — decision number %d about a detail of the migration\n", i/60%60, i%60, i)
+	}
+	if err := os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o644); err != nil {
+		ts.Fatalf("gendecide: %v", err)
+	}
+}
+
+// maxchars FILE N fails if FILE (or stdout/stderr) has more than N
+// characters; with ! it fails if it has N or fewer.
+func cmdMaxChars(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: maxchars FILE N")
+	}
+	n, err := strconv.Atoi(args[1])
+	if err != nil {
+		ts.Fatalf("maxchars: %v", err)
+	}
+	text := ts.ReadFile(args[0])
+	got := utf8.RuneCountInString(text)
+	if (got > n) != neg {
+		ts.Fatalf("%s has %d characters, limit %d", args[0], got, n)
+	}
+}
+
+// gitinit [DIR] makes a git repository with one commit on main.
+func cmdGitInit(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) > 1 {
+		ts.Fatalf("usage: gitinit [DIR]")
+	}
+	dir := "."
+	if len(args) == 1 {
+		dir = args[0]
+	}
+	for _, a := range [][]string{{"init", "-q", "-b", "main", dir}, {"-C", dir, "commit", "-q", "--allow-empty", "-m", "initial"}} {
+		if err := ts.Exec("git", a...); err != nil {
+			ts.Fatalf("git %s: %v", strings.Join(a, " "), err)
+		}
+	}
+}
