@@ -272,11 +272,13 @@ func (w *walker) fileNode(abs, rel, name string, de fs.DirEntry) *snapNode {
 }
 
 // keep records a hashed file in the new cache, unless it changed so
-// recently that a further change could share its timestamp.
+// recently that a further change could share its mtime (git's racy rule;
+// ctime is compared for equality on use, which catches a content change
+// whose mtime was set back).
 func (w *walker) keep(n *snapNode) {
 	w.res.Files++
 	w.res.Bytes += n.st.size
-	if n.link != nil || n.st.mtime >= w.start || n.st.ctime >= w.start {
+	if n.link != nil || n.st.mtime >= w.start {
 		return
 	}
 	e := n.st
