@@ -2,7 +2,6 @@ package vcs
 
 import (
 	"bytes"
-	"compress/zlib"
 	"errors"
 	"fmt"
 	"io"
@@ -235,7 +234,8 @@ func (g *GitStore) writeLoose(h Hash, t ObjectType, data []byte) error {
 	if err != nil {
 		return err
 	}
-	zw, _ := zlib.NewWriterLevel(f, zlib.BestSpeed)
+	zw := getZlib(f)
+	defer zlibPool.Put(zw)
 	_, err = zw.Write(objectHeader(t, len(data)))
 	if err == nil {
 		_, err = zw.Write(data)

@@ -64,7 +64,8 @@ func compressPackEntry(t ObjectType, data []byte) (packEntry, error) {
 		size >>= 7
 	}
 	buf.WriteByte(c)
-	zw, _ := zlib.NewWriterLevel(&buf, zlib.BestSpeed)
+	zw := getZlib(&buf)
+	defer zlibPool.Put(zw)
 	if _, err := zw.Write(data); err != nil {
 		return nil, err
 	}
@@ -72,6 +73,20 @@ func compressPackEntry(t ObjectType, data []byte) (packEntry, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// zlibPool reuses compressors: a new flate writer allocates and clears
+// hundreds of kilobytes, which dominated snapshot time when made per object.
+var zlibPool sync.Pool
+
+// getZlib returns a level-1 zlib writer reset to write into w.
+func getZlib(w io.Writer) *zlib.Writer {
+	if zw, ok := zlibPool.Get().(*zlib.Writer); ok {
+		zw.Reset(w)
+		return zw
+	}
+	zw, _ := zlib.NewWriterLevel(w, zlib.BestSpeed)
+	return zw
 }
 
 func (p *packWriter) append(h Hash, e packEntry) error {

@@ -11,8 +11,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/ctxgit/ctxgit/vcs/ignore"
 )
@@ -69,6 +70,7 @@ type SnapshotResult struct {
 	opts  SnapshotOptions
 	cache *statCache
 	old   *statCache
+	dirty bool // the new cache differs from the old
 }
 
 type snapNode struct {
@@ -77,11 +79,11 @@ type snapNode struct {
 	id      Hash
 	kids    []*snapNode // directory entries; nil for files
 	isDir   bool
-	path    string // workspace-relative, set for files to hash
+	path    string // workspace-relative, for files
 	st      statEntry
 	link    []byte // symlink target
-	pending bool
-	dropped bool
+	pending bool   // needs hashing: the stat cache missed
+	dropped bool   // could not be read: not in the tree
 }
 
 type walker struct {
@@ -92,6 +94,10 @@ type walker struct {
 	res     *SnapshotResult
 	pending []*snapNode
 	start   int64
+	sem     chan struct{} // spare walkers; a full channel means walk inline
+
+	mu  sync.Mutex // guards res's lists and err during the walk
+	err error
 }
 
 // Snapshot records the workspace into s as a tree: blobs for files, links
@@ -102,11 +108,15 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	if opts.Start.IsZero() {
 		opts.Start = time.Now()
 	}
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
 	res := &SnapshotResult{Excluded: map[string]int{}, opts: opts}
 	res.old, res.CacheNote = loadStatCache(opts.StatCache, opts.StoreKey, s.HasObject)
 	res.cache = &statCache{storeKey: opts.StoreKey, files: map[string]statEntry{}, dirs: map[string]Hash{}}
 
-	w := &walker{opts: opts, res: res, start: opts.Start.Add(-racyMargin).UnixNano()}
+	w := &walker{opts: opts, res: res, start: opts.Start.Add(-racyMargin).UnixNano(),
+		sem: make(chan struct{}, opts.Workers-1)}
 	w.fixed = ignore.New(ignore.ParsePatterns([]byte(strings.Join(opts.Fixed, "\n")), "", "ctxgit"))
 	for _, p := range opts.Secrets {
 		w.secrets = append(w.secrets, ignore.New(ignore.ParsePatterns([]byte(p), "", "secret")))
@@ -116,18 +126,23 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 		return nil, err
 	}
 	root := &snapNode{isDir: true}
-	if err := w.walk(opts.Root, "", m, root); err != nil {
+	if err := w.walkRoot(opts.Root, m, root); err != nil {
 		return nil, err
 	}
+	w.collectPending(root)
 	if err := w.hashPending(s); err != nil {
 		return nil, err
 	}
+	w.keepAll(root)
 	tree, _, err := w.writeTree(s, root, "")
 	if err != nil {
 		return nil, err
 	}
 	res.Tree = tree
+	res.dirty = res.dirty || res.Hashed > 0 || len(res.cache.files) != len(res.old.files)
 	sort.Strings(res.Skipped)
+	sort.Strings(res.TooLarge)
+	sort.Strings(res.Nested)
 	return res, nil
 }
 
@@ -180,19 +195,70 @@ func joinRel(dir, name string) string {
 	return dir + "/" + name
 }
 
-func (w *walker) walk(abs, rel string, m *ignore.Matcher, dir *snapNode) error {
-	entries, err := os.ReadDir(abs)
+func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
+	f, err := os.Open(abs)
 	if err != nil {
-		if rel == "" {
-			return fmt.Errorf("reading workspace %s: %w", abs, err)
+		return fmt.Errorf("reading workspace %s: %w", abs, err)
+	}
+	entries, err := f.ReadDir(-1)
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("reading workspace %s: %w", abs, err)
+	}
+	var wg sync.WaitGroup
+	w.walkEntries(f, entries, abs, "", m, root, &wg)
+	wg.Wait()
+	f.Close()
+	return w.err
+}
+
+// walk lists one directory. Subdirectories are walked on a spare walker
+// when one is free (git's preload-index does its lstats in parallel too),
+// else inline.
+func (w *walker) walk(abs, rel string, m *ignore.Matcher, dir *snapNode) {
+	f, err := os.Open(abs)
+	if err != nil {
+		w.skip(rel+"/", err)
+		return
+	}
+	entries, err := f.ReadDir(-1)
+	if err != nil {
+		f.Close()
+		w.skip(rel+"/", err)
+		return
+	}
+	for _, de := range entries {
+		if de.Name() == ".git" {
+			// A repository of its own: recorded as a gitlink, never
+			// descended (git does the same for nested repositories).
+			f.Close()
+			dir.isDir = false
+			if nested, err := repoAt(abs); err == nil {
+				w.gitlink(dir, rel, nested)
+			} else {
+				dir.dropped = true
+			}
+			return
 		}
-		w.res.Skipped = append(w.res.Skipped, rel+"/: "+errText(err))
-		return nil
 	}
-	if data, err := os.ReadFile(filepath.Join(abs, ".gitignore")); err == nil {
-		src := joinRel(rel, ".gitignore")
-		m = m.Push(ignore.ParsePatterns(data, strings.TrimSuffix(w.prefix+rel, "/"), src))
+	var local sync.WaitGroup
+	w.walkEntries(f, entries, abs, rel, m, dir, &local)
+	local.Wait()
+	f.Close()
+}
+
+func (w *walker) walkEntries(f *os.File, entries []fs.DirEntry, abs, rel string, m *ignore.Matcher, dir *snapNode, wg *sync.WaitGroup) {
+	for _, de := range entries {
+		if de.Name() == ".gitignore" && de.Type().IsRegular() {
+			if data, err := os.ReadFile(filepath.Join(abs, ".gitignore")); err == nil {
+				src := joinRel(rel, ".gitignore")
+				m = m.Push(ignore.ParsePatterns(data, strings.TrimSuffix(w.prefix+rel, "/"), src))
+			}
+			break
+		}
 	}
+	fd := int(f.Fd())
+	dir.kids = make([]*snapNode, 0, len(entries))
 	for _, de := range entries {
 		name := de.Name()
 		if name == ".git" {
@@ -201,107 +267,138 @@ func (w *walker) walk(abs, rel string, m *ignore.Matcher, dir *snapNode) error {
 		r := joinRel(rel, name)
 		typ := de.Type()
 		isDir := typ.IsDir()
-		if w.fixed.Match(r, isDir) {
+		if w.fixed.Match(r, isDir) || w.secretRule(r, isDir) || m.Match(w.prefix+r, isDir) {
 			continue
 		}
-		if w.secretRule(r, isDir) || m.Match(w.prefix+r, isDir) {
-			continue
-		}
-		childAbs := filepath.Join(abs, name)
 		switch {
 		case isDir:
-			if nested, err := repoAt(childAbs); err == nil {
-				w.addGitlink(dir, name, r, nested)
-				continue
-			}
-			kid := &snapNode{name: name, isDir: true}
-			if err := w.walk(childAbs, r, m, kid); err != nil {
-				return err
-			}
+			kid := &snapNode{name: name, isDir: true, path: r}
 			dir.kids = append(dir.kids, kid)
+			childAbs := filepath.Join(abs, name)
+			select {
+			case w.sem <- struct{}{}:
+				wg.Add(1)
+				go func() {
+					defer func() { <-w.sem; wg.Done() }()
+					w.walk(childAbs, r, m, kid)
+				}()
+			default:
+				w.walk(childAbs, r, m, kid)
+			}
 		case typ&fs.ModeSymlink != 0:
-			target, err := os.Readlink(childAbs)
+			target, err := os.Readlink(filepath.Join(abs, name))
 			if err != nil {
 				w.skip(r, err)
 				continue
 			}
-			n := &snapNode{name: name, mode: ModeSymlink, link: []byte(target), pending: true, path: r}
-			dir.kids = append(dir.kids, n)
-			w.pending = append(w.pending, n)
+			dir.kids = append(dir.kids, &snapNode{name: name, mode: ModeSymlink, link: []byte(target), pending: true, path: r})
 		case typ.IsRegular():
-			if n := w.fileNode(childAbs, r, name, de); n != nil {
+			if n := w.fileNode(fd, r, name); n != nil {
 				dir.kids = append(dir.kids, n)
 			}
 		}
 		// Sockets, pipes and devices have no place in a tree.
 	}
-	return nil
 }
 
 func (w *walker) secretRule(rel string, isDir bool) bool {
 	for i, sm := range w.secrets {
 		if sm.Match(rel, isDir) {
+			w.mu.Lock()
 			w.res.Excluded[w.opts.Secrets[i]]++
+			w.mu.Unlock()
 			return true
 		}
 	}
 	return false
 }
 
-func (w *walker) fileNode(abs, rel, name string, de fs.DirEntry) *snapNode {
-	info, err := de.Info()
-	if err != nil {
-		w.skip(rel, err)
+// fileNode lstats a file relative to its directory's descriptor (no path
+// walk per file) and looks it up in the stat cache.
+func (w *walker) fileNode(dirfd int, rel, name string) *snapNode {
+	var st unix.Stat_t
+	if err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		w.skip(rel, &fs.PathError{Op: "lstat", Path: rel, Err: err})
 		return nil
 	}
-	if w.opts.MaxFileSize > 0 && info.Size() > w.opts.MaxFileSize {
-		w.res.TooLarge = append(w.res.TooLarge, fmt.Sprintf("%s (%d bytes)", rel, info.Size()))
+	if w.opts.MaxFileSize > 0 && st.Size > w.opts.MaxFileSize {
+		w.mu.Lock()
+		w.res.TooLarge = append(w.res.TooLarge, fmt.Sprintf("%s (%d bytes)", rel, st.Size))
+		w.mu.Unlock()
 		return nil
 	}
-	st := statOf(info)
-	n := &snapNode{name: name, mode: st.mode, path: rel, st: st}
-	if old, ok := w.res.old.files[rel]; ok && old.size == st.size && old.mtime == st.mtime &&
-		old.ctime == st.ctime && old.ino == st.ino && old.mode == st.mode {
+	e := statEntry{size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino, mode: ModeFile}
+	if st.Mode&0o100 != 0 {
+		e.mode = ModeExecutable
+	}
+	n := &snapNode{name: name, mode: e.mode, path: rel, st: e}
+	if old, ok := w.res.old.files[rel]; ok && old.size == e.size && old.mtime == e.mtime &&
+		old.ctime == e.ctime && old.ino == e.ino && old.mode == e.mode {
 		n.id = old.id
-		w.keep(n)
 		return n
 	}
 	n.pending = true
-	w.pending = append(w.pending, n)
 	return n
 }
 
-// keep records a hashed file in the new cache, unless it changed so
-// recently that a further change could share its mtime (git's racy rule;
-// ctime is compared for equality on use, which catches a content change
-// whose mtime was set back).
-func (w *walker) keep(n *snapNode) {
-	w.res.Files++
-	w.res.Bytes += n.st.size
-	if n.link != nil || n.st.mtime >= w.start {
-		return
+// collectPending lists, in tree order, the files the cache missed.
+func (w *walker) collectPending(n *snapNode) {
+	for _, k := range n.kids {
+		switch {
+		case k.isDir:
+			w.collectPending(k)
+		case k.pending:
+			w.pending = append(w.pending, k)
+		}
 	}
-	e := n.st
-	e.id = n.id
-	w.res.cache.files[n.path] = e
 }
 
-func (w *walker) addGitlink(dir *snapNode, name, rel string, nested *RepoInfo) {
+// keepAll counts the snapshot's files and records them in the new cache,
+// except those changed so recently that a further change could share their
+// mtime (git's racy rule; ctime is compared for equality on use, which
+// catches a content change whose mtime was set back).
+func (w *walker) keepAll(n *snapNode) {
+	for _, k := range n.kids {
+		switch {
+		case k.isDir:
+			w.keepAll(k)
+		case k.dropped:
+		case k.mode == ModeGitlink:
+			w.res.Files++
+		default:
+			w.res.Files++
+			w.res.Bytes += k.st.size
+			if k.link == nil && k.st.mtime < w.start {
+				e := k.st
+				e.id = k.id
+				w.res.cache.files[k.path] = e
+			}
+		}
+	}
+}
+
+// gitlink turns a directory node into a gitlink to the nested repository's
+// HEAD commit; one with no commit yet is left out and reported.
+func (w *walker) gitlink(n *snapNode, rel string, nested *RepoInfo) {
 	head, err := ReadHEAD(nested.GitDir)
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if err != nil || head.IsZero() {
+		n.dropped = true
 		w.res.Nested = append(w.res.Nested, rel+" (no commit yet: not recorded)")
 		return
 	}
+	n.mode, n.id = ModeGitlink, head
 	w.res.Nested = append(w.res.Nested, rel+" at "+head.Short())
-	w.res.Files++
-	dir.kids = append(dir.kids, &snapNode{name: name, mode: ModeGitlink, id: head})
 }
 
 func (w *walker) skip(rel string, err error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return // removed while we walked: it is simply not in this snapshot
 	}
+	w.mu.Lock()
 	w.res.Skipped = append(w.res.Skipped, rel+": "+errText(err))
+	w.mu.Unlock()
 }
 
 func errText(err error) string {
@@ -312,30 +409,14 @@ func errText(err error) string {
 	return err.Error()
 }
 
-func statOf(info fs.FileInfo) statEntry {
-	e := statEntry{size: info.Size(), mtime: info.ModTime().UnixNano(), mode: ModeFile}
-	if info.Mode()&0o100 != 0 {
-		e.mode = ModeExecutable
-	}
-	if st, ok := info.Sys().(*syscall.Stat_t); ok {
-		e.ino = st.Ino
-		e.ctime = st.Ctim.Sec*1e9 + st.Ctim.Nsec
-	}
-	return e
-}
-
 // hashPending reads, hashes and stores the files the cache missed, on
 // several cores.
 func (w *walker) hashPending(s Store) error {
-	workers := w.opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	var next atomic.Int64
 	var mu sync.Mutex
 	var firstErr error
 	var wg sync.WaitGroup
-	for range min(workers, max(len(w.pending), 1)) {
+	for range min(w.opts.Workers, max(len(w.pending), 1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -350,10 +431,8 @@ func (w *walker) hashPending(s Store) error {
 					var err error
 					data, err = os.ReadFile(filepath.Join(w.opts.Root, filepath.FromSlash(n.path)))
 					if err != nil {
-						mu.Lock()
 						n.dropped = true
 						w.skip(n.path, err)
-						mu.Unlock()
 						continue
 					}
 				}
@@ -374,7 +453,6 @@ func (w *walker) hashPending(s Store) error {
 	for _, n := range w.pending {
 		if !n.dropped {
 			w.res.Hashed++
-			w.keep(n)
 		}
 	}
 	return nil
@@ -387,6 +465,7 @@ func (w *walker) writeTree(s Store, n *snapNode, rel string) (Hash, bool, error)
 	entries := make([]TreeEntry, 0, len(n.kids))
 	for _, k := range n.kids {
 		switch {
+		case k.dropped:
 		case k.isDir:
 			h, ok, err := w.writeTree(s, k, joinRel(rel, k.name))
 			if err != nil {
@@ -395,7 +474,7 @@ func (w *walker) writeTree(s Store, n *snapNode, rel string) (Hash, bool, error)
 			if ok {
 				entries = append(entries, TreeEntry{Name: k.name, Mode: ModeDir, ID: h})
 			}
-		case !k.dropped:
+		default:
 			entries = append(entries, TreeEntry{Name: k.name, Mode: k.mode, ID: k.id})
 		}
 	}
@@ -406,6 +485,9 @@ func (w *walker) writeTree(s Store, n *snapNode, rel string) (Hash, bool, error)
 	data := EncodeTree(entries)
 	h := HashObject(TreeObject, data)
 	w.res.cache.dirs[rel] = h
+	if w.res.old.dirs[rel] != h {
+		w.res.dirty = true
+	}
 	if w.res.old.dirs[rel] == h {
 		return h, true, nil
 	}
@@ -421,6 +503,11 @@ func (w *walker) writeTree(s Store, n *snapNode, rel string) (Hash, bool, error)
 // root later extended) is never trusted.
 func (r *SnapshotResult) SaveCache(base Store, anchor Hash) error {
 	if r.opts.StatCache == "" {
+		return nil
+	}
+	if !r.dirty && r.CacheNote == "" && !r.old.anchor.IsZero() {
+		// Nothing changed: the saved cache, anchored at an earlier
+		// checkpoint of the same content, is still right.
 		return nil
 	}
 	for dir, h := range r.cache.dirs {
