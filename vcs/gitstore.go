@@ -2,18 +2,19 @@ package vcs
 
 import (
 	"bytes"
+	"compress/zlib"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
@@ -29,7 +30,7 @@ type GitStore struct {
 	storage *filesystem.Storage
 
 	idxMu   sync.Mutex
-	idxs    []*idxfile.MemoryIndex // nil until first needed
+	idxs    []*packIndex // nil until first needed
 	altDirs []string               // alternate object directories
 }
 
@@ -116,7 +117,7 @@ func (g *GitStore) HasObject(h Hash) (bool, error) {
 		return false, err
 	}
 	for _, idx := range idxs {
-		if ok, _ := idx.Contains(plumbing.Hash(h)); ok {
+		if idx.contains(h) {
 			return true, nil
 		}
 	}
@@ -124,17 +125,17 @@ func (g *GitStore) HasObject(h Hash) (bool, error) {
 }
 
 // packIndexes loads every pack index of the repository and its alternates.
-func (g *GitStore) packIndexes() ([]*idxfile.MemoryIndex, error) {
+func (g *GitStore) packIndexes() ([]*packIndex, error) {
 	g.idxMu.Lock()
 	defer g.idxMu.Unlock()
 	if g.idxs != nil {
 		return g.idxs, nil
 	}
-	idxs := []*idxfile.MemoryIndex{}
+	idxs := []*packIndex{}
 	for _, dir := range append([]string{g.objDir}, g.altDirs...) {
 		names, _ := filepath.Glob(filepath.Join(dir, "pack", "pack-*.idx"))
 		for _, name := range names {
-			idx, err := loadIdx(name)
+			idx, err := readPackIndex(name)
 			if err != nil {
 				if errors.Is(err, os.ErrNotExist) {
 					continue // removed by a concurrent repack
@@ -146,19 +147,6 @@ func (g *GitStore) packIndexes() ([]*idxfile.MemoryIndex, error) {
 	}
 	g.idxs = idxs
 	return idxs, nil
-}
-
-func loadIdx(name string) (*idxfile.MemoryIndex, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	idx := idxfile.NewMemoryIndex()
-	if err := idxfile.NewDecoder(f).Decode(idx); err != nil {
-		return nil, fmt.Errorf("%s: corrupt pack index: %v", name, err)
-	}
-	return idx, nil
 }
 
 // invalidatePacks makes the next lookup see packs written since.
@@ -184,6 +172,13 @@ func (g *GitStore) ReadObject(h Hash) (ObjectType, []byte, error) {
 }
 
 func (g *GitStore) readObject(h Hash) (ObjectType, []byte, error) {
+	// Checkpoints read mostly their own recent, loose objects: read those
+	// directly and leave packs (and deltas) to go-git.
+	if t, data, err := readLoose(loosePath(g.objDir, h)); err == nil {
+		return t, data, nil
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return 0, nil, fmt.Errorf("object %s: %w", h, err)
+	}
 	g.readMu.Lock()
 	defer g.readMu.Unlock()
 	obj, err := g.storage.EncodedObject(plumbing.AnyObject, plumbing.Hash(h))
@@ -211,6 +206,42 @@ func (g *GitStore) readObject(h Hash) (ObjectType, []byte, error) {
 		return CommitObject, data, nil
 	}
 	return 0, nil, fmt.Errorf("object %s: unexpected type %s", h, obj.Type())
+}
+
+// readLoose reads and inflates one loose object file.
+func readLoose(path string) (ObjectType, []byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer f.Close()
+	zr, err := zlib.NewReader(f)
+	if err != nil {
+		return 0, nil, errCorruptLoose
+	}
+	defer zr.Close()
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		return 0, nil, errCorruptLoose
+	}
+	nul := bytes.IndexByte(raw, 0)
+	if nul < 0 {
+		return 0, nil, errCorruptLoose
+	}
+	typ, size, ok := strings.Cut(string(raw[:nul]), " ")
+	data := raw[nul+1:]
+	if !ok || size != strconv.Itoa(len(data)) {
+		return 0, nil, errCorruptLoose
+	}
+	switch typ {
+	case "blob":
+		return BlobObject, data, nil
+	case "tree":
+		return TreeObject, data, nil
+	case "commit":
+		return CommitObject, data, nil
+	}
+	return 0, nil, fmt.Errorf("%w: type %q", errCorruptLoose, typ)
 }
 
 // WriteObject implements Store.

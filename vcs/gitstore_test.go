@@ -1,6 +1,7 @@
 package vcs_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -201,5 +202,31 @@ func TestDiscoverLinkedWorktree(t *testing.T) {
 	real := func(p string) string { r, _ := filepath.EvalSymlinks(p); return r }
 	if real(info.WorkTree) != real(wt) || real(info.CommonDir) != real(filepath.Join(repo, ".git")) || !strings.Contains(info.GitDir, "worktrees") {
 		t.Fatalf("Discover = %+v", info)
+	}
+}
+
+// HasObject answers from pack indexes of either version git writes.
+func TestHasObjectInPacks(t *testing.T) {
+	for _, version := range []string{"1", "2"} {
+		t.Run("idx-v"+version, func(t *testing.T) {
+			repo := newGitRepo(t)
+			for i := range 30 {
+				os.WriteFile(filepath.Join(repo, fmt.Sprintf("f%02d", i)), fmt.Appendf(nil, "file %d\n", i), 0o644)
+			}
+			gitCmd(t, repo, "add", ".")
+			gitCmd(t, repo, "commit", "-qm", "files")
+			gitCmd(t, repo, "-c", "pack.indexVersion="+version, "repack", "-adq")
+			gitCmd(t, repo, "prune-packed")
+			s := openRepo(t, repo)
+			for i := range 30 {
+				h := vcs.HashObject(vcs.BlobObject, fmt.Appendf(nil, "file %d\n", i))
+				if ok, err := s.HasObject(h); err != nil || !ok {
+					t.Fatalf("packed blob %d: HasObject = %v, %v", i, ok, err)
+				}
+			}
+			if ok, _ := s.HasObject(vcs.HashObject(vcs.BlobObject, []byte("absent"))); ok {
+				t.Fatal("absent object reported present")
+			}
+		})
 	}
 }
