@@ -91,6 +91,10 @@ type CheckpointConfig struct {
 	AuthorEmail string `yaml:"author_email"`
 }
 
+// MinBudgetChars is the smallest recovery budget: room for the header, the
+// four required sections of ordinary length and the footer (SPEC §10.2).
+const MinBudgetChars = 500
+
 // DefaultSecretExcludes are the secret patterns of SPEC §9.3.
 var DefaultSecretExcludes = []string{".env*", "*.pem", "*.key", "id_*"}
 
@@ -170,8 +174,11 @@ func (c *Config) Validate(path string) error {
 	if !(p.Warning <= p.Compress && p.Compress <= p.Critical) {
 		return InvalidAt(path, 0, "pressure thresholds must rise: warning %v <= compress %v <= critical %v", p.Warning, p.Compress, p.Critical)
 	}
-	if c.Recovery.BudgetChars < 200 && c.Recovery.BudgetTokens == 0 {
-		return InvalidAt(path, 0, "recovery.budget_chars must be at least 200, got %d", c.Recovery.BudgetChars)
+	if c.Recovery.BudgetChars < MinBudgetChars && c.Recovery.BudgetTokens == 0 {
+		return InvalidAt(path, 0, "recovery.budget_chars must be at least %d, got %d", MinBudgetChars, c.Recovery.BudgetChars)
+	}
+	if c.Recovery.BudgetTokens > 0 && c.Recovery.BudgetTokens*4 < MinBudgetChars {
+		return InvalidAt(path, 0, "recovery.budget_tokens must be at least %d, got %d", MinBudgetChars/4, c.Recovery.BudgetTokens)
 	}
 	if c.Recovery.BudgetTokens < 0 {
 		return InvalidAt(path, 0, "recovery.budget_tokens must not be negative")

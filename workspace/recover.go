@@ -48,8 +48,8 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 	if o.Budget == 0 {
 		o.Budget = w.Config.BudgetChars()
 	}
-	if o.Budget < 200 {
-		return nil, spec.Usage("--budget %d is too small: at least 200 characters", o.Budget)
+	if o.Budget < spec.MinBudgetChars {
+		return nil, spec.Usage("--budget %d is too small: at least %d characters", o.Budget, spec.MinBudgetChars)
 	}
 	if o.MaxAge == 0 {
 		o.MaxAge = time.Duration(w.Config.Recovery.MaxAge)

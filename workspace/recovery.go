@@ -90,8 +90,23 @@ func RenderRecovery(cp *spec.Checkpoint, o RenderOptions) string {
 	b.section("## Thread", thread, "")
 	b.section("## Learnings", mapLines(cp.Learnings), "")
 
-	b.buf.WriteString(footer)
-	return b.buf.String()
+	return fitBudget(b.buf.String(), footer, o.Budget)
+}
+
+// fitBudget appends the footer, cutting the body at its last whole line
+// that fits when a pathological header (a very long session key, every
+// warning at once) leaves too little room even for the required sections
+// at their shortest.
+func fitBudget(body, footer string, budget int) string {
+	room := budget - runes(footer)
+	if runes(body) > room {
+		cut := string([]rune(body)[:max(room, 0)])
+		if i := strings.LastIndexByte(cut, '\n'); i > 0 {
+			cut = cut[:i+1]
+		}
+		body = cut
+	}
+	return body + footer
 }
 
 func renderRequired(cp *spec.Checkpoint, o RenderOptions, fieldCap int) string {

@@ -1,0 +1,238 @@
+package workspace_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
+)
+
+var fixedNow = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+func testEnv(cwd string, vars map[string]string) workspace.Env {
+	return workspace.Env{
+		Now:    func() time.Time { return fixedNow },
+		Getenv: func(k string) string { return vars[k] },
+		Cwd:    cwd,
+	}
+}
+
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+func realpath(t *testing.T, p string) string {
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// SPEC §2: --root, then CTXGIT_ROOT, then the nearest .ctxgit/, then the git
+// top level, then the current directory.
+func TestFindRoot(t *testing.T) {
+	base := realpath(t, t.TempDir())
+	repo := filepath.Join(base, "repo")
+	nested := filepath.Join(repo, "a", "b")
+	os.MkdirAll(nested, 0o755)
+	git(t, repo, "init", "-q")
+	ws := filepath.Join(repo, "a")
+	plain := filepath.Join(base, "plain", "x")
+	os.MkdirAll(plain, 0o755)
+	other := filepath.Join(base, "other")
+	os.MkdirAll(other, 0o755)
+
+	for _, tc := range []struct {
+		name, cwd, flag string
+		env             map[string]string
+		mkCtxgit        string
+		want            string
+	}{
+		{"git top level", nested, "", nil, "", repo},
+		{"nearest .ctxgit wins over git", nested, "", nil, ws, ws},
+		{"plain directory", plain, "", nil, "", plain},
+		{"CTXGIT_ROOT", nested, "", map[string]string{"CTXGIT_ROOT": other}, "", other},
+		{"--root beats CTXGIT_ROOT", nested, plain, map[string]string{"CTXGIT_ROOT": other}, "", plain},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.mkCtxgit != "" {
+				os.MkdirAll(filepath.Join(tc.mkCtxgit, ".ctxgit"), 0o755)
+				defer os.RemoveAll(filepath.Join(tc.mkCtxgit, ".ctxgit"))
+			}
+			got, err := workspace.FindRoot(testEnv(tc.cwd, tc.env), tc.flag)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Fatalf("root = %s, want %s", got, tc.want)
+			}
+		})
+	}
+	_, err := workspace.FindRoot(testEnv(base, nil), filepath.Join(base, "missing"))
+	if spec.ExitCode(err) != spec.ExitUsage {
+		t.Fatalf("missing --root: %v", err)
+	}
+}
+
+func openWS(t *testing.T, dir string) *workspace.Workspace {
+	t.Helper()
+	w, err := workspace.Open(testEnv(dir, nil), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// SPEC §14: a lock held by a live process makes others wait, then fail
+// with a conflict; a dead holder's lock and a garbled old lock are taken
+// over.
+func TestLock(t *testing.T) {
+	dir := t.TempDir()
+	w := openWS(t, dir)
+	w.Config.Lock.Timeout = spec.Duration(200 * time.Millisecond)
+	l, err := w.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Lock(); !errors.Is(err, spec.ErrConflict) || !strings.Contains(err.Error(), fmt.Sprintf("locked by pid %d", os.Getpid())) {
+		t.Fatalf("second lock = %v", err)
+	}
+	l.Unlock()
+	l2, err := w.Lock()
+	if err != nil {
+		t.Fatalf("after unlock: %v", err)
+	}
+	l2.Unlock()
+
+	lockPath := filepath.Join(dir, ".ctxgit", "local", "lock")
+	host, _ := os.Hostname()
+	// A holder that is no longer running.
+	dead := exec.Command("true")
+	dead.Run()
+	data, _ := json.Marshal(map[string]any{"pid": dead.Process.Pid, "host": host, "started": time.Now(), "token": "x"})
+	os.WriteFile(lockPath, data, 0o644)
+	l3, err := w.Lock()
+	if err != nil {
+		t.Fatalf("dead holder not taken over: %v", err)
+	}
+	l3.Unlock()
+
+	// A live holder past stale_after.
+	data, _ = json.Marshal(map[string]any{"pid": os.Getppid(), "host": host, "started": time.Now().Add(-time.Hour), "token": "y"})
+	os.WriteFile(lockPath, data, 0o644)
+	l4, err := w.Lock()
+	if err != nil {
+		t.Fatalf("old holder not taken over: %v", err)
+	}
+	l4.Unlock()
+
+	// Garbled (a crash between create and write), old enough.
+	os.WriteFile(lockPath, nil, 0o644)
+	old := time.Now().Add(-time.Minute)
+	os.Chtimes(lockPath, old, old)
+	l5, err := w.Lock()
+	if err != nil {
+		t.Fatalf("garbled lock not taken over: %v", err)
+	}
+	l5.Unlock()
+}
+
+// SPEC §14: checkpoints taken concurrently all land in the chain, in some
+// order, with consecutive ids.
+func TestConcurrentCheckpoints(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q")
+	os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644)
+	const n = 8
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := openWS(t, dir)
+			_, err := w.Checkpoint(workspace.CheckpointOptions{Message: fmt.Sprintf("writer %d", i)})
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, err := openWS(t, dir).Log(spec.DefaultSession, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != n {
+		t.Fatalf("%d checkpoints in the chain, want %d", len(entries), n)
+	}
+	for i, e := range entries {
+		if want := spec.FormatCheckpointID(n - i); e.CheckpointID != want {
+			t.Fatalf("entry %d is %s, want %s", i, e.CheckpointID, want)
+		}
+	}
+}
+
+// SPEC §8: new decisions and files changed since the session began are
+// computed from the commits.
+func TestCheckpointDiffs(t *testing.T) {
+	dir := t.TempDir()
+	w := openWS(t, dir)
+	if _, err := w.Init(); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "a"), []byte("1"), 0o644)
+	if _, err := w.Checkpoint(workspace.CheckpointOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Decide("first decision", ""); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "b"), []byte("2"), 0o644)
+	r2, err := w.Checkpoint(workspace.CheckpointOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r2.Checkpoint.Resources.NewDecisions; len(got) != 1 || got[0] != "d_001" {
+		t.Fatalf("new decisions = %v", got)
+	}
+	os.WriteFile(filepath.Join(dir, "c"), []byte("3"), 0o644)
+	r3, err := w.Checkpoint(workspace.CheckpointOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := r3.Checkpoint.Resources
+	if len(res.NewDecisions) != 0 {
+		t.Fatalf("decisions already recorded counted as new: %v", res.NewDecisions)
+	}
+	if res.ChangedCount != 1 || res.FilesChanged[0].Path != "c" {
+		t.Fatalf("changed since previous = %+v", res.FilesChanged)
+	}
+	// Since cp_001: b, c and the decisions log.
+	var since []string
+	for _, f := range res.SinceSession {
+		since = append(since, f.Status+" "+f.Path)
+	}
+	if strings.Join(since, ",") != "M .ctxgit/decisions.md,A b,A c" {
+		t.Fatalf("changed since the session began = %v", since)
+	}
+}
