@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -184,7 +185,9 @@ type Text string
 // MarshalYAML writes multi-line text as a literal block.
 func (t Text) MarshalYAML() (any, error) {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(t)}
-	if bytes.ContainsRune([]byte(t), '\n') {
+	// A literal block cannot hold leading blank lines or leading spaces on
+	// its first line (yaml.v3 drops them), so such text is quoted instead.
+	if strings.ContainsRune(string(t), '\n') && !strings.HasPrefix(string(t), "\n") && !strings.HasPrefix(string(t), " ") {
 		n.Style = yaml.LiteralStyle
 	}
 	return n, nil

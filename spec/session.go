@@ -32,6 +32,8 @@ func ValidateSessionKey(key string) error {
 		return Usage("session key %q: must not contain '..'", key)
 	case strings.HasSuffix(key, ".lock"):
 		return Usage("session key %q: must not end in .lock", key)
+	case strings.HasSuffix(key, "."):
+		return Usage("session key %q: must not end in '.'", key)
 	case !isKeyStart(key[0]):
 		return Usage("session key %q: must start with a letter or digit", key)
 	}
@@ -97,17 +99,27 @@ func SessionRefsPrefix(namespace string) string {
 	return RefPrefix + "ws/" + namespace + "/sessions/"
 }
 
-// WorkspaceNamespace turns a workspace's slash-separated path inside its
-// repository into a ref path segment: each element sanitized as a host id.
-func WorkspaceNamespace(rel string) string {
-	if rel == "" || rel == "." {
+// WorkspaceNamespace names a workspace that is not a repository's main
+// top level: worktree is the linked worktree's name ("" for the main
+// worktree) and rel the workspace's slash-separated path inside the
+// worktree ("" or "."). The result is one ref path component, sanitized as
+// a host id (so a path never nests into another workspace's refs), or ""
+// for the main worktree's top level.
+func WorkspaceNamespace(worktree, rel string) string {
+	if rel == "." {
+		rel = ""
+	}
+	name := rel
+	if worktree != "" {
+		name = "worktree-" + worktree
+		if rel != "" {
+			name += "-" + rel
+		}
+	}
+	if name == "" {
 		return ""
 	}
-	parts := strings.Split(rel, "/")
-	for i, p := range parts {
-		parts[i] = SanitizeSessionKey(p)
-	}
-	return strings.Join(parts, "/")
+	return SanitizeSessionKey(name)
 }
 
 func isKeyStart(c byte) bool {

@@ -26,8 +26,8 @@ func TestValidateSessionKey(t *testing.T) {
 		{"a--b", true, ""},
 		{"a.lock.x", true, ""},
 		{strings.Repeat("k", 100), true, ""},
-		// SPEC §6.1 note: a trailing '.' passes the rule (a known gap, see §6.1).
-		{"a.", true, ""},
+		// SPEC §6.1: git refuses a ref name ending in '.'.
+		{"a.", false, "must not end in '.'"},
 		{"", false, "empty"},
 		{strings.Repeat("k", 101), false, "longer than 100"},
 		{"../../x", false, "'..'"},
@@ -132,17 +132,13 @@ func sessionInvariants(t *testing.T, id string) {
 	if spec.ValidateSessionKey(id) == nil && key != id {
 		t.Fatalf("valid id %q was rewritten to %q", id, key)
 	}
-	for _, ns := range []string{"", "services/api", spec.WorkspaceNamespace("svc one/../x")} {
+	for _, ns := range []string{"", spec.WorkspaceNamespace("", "services/api"), spec.WorkspaceNamespace("wt", "svc one/../x")} {
 		ref := spec.SessionRef(ns, key)
 		if !strings.HasPrefix(ref, spec.RefPrefix) || !strings.HasPrefix(ref, spec.SessionRefsPrefix(ns)) {
 			t.Fatalf("SessionRef(%q, %q) = %q: outside %s", ns, key, ref, spec.SessionRefsPrefix(ns))
 		}
 		if strings.Contains(ref, "..") {
 			t.Fatalf("SessionRef(%q, %q) = %q contains '..'", ns, key, ref)
-		}
-		// SPEC §6.1 note: a valid key ending in '.' makes a ref git refuses.
-		if strings.HasSuffix(key, ".") {
-			continue
 		}
 		if err := vcs.CheckRefName(ref); err != nil {
 			t.Fatalf("SessionRef(%q, %q): %v", ns, key, err)
@@ -162,19 +158,25 @@ func TestSanitizeSessionKeyInvariants(t *testing.T) {
 	}
 }
 
-// SPEC §7.1: the ref namespace of a workspace in a subdirectory.
+// SPEC §7.1: the ref namespace of a workspace in a subdirectory or a
+// linked worktree is one ref path component.
 func TestSessionRef(t *testing.T) {
 	for _, tc := range []struct {
-		rel, key, want string
+		worktree, rel, key, want string
 	}{
-		{"", "default", "refs/ctxgit/sessions/default"},
-		{".", "default", "refs/ctxgit/sessions/default"},
-		{"services/api", "default", "refs/ctxgit/ws/services/api/sessions/default"},
-		{"svc one", "s1", "refs/ctxgit/ws/svc-one-6634921373/sessions/s1"},
+		{"", "", "default", "refs/ctxgit/sessions/default"},
+		{"", ".", "default", "refs/ctxgit/sessions/default"},
+		{"", "services/api", "default", "refs/ctxgit/ws/services-api-HASH/sessions/default"},
+		{"", "svc one", "s1", "refs/ctxgit/ws/svc-one-6634921373/sessions/s1"},
+		{"feature", "", "default", "refs/ctxgit/ws/worktree-feature/sessions/default"},
+		{"feature", "api", "default", "refs/ctxgit/ws/worktree-feature-api/sessions/default"},
 	} {
-		ns := spec.WorkspaceNamespace(tc.rel)
+		ns := spec.WorkspaceNamespace(tc.worktree, tc.rel)
+		if strings.Contains(tc.want, "HASH") {
+			tc.want = strings.Replace(tc.want, "services-api-HASH", spec.SanitizeSessionKey("services/api"), 1)
+		}
 		if got := spec.SessionRef(ns, tc.key); got != tc.want {
-			t.Errorf("SessionRef(WorkspaceNamespace(%q), %q) = %q, want %q", tc.rel, tc.key, got, tc.want)
+			t.Errorf("SessionRef(WorkspaceNamespace(%q, %q), %q) = %q, want %q", tc.worktree, tc.rel, tc.key, got, tc.want)
 		}
 		if got := spec.SessionRefsPrefix(ns); !strings.HasPrefix(tc.want, got) || strings.Contains(strings.TrimPrefix(tc.want, got), "/") {
 			t.Errorf("SessionRefsPrefix(%q) = %q does not directly hold %q", ns, got, tc.want)
@@ -190,11 +192,10 @@ func FuzzSanitizeSessionKey(f *testing.F) {
 	f.Fuzz(func(t *testing.T, id string) {
 		sessionInvariants(t, id)
 		if utf8.ValidString(id) {
-			// WorkspaceNamespace sanitizes every element of a path.
-			ns := spec.WorkspaceNamespace(strings.Trim(id, "/"))
-			for _, el := range strings.Split(ns, "/") {
-				if ns != "" && spec.ValidateSessionKey(el) != nil {
-					t.Fatalf("WorkspaceNamespace(%q) = %q: element %q is not a valid key", id, ns, el)
+			// WorkspaceNamespace makes any path one valid component.
+			for _, ns := range []string{spec.WorkspaceNamespace("", id), spec.WorkspaceNamespace(id, id)} {
+				if ns != "" && spec.ValidateSessionKey(ns) != nil {
+					t.Fatalf("WorkspaceNamespace of %q = %q: not one valid component", id, ns)
 				}
 			}
 		}

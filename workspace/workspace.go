@@ -114,7 +114,13 @@ func Open(env Env, root string) (*Workspace, error) {
 		if err != nil {
 			return nil, err
 		}
-		w.Namespace = spec.WorkspaceNamespace(filepath.ToSlash(rel))
+		worktree := ""
+		if info.GitDir != info.CommonDir {
+			// A linked worktree keeps its own chains: agents working in
+			// parallel worktrees must not interleave their checkpoints.
+			worktree = filepath.Base(info.GitDir)
+		}
+		w.Namespace = spec.WorkspaceNamespace(worktree, filepath.ToSlash(rel))
 	}
 	return w, nil
 }
