@@ -31,7 +31,7 @@ type GitStore struct {
 
 	idxMu   sync.Mutex
 	idxs    []*packIndex // nil until first needed
-	altDirs []string               // alternate object directories
+	altDirs []string     // alternate object directories
 }
 
 // OpenGit opens the repository whose common git directory is commonDir,
