@@ -1,6 +1,7 @@
 package vcs
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"golang.org/x/sys/unix"
 
 	"github.com/ctxgit/ctxgit/vcs/ignore"
@@ -30,9 +32,16 @@ type SnapshotOptions struct {
 	// git's core.excludesFile; "" or a missing file means none.
 	InfoExclude  string
 	ExcludesFile string
+	// IndexFile is the worktree's index, read (never written) for the
+	// paths git tracks: as with `git add -A`, a tracked file is kept even
+	// when an ignore rule matches it. "" means none.
+	IndexFile string
 	// Fixed are gitignore patterns, relative to Root, that nothing can
 	// re-include: ctxgit's machine-local files and its own outputs.
 	Fixed []string
+	// Excludes are the user's further patterns (snapshot.excludes), a
+	// group of their own: their negations cannot re-include Fixed paths.
+	Excludes []string
 	// Secrets are gitignore patterns for files never stored, whatever the
 	// ignore files say; exclusions are counted per pattern.
 	Secrets []string
@@ -89,8 +98,9 @@ type snapNode struct {
 type walker struct {
 	opts    SnapshotOptions
 	prefix  string // Root's path inside the repository, "" or "dir/"
-	fixed   *ignore.Matcher
-	secrets []*ignore.Matcher
+	fixed    *ignore.Matcher
+	excludes *ignore.Matcher
+	secrets  []*ignore.Matcher
 	res     *SnapshotResult
 	pending []*snapNode
 	start   int64
@@ -98,6 +108,55 @@ type walker struct {
 
 	mu  sync.Mutex // guards res's lists and err during the walk
 	err error
+
+	trackedOnce sync.Once
+	tracked     []string // sorted repository-relative paths in the index
+}
+
+// loadTracked reads the index's paths, once, the first time an ignore rule
+// matches: most snapshots of a workspace with nothing ignored never need it.
+func (w *walker) loadTracked() []string {
+	w.trackedOnce.Do(func() {
+		if w.opts.IndexFile == "" {
+			return
+		}
+		f, err := os.Open(w.opts.IndexFile)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		var idx index.Index
+		if err := index.NewDecoder(bufio.NewReader(f)).Decode(&idx); err != nil {
+			w.mu.Lock()
+			w.res.Skipped = append(w.res.Skipped, "index: unreadable ("+err.Error()+"); ignored files that git tracks were left out")
+			w.mu.Unlock()
+			return
+		}
+		paths := make([]string, 0, len(idx.Entries))
+		for _, e := range idx.Entries {
+			paths = append(paths, e.Name)
+		}
+		sort.Strings(paths)
+		w.tracked = paths
+	})
+	return w.tracked
+}
+
+// isTracked reports whether git tracks path, or, for a directory, anything
+// below it.
+func (w *walker) isTracked(path string, isDir bool) bool {
+	tracked := w.loadTracked()
+	if isDir {
+		path += "/"
+	}
+	i := sort.SearchStrings(tracked, path)
+	if i == len(tracked) {
+		return false
+	}
+	if isDir {
+		return strings.HasPrefix(tracked[i], path)
+	}
+	return tracked[i] == path
 }
 
 // Snapshot records the workspace into s as a tree: blobs for files, links
@@ -118,6 +177,7 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	w := &walker{opts: opts, res: res, start: opts.Start.Add(-racyMargin).UnixNano(),
 		sem: make(chan struct{}, opts.Workers-1)}
 	w.fixed = ignore.New(ignore.ParsePatterns([]byte(strings.Join(opts.Fixed, "\n")), "", "ctxgit"))
+	w.excludes = ignore.New(ignore.ParsePatterns([]byte(strings.Join(opts.Excludes, "\n")), "", "snapshot.excludes"))
 	for _, p := range opts.Secrets {
 		w.secrets = append(w.secrets, ignore.New(ignore.ParsePatterns([]byte(p), "", "secret")))
 	}
@@ -196,6 +256,7 @@ func joinRel(dir, name string) string {
 }
 
 func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
+	const onlyTracked = false
 	f, err := os.Open(abs)
 	if err != nil {
 		return fmt.Errorf("reading workspace %s: %w", abs, err)
@@ -206,7 +267,7 @@ func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
 		return fmt.Errorf("reading workspace %s: %w", abs, err)
 	}
 	var wg sync.WaitGroup
-	w.walkEntries(f, entries, abs, "", m, root, &wg)
+	w.walkEntries(f, entries, abs, "", m, root, &wg, onlyTracked)
 	wg.Wait()
 	f.Close()
 	return w.err
@@ -215,7 +276,7 @@ func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
 // walk lists one directory. Subdirectories are walked on a spare walker
 // when one is free (git's preload-index does its lstats in parallel too),
 // else inline.
-func (w *walker) walk(abs, rel string, m *ignore.Matcher, dir *snapNode) {
+func (w *walker) walk(abs, rel string, m *ignore.Matcher, dir *snapNode, onlyTracked bool) {
 	f, err := os.Open(abs)
 	if err != nil {
 		w.skip(rel+"/", err)
@@ -242,12 +303,15 @@ func (w *walker) walk(abs, rel string, m *ignore.Matcher, dir *snapNode) {
 		}
 	}
 	var local sync.WaitGroup
-	w.walkEntries(f, entries, abs, rel, m, dir, &local)
+	w.walkEntries(f, entries, abs, rel, m, dir, &local, onlyTracked)
 	local.Wait()
 	f.Close()
 }
 
-func (w *walker) walkEntries(f *os.File, entries []fs.DirEntry, abs, rel string, m *ignore.Matcher, dir *snapNode, wg *sync.WaitGroup) {
+// walkEntries walks one directory's entries. onlyTracked is set below an
+// ignored directory entered because git tracks something in it: there only
+// tracked paths are kept.
+func (w *walker) walkEntries(f *os.File, entries []fs.DirEntry, abs, rel string, m *ignore.Matcher, dir *snapNode, wg *sync.WaitGroup, onlyTracked bool) {
 	for _, de := range entries {
 		if de.Name() == ".gitignore" && de.Type().IsRegular() {
 			if data, err := os.ReadFile(filepath.Join(abs, ".gitignore")); err == nil {
@@ -267,8 +331,15 @@ func (w *walker) walkEntries(f *os.File, entries []fs.DirEntry, abs, rel string,
 		r := joinRel(rel, name)
 		typ := de.Type()
 		isDir := typ.IsDir()
-		if w.fixed.Match(r, isDir) || w.secretRule(r, isDir) || m.Match(w.prefix+r, isDir) {
+		if w.fixed.Match(r, isDir) || w.secretRule(r, isDir) || w.excludes.Match(r, isDir) {
 			continue
+		}
+		kidOnlyTracked := onlyTracked
+		if onlyTracked || m.Match(w.prefix+r, isDir) {
+			if !w.isTracked(w.prefix+r, isDir) {
+				continue
+			}
+			kidOnlyTracked = true
 		}
 		switch {
 		case isDir:
@@ -280,10 +351,10 @@ func (w *walker) walkEntries(f *os.File, entries []fs.DirEntry, abs, rel string,
 				wg.Add(1)
 				go func() {
 					defer func() { <-w.sem; wg.Done() }()
-					w.walk(childAbs, r, m, kid)
+					w.walk(childAbs, r, m, kid, kidOnlyTracked)
 				}()
 			default:
-				w.walk(childAbs, r, m, kid)
+				w.walk(childAbs, r, m, kid, kidOnlyTracked)
 			}
 		case typ&fs.ModeSymlink != 0:
 			target, err := os.Readlink(filepath.Join(abs, name))

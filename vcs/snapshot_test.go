@@ -87,16 +87,24 @@ func TestSnapshotMatchesGitAddAll(t *testing.T) {
 		"a/file":               "sorting\n",
 		"empty-dir/.gitignore": "*\n",
 		"info-excluded.tmp":    "x\n",
+		"build/tracked.o":      "tracked although ignored\n",
+		"build/untracked.o":    "ignored\n",
+		"src/tracked.log":      "tracked although ignored\n",
 	})
+	// Tracked before the ignore rules came: git keeps them, and so must we.
+	gitCmd(t, repo, "add", "-f", "build/tracked.o", "src/tracked.log")
 	os.WriteFile(filepath.Join(repo, ".git/info/exclude"), []byte("*.tmp\n"), 0o644)
 	os.Chmod(filepath.Join(repo, "src/main.go"), 0o755)
 	os.Symlink("../README.md", filepath.Join(repo, "src/link"))
 	os.Symlink("/etc/passwd", filepath.Join(repo, "passwd-link"))
 
 	s := openRepo(t, repo)
-	res := snapshotOf(t, s, repo, "", nil)
+	res := snapshotOf(t, s, repo, "", func(o *vcs.SnapshotOptions) { o.IndexFile = filepath.Join(repo, ".git/index") })
 
+	// git add -A on a copy of the index, so the real one is untouched.
 	idx := filepath.Join(t.TempDir(), "index")
+	data, _ := os.ReadFile(filepath.Join(repo, ".git/index"))
+	os.WriteFile(idx, data, 0o644)
 	gitEnv(t, repo, []string{"GIT_INDEX_FILE=" + idx}, "add", "-A")
 	want := strings.TrimSpace(gitEnv(t, repo, []string{"GIT_INDEX_FILE=" + idx}, "write-tree"))
 	if res.Tree.String() != want {
@@ -108,6 +116,10 @@ func TestSnapshotMatchesGitAddAll(t *testing.T) {
 		t.Fatalf("passwd-link blob = %q", out)
 	}
 	gitCmd(t, repo, "fsck", "--strict", "--no-dangling")
+	tree := gitCmd(t, repo, "ls-tree", "-r", "--name-only", res.Tree.String())
+	if !strings.Contains(tree, "build/tracked.o\n") || strings.Contains(tree, "build/untracked.o") || !strings.Contains(tree, "src/tracked.log\n") {
+		t.Fatalf("tracked-but-ignored handling:\n%s", tree)
+	}
 	if st := gitCmd(t, repo, "status", "--porcelain"); !strings.Contains(st, "?? README.md") {
 		t.Fatalf("index was touched:\n%s", st)
 	}
@@ -134,6 +146,7 @@ func TestSnapshotExclusions(t *testing.T) {
 		".ctxgit/checkpoint.yaml":  "old\n",
 		"nested/README":            "inner\n",
 		"nested-empty/placeholder": "x\n",
+		"scratch/tmp.txt":          "excluded by snapshot.excludes\n",
 	})
 	gitCmd(t, filepath.Join(repo, "nested"), "init", "-q")
 	gitCmd(t, filepath.Join(repo, "nested"), "add", "README")
@@ -145,6 +158,8 @@ func TestSnapshotExclusions(t *testing.T) {
 	res := snapshotOf(t, s, repo, "", func(o *vcs.SnapshotOptions) {
 		o.Secrets = []string{".env*", "*.pem", "*.key", "id_*"}
 		o.Fixed = []string{"/.ctxgit/local/", "/.ctxgit/checkpoint.yaml"}
+		// The user's excludes cannot re-include ctxgit's fixed paths.
+		o.Excludes = []string{"!/.ctxgit/local/", "!/.ctxgit/checkpoint.yaml", "/scratch/"}
 		o.MaxFileSize = 1024
 	})
 	got := gitCmd(t, repo, "ls-tree", "-r", "--name-only", res.Tree.String())

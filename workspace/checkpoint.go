@@ -149,7 +149,8 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 	if err != nil {
 		return nil, err
 	}
-	md := []byte(RenderRecovery(cp, RenderOptions{Budget: w.Config.BudgetChars(), ChangedFiles: w.Config.Recovery.ChangedFiles, CompactionWarn: w.Config.Recovery.CompactionWarn}))
+	md := []byte(RenderRecovery(cp, RenderOptions{Budget: w.Config.BudgetChars(), ChangedFiles: w.Config.Recovery.ChangedFiles,
+		CompactionWarn: w.Config.Recovery.CompactionWarn, FullName: opts.Session + ":" + cp.Meta.CheckpointID}))
 	yamlID, err := pending.WriteObject(vcs.BlobObject, yamlData)
 	if err != nil {
 		return nil, err
@@ -204,7 +205,8 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 func (w *Workspace) snapshotOptions(store *vcs.GitStore) vcs.SnapshotOptions {
 	o := vcs.SnapshotOptions{
 		Root:        w.Root,
-		Fixed:       append(fixedExcludes(), w.Config.Snapshot.Excludes...),
+		Fixed:       fixedExcludes(),
+		Excludes:    w.Config.Snapshot.Excludes,
 		Secrets:     w.Config.Snapshot.SecretExcludes,
 		MaxFileSize: int64(w.Config.Snapshot.MaxFileSize),
 		StatCache:   w.LocalPath("statcache"),
@@ -214,6 +216,7 @@ func (w *Workspace) snapshotOptions(store *vcs.GitStore) vcs.SnapshotOptions {
 		o.RepoTop = w.Repo.WorkTree
 		o.InfoExclude = filepath.Join(w.Repo.CommonDir, "info", "exclude")
 		o.ExcludesFile = vcs.ExcludesFile(w.Repo.CommonDir)
+		o.IndexFile = filepath.Join(w.Repo.GitDir, "index")
 	} else {
 		o.ExcludesFile = vcs.ExcludesFile("")
 	}
@@ -228,7 +231,11 @@ func (w *Workspace) overlayStateFiles(s vcs.Store, tree vcs.Hash, st *State) (vc
 		if _, err := vcs.Lookup(s, tree, rel); err == nil {
 			continue
 		}
-		data, err := readLimited(w.Path(rel), int64(w.Config.Snapshot.MaxFileSize))
+		limit := int64(w.Config.Snapshot.MaxFileSize)
+		if limit == 0 {
+			limit = maxStateFile // 0 means no size cap, as for the snapshot
+		}
+		data, err := readLimited(w.Path(rel), limit)
 		if err != nil {
 			continue
 		}
@@ -428,10 +435,8 @@ func (w *Workspace) buildCheckpoint(opts CheckpointOptions, st *State, prev *spe
 	if len(cp.Learnings) > maxLearnings {
 		cp.Learnings = cp.Learnings[len(cp.Learnings)-maxLearnings:]
 	}
-	cp.OpenItems = dedupe(cp.OpenItems)
-	if cp.Metacog.PendingAssumptions == nil {
-		cp.Metacog.PendingAssumptions = []string{}
-	}
+	cp.OpenItems = capStrings(cp.OpenItems, maxOpenItems)
+	cp.Metacog.PendingAssumptions = capStrings(cp.Metacog.PendingAssumptions, maxOpenItems)
 
 	cp.Snapshot = spec.SnapshotSummary{
 		Tree: snap.Tree.String(), Files: snap.Files, Bytes: snap.Bytes,
@@ -443,9 +448,12 @@ func (w *Workspace) buildCheckpoint(opts CheckpointOptions, st *State, prev *spe
 	return cp
 }
 
+// Caps on lists the config does not bound, so a runaway plan cannot bloat
+// every checkpoint (SPEC §8.5).
 const (
 	maxRecordedSteps = 200
 	maxLearnings     = 20
+	maxOpenItems     = 50
 )
 
 // nextAction is, in order: the caller's, the task state's, else "continue"

@@ -83,7 +83,9 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 			return res, nil
 		}
 	}
-	if !o.Force && !o.Peek && w.wasRecovered(r) {
+	// Replay prevention is for automatic injection: a checkpoint asked for
+	// by name is always shown.
+	if !o.Force && !o.Peek && !r.Explicit && w.wasRecovered(r) {
 		res.Note = fmt.Sprintf("checkpoint %s was already recovered: not shown again (--force shows it)", name)
 		return res, nil
 	}
@@ -102,11 +104,31 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 			return nil, err
 		}
 		res.Marked = true
-		if err := os.Rename(w.Path(spec.ContextCheckpoint), w.Path(spec.ContextRecovered)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, &spec.FileError{Path: spec.ContextCheckpoint, Err: unwrapPathError(err)}
+		if err := w.retireContextCheckpoint(r); err != nil {
+			return nil, err
 		}
 	}
 	return res, nil
+}
+
+// retireContextCheckpoint renames .context-checkpoint.md to
+// .context-checkpoint.recovered.md if it is the checkpoint just recovered
+// (another session's newer one stays for its own recovery).
+func (w *Workspace) retireContextCheckpoint(r *Resolved) error {
+	data, err := os.ReadFile(w.Path(spec.ContextCheckpoint))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return &spec.FileError{Path: spec.ContextCheckpoint, Err: unwrapPathError(err)}
+	}
+	if !strings.Contains(string(data), checkpointLine(r.Checkpoint)) {
+		return nil
+	}
+	if err := os.Rename(w.Path(spec.ContextCheckpoint), w.Path(spec.ContextRecovered)); err != nil {
+		return &spec.FileError{Path: spec.ContextCheckpoint, Err: unwrapPathError(err)}
+	}
+	return nil
 }
 
 func (w *Workspace) pickRecovery(o RecoverOptions) (*Resolved, error) {
@@ -140,7 +162,12 @@ const maxRecoveredIDs = 64
 func (w *Workspace) markRecovered(r *Resolved) error {
 	path := w.recoveredPath(r.Session)
 	data, _ := os.ReadFile(path)
-	ids := strings.Fields(string(data))
+	var ids []string
+	for _, id := range strings.Fields(string(data)) {
+		if id != r.Commit.String() {
+			ids = append(ids, id)
+		}
+	}
 	ids = append(ids, r.Commit.String())
 	if len(ids) > maxRecoveredIDs {
 		ids = ids[len(ids)-maxRecoveredIDs:]

@@ -112,8 +112,7 @@ func fitBudget(body, footer string, budget int) string {
 func renderRequired(cp *spec.Checkpoint, o RenderOptions, fieldCap int) string {
 	var b strings.Builder
 	b.WriteString(RecoveryHeading + "\n\n")
-	fmt.Fprintf(&b, "Checkpoint %s · session %s · %s · trigger %s", cp.Meta.CheckpointID, cp.Meta.SessionKey,
-		cp.Meta.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), cp.Meta.Trigger)
+	b.WriteString(checkpointLine(cp))
 	if u := cp.Meta.TokenUsage; u.Source != "" {
 		fmt.Fprintf(&b, " · context %.0f%%", u.Utilization*100)
 	}
@@ -147,6 +146,12 @@ func renderRequired(cp *spec.Checkpoint, o RenderOptions, fieldCap int) string {
 	}
 	field(fail, string(cp.Metacog.LastFailure))
 	return b.String()
+}
+
+// checkpointLine identifies a checkpoint at the top of its block.
+func checkpointLine(cp *spec.Checkpoint) string {
+	return fmt.Sprintf("Checkpoint %s · session %s · %s · trigger %s", cp.Meta.CheckpointID, cp.Meta.SessionKey,
+		cp.Meta.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), cp.Meta.Trigger)
 }
 
 // packer appends sections while they fit the budget.

@@ -77,18 +77,24 @@ func FindRoot(env Env, explicit string) (string, error) {
 		}
 		return abs, nil
 	}
+	// The search for .ctxgit/ stops at the repository's top level: a
+	// .ctxgit/ above it (say in $HOME) must not capture every repository.
+	top := ""
+	if info, err := vcs.Discover(env.Cwd); err == nil {
+		top = info.WorkTree
+	}
 	for d := env.Cwd; ; {
 		if fi, err := os.Stat(filepath.Join(d, spec.DirName)); err == nil && fi.IsDir() {
 			return d, nil
 		}
 		parent := filepath.Dir(d)
-		if parent == d {
+		if d == top || parent == d {
 			break
 		}
 		d = parent
 	}
-	if info, err := vcs.Discover(env.Cwd); err == nil {
-		return info.WorkTree, nil
+	if top != "" {
+		return top, nil
 	}
 	return env.Cwd, nil
 }

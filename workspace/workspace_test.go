@@ -67,6 +67,7 @@ func TestFindRoot(t *testing.T) {
 		{"git top level", nested, "", nil, "", repo},
 		{"nearest .ctxgit wins over git", nested, "", nil, ws, ws},
 		{"plain directory", plain, "", nil, "", plain},
+		{"a .ctxgit above the repository does not capture it", nested, "", nil, base, repo},
 		{"CTXGIT_ROOT", nested, "", map[string]string{"CTXGIT_ROOT": other}, "", other},
 		{"--root beats CTXGIT_ROOT", nested, plain, map[string]string{"CTXGIT_ROOT": other}, "", plain},
 	} {
