@@ -96,15 +96,15 @@ type snapNode struct {
 }
 
 type walker struct {
-	opts    SnapshotOptions
-	prefix  string // Root's path inside the repository, "" or "dir/"
+	opts     SnapshotOptions
+	prefix   string // Root's path inside the repository, "" or "dir/"
 	fixed    *ignore.Matcher
 	excludes *ignore.Matcher
 	secrets  []*ignore.Matcher
-	res     *SnapshotResult
-	pending []*snapNode
-	start   int64
-	sem     chan struct{} // spare walkers; a full channel means walk inline
+	res      *SnapshotResult
+	pending  []*snapNode
+	start    int64
+	sem      chan struct{} // spare walkers; a full channel means walk inline
 
 	mu  sync.Mutex // guards res's lists and err during the walk
 	err error
