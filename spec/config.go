@@ -139,7 +139,7 @@ func DefaultConfig() Config {
 
 // ParseConfig reads config YAML over the defaults. Unknown keys are errors
 // (a typo must not silently fall back to a default); every error names the
-// file and line.
+// file and, where it can, the line.
 func ParseConfig(path string, src []byte) (Config, error) {
 	cfg := DefaultConfig()
 	if err := checkText(path, src); err != nil {
@@ -150,16 +150,27 @@ func ParseConfig(path string, src []byte) (Config, error) {
 	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
 		return DefaultConfig(), yamlError(path, err)
 	}
-	if err := cfg.Validate(path); err != nil {
-		return DefaultConfig(), err
+	if key, err := cfg.validate(); err != nil {
+		var root yaml.Node
+		yaml.Unmarshal(src, &root)
+		return DefaultConfig(), InvalidAt(path, keyLine(&root, key), "%v", err)
 	}
 	return cfg, nil
 }
 
-// Validate checks ranges and consistency.
+// Validate checks ranges and consistency; path names the file in errors.
 func (c *Config) Validate(path string) error {
+	if _, err := c.validate(); err != nil {
+		return InvalidAt(path, 0, "%v", err)
+	}
+	return nil
+}
+
+// validate returns the dotted key at fault ("pressure.warning") with the
+// error, so the parser can point at its line.
+func (c *Config) validate() (string, error) {
 	if c.Version != 1 {
-		return InvalidAt(path, 0, "version %d is not supported (this ctxgit reads version 1)", c.Version)
+		return "version", fmt.Errorf("version %d is not supported (this ctxgit reads version 1)", c.Version)
 	}
 	p := c.Pressure
 	for _, f := range []struct {
@@ -168,27 +179,24 @@ func (c *Config) Validate(path string) error {
 	}{{"warning", p.Warning}, {"compress", p.Compress}, {"critical", p.Critical}, {"flush", p.Flush},
 		{"auto_checkpoint", p.AutoCheckpoint}, {"gauge_from", p.GaugeFrom}, {"min_growth", p.MinGrowth}} {
 		if f.v < 0 || f.v > 1 {
-			return InvalidAt(path, 0, "pressure.%s must be between 0 and 1, got %v", f.name, f.v)
+			return "pressure." + f.name, fmt.Errorf("pressure.%s must be between 0 and 1, got %v", f.name, f.v)
 		}
 	}
 	if !(p.Warning <= p.Compress && p.Compress <= p.Critical) {
-		return InvalidAt(path, 0, "pressure thresholds must rise: warning %v <= compress %v <= critical %v", p.Warning, p.Compress, p.Critical)
+		return "pressure", fmt.Errorf("pressure thresholds must rise: warning %v <= compress %v <= critical %v", p.Warning, p.Compress, p.Critical)
 	}
 	if c.Recovery.BudgetChars < MinBudgetChars && c.Recovery.BudgetTokens == 0 {
-		return InvalidAt(path, 0, "recovery.budget_chars must be at least %d, got %d", MinBudgetChars, c.Recovery.BudgetChars)
+		return "recovery.budget_chars", fmt.Errorf("recovery.budget_chars must be at least %d, got %d", MinBudgetChars, c.Recovery.BudgetChars)
 	}
-	if c.Recovery.BudgetTokens > 0 && c.Recovery.BudgetTokens*4 < MinBudgetChars {
-		return InvalidAt(path, 0, "recovery.budget_tokens must be at least %d, got %d", MinBudgetChars/4, c.Recovery.BudgetTokens)
-	}
-	if c.Recovery.BudgetTokens < 0 {
-		return InvalidAt(path, 0, "recovery.budget_tokens must not be negative")
+	if c.Recovery.BudgetTokens < 0 || (c.Recovery.BudgetTokens > 0 && c.Recovery.BudgetTokens*4 < MinBudgetChars) {
+		return "recovery.budget_tokens", fmt.Errorf("recovery.budget_tokens must be 0 or at least %d, got %d", MinBudgetChars/4, c.Recovery.BudgetTokens)
 	}
 	for _, f := range []struct {
 		name string
 		v    int
 	}{{"caps.decisions", c.Caps.Decisions}, {"caps.exchanges", c.Caps.Exchanges}, {"caps.tools", c.Caps.Tools}, {"caps.files", c.Caps.Files}, {"recovery.changed_files", c.Recovery.ChangedFiles}} {
 		if f.v < 0 {
-			return InvalidAt(path, 0, "%s must not be negative", f.name)
+			return f.name, fmt.Errorf("%s must not be negative", f.name)
 		}
 	}
 	for _, f := range []struct{ name, v string }{
@@ -196,10 +204,35 @@ func (c *Config) Validate(path string) error {
 		{"decisions", c.Paths.Decisions}, {"task_state", c.Paths.TaskState}, {"summaries", c.Paths.Summaries},
 		{"self_model", c.Paths.SelfModel}, {"env_model", c.Paths.EnvModel}} {
 		if err := CheckRelPath(f.v); err != nil {
-			return InvalidAt(path, 0, "paths.%s: %v", f.name, err)
+			return "paths." + f.name, fmt.Errorf("paths.%s: %v", f.name, err)
 		}
 	}
-	return nil
+	return "", nil
+}
+
+// keyLine finds the line of a dotted key in a YAML document, or 0.
+func keyLine(doc *yaml.Node, key string) int {
+	n := doc
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	line := 0
+	for _, part := range strings.Split(key, ".") {
+		if n.Kind != yaml.MappingNode {
+			return line
+		}
+		found := false
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == part {
+				line, n, found = n.Content[i].Line, n.Content[i+1], true
+				break
+			}
+		}
+		if !found {
+			return line
+		}
+	}
+	return line
 }
 
 // BudgetChars is the recovery budget in characters.
@@ -244,7 +277,14 @@ func checkText(path string, src []byte) error {
 // CheckText refuses a NUL byte or invalid UTF-8, naming the line.
 func CheckText(path string, src []byte) error { return checkText(path, src) }
 
-var yamlLineRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+var (
+	yamlLineRE    = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+	unknownKeyRE  = regexp.MustCompile(`^field (\S+) not found in type spec\.(\w+)$`)
+	configSection = map[string]string{
+		"Config": "the top level", "PathsConfig": "paths", "SnapshotConfig": "snapshot", "RecoveryConfig": "recovery",
+		"CapsConfig": "caps", "PressureConfig": "pressure", "LockConfig": "lock", "CheckpointConfig": "checkpoint",
+	}
+)
 
 // yamlError turns yaml.v3's messages ("yaml: line 3: ...", TypeError lists)
 // into one FileError line naming the first problem.
@@ -255,11 +295,22 @@ func yamlError(path string, err error) error {
 		msg = te.Errors[0]
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
+	line := 0
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return InvalidAt(path, line, "%s", m[2])
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
 	}
-	return InvalidAt(path, 0, "%s", msg)
+	// yaml.v3 names Go types; say it in the file's own terms.
+	if m := unknownKeyRE.FindStringSubmatch(msg); m != nil {
+		where, ok := configSection[m[2]]
+		if !ok {
+			where = m[2]
+		}
+		msg = fmt.Sprintf("unknown key %q in %s", m[1], where)
+	}
+	// A message quoting a multi-line value stays one line.
+	msg = strings.Join(strings.Fields(msg), " ")
+	return InvalidAt(path, line, "%s", msg)
 }
 
 // YAMLError is yamlError for other packages' YAML files.

@@ -19,7 +19,7 @@ func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(),
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	v, err := time.ParseDuration(strings.TrimSpace(n.Value))
 	if err != nil || v < 0 {
-		return fmt.Errorf("want a duration such as 10m or 90s, got %q", n.Value)
+		return fmt.Errorf("line %d: want a duration such as 10m or 90s, got %q", n.Line, n.Value)
 	}
 	*d = Duration(v)
 	return nil
@@ -48,7 +48,7 @@ func (s ByteSize) String() string {
 func (s *ByteSize) UnmarshalYAML(n *yaml.Node) error {
 	v, err := ParseByteSize(n.Value)
 	if err != nil {
-		return err
+		return fmt.Errorf("line %d: %v", n.Line, err)
 	}
 	*s = v
 	return nil

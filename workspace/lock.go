@@ -18,6 +18,7 @@ import (
 type Lock struct {
 	path  string
 	token string
+	stop  chan struct{}
 }
 
 type lockHolder struct {
@@ -54,7 +55,9 @@ func (w *Workspace) Lock() (*Lock, error) {
 				os.Remove(path)
 				return nil, werr
 			}
-			return &Lock{path: path, token: me.Token}, nil
+			l := &Lock{path: path, token: me.Token, stop: make(chan struct{})}
+			go l.heartbeat(stale / 4)
+			return l, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("taking the workspace lock %s: %w", path, err)
@@ -93,7 +96,31 @@ func isStale(h lockHolder, path, host string, staleAfter time.Duration) bool {
 	if h.Host == host && !processAlive(h.PID) {
 		return true
 	}
-	return time.Since(h.Started) > staleAfter
+	// A live holder refreshes the lock's mtime (heartbeat), so only a hung
+	// or unreachable one (another host) grows old.
+	last := h.Started
+	if fi, err := os.Stat(path); err == nil && fi.ModTime().After(last) {
+		last = fi.ModTime()
+	}
+	return time.Since(last) > staleAfter
+}
+
+// heartbeat keeps the lock's mtime fresh while it is held, so a long
+// checkpoint (a first snapshot of a huge tree) is never taken for stale.
+func (l *Lock) heartbeat(every time.Duration) {
+	if every <= 0 {
+		return
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case now := <-t.C:
+			os.Chtimes(l.path, now, now)
+		}
+	}
 }
 
 // garbledLockGrace is how long an unreadable lock may exist before it is
@@ -130,6 +157,7 @@ func (l *Lock) Unlock() {
 	if l == nil {
 		return
 	}
+	close(l.stop)
 	if h, _ := readHolder(l.path); h.Token == l.token {
 		os.Remove(l.path)
 	}

@@ -134,14 +134,23 @@ func TestLock(t *testing.T) {
 	}
 	l3.Unlock()
 
-	// A live holder past stale_after.
+	// A live holder past stale_after, with no heartbeat since.
 	data, _ = json.Marshal(map[string]any{"pid": os.Getppid(), "host": host, "started": time.Now().Add(-time.Hour), "token": "y"})
 	os.WriteFile(lockPath, data, 0o644)
+	os.Chtimes(lockPath, time.Now().Add(-time.Hour), time.Now().Add(-time.Hour))
 	l4, err := w.Lock()
 	if err != nil {
 		t.Fatalf("old holder not taken over: %v", err)
 	}
 	l4.Unlock()
+
+	// A live holder whose start is old but whose heartbeat is fresh keeps
+	// the lock.
+	data, _ = json.Marshal(map[string]any{"pid": os.Getppid(), "host": host, "started": time.Now().Add(-time.Hour), "token": "z"})
+	os.WriteFile(lockPath, data, 0o644) // mtime now: a fresh heartbeat
+	if _, err := w.Lock(); !errors.Is(err, spec.ErrConflict) {
+		t.Fatalf("a holder with a fresh heartbeat was taken over: %v", err)
+	}
 
 	// Garbled (a crash between create and write), old enough.
 	os.WriteFile(lockPath, nil, 0o644)
@@ -235,5 +244,23 @@ func TestCheckpointDiffs(t *testing.T) {
 	}
 	if strings.Join(since, ",") != "M .ctxgit/decisions.md,A b,A c" {
 		t.Fatalf("changed since the session began = %v", since)
+	}
+}
+
+// SPEC §14: a holder keeps its lock fresh while it works, however long.
+func TestLockHeartbeat(t *testing.T) {
+	dir := t.TempDir()
+	w := openWS(t, dir)
+	w.Config.Lock.StaleAfter = spec.Duration(200 * time.Millisecond)
+	w.Config.Lock.Timeout = spec.Duration(600 * time.Millisecond)
+	l, err := w.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Unlock()
+	// Wait past stale_after: the heartbeat must have kept the lock fresh,
+	// so a second locker times out instead of taking it over.
+	if _, err := w.Lock(); !errors.Is(err, spec.ErrConflict) {
+		t.Fatalf("a working holder's lock was taken over: %v", err)
 	}
 }
