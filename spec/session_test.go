@@ -78,6 +78,7 @@ func TestSanitizeSessionKey(t *testing.T) {
 		{"../../x", "x-9bdbf20b56"},
 		{"feat/login page", "feat-login-page-66ade8297c"},
 		{"x.lock", "x-c7feff6d69"},
+		{"a.", "a-246791dcee"},
 		{"Ωmega", "mega-5d37680c43"},
 		{"", "s-da39a3ee5e"},
 		{strings.Repeat("a", 150), strings.Repeat("a", 89) + "-e43157aa2b"},

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,7 +33,15 @@ func (e TreeEntry) IsDir() bool { return e.Mode == ModeDir }
 // if its name ended in '/'. go-git's encoder does not sort, and a tree in
 // the wrong order fails `git fsck`.
 func SortTree(entries []TreeEntry) {
-	sort.Slice(entries, func(i, j int) bool { return treeLess(entries[i], entries[j]) })
+	slices.SortFunc(entries, func(a, b TreeEntry) int {
+		switch {
+		case treeLess(a, b):
+			return -1
+		case treeLess(b, a):
+			return 1
+		}
+		return 0
+	})
 }
 
 func treeLess(a, b TreeEntry) bool {

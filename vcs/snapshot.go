@@ -92,22 +92,23 @@ type snapNode struct {
 	st      statEntry
 	link    []byte // symlink target
 	pending bool   // needs hashing: the stat cache missed
+	hit     bool   // the stat cache matched: same path, same stat
 	dropped bool   // could not be read: not in the tree
 }
 
 type walker struct {
 	opts     SnapshotOptions
 	prefix   string // Root's path inside the repository, "" or "dir/"
-	fixed    *ignore.Matcher
-	excludes *ignore.Matcher
-	secrets  []*ignore.Matcher
+	fixed     *ignore.Matcher
+	excludes  *ignore.Matcher
+	anySecret *ignore.Matcher
+	secrets   []*ignore.Matcher
 	res      *SnapshotResult
 	pending  []*snapNode
 	start    int64
 	sem      chan struct{} // spare walkers; a full channel means walk inline
 
-	mu  sync.Mutex // guards res's lists and err during the walk
-	err error
+	mu sync.Mutex // guards res's lists during the walk
 
 	trackedOnce sync.Once
 	tracked     []string // sorted repository-relative paths in the index
@@ -172,12 +173,15 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	}
 	res := &SnapshotResult{Excluded: map[string]int{}, opts: opts}
 	res.old, res.CacheNote = loadStatCache(opts.StatCache, opts.StoreKey, s.HasObject)
-	res.cache = &statCache{storeKey: opts.StoreKey, files: map[string]statEntry{}, dirs: map[string]Hash{}}
+	res.cache = newStatCache(opts.StoreKey, 0, len(res.old.dirs))
+	res.cache.records = make([]fileRecord, 0, len(res.old.files))
 
-	w := &walker{opts: opts, res: res, start: opts.Start.Add(-racyMargin).UnixNano(),
-		sem: make(chan struct{}, opts.Workers-1)}
+	w := &walker{opts: opts, res: res, start: opts.Start.Add(-racyMargin).UnixNano()}
 	w.fixed = ignore.New(ignore.ParsePatterns([]byte(strings.Join(opts.Fixed, "\n")), "", "ctxgit"))
 	w.excludes = ignore.New(ignore.ParsePatterns([]byte(strings.Join(opts.Excludes, "\n")), "", "snapshot.excludes"))
+	// One matcher answers "is it a secret?" for every file; the rules one
+	// by one only say which, for the few that are.
+	w.anySecret = ignore.New(ignore.ParsePatterns([]byte(strings.Join(opts.Secrets, "\n")), "", "secrets"))
 	for _, p := range opts.Secrets {
 		w.secrets = append(w.secrets, ignore.New(ignore.ParsePatterns([]byte(p), "", "secret")))
 	}
@@ -199,7 +203,9 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 		return nil, err
 	}
 	res.Tree = tree
-	res.dirty = res.dirty || res.Hashed > 0 || len(res.cache.files) != len(res.old.files)
+	// A file hashed again but still too recent to cache (and so still
+	// absent) changes nothing worth writing.
+	res.dirty = res.dirty || len(res.cache.records) != len(res.old.files)
 	sort.Strings(res.Skipped)
 	sort.Strings(res.TooLarge)
 	sort.Strings(res.Nested)
@@ -255,87 +261,128 @@ func joinRel(dir, name string) string {
 	return dir + "/" + name
 }
 
-func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
-	const onlyTracked = false
-	f, err := os.Open(abs)
-	if err != nil {
-		return fmt.Errorf("reading workspace %s: %w", abs, err)
-	}
-	entries, err := f.ReadDir(-1)
-	if err != nil {
-		f.Close()
-		return fmt.Errorf("reading workspace %s: %w", abs, err)
-	}
-	var wg sync.WaitGroup
-	w.walkEntries(f, entries, abs, "", m, root, &wg, onlyTracked)
-	wg.Wait()
-	f.Close()
-	return w.err
+// dirTask is one directory to list.
+type dirTask struct {
+	abs, rel string
+	m        *ignore.Matcher
+	node     *snapNode
+	// onlyTracked is set below an ignored directory entered because git
+	// tracks something in it: there only tracked paths are kept.
+	onlyTracked bool
 }
 
-// walk lists one directory. Subdirectories are walked on a spare walker
-// when one is free (git's preload-index does its lstats in parallel too),
-// else inline.
-func (w *walker) walk(abs, rel string, m *ignore.Matcher, dir *snapNode, onlyTracked bool) {
-	f, err := os.Open(abs)
-	if err != nil {
-		w.skip(rel+"/", err)
-		return
+// walkRoot lists the tree with one worker per core taking directories from
+// a shared stack (git's preload-index parallelises its lstats too); depth
+// first, so a worker stays near the directories it just read.
+func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
+	fi, err := os.Stat(abs)
+	if err != nil || !fi.IsDir() {
+		if err == nil {
+			err = errors.New("not a directory")
+		}
+		return fmt.Errorf("reading workspace %s: %w", abs, err)
 	}
-	entries, err := f.ReadDir(-1)
-	if err != nil {
-		f.Close()
-		w.skip(rel+"/", err)
-		return
-	}
-	for _, de := range entries {
-		if de.Name() == ".git" {
-			// A repository of its own: recorded as a gitlink, never
-			// descended (git does the same for nested repositories).
-			f.Close()
-			dir.isDir = false
-			if nested, err := repoAt(abs); err == nil {
-				w.gitlink(dir, rel, nested)
-			} else {
-				dir.dropped = true
+	var (
+		mu     sync.Mutex
+		cond   = sync.NewCond(&mu)
+		stack  = []dirTask{{abs: abs, m: m, node: root}}
+		active = 0
+		wg     sync.WaitGroup
+	)
+	worker := func() {
+		defer wg.Done()
+		for {
+			mu.Lock()
+			for len(stack) == 0 && active > 0 {
+				cond.Wait()
 			}
-			return
+			if len(stack) == 0 {
+				mu.Unlock()
+				cond.Broadcast()
+				return
+			}
+			t := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			active++
+			mu.Unlock()
+
+			subdirs := w.walkDir(t)
+
+			mu.Lock()
+			stack = append(stack, subdirs...)
+			active--
+			mu.Unlock()
+			cond.Broadcast()
 		}
 	}
-	var local sync.WaitGroup
-	w.walkEntries(f, entries, abs, rel, m, dir, &local, onlyTracked)
-	local.Wait()
-	f.Close()
+	for range w.opts.Workers {
+		wg.Add(1)
+		go worker()
+	}
+	wg.Wait()
+	if root.dropped {
+		return fmt.Errorf("reading workspace %s: %s", abs, strings.Join(w.res.Skipped, "; "))
+	}
+	return nil
 }
 
-// walkEntries walks one directory's entries. onlyTracked is set below an
-// ignored directory entered because git tracks something in it: there only
-// tracked paths are kept.
-func (w *walker) walkEntries(f *os.File, entries []fs.DirEntry, abs, rel string, m *ignore.Matcher, dir *snapNode, wg *sync.WaitGroup, onlyTracked bool) {
+// walkDir lists one directory into its node and returns its subdirectories
+// to list. A directory holding `.git` is a repository of its own: recorded
+// as a gitlink, never descended (as git does).
+func (w *walker) walkDir(t dirTask) []dirTask {
+	f, err := os.Open(t.abs)
+	if err != nil {
+		t.node.dropped = true
+		w.skip(t.rel+"/", err)
+		return nil
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	if err != nil {
+		t.node.dropped = true
+		w.skip(t.rel+"/", err)
+		return nil
+	}
+	if t.rel != "" {
+		for _, de := range entries {
+			if de.Name() == ".git" {
+				t.node.isDir = false
+				if nested, err := repoAt(t.abs); err == nil {
+					w.gitlink(t.node, t.rel, nested)
+				} else {
+					t.node.dropped = true
+				}
+				return nil
+			}
+		}
+	}
+	m := t.m
 	for _, de := range entries {
 		if de.Name() == ".gitignore" && de.Type().IsRegular() {
-			if data, err := os.ReadFile(filepath.Join(abs, ".gitignore")); err == nil {
-				src := joinRel(rel, ".gitignore")
-				m = m.Push(ignore.ParsePatterns(data, strings.TrimSuffix(w.prefix+rel, "/"), src))
+			if data, err := os.ReadFile(filepath.Join(t.abs, ".gitignore")); err == nil {
+				src := joinRel(t.rel, ".gitignore")
+				m = m.Push(ignore.ParsePatterns(data, strings.TrimSuffix(w.prefix+t.rel, "/"), src))
 			}
 			break
 		}
 	}
 	fd := int(f.Fd())
+	dir := t.node
 	dir.kids = make([]*snapNode, 0, len(entries))
+	var subdirs []dirTask
 	for _, de := range entries {
 		name := de.Name()
 		if name == ".git" {
 			continue
 		}
-		r := joinRel(rel, name)
+		r := joinRel(t.rel, name)
 		typ := de.Type()
 		isDir := typ.IsDir()
 		if w.fixed.Match(r, isDir) || w.secretRule(r, isDir) || w.excludes.Match(r, isDir) {
 			continue
 		}
-		kidOnlyTracked := onlyTracked
-		if onlyTracked || m.Match(w.prefix+r, isDir) {
+		kidOnlyTracked := t.onlyTracked
+		if t.onlyTracked || m.Match(w.prefix+r, isDir) {
 			if !w.isTracked(w.prefix+r, isDir) {
 				continue
 			}
@@ -345,19 +392,9 @@ func (w *walker) walkEntries(f *os.File, entries []fs.DirEntry, abs, rel string,
 		case isDir:
 			kid := &snapNode{name: name, isDir: true, path: r}
 			dir.kids = append(dir.kids, kid)
-			childAbs := filepath.Join(abs, name)
-			select {
-			case w.sem <- struct{}{}:
-				wg.Add(1)
-				go func() {
-					defer func() { <-w.sem; wg.Done() }()
-					w.walk(childAbs, r, m, kid, kidOnlyTracked)
-				}()
-			default:
-				w.walk(childAbs, r, m, kid, kidOnlyTracked)
-			}
+			subdirs = append(subdirs, dirTask{abs: filepath.Join(t.abs, name), rel: r, m: m, node: kid, onlyTracked: kidOnlyTracked})
 		case typ&fs.ModeSymlink != 0:
-			target, err := os.Readlink(filepath.Join(abs, name))
+			target, err := os.Readlink(filepath.Join(t.abs, name))
 			if err != nil {
 				w.skip(r, err)
 				continue
@@ -370,9 +407,13 @@ func (w *walker) walkEntries(f *os.File, entries []fs.DirEntry, abs, rel string,
 		}
 		// Sockets, pipes and devices have no place in a tree.
 	}
+	return subdirs
 }
 
 func (w *walker) secretRule(rel string, isDir bool) bool {
+	if !w.anySecret.Match(rel, isDir) {
+		return false
+	}
 	for i, sm := range w.secrets {
 		if sm.Match(rel, isDir) {
 			w.mu.Lock()
@@ -381,7 +422,10 @@ func (w *walker) secretRule(rel string, isDir bool) bool {
 			return true
 		}
 	}
-	return false
+	w.mu.Lock()
+	w.res.Excluded[strings.Join(w.opts.Secrets, ", ")]++
+	w.mu.Unlock()
+	return true
 }
 
 // fileNode lstats a file relative to its directory's descriptor (no path
@@ -405,7 +449,7 @@ func (w *walker) fileNode(dirfd int, rel, name string) *snapNode {
 	n := &snapNode{name: name, mode: e.mode, path: rel, st: e}
 	if old, ok := w.res.old.files[rel]; ok && old.size == e.size && old.mtime == e.mtime &&
 		old.ctime == e.ctime && old.ino == e.ino && old.mode == e.mode {
-		n.id = old.id
+		n.id, n.hit = old.id, true
 		return n
 	}
 	n.pending = true
@@ -442,7 +486,10 @@ func (w *walker) keepAll(n *snapNode) {
 			if k.link == nil && k.st.mtime < w.start {
 				e := k.st
 				e.id = k.id
-				w.res.cache.files[k.path] = e
+				w.res.cache.records = append(w.res.cache.records, fileRecord{k.path, e})
+				if !k.hit {
+					w.res.dirty = true
+				}
 			}
 		}
 	}
@@ -533,39 +580,62 @@ func (w *walker) hashPending(s Store) error {
 // stat cache does not already know. It reports false for an empty
 // directory, which git does not record.
 func (w *walker) writeTree(s Store, n *snapNode, rel string) (Hash, bool, error) {
+	h, ok, _, err := w.tree(s, n, rel)
+	return h, ok, err
+}
+
+// tree computes a directory's tree bottom-up, writing only trees the store
+// may lack. As git's cache-tree does, a directory whose files all matched
+// the stat cache, whose subtrees are unchanged and whose entry count is the
+// same keeps its previous id without being encoded again. It reports false
+// for an empty directory, which git does not record, and whether the tree
+// is unchanged since the cache was saved.
+func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error) {
 	entries := make([]TreeEntry, 0, len(n.kids))
+	same := true
 	for _, k := range n.kids {
 		switch {
 		case k.dropped:
 		case k.isDir:
-			h, ok, err := w.writeTree(s, k, joinRel(rel, k.name))
+			h, ok, kidSame, err := w.tree(s, k, joinRel(rel, k.name))
 			if err != nil {
-				return ZeroHash, false, err
+				return ZeroHash, false, false, err
 			}
 			if ok {
 				entries = append(entries, TreeEntry{Name: k.name, Mode: ModeDir, ID: h})
 			}
+			same = same && kidSame && ok
 		default:
 			entries = append(entries, TreeEntry{Name: k.name, Mode: k.mode, ID: k.id})
+			same = same && k.hit
 		}
 	}
 	if len(entries) == 0 && rel != "" {
-		return ZeroHash, false, nil
+		return ZeroHash, false, false, nil
+	}
+	old, had := w.res.old.dirs[rel]
+	if same && had && old.entries == uint32(len(entries)) {
+		w.res.cache.dirs[rel] = old
+		if old.stored {
+			return old.id, true, true, nil
+		}
+		// Unchanged but never written (a tree ctxgit extends): write it.
 	}
 	SortTree(entries)
 	data := EncodeTree(entries)
 	h := HashObject(TreeObject, data)
-	w.res.cache.dirs[rel] = h
-	if w.res.old.dirs[rel] != h {
+	if old.id != h {
 		w.res.dirty = true
 	}
-	if w.res.old.dirs[rel] == h {
-		return h, true, nil
+	if old.id == h && old.stored {
+		w.res.cache.dirs[rel] = old
+		return h, true, true, nil
 	}
+	w.res.cache.dirs[rel] = dirEntry{id: h, entries: uint32(len(entries))}
 	if _, err := s.WriteObject(TreeObject, data); err != nil {
-		return ZeroHash, false, err
+		return ZeroHash, false, false, err
 	}
-	return h, true, nil
+	return h, true, old.id == h, nil
 }
 
 // SaveCache stores the stat cache once the snapshot is reachable from
@@ -581,12 +651,10 @@ func (r *SnapshotResult) SaveCache(base Store, anchor Hash) error {
 		// checkpoint of the same content, is still right.
 		return nil
 	}
-	for dir, h := range r.cache.dirs {
-		if r.old.dirs[dir] == h {
-			continue
-		}
-		if ok, err := base.HasObject(h); err != nil || !ok {
-			delete(r.cache.dirs, dir)
+	for dir, d := range r.cache.dirs {
+		if !d.stored {
+			ok, err := base.HasObject(d.id)
+			r.cache.dirs[dir] = dirEntry{id: d.id, stored: err == nil && ok}
 		}
 	}
 	r.cache.anchor = anchor

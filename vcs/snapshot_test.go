@@ -1,6 +1,8 @@
 package vcs_test
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -279,4 +281,64 @@ func TestFirstSnapshotIsPacked(t *testing.T) {
 		t.Fatalf("loose objects after a 400-file snapshot:\n%s", out)
 	}
 	gitCmd(t, repo, "fsck", "--strict", "--no-dangling")
+}
+
+// SPEC §9.4: the stat cache and the unchanged-directory shortcut are only
+// ever a speed-up: after any sequence of edits, a snapshot through the cache
+// is the tree a snapshot without one makes.
+func TestStatCacheNeverChangesTheTree(t *testing.T) {
+	repo := newGitRepo(t)
+	s := openRepo(t, repo)
+	cache := filepath.Join(t.TempDir(), "statcache")
+	rng := rand.New(rand.NewPCG(3, 9))
+	tick := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var files []string
+	touch := func(p string) {
+		// Distinct mtimes: this test is about the cache, not about
+		// coarse kernel timestamps (the racy rule covers those).
+		tick = tick.Add(time.Second)
+		os.Chtimes(p, tick, tick)
+	}
+	write := func(rel, content string) {
+		p := filepath.Join(repo, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(content), 0o644)
+		touch(p)
+	}
+	for i := range 40 {
+		rel := fmt.Sprintf("d%d/e%d/f%d", i%4, i%3, i)
+		write(rel, fmt.Sprint("v0 ", i))
+		files = append(files, rel)
+	}
+	for step := range 120 {
+		if len(files) == 0 {
+			break
+		}
+		i := rng.IntN(len(files))
+		switch rng.IntN(6) {
+		case 0: // modify, same size
+			write(files[i], fmt.Sprintf("v%d %d", step%10, i))
+		case 1: // delete
+			os.Remove(filepath.Join(repo, files[i]))
+			files = append(files[:i], files[i+1:]...)
+		case 2: // add, maybe in a new directory
+			rel := fmt.Sprintf("d%d/n%d/g%d", rng.IntN(5), rng.IntN(3), step)
+			write(rel, fmt.Sprint("new ", step))
+			files = append(files, rel)
+		case 3: // rename within its directory
+			to := filepath.Join(filepath.Dir(files[i]), fmt.Sprintf("r%d", step))
+			os.Rename(filepath.Join(repo, files[i]), filepath.Join(repo, to))
+			files[i] = to
+		case 4: // chmod +x
+			p := filepath.Join(repo, files[i])
+			os.Chmod(p, 0o755)
+		case 5: // symlink beside it
+			os.Symlink(files[i], filepath.Join(repo, fmt.Sprintf("link%d", step)))
+		}
+		cached := snapshotOf(t, s, repo, cache, nil)
+		fresh := snapshotOf(t, s, repo, "", nil)
+		if cached.Tree != fresh.Tree {
+			t.Fatalf("step %d: cached snapshot %s, fresh %s", step, cached.Tree, fresh.Tree)
+		}
+	}
 }

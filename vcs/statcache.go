@@ -32,11 +32,28 @@ type statEntry struct {
 type statCache struct {
 	anchor   Hash   // a commit whose tree holds every id below
 	storeKey string // identifies the object store the ids live in
-	files    map[string]statEntry
-	dirs     map[string]Hash
+	files    map[string]statEntry // a loaded cache, for lookups
+	records  []fileRecord         // a cache being built, in walk order
+	dirs     map[string]dirEntry
 }
 
-var statCacheMagic = []byte("CTXGITSC\x00\x00\x00\x01")
+// dirEntry is a directory's last tree id; stored says the store holds that
+// tree (a tree later extended, such as a snapshot's root before ctxgit adds
+// its own files, is never written, but its id still tells whether the
+// directory changed).
+type dirEntry struct {
+	id      Hash
+	stored  bool
+	entries uint32 // entries in the tree, for the unchanged-directory check
+}
+
+// fileRecord is one file of a new cache, in the order the walk found it.
+type fileRecord struct {
+	path string
+	e    statEntry
+}
+
+var statCacheMagic = []byte("CTXGITSC\x00\x00\x00\x03")
 
 // racyMargin: an entry modified this close to the snapshot's start could
 // change again within the same timestamp tick unnoticed (git's "racy git"
@@ -49,7 +66,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // loadStatCache reads the cache; a missing file is an empty cache, and a
 // damaged one is an empty cache plus a reason to report.
 func loadStatCache(path, storeKey string, has func(Hash) (bool, error)) (*statCache, string) {
-	empty := &statCache{storeKey: storeKey, files: map[string]statEntry{}, dirs: map[string]Hash{}}
+	empty := newStatCache(storeKey, 0, 0)
 	if path == "" {
 		return empty, ""
 	}
@@ -59,6 +76,12 @@ func loadStatCache(path, storeKey string, has func(Hash) (bool, error)) (*statCa
 	}
 	if err != nil {
 		return empty, fmt.Sprintf("%s: unreadable (%v); rebuilt", path, err)
+	}
+	if len(data) >= len(statCacheMagic) && bytes.Equal(data[:8], statCacheMagic[:8]) {
+		v := binary.BigEndian.Uint32(data[8:12])
+		if cur := binary.BigEndian.Uint32(statCacheMagic[8:12]); v != 0 && v < cur {
+			return empty, "" // an older format: quietly start over
+		}
 	}
 	c, err := decodeStatCache(data)
 	if err != nil {
@@ -82,11 +105,18 @@ func decodeStatCache(data []byte) (*statCache, error) {
 	if crc32.Checksum(body, castagnoli) != sum {
 		return nil, corrupt
 	}
-	r := &byteReader{b: body[len(statCacheMagic):]}
-	c := &statCache{files: map[string]statEntry{}, dirs: map[string]Hash{}}
-	r.hash(&c.anchor)
-	c.storeKey = r.str()
+	// One string holds every path, so decoding allocates per file only
+	// the map slot.
+	r := &byteReader{b: body[len(statCacheMagic):], s: string(body[len(statCacheMagic):])}
+	var anchor Hash
+	r.hash(&anchor)
+	storeKey := r.str()
 	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		return nil, corrupt
+	}
+	c := newStatCache(storeKey, int(n), int(n/8))
+	c.anchor = anchor
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		p := r.str()
 		var e statEntry
@@ -101,9 +131,11 @@ func decodeStatCache(data []byte) (*statCache, error) {
 	n = r.uvarint()
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		p := r.str()
-		var h Hash
-		r.hash(&h)
-		c.dirs[p] = h
+		var d dirEntry
+		r.hash(&d.id)
+		d.stored = r.byte() == 1
+		d.entries = uint32(r.uvarint())
+		c.dirs[p] = d
 	}
 	if r.err != nil || len(r.b) != 0 {
 		return nil, corrupt
@@ -122,14 +154,9 @@ func (c *statCache) save(path string) error {
 	putI := func(v int64) { b.Write(tmp[:binary.PutVarint(tmp[:], v)]) }
 	putS := func(s string) { putU(uint64(len(s))); b.WriteString(s) }
 	putS(c.storeKey)
-	paths := make([]string, 0, len(c.files))
-	for p := range c.files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	putU(uint64(len(paths)))
-	for _, p := range paths {
-		e := c.files[p]
+	putU(uint64(len(c.records)))
+	for _, rec := range c.records {
+		p, e := rec.path, rec.e
 		putS(p)
 		putI(e.size)
 		putI(e.mtime)
@@ -146,8 +173,14 @@ func (c *statCache) save(path string) error {
 	putU(uint64(len(dirs)))
 	for _, p := range dirs {
 		putS(p)
-		h := c.dirs[p]
-		b.Write(h[:])
+		d := c.dirs[p]
+		b.Write(d.id[:])
+		if d.stored {
+			b.WriteByte(1)
+		} else {
+			b.WriteByte(0)
+		}
+		putU(uint64(d.entries))
 	}
 	var sum [4]byte
 	binary.BigEndian.PutUint32(sum[:], crc32.Checksum(b.Bytes(), castagnoli))
@@ -172,12 +205,35 @@ func (c *statCache) save(path string) error {
 	return err
 }
 
+func newStatCache(storeKey string, files, dirs int) *statCache {
+	return &statCache{storeKey: storeKey, files: make(map[string]statEntry, files), dirs: make(map[string]dirEntry, dirs)}
+}
+
+// byteReader decodes the cache; s is b as one string, so that paths are
+// substrings of it rather than an allocation each.
 type byteReader struct {
 	b   []byte
+	s   string
 	err error
 }
 
-func (r *byteReader) fail() { r.err, r.b = errors.New("truncated"), nil }
+func (r *byteReader) byte() byte {
+	if len(r.b) == 0 {
+		r.fail()
+		return 0
+	}
+	c := r.b[0]
+	r.advance(1)
+	return c
+}
+
+// advance consumes n bytes of both views.
+func (r *byteReader) advance(n int) {
+	r.b = r.b[n:]
+	r.s = r.s[n:]
+}
+
+func (r *byteReader) fail() { r.err, r.b, r.s = errors.New("truncated"), nil, "" }
 
 func (r *byteReader) uvarint() uint64 {
 	v, n := binary.Uvarint(r.b)
@@ -185,7 +241,7 @@ func (r *byteReader) uvarint() uint64 {
 		r.fail()
 		return 0
 	}
-	r.b = r.b[n:]
+	r.advance(n)
 	return v
 }
 
@@ -195,7 +251,7 @@ func (r *byteReader) varint() int64 {
 		r.fail()
 		return 0
 	}
-	r.b = r.b[n:]
+	r.advance(n)
 	return v
 }
 
@@ -205,8 +261,8 @@ func (r *byteReader) str() string {
 		r.fail()
 		return ""
 	}
-	s := string(r.b[:n])
-	r.b = r.b[n:]
+	s := r.s[:n]
+	r.advance(int(n))
 	return s
 }
 
@@ -216,5 +272,5 @@ func (r *byteReader) hash(h *Hash) {
 		return
 	}
 	copy(h[:], r.b)
-	r.b = r.b[len(h):]
+	r.advance(len(h))
 }

@@ -9,11 +9,27 @@ package main
 import (
 	"io"
 	"os"
+	"runtime/debug"
 )
 
 func main() {
+	tuneGC()
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
+
+// tuneGC: ctxgit lives for milliseconds, so collecting garbage is mostly
+// wasted work on the hook path. The collector runs only when the heap nears
+// a limit that keeps even a first snapshot of a huge tree small. GOGC and
+// GOMEMLIMIT, when set, win.
+func tuneGC() {
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetGCPercent(-1)
+		debug.SetMemoryLimit(gcMemoryLimit)
+	}
+}
+
+// gcMemoryLimit is the heap size at which garbage collection starts.
+const gcMemoryLimit = 128 << 20
 
 // run is main without the process: it returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
