@@ -97,16 +97,16 @@ type snapNode struct {
 }
 
 type walker struct {
-	opts     SnapshotOptions
-	prefix   string // Root's path inside the repository, "" or "dir/"
+	opts      SnapshotOptions
+	prefix    string // Root's path inside the repository, "" or "dir/"
 	fixed     *ignore.Matcher
 	excludes  *ignore.Matcher
 	anySecret *ignore.Matcher
 	secrets   []*ignore.Matcher
-	res      *SnapshotResult
-	pending  []*snapNode
-	start    int64
-	sem      chan struct{} // spare walkers; a full channel means walk inline
+	res       *SnapshotResult
+	pending   []*snapNode
+	start     int64
+	sem       chan struct{} // spare walkers; a full channel means walk inline
 
 	mu sync.Mutex // guards res's lists during the walk
 

@@ -30,8 +30,8 @@ type statEntry struct {
 }
 
 type statCache struct {
-	anchor   Hash   // a commit whose tree holds every id below
-	storeKey string // identifies the object store the ids live in
+	anchor   Hash                 // a commit whose tree holds every id below
+	storeKey string               // identifies the object store the ids live in
 	files    map[string]statEntry // a loaded cache, for lookups
 	records  []fileRecord         // a cache being built, in walk order
 	dirs     map[string]dirEntry
