@@ -654,7 +654,8 @@ func (r *SnapshotResult) SaveCache(base Store, anchor Hash) error {
 	for dir, d := range r.cache.dirs {
 		if !d.stored {
 			ok, err := base.HasObject(d.id)
-			r.cache.dirs[dir] = dirEntry{id: d.id, stored: err == nil && ok}
+			d.stored = err == nil && ok
+			r.cache.dirs[dir] = d
 		}
 	}
 	r.cache.anchor = anchor
