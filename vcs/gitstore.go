@@ -179,6 +179,22 @@ func (g *GitStore) readObject(h Hash) (ObjectType, []byte, error) {
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return 0, nil, fmt.Errorf("object %s: %w", h, err)
 	}
+	// Whole objects in packs (all of ctxgit's own) too; deltas, as after a
+	// git gc, go to go-git.
+	if idxs, err := g.packIndexes(); err == nil {
+		for _, idx := range idxs {
+			if i, ok := idx.find(h); ok {
+				t, data, err := idx.read(i)
+				if err == nil {
+					return t, data, nil
+				}
+				if !errors.Is(err, errDelta) && !errors.Is(err, os.ErrNotExist) {
+					return 0, nil, fmt.Errorf("object %s: %w", h, err)
+				}
+				break
+			}
+		}
+	}
 	g.readMu.Lock()
 	defer g.readMu.Unlock()
 	obj, err := g.storage.EncodedObject(plumbing.AnyObject, plumbing.Hash(h))

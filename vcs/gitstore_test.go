@@ -230,3 +230,49 @@ func TestHasObjectInPacks(t *testing.T) {
 		})
 	}
 }
+
+// Objects git stored as deltas are read back whole (through go-git); whole
+// packed objects are read directly.
+func TestReadsDeltifiedObjects(t *testing.T) {
+	repo := newGitRepo(t)
+	big := strings.Repeat("line of a large file that git will deltify\n", 2000)
+	var want []string
+	for i := range 4 {
+		content := big + fmt.Sprintf("version %d\n", i)
+		want = append(want, content)
+		os.WriteFile(filepath.Join(repo, "big.txt"), []byte(content), 0o644)
+		gitCmd(t, repo, "add", "big.txt")
+		gitCmd(t, repo, "commit", "-qm", fmt.Sprint("v", i))
+	}
+	gitCmd(t, repo, "gc", "-q", "--aggressive", "--prune=now")
+	if out := gitCmd(t, repo, "verify-pack", "-v", mustGlob(t, filepath.Join(repo, ".git/objects/pack/*.idx"))); !strings.Contains(out, "chain length = 1") {
+		t.Fatalf("git stored no deltas; the test proves nothing:\n%s", out)
+	}
+	s := openRepo(t, repo)
+	for i, content := range want {
+		data, err := vcs.ReadBlob(s, vcs.HashObject(vcs.BlobObject, []byte(content)))
+		if err != nil || string(data) != content {
+			t.Fatalf("version %d: %d bytes, %v", i, len(data), err)
+		}
+	}
+}
+
+// A damaged pack index is an error naming the file, never a panic.
+func TestCorruptPackIndex(t *testing.T) {
+	repo := newGitRepo(t)
+	os.WriteFile(filepath.Join(repo, "f"), []byte("x"), 0o644)
+	gitCmd(t, repo, "add", "f")
+	gitCmd(t, repo, "commit", "-qm", "one")
+	gitCmd(t, repo, "gc", "-q")
+	idx := mustGlob(t, filepath.Join(repo, ".git/objects/pack/*.idx"))
+	data, _ := os.ReadFile(idx)
+	os.Chmod(idx, 0o644)
+	// Fanout entries must not fall: make entry 10 exceed entry 11.
+	copy(data[8+4*10:], []byte{0xff, 0xff, 0xff, 0xff})
+	os.WriteFile(idx, data, 0o644)
+	s := openRepo(t, repo)
+	_, err := s.HasObject(vcs.HashObject(vcs.BlobObject, []byte("x")))
+	if err == nil || !strings.Contains(err.Error(), "corrupt pack index") {
+		t.Fatalf("HasObject over a corrupt index = %v", err)
+	}
+}
