@@ -173,8 +173,7 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	}
 	res := &SnapshotResult{Excluded: map[string]int{}, opts: opts}
 	res.old, res.CacheNote = loadStatCache(opts.StatCache, opts.StoreKey, s.HasObject)
-	res.cache = newStatCache(opts.StoreKey, 0, len(res.old.dirs))
-	res.cache.records = make([]fileRecord, 0, len(res.old.files))
+	res.cache = newStatCache(opts.StoreKey, len(res.old.dirs))
 
 	w := &walker{opts: opts, res: res, start: opts.Start.Add(-racyMargin).UnixNano()}
 	w.fixed = ignore.New(ignore.ParsePatterns([]byte(strings.Join(opts.Fixed, "\n")), "", "ctxgit"))
@@ -197,15 +196,14 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	if err := w.hashPending(s); err != nil {
 		return nil, err
 	}
-	w.keepAll(root)
 	tree, _, err := w.writeTree(s, root, "")
 	if err != nil {
 		return nil, err
 	}
 	res.Tree = tree
 	// A file hashed again but still too recent to cache (and so still
-	// absent) changes nothing worth writing.
-	res.dirty = res.dirty || len(res.cache.records) != len(res.old.files)
+	// absent) changes nothing worth writing; a directory gone does.
+	res.dirty = res.dirty || len(res.cache.dirs) != len(res.old.dirs)
 	sort.Strings(res.Skipped)
 	sort.Strings(res.TooLarge)
 	sort.Strings(res.Nested)
@@ -367,6 +365,7 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 		}
 	}
 	fd := int(f.Fd())
+	cached := w.res.old.dirs[t.rel]
 	dir := t.node
 	dir.kids = make([]*snapNode, 0, len(entries))
 	var subdirs []dirTask
@@ -401,7 +400,7 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 			}
 			dir.kids = append(dir.kids, &snapNode{name: name, mode: ModeSymlink, link: []byte(target), pending: true, path: r})
 		case typ.IsRegular():
-			if n := w.fileNode(fd, r, name); n != nil {
+			if n := w.fileNode(fd, r, name, cached); n != nil {
 				dir.kids = append(dir.kids, n)
 			}
 		}
@@ -430,7 +429,7 @@ func (w *walker) secretRule(rel string, isDir bool) bool {
 
 // fileNode lstats a file relative to its directory's descriptor (no path
 // walk per file) and looks it up in the stat cache.
-func (w *walker) fileNode(dirfd int, rel, name string) *snapNode {
+func (w *walker) fileNode(dirfd int, rel, name string, cached *cachedDir) *snapNode {
 	var st unix.Stat_t
 	if err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		w.skip(rel, &fs.PathError{Op: "lstat", Path: rel, Err: err})
@@ -447,7 +446,7 @@ func (w *walker) fileNode(dirfd int, rel, name string) *snapNode {
 		e.mode = ModeExecutable
 	}
 	n := &snapNode{name: name, mode: e.mode, path: rel, st: e}
-	if old, ok := w.res.old.files[rel]; ok && old.size == e.size && old.mtime == e.mtime &&
+	if old, ok := cached.lookup(name); ok && old.size == e.size && old.mtime == e.mtime &&
 		old.ctime == e.ctime && old.ino == e.ino && old.mode == e.mode {
 		n.id, n.hit = old.id, true
 		return n
@@ -464,33 +463,6 @@ func (w *walker) collectPending(n *snapNode) {
 			w.collectPending(k)
 		case k.pending:
 			w.pending = append(w.pending, k)
-		}
-	}
-}
-
-// keepAll counts the snapshot's files and records them in the new cache,
-// except those changed so recently that a further change could share their
-// mtime (git's racy rule; ctime is compared for equality on use, which
-// catches a content change whose mtime was set back).
-func (w *walker) keepAll(n *snapNode) {
-	for _, k := range n.kids {
-		switch {
-		case k.isDir:
-			w.keepAll(k)
-		case k.dropped:
-		case k.mode == ModeGitlink:
-			w.res.Files++
-		default:
-			w.res.Files++
-			w.res.Bytes += k.st.size
-			if k.link == nil && k.st.mtime < w.start {
-				e := k.st
-				e.id = k.id
-				w.res.cache.records = append(w.res.cache.records, fileRecord{k.path, e})
-				if !k.hit {
-					w.res.dirty = true
-				}
-			}
 		}
 	}
 }
@@ -592,6 +564,7 @@ func (w *walker) writeTree(s Store, n *snapNode, rel string) (Hash, bool, error)
 // is unchanged since the cache was saved.
 func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error) {
 	entries := make([]TreeEntry, 0, len(n.kids))
+	dir := &cachedDir{}
 	same := true
 	for _, k := range n.kids {
 		switch {
@@ -608,14 +581,40 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 		default:
 			entries = append(entries, TreeEntry{Name: k.name, Mode: k.mode, ID: k.id})
 			same = same && k.hit
+			w.res.Files++
+			if k.mode == ModeGitlink {
+				continue
+			}
+			w.res.Bytes += k.st.size
+			// A file changed within the racy margin is not cached: a
+			// further change could share its mtime. (ctime is compared
+			// for equality on use, which catches a content change whose
+			// mtime was set back.)
+			if k.link == nil && k.st.mtime < w.start {
+				e := k.st
+				e.id = k.id
+				dir.files = append(dir.files, cachedFile{k.name, e})
+				if !k.hit {
+					w.res.dirty = true
+				}
+			}
 		}
 	}
 	if len(entries) == 0 && rel != "" {
 		return ZeroHash, false, false, nil
 	}
-	old, had := w.res.old.dirs[rel]
-	if same && had && old.entries == uint32(len(entries)) {
-		w.res.cache.dirs[rel] = old
+	sort.Slice(dir.files, func(i, j int) bool { return dir.files[i].name < dir.files[j].name })
+	oldDir := w.res.old.dirs[rel]
+	var old dirEntry
+	if oldDir != nil {
+		old = oldDir.tree
+		if len(oldDir.files) != len(dir.files) {
+			w.res.dirty = true
+		}
+	}
+	w.res.cache.dirs[rel] = dir
+	if same && oldDir != nil && old.entries == uint32(len(entries)) {
+		dir.tree = old
 		if old.stored {
 			return old.id, true, true, nil
 		}
@@ -628,10 +627,10 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 		w.res.dirty = true
 	}
 	if old.id == h && old.stored {
-		w.res.cache.dirs[rel] = old
+		dir.tree = old
 		return h, true, true, nil
 	}
-	w.res.cache.dirs[rel] = dirEntry{id: h, entries: uint32(len(entries))}
+	dir.tree = dirEntry{id: h, entries: uint32(len(entries))}
 	if _, err := s.WriteObject(TreeObject, data); err != nil {
 		return ZeroHash, false, false, err
 	}
@@ -651,11 +650,10 @@ func (r *SnapshotResult) SaveCache(base Store, anchor Hash) error {
 		// checkpoint of the same content, is still right.
 		return nil
 	}
-	for dir, d := range r.cache.dirs {
-		if !d.stored {
-			ok, err := base.HasObject(d.id)
-			d.stored = err == nil && ok
-			r.cache.dirs[dir] = d
+	for _, d := range r.cache.dirs {
+		if !d.tree.stored {
+			ok, err := base.HasObject(d.tree.id)
+			d.tree.stored = err == nil && ok
 		}
 	}
 	r.cache.anchor = anchor

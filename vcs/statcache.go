@@ -15,9 +15,14 @@ import (
 
 // The stat cache maps a file's stat data to its blob id so unchanged files
 // are never read again, and a directory to its last tree id so unchanged
-// trees are never rewritten. It is machine-local and only a hint: any doubt
-// (bad checksum, truncation, another store, an anchor commit the store no
-// longer has) discards it whole, and the snapshot rehashes everything.
+// trees are never encoded or written again. It is machine-local and only a
+// hint: any doubt (bad checksum, truncation, another store, an anchor
+// commit the store no longer has) discards it whole, and the snapshot
+// rehashes everything (SPEC §9.4).
+//
+// It is kept per directory: the walker looks a directory up once and its
+// files by name, and saving writes the directories as the snapshot built
+// them.
 
 // statEntry is the stat data an entry is trusted by.
 type statEntry struct {
@@ -29,12 +34,16 @@ type statEntry struct {
 	id    Hash
 }
 
-type statCache struct {
-	anchor   Hash                 // a commit whose tree holds every id below
-	storeKey string               // identifies the object store the ids live in
-	files    map[string]statEntry // a loaded cache, for lookups
-	records  []fileRecord         // a cache being built, in walk order
-	dirs     map[string]dirEntry
+// cachedFile is one file of a directory, by name.
+type cachedFile struct {
+	name string
+	e    statEntry
+}
+
+// cachedDir is one directory: its last tree and its files sorted by name.
+type cachedDir struct {
+	tree  dirEntry
+	files []cachedFile
 }
 
 // dirEntry is a directory's last tree id; stored says the store holds that
@@ -47,13 +56,34 @@ type dirEntry struct {
 	entries uint32 // entries in the tree, for the unchanged-directory check
 }
 
-// fileRecord is one file of a new cache, in the order the walk found it.
-type fileRecord struct {
-	path string
-	e    statEntry
+type statCache struct {
+	anchor   Hash   // a commit whose tree holds every id below
+	storeKey string // identifies the object store the ids live in
+	dirs     map[string]*cachedDir
 }
 
-var statCacheMagic = []byte("CTXGITSC\x00\x00\x00\x03")
+// lookup finds a file of a cached directory by name.
+func (d *cachedDir) lookup(name string) (statEntry, bool) {
+	if d == nil {
+		return statEntry{}, false
+	}
+	i := sort.Search(len(d.files), func(i int) bool { return d.files[i].name >= name })
+	if i < len(d.files) && d.files[i].name == name {
+		return d.files[i].e, true
+	}
+	return statEntry{}, false
+}
+
+// fileCount is the number of files cached in all directories.
+func (c *statCache) fileCount() int {
+	n := 0
+	for _, d := range c.dirs {
+		n += len(d.files)
+	}
+	return n
+}
+
+var statCacheMagic = []byte("CTXGITSC\x00\x00\x00\x04")
 
 // racyMargin: an entry modified this close to the snapshot's start could
 // change again within the same timestamp tick unnoticed (git's "racy git"
@@ -63,10 +93,14 @@ const racyMargin = 2 * time.Second
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+func newStatCache(storeKey string, dirs int) *statCache {
+	return &statCache{storeKey: storeKey, dirs: make(map[string]*cachedDir, dirs)}
+}
+
 // loadStatCache reads the cache; a missing file is an empty cache, and a
 // damaged one is an empty cache plus a reason to report.
 func loadStatCache(path, storeKey string, has func(Hash) (bool, error)) (*statCache, string) {
-	empty := newStatCache(storeKey, 0, 0)
+	empty := newStatCache(storeKey, 0)
 	if path == "" {
 		return empty, ""
 	}
@@ -105,8 +139,8 @@ func decodeStatCache(data []byte) (*statCache, error) {
 	if crc32.Checksum(body, castagnoli) != sum {
 		return nil, corrupt
 	}
-	// One string holds every path, so decoding allocates per file only
-	// the map slot.
+	// One string holds every name, so decoding allocates no string per
+	// file.
 	r := &byteReader{b: body[len(statCacheMagic):], s: string(body[len(statCacheMagic):])}
 	var anchor Hash
 	r.hash(&anchor)
@@ -115,27 +149,33 @@ func decodeStatCache(data []byte) (*statCache, error) {
 	if n > uint64(len(r.b)) {
 		return nil, corrupt
 	}
-	c := newStatCache(storeKey, int(n), int(n/8))
+	c := newStatCache(storeKey, int(n))
 	c.anchor = anchor
 	for i := uint64(0); i < n && r.err == nil; i++ {
-		p := r.str()
-		var e statEntry
-		e.size = r.varint()
-		e.mtime = r.varint()
-		e.ctime = r.varint()
-		e.ino = r.uvarint()
-		e.mode = uint32(r.uvarint())
-		r.hash(&e.id)
-		c.files[p] = e
-	}
-	n = r.uvarint()
-	for i := uint64(0); i < n && r.err == nil; i++ {
-		p := r.str()
-		var d dirEntry
-		r.hash(&d.id)
-		d.stored = r.byte() == 1
-		d.entries = uint32(r.uvarint())
-		c.dirs[p] = d
+		path := r.str()
+		d := &cachedDir{}
+		r.hash(&d.tree.id)
+		d.tree.stored = r.byte() == 1
+		d.tree.entries = uint32(r.uvarint())
+		nf := r.uvarint()
+		if nf > uint64(len(r.b)) {
+			return nil, corrupt
+		}
+		d.files = make([]cachedFile, nf)
+		for j := range d.files {
+			f := &d.files[j]
+			f.name = r.str()
+			f.e.size = r.varint()
+			f.e.mtime = r.varint()
+			f.e.ctime = r.varint()
+			f.e.ino = r.uvarint()
+			f.e.mode = uint32(r.uvarint())
+			r.hash(&f.e.id)
+			if j > 0 && d.files[j-1].name >= f.name {
+				return nil, corrupt // lookups need names in order
+			}
+		}
+		c.dirs[path] = d
 	}
 	if r.err != nil || len(r.b) != 0 {
 		return nil, corrupt
@@ -147,6 +187,7 @@ func decodeStatCache(data []byte) (*statCache, error) {
 // a torn cache fails its checksum and is rebuilt.
 func (c *statCache) save(path string) error {
 	var b bytes.Buffer
+	b.Grow(64 * (len(c.dirs) + c.fileCount()))
 	b.Write(statCacheMagic)
 	b.Write(c.anchor[:])
 	var tmp [binary.MaxVarintLen64]byte
@@ -154,33 +195,26 @@ func (c *statCache) save(path string) error {
 	putI := func(v int64) { b.Write(tmp[:binary.PutVarint(tmp[:], v)]) }
 	putS := func(s string) { putU(uint64(len(s))); b.WriteString(s) }
 	putS(c.storeKey)
-	putU(uint64(len(c.records)))
-	for _, rec := range c.records {
-		p, e := rec.path, rec.e
-		putS(p)
-		putI(e.size)
-		putI(e.mtime)
-		putI(e.ctime)
-		putU(e.ino)
-		putU(uint64(e.mode))
-		b.Write(e.id[:])
-	}
-	dirs := make([]string, 0, len(c.dirs))
-	for p := range c.dirs {
-		dirs = append(dirs, p)
-	}
-	sort.Strings(dirs)
-	putU(uint64(len(dirs)))
-	for _, p := range dirs {
-		putS(p)
-		d := c.dirs[p]
-		b.Write(d.id[:])
-		if d.stored {
+	putU(uint64(len(c.dirs)))
+	for path, d := range c.dirs {
+		putS(path)
+		b.Write(d.tree.id[:])
+		if d.tree.stored {
 			b.WriteByte(1)
 		} else {
 			b.WriteByte(0)
 		}
-		putU(uint64(d.entries))
+		putU(uint64(d.tree.entries))
+		putU(uint64(len(d.files)))
+		for _, f := range d.files {
+			putS(f.name)
+			putI(f.e.size)
+			putI(f.e.mtime)
+			putI(f.e.ctime)
+			putU(f.e.ino)
+			putU(uint64(f.e.mode))
+			b.Write(f.e.id[:])
+		}
 	}
 	var sum [4]byte
 	binary.BigEndian.PutUint32(sum[:], crc32.Checksum(b.Bytes(), castagnoli))
@@ -205,16 +239,20 @@ func (c *statCache) save(path string) error {
 	return err
 }
 
-func newStatCache(storeKey string, files, dirs int) *statCache {
-	return &statCache{storeKey: storeKey, files: make(map[string]statEntry, files), dirs: make(map[string]dirEntry, dirs)}
-}
-
-// byteReader decodes the cache; s is b as one string, so that paths are
+// byteReader decodes the cache; s is b as one string, so that names are
 // substrings of it rather than an allocation each.
 type byteReader struct {
 	b   []byte
 	s   string
 	err error
+}
+
+func (r *byteReader) fail() { r.err, r.b, r.s = errors.New("truncated"), nil, "" }
+
+// advance consumes n bytes of both views.
+func (r *byteReader) advance(n int) {
+	r.b = r.b[n:]
+	r.s = r.s[n:]
 }
 
 func (r *byteReader) byte() byte {
@@ -226,14 +264,6 @@ func (r *byteReader) byte() byte {
 	r.advance(1)
 	return c
 }
-
-// advance consumes n bytes of both views.
-func (r *byteReader) advance(n int) {
-	r.b = r.b[n:]
-	r.s = r.s[n:]
-}
-
-func (r *byteReader) fail() { r.err, r.b, r.s = errors.New("truncated"), nil, "" }
 
 func (r *byteReader) uvarint() uint64 {
 	v, n := binary.Uvarint(r.b)
