@@ -16,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
+	"golang.org/x/sys/unix"
 )
 
 // GitStore is a Store over a git repository's object database and refs. It
@@ -269,17 +270,62 @@ func (g *GitStore) WriteObject(t ObjectType, data []byte) (Hash, error) {
 	return h, g.writeLoose(h, t, data)
 }
 
-// writeLoose writes a loose object at zlib level 1 (git's
+// writeLoose writes one loose object at zlib level 1 (git's
 // core.looseCompression default) through a temp file, fsync and rename, so
 // a crash leaves either no object or a whole one.
 func (g *GitStore) writeLoose(h Hash, t ObjectType, data []byte) error {
-	path := loosePath(g.objDir, h)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	tmp, err := g.looseTemp(h, t, data, (*os.File).Sync)
+	if err == nil {
+		err = g.placeLoose(h, tmp)
+	}
+	return err
+}
+
+// writeLooseBatch writes several loose objects as git's
+// core.fsyncMethod=batch does: each temp file is written out to disk
+// without a journal commit, one fsync then commits them all and flushes
+// the disk's cache, and only then are they renamed into place.
+func (g *GitStore) writeLooseBatch(objs []bufferedObject) error {
+	tmps := make([]string, len(objs))
+	cleanup := func() {
+		for _, t := range tmps {
+			if t != "" {
+				os.Remove(t)
+			}
+		}
+	}
+	for i, o := range objs {
+		tmp, err := g.looseTemp(o.h, o.t, o.data, writeOut)
+		if err != nil {
+			cleanup()
+			return err
+		}
+		tmps[i] = tmp
+	}
+	if err := fsyncMarker(g.objDir); err != nil {
+		cleanup()
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "tmp_obj_")
+	for i, o := range objs {
+		if err := g.placeLoose(o.h, tmps[i]); err != nil {
+			cleanup()
+			return err
+		}
+		tmps[i] = ""
+	}
+	return nil
+}
+
+// looseTemp compresses an object into a read-only temp file beside its
+// final path, made durable by sync.
+func (g *GitStore) looseTemp(h Hash, t ObjectType, data []byte, sync func(*os.File) error) (string, error) {
+	dir := filepath.Dir(loosePath(g.objDir, h))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp(dir, "tmp_obj_")
 	if err != nil {
-		return err
+		return "", err
 	}
 	zw := getZlib(f)
 	defer zlibPool.Put(zw)
@@ -291,22 +337,53 @@ func (g *GitStore) writeLoose(h Hash, t ObjectType, data []byte) error {
 		err = zw.Close()
 	}
 	if err == nil {
-		err = f.Sync()
+		err = f.Chmod(0o444)
+	}
+	if err == nil {
+		err = sync(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Chmod(f.Name(), 0o444)
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
 	if err != nil {
 		os.Remove(f.Name())
+		return "", fmt.Errorf("writing object %s: %w", h.Short(), err)
+	}
+	return f.Name(), nil
+}
+
+func (g *GitStore) placeLoose(h Hash, tmp string) error {
+	if err := os.Rename(tmp, loosePath(g.objDir, h)); err != nil {
+		os.Remove(tmp)
 		return fmt.Errorf("writing object %s: %w", h.Short(), err)
 	}
 	return nil
+}
+
+// writeOut writes a file's data to disk and waits for it, without the
+// journal commit of a full fsync; where the system cannot, it fsyncs.
+func writeOut(f *os.File) error {
+	err := unix.SyncFileRange(int(f.Fd()), 0, 0,
+		unix.SYNC_FILE_RANGE_WAIT_BEFORE|unix.SYNC_FILE_RANGE_WRITE|unix.SYNC_FILE_RANGE_WAIT_AFTER)
+	if err != nil {
+		return f.Sync()
+	}
+	return nil
+}
+
+// fsyncMarker fsyncs a throwaway file in dir: the journal commit and disk
+// cache flush it causes make the data written out before it durable.
+func fsyncMarker(dir string) error {
+	f, err := os.CreateTemp(dir, "tmp_sync_")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // maxLooseBatch is the most objects a batch writes loose; more become one
@@ -424,8 +501,8 @@ func (b *gitBatch) Commit() error {
 		b.store.invalidatePacks()
 		return nil
 	}
-	for _, o := range b.buffered {
-		if err := b.store.writeLoose(o.h, o.t, o.data); err != nil {
+	if len(b.buffered) > 0 {
+		if err := b.store.writeLooseBatch(b.buffered); err != nil {
 			return err
 		}
 	}
