@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -603,8 +604,12 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 	if len(entries) == 0 && rel != "" {
 		return ZeroHash, false, false, nil
 	}
-	sort.Slice(dir.files, func(i, j int) bool { return dir.files[i].name < dir.files[j].name })
 	oldDir := w.res.old.dirs[rel]
+	if same && oldDir != nil && len(oldDir.files) == len(dir.files) {
+		dir.files = oldDir.files // every file matched it: same names, same stat
+	} else {
+		slices.SortFunc(dir.files, func(a, b cachedFile) int { return strings.Compare(a.name, b.name) })
+	}
 	var old dirEntry
 	if oldDir != nil {
 		old = oldDir.tree
