@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"github.com/go-git/go-billy/v5/osfs"
+
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
@@ -70,7 +72,7 @@ func InitPrivate(dir string) (*GitStore, error) {
 			{"HEAD", "ref: refs/heads/main\n"},
 		}
 		for _, f := range files {
-			if err := writeFileAtomic(filepath.Join(dir, f.name), []byte(f.data), 0o644); err != nil {
+			if err := atomicfile.Write(filepath.Join(dir, f.name), []byte(f.data), 0o644); err != nil {
 				return nil, err
 			}
 		}
@@ -521,30 +523,4 @@ func (b *gitBatch) Abort() {
 		b.pack.abort()
 	}
 	b.buffered = nil
-}
-
-// writeFileAtomic writes data to path through a temp file in the same
-// directory, fsynced, then renamed over path.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp")
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(f, bytes.NewReader(data))
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/go-git/go-git/v5/plumbing/format/idxfile"
 )
 
@@ -157,7 +159,7 @@ func (p *packWriter) finish() (err error) {
 	if err := os.Rename(p.f.Name(), base+".pack"); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(base+".idx", ib.Bytes(), 0o444); err != nil {
+	if err := atomicfile.Write(base+".idx", ib.Bytes(), 0o444); err != nil {
 		os.Remove(base + ".pack")
 		return err
 	}

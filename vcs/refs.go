@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
 )
 
 // Ref locking follows git's protocol so ctxgit and concurrent git processes
@@ -127,53 +129,47 @@ func lockFile(path string) (*os.File, error) {
 	}
 }
 
-// commitLock writes content into the lock, fsyncs it and renames it over
-// path; on any failure the lock is removed and path is untouched.
-func commitLock(f *os.File, path string, content []byte) error {
-	_, err := f.Write(content)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
-}
-
 func rollback(f *os.File) {
 	f.Close()
 	os.Remove(f.Name())
 }
 
-// UpdateRef implements Store.
-func (g *GitStore) UpdateRef(name string, newID, oldID Hash) error {
+// lockRef takes a ref's lock and reads its current value (ZeroHash when
+// absent) for a compare-and-swap; the caller commits or rolls back f.
+func (g *GitStore) lockRef(name string) (f *os.File, path string, cur Hash, err error) {
 	if err := CheckRefName(name); err != nil {
-		return err
+		return nil, "", ZeroHash, err
 	}
-	path := g.refPath(name)
-	f, err := lockFile(path)
-	if err != nil {
-		return err
+	path = g.refPath(name)
+	if f, err = lockFile(path); err != nil {
+		return nil, "", ZeroHash, err
 	}
-	cur, err := g.ReadRef(name)
+	cur, err = g.ReadRef(name)
 	if errors.Is(err, ErrRefNotFound) {
 		cur, err = ZeroHash, nil
 	}
 	if err != nil {
 		rollback(f)
+		return nil, "", ZeroHash, err
+	}
+	return f, path, cur, nil
+}
+
+func conflict(name string, cur, want Hash) error {
+	return fmt.Errorf("%s is at %s, expected %s: %w", name, shortOrNone(cur), shortOrNone(want), ErrRefConflict)
+}
+
+// UpdateRef implements Store.
+func (g *GitStore) UpdateRef(name string, newID, oldID Hash) error {
+	f, path, cur, err := g.lockRef(name)
+	if err != nil {
 		return err
 	}
 	if cur != oldID {
 		rollback(f)
-		return fmt.Errorf("%s is at %s, expected %s: %w", name, shortOrNone(cur), shortOrNone(oldID), ErrRefConflict)
+		return conflict(name, cur, oldID)
 	}
-	if err := commitLock(f, path, []byte(newID.String()+"\n")); err != nil {
+	if err := atomicfile.Commit(f, path, []byte(newID.String()+"\n")); err != nil {
 		return fmt.Errorf("updating %s: %w", name, err)
 	}
 	return nil
@@ -182,21 +178,16 @@ func (g *GitStore) UpdateRef(name string, newID, oldID Hash) error {
 // DeleteRef implements Store: the loose file, and the packed-refs line
 // under packed-refs.lock as git does.
 func (g *GitStore) DeleteRef(name string, oldID Hash) error {
-	if err := CheckRefName(name); err != nil {
-		return err
-	}
-	path := g.refPath(name)
-	f, err := lockFile(path)
+	f, path, cur, err := g.lockRef(name)
 	if err != nil {
 		return err
 	}
 	defer rollback(f)
-	cur, err := g.ReadRef(name)
-	if err != nil {
-		return err
+	if cur.IsZero() {
+		return fmt.Errorf("%s: %w", name, ErrRefNotFound)
 	}
 	if cur != oldID {
-		return fmt.Errorf("%s is at %s, expected %s: %w", name, cur.Short(), shortOrNone(oldID), ErrRefConflict)
+		return conflict(name, cur, oldID)
 	}
 	packed, err := g.readPackedRefs()
 	if err != nil {
@@ -240,7 +231,7 @@ func (g *GitStore) removePacked(name string) error {
 		}
 		out.WriteString(line)
 	}
-	return commitLock(f, path, out.Bytes())
+	return atomicfile.Commit(f, path, out.Bytes())
 }
 
 // ListRefs implements Store: loose refs under the prefix's directory merged

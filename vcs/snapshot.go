@@ -107,7 +107,6 @@ type walker struct {
 	res       *SnapshotResult
 	pending   []*snapNode
 	start     int64
-	sem       chan struct{} // spare walkers; a full channel means walk inline
 
 	mu sync.Mutex // guards res's lists during the walk
 

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
 )
 
 // The stat cache maps a file's stat data to its blob id so unchanged files
@@ -222,21 +224,7 @@ func (c *statCache) save(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".statcache.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b.Bytes())
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return atomicfile.WriteNoSync(path, b.Bytes(), 0o600)
 }
 
 // byteReader decodes the cache; s is b as one string, so that names are

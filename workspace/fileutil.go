@@ -6,43 +6,17 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
 )
 
-// WriteFileAtomic replaces path with data so a reader or a crash sees the
-// old content or the new, never a mix: temp file in the same directory,
-// fsync, rename, then fsync the directory so the rename itself survives a
-// power loss.
+// WriteFileAtomic replaces path with data atomically and durably (temp
+// file, fsync, rename, directory fsync), creating its directory.
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	return atomicfile.Write(path, data, perm)
 }
 
 // maxStateFile bounds what ctxgit reads of one state file, so a runaway

@@ -117,6 +117,27 @@ func (a *app) open(c *cli.Context) (*workspace.Workspace, error) {
 	return workspace.Open(env, root)
 }
 
+// workspace checks the argument count and opens the workspace.
+func (a *app) workspace(c *cli.Context, min, max int) (*workspace.Workspace, error) {
+	if err := args(c, min, max); err != nil {
+		return nil, err
+	}
+	return a.open(c)
+}
+
+// sessionWorkspace is workspace for commands that take --session.
+func (a *app) sessionWorkspace(c *cli.Context, min, max int) (*workspace.Workspace, string, error) {
+	if err := args(c, min, max); err != nil {
+		return nil, "", err
+	}
+	sess, err := session(c)
+	if err != nil {
+		return nil, "", err
+	}
+	w, err := a.open(c)
+	return w, sess, err
+}
+
 // session reads and validates --session.
 func session(c *cli.Context) (string, error) {
 	s := c.String("session")

@@ -19,10 +19,7 @@ func (a *app) initCommand() *cli.Command {
 		Usage: "create .ctxgit/ (config, logs, .gitignore) and the checkpoint store",
 		Flags: []cli.Flag{rootFlag, jsonFlag},
 		Action: func(c *cli.Context) error {
-			if err := args(c, 0, 0); err != nil {
-				return err
-			}
-			w, err := a.open(c)
+			w, err := a.workspace(c, 0, 0)
 			if err != nil {
 				return err
 			}
@@ -55,14 +52,7 @@ func (a *app) checkpointCommand() *cli.Command {
 			&cli.StringFlag{Name: "next", Usage: "the next action (default: from the task state or the plan)"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := args(c, 0, 0); err != nil {
-				return err
-			}
-			sess, err := session(c)
-			if err != nil {
-				return err
-			}
-			w, err := a.open(c)
+			w, sess, err := a.sessionWorkspace(c, 0, 0)
 			if err != nil {
 				return err
 			}
@@ -186,14 +176,7 @@ func (a *app) logCommand() *cli.Command {
 			&cli.BoolFlag{Name: "sessions", Usage: "list sessions and their newest checkpoint instead"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := args(c, 0, 0); err != nil {
-				return err
-			}
-			sess, err := session(c)
-			if err != nil {
-				return err
-			}
-			w, err := a.open(c)
+			w, sess, err := a.sessionWorkspace(c, 0, 0)
 			if err != nil {
 				return err
 			}
@@ -264,14 +247,7 @@ func (a *app) showCommand() *cli.Command {
 		ArgsUsage: "[CHECKPOINT]",
 		Flags:     []cli.Flag{rootFlag, jsonFlag, sessionFlag()},
 		Action: func(c *cli.Context) error {
-			if err := args(c, 0, 1); err != nil {
-				return err
-			}
-			sess, err := session(c)
-			if err != nil {
-				return err
-			}
-			w, err := a.open(c)
+			w, sess, err := a.sessionWorkspace(c, 0, 1)
 			if err != nil {
 				return err
 			}
@@ -301,14 +277,7 @@ func (a *app) diffCommand() *cli.Command {
 			&cli.BoolFlag{Name: "name-only", Usage: "print paths only"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := args(c, 0, 2); err != nil {
-				return err
-			}
-			sess, err := session(c)
-			if err != nil {
-				return err
-			}
-			w, err := a.open(c)
+			w, sess, err := a.sessionWorkspace(c, 0, 2)
 			if err != nil {
 				return err
 			}
@@ -376,10 +345,7 @@ func (a *app) planCommand() *cli.Command {
 		Usage: "print the parsed plan, or mark a step",
 		Flags: []cli.Flag{rootFlag, jsonFlag},
 		Action: func(c *cli.Context) error {
-			if err := args(c, 0, 0); err != nil {
-				return err
-			}
-			w, err := a.open(c)
+			w, err := a.workspace(c, 0, 0)
 			if err != nil {
 				return err
 			}
@@ -483,10 +449,7 @@ func (a *app) decideCommand() *cli.Command {
 		ArgsUsage: "DECISION",
 		Flags:     []cli.Flag{rootFlag, jsonFlag, &cli.StringFlag{Name: "why", Usage: "the reason"}},
 		Action: func(c *cli.Context) error {
-			if err := args(c, 1, 1); err != nil {
-				return err
-			}
-			w, err := a.open(c)
+			w, err := a.workspace(c, 1, 1)
 			if err != nil {
 				return err
 			}

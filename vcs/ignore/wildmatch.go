@@ -56,10 +56,6 @@ func dowild(pat, text string, pathname bool) int {
 			if at(pat, p) != tc {
 				return wmNoMatch
 			}
-		default:
-			if tc != pc {
-				return wmNoMatch
-			}
 		case '?':
 			if pathname && tc == '/' {
 				return wmNoMatch
@@ -155,6 +151,10 @@ func dowild(pat, text string, pathname bool) int {
 				return wmNoMatch
 			}
 			p = end
+		default: // a literal byte
+			if tc != pc {
+				return wmNoMatch
+			}
 		}
 	}
 	if t < len(text) {

@@ -213,10 +213,6 @@ func gitDowild(pat, text string, pathname bool) int {
 			if at(pat, p) != tc {
 				return wmNoMatch
 			}
-		default:
-			if tc != pc {
-				return wmNoMatch
-			}
 		case '?':
 			if pathname && tc == '/' {
 				return wmNoMatch
@@ -289,6 +285,10 @@ func gitDowild(pat, text string, pathname bool) int {
 				return wmNoMatch
 			}
 			p = end
+		default: // a literal byte
+			if tc != pc {
+				return wmNoMatch
+			}
 		}
 	}
 	if t < len(text) {
