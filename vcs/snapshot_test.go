@@ -342,3 +342,42 @@ func TestStatCacheNeverChangesTheTree(t *testing.T) {
 		}
 	}
 }
+
+// SPEC §9.2: core.excludesFile is found as git finds it: the repository's
+// config, then ~/.gitconfig, then $XDG_CONFIG_HOME/git/config, else the
+// XDG default $XDG_CONFIG_HOME/git/ignore; "~/" is the home directory.
+func TestExcludesFile(t *testing.T) {
+	home := t.TempDir()
+	xdg := filepath.Join(home, "xdg")
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", xdg)
+	repo := newGitRepo(t)
+	common := filepath.Join(repo, ".git")
+
+	if got, want := vcs.ExcludesFile(common), filepath.Join(xdg, "git", "ignore"); got != want {
+		t.Fatalf("default = %q, want %q", got, want)
+	}
+	os.MkdirAll(filepath.Join(xdg, "git"), 0o755)
+	os.WriteFile(filepath.Join(xdg, "git", "config"), []byte("[core]\n\texcludesFile = /xdg/excludes\n"), 0o644)
+	if got := vcs.ExcludesFile(common); got != "/xdg/excludes" {
+		t.Fatalf("from XDG config = %q", got)
+	}
+	os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[core]\n\texcludesfile = ~/global-ignore\n"), 0o644)
+	if got, want := vcs.ExcludesFile(common), filepath.Join(home, "global-ignore"); got != want {
+		t.Fatalf("from ~/.gitconfig = %q, want %q", got, want)
+	}
+	gitCmd(t, repo, "config", "core.excludesFile", "/repo/excludes")
+	if got := vcs.ExcludesFile(common); got != "/repo/excludes" {
+		t.Fatalf("from the repository config = %q", got)
+	}
+
+	// And the snapshot honours it, as git does.
+	os.WriteFile(filepath.Join(home, "global-ignore"), []byte("*.swp\n"), 0o644)
+	gitCmd(t, repo, "config", "--unset", "core.excludesFile")
+	writeFiles(t, repo, map[string]string{"a.txt": "a", "a.txt.swp": "editor swap"})
+	s := openRepo(t, repo)
+	res := snapshotOf(t, s, repo, "", func(o *vcs.SnapshotOptions) { o.ExcludesFile = vcs.ExcludesFile(common) })
+	if got := gitCmd(t, repo, "ls-tree", "-r", "--name-only", res.Tree.String()); got != "a.txt\n" {
+		t.Fatalf("tree holds:\n%s", got)
+	}
+}
