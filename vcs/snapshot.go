@@ -590,12 +590,22 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 			// further change could share its mtime. (ctime is compared
 			// for equality on use, which catches a content change whose
 			// mtime was set back.)
-			if k.link == nil && k.st.mtime < w.start {
+			switch {
+			case k.link != nil:
+			case k.st.mtime < w.start:
 				e := k.st
 				e.id = k.id
 				dir.files = append(dir.files, cachedFile{k.name, e})
 				if !k.hit {
 					w.res.dirty = true
+				}
+			default:
+				// Too recent to cache. Its old entry, if any, is kept: it
+				// can never match the file's new stat (the ctime moved),
+				// and keeping it spares rewriting the cache until the
+				// file is old enough to cache anew.
+				if old, ok := w.res.old.dirs[rel].lookup(k.name); ok {
+					dir.files = append(dir.files, cachedFile{k.name, old})
 				}
 			}
 		}
@@ -627,9 +637,9 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 	SortTree(entries)
 	data := EncodeTree(entries)
 	h := HashObject(TreeObject, data)
-	if old.id != h {
-		w.res.dirty = true
-	}
+	// A new tree id alone is no reason to rewrite the cache: the saved
+	// record names an older tree that still exists, and only costs this
+	// directory a re-encode next time.
 	if old.id == h && old.stored {
 		dir.tree = old
 		return h, true, true, nil
