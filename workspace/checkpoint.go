@@ -93,6 +93,15 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 		}
 	}
 	st := w.ReadState()
+	if opts.Task == nil {
+		// The durable task state rides along in every checkpoint, so
+		// recover and diff see phase and next_action (SPEC §12.1).
+		if task, err := w.ReadTaskState(); err != nil {
+			st.Problems = append(st.Problems, err)
+		} else if task.Exists {
+			opts.Task = task.State
+		}
+	}
 	ref := w.SessionRef(opts.Session)
 	prevID, prev, err := w.head(store, ref)
 	if err != nil {

@@ -304,3 +304,29 @@ func (w *Workspace) Changes(from, to vcs.Hash) ([]vcs.Change, error) {
 	}
 	return diffWorkspace(store, a, c.Tree)
 }
+
+// TaskChange is a task-state field that differs between two checkpoints.
+type TaskChange struct {
+	Field, From, To string
+}
+
+// TaskChanges lists the changes of the fields a reader follows: phase,
+// next action, status and goal (SPEC §12.1).
+func TaskChanges(a, b *spec.TaskState) []TaskChange {
+	if a == nil {
+		a = &spec.TaskState{}
+	}
+	if b == nil {
+		b = &spec.TaskState{}
+	}
+	var out []TaskChange
+	for _, f := range []struct{ name, from, to string }{
+		{"current_phase", a.CurrentPhase, b.CurrentPhase}, {"next_action", a.NextAction, b.NextAction},
+		{"status", a.Status, b.Status}, {"goal", a.Goal, b.Goal},
+	} {
+		if f.from != f.to {
+			out = append(out, TaskChange{f.name, f.from, f.to})
+		}
+	}
+	return out
+}

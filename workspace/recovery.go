@@ -139,6 +139,9 @@ func renderRequired(cp *spec.Checkpoint, o RenderOptions, fieldCap int) string {
 		step = fmt.Sprintf("## Current step (%d of %d done)", cp.Plan.Done, cp.Plan.Total)
 	}
 	field(step, string(cp.Plan.CurrentStep))
+	if cp.Task != nil {
+		field("## Current phase", cp.Task.CurrentPhase)
+	}
 	field("## Next action", string(cp.Working.NextAction))
 	fail := "## Last failure"
 	if t, a := cp.Metacog.LastFailureType, cp.Metacog.LastFailureAction; t != "" || a != "" {

@@ -45,6 +45,13 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 			a.planCommand(),
 			a.decideCommand(),
 			a.failCommand(),
+			a.ensureCommand(),
+			a.statusCommand(),
+			a.resumeCommand(),
+			a.summaryCommand(),
+			a.bundleCommand(),
+			a.stateCommand(),
+			a.gaugeCommand(),
 			a.versionCommand(),
 		},
 	}

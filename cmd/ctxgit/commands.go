@@ -142,6 +142,7 @@ func (a *app) recoverCommand() *cli.Command {
 				Session: sess, SessionGiven: c.IsSet("session"), Name: c.Args().First(),
 				Budget: c.Int("budget"), MaxAge: c.Duration("max-age"),
 				Peek: c.Bool("peek"), Force: c.Bool("force"), Write: c.Bool("write"),
+				Status: w.PeekStatus(sess),
 			})
 			if err != nil {
 				return err
@@ -294,6 +295,9 @@ func (a *app) diffCommand() *cli.Command {
 			}
 			var fromID vcs.Hash
 			from, err := w.Resolve(fromName, sess)
+			if err != nil {
+				from = nil
+			}
 			switch {
 			case err == nil:
 				fromID = from.Commit
@@ -306,16 +310,25 @@ func (a *app) diffCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			var fromTask *spec.TaskState
+			if from != nil {
+				fromTask = from.Checkpoint.Task
+			}
+			taskChanges := workspace.TaskChanges(fromTask, to.Checkpoint.Task)
 			if c.Bool("json") {
-				out := []map[string]any{}
+				files := []map[string]any{}
 				for _, ch := range changes {
 					m := map[string]any{"path": ch.Path, "status": ch.Status}
 					if ch.From != "" {
 						m["from"] = ch.From
 					}
-					out = append(out, m)
+					files = append(files, m)
 				}
-				return a.printJSON(out)
+				task := []map[string]string{}
+				for _, tc := range taskChanges {
+					task = append(task, map[string]string{"field": tc.Field, "from": tc.From, "to": tc.To})
+				}
+				return a.printJSON(map[string]any{"files": files, "task": task})
 			}
 			for _, ch := range changes {
 				switch {
@@ -325,6 +338,11 @@ func (a *app) diffCommand() *cli.Command {
 					fmt.Fprintf(a.stdout, "%s\t%s\t%s\n", ch.Status, ch.From, ch.Path)
 				default:
 					fmt.Fprintf(a.stdout, "%s\t%s\n", ch.Status, ch.Path)
+				}
+			}
+			if !c.Bool("name-only") {
+				for _, tc := range taskChanges {
+					fmt.Fprintf(a.stdout, "task %s: %q → %q\n", tc.Field, tc.From, tc.To)
 				}
 			}
 			return nil

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
+)
+
+// stateCommand edits the task state safely: under the lock, atomically,
+// with updated_at kept, so nobody hand-edits YAML under pressure.
+func (a *app) stateCommand() *cli.Command {
+	done := func(c *cli.Context, ts *spec.TaskState, msg string) error {
+		if c.Bool("json") {
+			return a.printJSON(ts)
+		}
+		fmt.Fprintln(a.stdout, msg)
+		return nil
+	}
+	common := []cli.Flag{rootFlag, jsonFlag}
+	return &cli.Command{
+		Name:  "state",
+		Usage: "read and update the durable task state",
+		Flags: common,
+		Action: func(c *cli.Context) error {
+			w, err := a.workspace(c, 0, 0)
+			if err != nil {
+				return err
+			}
+			task, err := w.ReadTaskState()
+			if err != nil {
+				return err
+			}
+			if !task.Exists {
+				return spec.NotFound("%s does not exist: run `ctxgit ensure` to start a task", task.Path)
+			}
+			if c.Bool("json") {
+				return a.printJSON(map[string]any{"path": task.Path, "state": task.State, "missing": nonNil(task.Missing)})
+			}
+			data, err := spec.MarshalTaskState(".yaml", task.State)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "# %s\n%s", task.Path, data)
+			return nil
+		},
+		Subcommands: []*cli.Command{
+			{
+				Name: "get", Usage: "print one field (a list: one item a line)", ArgsUsage: "FIELD", Flags: common,
+				Action: func(c *cli.Context) error {
+					w, err := a.workspace(c, 1, 1)
+					if err != nil {
+						return err
+					}
+					task, err := w.ReadTaskState()
+					if err != nil {
+						return err
+					}
+					if !task.Exists {
+						return spec.NotFound("%s does not exist: run `ctxgit ensure` to start a task", task.Path)
+					}
+					lines, err := workspace.TaskField(task.State, c.Args().First())
+					if err != nil {
+						return err
+					}
+					if c.Bool("json") {
+						return a.printJSON(map[string]any{"field": c.Args().First(), "values": nonNil(lines)})
+					}
+					for _, l := range lines {
+						fmt.Fprintln(a.stdout, l)
+					}
+					return nil
+				},
+			},
+			{
+				Name: "set", Usage: "set a field: goal, status, current_phase, next_action, task_id, session_id, state_confidence", ArgsUsage: "FIELD VALUE", Flags: common,
+				Action: func(c *cli.Context) error {
+					w, err := a.workspace(c, 2, 2)
+					if err != nil {
+						return err
+					}
+					ts, err := w.SetTaskField(c.Args().Get(0), c.Args().Get(1))
+					if err != nil {
+						return err
+					}
+					return done(c, ts, fmt.Sprintf("%s set", c.Args().Get(0)))
+				},
+			},
+			{
+				Name: "add", Usage: "append to a list field (artifacts take --kind and --description, decisions --reason)", ArgsUsage: "FIELD VALUE",
+				Flags: append(common, &cli.StringFlag{Name: "kind"}, &cli.StringFlag{Name: "description"}, &cli.StringFlag{Name: "reason"}),
+				Action: func(c *cli.Context) error {
+					w, err := a.workspace(c, 2, 2)
+					if err != nil {
+						return err
+					}
+					ts, err := w.AddTaskItem(c.Args().Get(0), c.Args().Get(1), c.String("kind"), c.String("description"), c.String("reason"))
+					if err != nil {
+						return err
+					}
+					return done(c, ts, fmt.Sprintf("added to %s", c.Args().Get(0)))
+				},
+			},
+			{
+				Name: "remove", Usage: "remove an item from a list field (artifacts by path)", ArgsUsage: "FIELD VALUE", Flags: common,
+				Action: func(c *cli.Context) error {
+					w, err := a.workspace(c, 2, 2)
+					if err != nil {
+						return err
+					}
+					ts, err := w.RemoveTaskItem(c.Args().Get(0), c.Args().Get(1))
+					if err != nil {
+						return err
+					}
+					return done(c, ts, fmt.Sprintf("removed from %s", c.Args().Get(0)))
+				},
+			},
+			{
+				Name: "step-done", Usage: "record a completed step (default: the plan's current step, marked done there too)", ArgsUsage: "[STEP]", Flags: common,
+				Action: func(c *cli.Context) error {
+					w, err := a.workspace(c, 0, 1)
+					if err != nil {
+						return err
+					}
+					ts, err := w.StepDone(c.Args().First())
+					if err != nil {
+						return err
+					}
+					return done(c, ts, "step recorded: "+ts.CompletedSteps[len(ts.CompletedSteps)-1])
+				},
+			},
+			{
+				Name: "action", Usage: "record the last major action; a failure also goes to the failure log",
+				Flags: append(common,
+					&cli.StringFlag{Name: "summary", Usage: "required: what was done"},
+					&cli.StringFlag{Name: "outcome", Usage: "required: success or failure"},
+					&cli.StringFlag{Name: "type", Usage: "the action's kind (edit, test, deploy, …)"},
+					&cli.StringFlag{Name: "failure-type", Usage: "for a failure: its failure-log type"},
+					&cli.StringFlag{Name: "failure-action", Usage: "for a failure: Retry, Pivot, Escalate or Abort"},
+				),
+				Action: func(c *cli.Context) error {
+					w, err := a.workspace(c, 0, 0)
+					if err != nil {
+						return err
+					}
+					var ft spec.FailureType
+					var fa spec.FailureAction
+					if v := c.String("failure-type"); v != "" {
+						var ok bool
+						if ft, ok = spec.ParseFailureType(v); !ok {
+							return spec.Usage("--failure-type %q is not a failure type", v)
+						}
+					}
+					if v := c.String("failure-action"); v != "" {
+						var ok bool
+						if fa, ok = spec.ParseFailureAction(v); !ok {
+							return spec.Usage("--failure-action %q: want Retry, Pivot, Escalate or Abort", v)
+						}
+					}
+					ts, err := w.RecordAction(c.String("summary"), strings.ToLower(c.String("outcome")), c.String("type"), ft, fa)
+					if err != nil {
+						return err
+					}
+					return done(c, ts, "action recorded ("+ts.LastAction.Outcome+")")
+				},
+			},
+		},
+	}
+}

@@ -1,0 +1,118 @@
+package workspace
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// Level is how full the context is (SPEC §12.3).
+type Level string
+
+// Pressure levels, in rising order.
+const (
+	LevelOK       Level = "ok"
+	LevelWarning  Level = "warning"
+	LevelCompress Level = "compress"
+	LevelCritical Level = "critical"
+)
+
+// Pressure is the context utilisation as known to the caller.
+type Pressure struct {
+	Value  float64 // 0..1 (may exceed 1 when a host over-reports)
+	Known  bool
+	Source string // flag, tokens, env, host, …
+	Tokens int64  // when known
+	Window int64  // when known
+}
+
+// ParsePressure reads "0.72", ".72" or "72%".
+func ParsePressure(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	pct := strings.HasSuffix(t, "%")
+	v, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
+	if err != nil || v < 0 {
+		return 0, spec.Usage("pressure %q: want a fraction such as 0.72 or a percentage such as 72%%", s)
+	}
+	if pct || v > 1.5 {
+		v /= 100
+	}
+	return v, nil
+}
+
+// TokenPressure is tokens over window.
+func TokenPressure(tokens, window int64) (Pressure, error) {
+	if tokens < 0 || window <= 0 {
+		return Pressure{}, spec.Usage("--tokens and --window need a positive window and non-negative tokens")
+	}
+	return Pressure{Value: float64(tokens) / float64(window), Known: true, Source: "tokens", Tokens: tokens, Window: window}, nil
+}
+
+// Level maps a utilisation onto the configured thresholds.
+func (w *Workspace) Level(p float64) Level {
+	t := w.Config.Pressure
+	switch {
+	case p >= t.Critical:
+		return LevelCritical
+	case p >= t.Compress:
+		return LevelCompress
+	case p >= t.Warning:
+		return LevelWarning
+	}
+	return LevelOK
+}
+
+// runtimeState is a session's machine-local runtime record (SPEC §12.4):
+// the turn count, a pending summary requirement, and a persisted halt.
+type runtimeState struct {
+	Turns         int        `json:"turns"`
+	CompressSince *time.Time `json:"compress_since,omitempty"`
+	Halt          *Halt      `json:"halt,omitempty"`
+}
+
+// Halt records why and when a session stopped for its context limit.
+type Halt struct {
+	At         time.Time `json:"at"`
+	Pressure   float64   `json:"pressure"`
+	Source     string    `json:"source"`
+	Checkpoint string    `json:"checkpoint,omitempty"`
+	Summary    string    `json:"summary,omitempty"`
+}
+
+func (w *Workspace) runtimePath(session string) string {
+	return w.LocalPath("runtime/" + session + ".json")
+}
+
+// loadRuntime reads a session's record; a damaged one is reported by the
+// caller and replaced, except that a halt is never forgotten: an unreadable
+// record counts as halted, the safe side.
+func (w *Workspace) loadRuntime(session string) (*runtimeState, error) {
+	data, err := os.ReadFile(w.runtimePath(session))
+	if errors.Is(err, fs.ErrNotExist) {
+		return &runtimeState{}, nil
+	}
+	rt := &runtimeState{}
+	if err == nil {
+		err = json.Unmarshal(data, rt)
+	}
+	if err != nil {
+		return &runtimeState{Turns: 1, Halt: &Halt{At: w.Now(), Source: "unreadable runtime record"}},
+			fmt.Errorf("%s/runtime/%s.json: unreadable (%v): treated as halted", spec.LocalDir, session, err)
+	}
+	return rt, nil
+}
+
+func (w *Workspace) saveRuntime(session string, rt *runtimeState) error {
+	data, err := json.MarshalIndent(rt, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(w.runtimePath(session), append(data, '\n'), 0o644)
+}

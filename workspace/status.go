@@ -1,0 +1,306 @@
+package workspace
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// The status tokens (SPEC §12.2).
+const (
+	StatusOK           = "STATUS:OK"
+	StatusMissingState = "STATUS:MISSING_STATE"
+	StatusHalt         = "STATUS:HALT_CONTEXT_LIMIT"
+	StatusComplete     = "STATUS:COMPLETE"
+)
+
+// Status is the answer to "may I take the next major action?".
+type Status struct {
+	Token    string   `json:"token"`
+	Level    Level    `json:"level"`
+	Pressure Pressure `json:"pressure"`
+	// Required lists what must happen before the next major action.
+	Required []string `json:"required"`
+	// Missing lists the task-state fields that are absent or empty.
+	Missing []string `json:"missing,omitempty"`
+	Turn    int      `json:"turn"`
+	Halt    *Halt    `json:"halt,omitempty"`
+	// Notes say what this call did (initialised, archived, wrote …).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// ExitCode is the token's exit code (SPEC §13.1).
+func (s *Status) ExitCode() int {
+	switch s.Token {
+	case StatusMissingState:
+		return spec.ExitStatusMissingState
+	case StatusHalt:
+		return spec.ExitStatusHalt
+	case StatusComplete:
+		return spec.ExitStatusComplete
+	}
+	return spec.ExitOK
+}
+
+// StatusCheck is the runtime contract's check before each major action
+// (SPEC §12.3): it counts the turn, reads the task state and the pressure,
+// and at critical pressure checkpoints, writes a summary and halts — a halt
+// that persists across restarts until an explicit override.
+func (w *Workspace) StatusCheck(session string, p Pressure) (*Status, error) {
+	lock, err := w.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	rt, rterr := w.loadRuntime(session)
+	rt.Turns++
+	st := &Status{Turn: rt.Turns, Required: []string{}}
+	if rterr != nil {
+		st.Notes = append(st.Notes, rterr.Error())
+	}
+	if !p.Known {
+		// No reading: harmless on the first turn, the worst case after.
+		if rt.Turns == 1 {
+			p = Pressure{Value: 0, Source: "missing (first turn: counts as 0)"}
+		} else {
+			p = Pressure{Value: w.Config.Pressure.Critical, Source: "missing (after the first turn: counts as critical)"}
+		}
+	}
+	st.Pressure, st.Level = p, w.Level(p.Value)
+	err = w.decide(session, rt, st)
+	if serr := w.saveRuntime(session, rt); err == nil {
+		err = serr
+	}
+	return st, err
+}
+
+func (w *Workspace) decide(session string, rt *runtimeState, st *Status) error {
+	if rt.Halt != nil {
+		st.Token, st.Halt = StatusHalt, rt.Halt
+		st.Required = append(st.Required, haltRequirement)
+		return nil
+	}
+	task, err := w.ReadTaskState()
+	if err != nil {
+		return err
+	}
+	if task.Exists && task.State.IsDone() && len(task.Missing) == 0 {
+		st.Token = StatusComplete
+		return nil
+	}
+	if st.Level == LevelCritical {
+		return w.halt(session, rt, st)
+	}
+	if !task.Exists || len(task.Missing) > 0 {
+		st.Token, st.Missing = StatusMissingState, task.Missing
+		if !task.Exists {
+			st.Missing = []string{task.Path + " (no task state)"}
+		}
+		st.Required = append(st.Required, "write the task state (ctxgit ensure, then ctxgit state set …)")
+		return nil
+	}
+	st.Token = StatusOK
+	if st.Level == LevelCompress && rt.CompressSince == nil {
+		now := w.Now()
+		rt.CompressSince = &now
+	}
+	if rt.CompressSince != nil {
+		if w.summaryWrittenSince(*rt.CompressSince) {
+			rt.CompressSince = nil
+		} else {
+			st.Required = append(st.Required, "fresh summary required before the next major action (ctxgit summary)")
+		}
+	}
+	if st.Level == LevelWarning && len(st.Required) == 0 {
+		st.Notes = append(st.Notes, "context is filling: keep the task state current")
+	}
+	return nil
+}
+
+const haltRequirement = "stop: the context limit was reached; resume only after `ctxgit resume --override --reason \"…\"`"
+
+// halt checkpoints, writes a summary and persists the halt.
+func (w *Workspace) halt(session string, rt *runtimeState, st *Status) error {
+	h := &Halt{At: w.Now(), Pressure: st.Pressure.Value, Source: st.Pressure.Source}
+	opts := CheckpointOptions{Session: session, Trigger: spec.TriggerHalt,
+		Message: fmt.Sprintf("context limit: %.0f%% (%s)", st.Pressure.Value*100, st.Pressure.Source)}
+	if st.Pressure.Window > 0 {
+		opts.Usage = spec.TokenUsage{InputTokens: st.Pressure.Tokens, ContextWindow: st.Pressure.Window, Utilization: st.Pressure.Value, Source: "host"}
+	}
+	res, err := w.checkpointLocked(opts)
+	if err != nil {
+		return fmt.Errorf("halting: checkpoint failed: %w", err)
+	}
+	h.Checkpoint = session + ":" + res.Checkpoint.Meta.CheckpointID
+	if path, err := w.writeSummary(session); err == nil {
+		h.Summary = path
+	} else {
+		st.Notes = append(st.Notes, "summary not written: "+err.Error())
+	}
+	rt.Halt = h
+	st.Token, st.Halt = StatusHalt, h
+	st.Required = append(st.Required, haltRequirement)
+	return nil
+}
+
+// Resume clears a persisted halt, on an explicit override with a reason,
+// recorded in the task state (and so in the next checkpoint).
+func (w *Workspace) Resume(session, reason string) (*Halt, error) {
+	if strings.TrimSpace(reason) == "" {
+		return nil, spec.Usage("an override needs --reason")
+	}
+	lock, err := w.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	rt, _ := w.loadRuntime(session)
+	if rt.Halt == nil {
+		return nil, spec.Usage("session %s is not halted: nothing to override", session)
+	}
+	task, err := w.ReadTaskState()
+	if err != nil {
+		return nil, err
+	}
+	if task.Exists {
+		task.State.Overrides = append(task.State.Overrides, spec.HaltOverride{At: w.Now().Format(timeLayout), Reason: reason})
+		if err := w.writeTaskState(task.Path, task.State); err != nil {
+			return nil, err
+		}
+	}
+	h := rt.Halt
+	rt.Halt = nil
+	return h, w.saveRuntime(session, rt)
+}
+
+// PeekStatus is the token a session would get, without counting a turn or
+// acting on pressure: for the recovery block. It is "" for a workspace that
+// does not use the runtime contract (no task state, no halt).
+func (w *Workspace) PeekStatus(session string) string {
+	if rt, err := w.loadRuntime(session); err != nil || rt.Halt != nil {
+		return StatusHalt
+	}
+	task, err := w.ReadTaskState()
+	switch {
+	case err == nil && !task.Exists:
+		return ""
+	case err != nil || len(task.Missing) > 0:
+		return StatusMissingState
+	case task.State.IsDone():
+		return StatusComplete
+	}
+	return StatusOK
+}
+
+// EnsureOptions shape the startup branch.
+type EnsureOptions struct {
+	Session string
+	Goal    string // for a new task; default: the plan's goal
+	TaskID  string // for a new task; default: task-<date>
+	Archive bool   // move a legacy state aside, then start over
+	Reinit  bool   // discard a legacy or broken state and start over
+}
+
+// Ensure is the startup branch of the runtime contract (SPEC §12.5).
+func (w *Workspace) Ensure(o EnsureOptions) (*Status, error) {
+	lock, err := w.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	st := &Status{Level: LevelOK, Required: []string{}}
+	rt, rterr := w.loadRuntime(o.Session)
+	if rterr != nil {
+		st.Notes = append(st.Notes, rterr.Error())
+	}
+	st.Turn = rt.Turns
+	if rt.Halt != nil {
+		st.Token, st.Halt = StatusHalt, rt.Halt
+		st.Required = append(st.Required, haltRequirement)
+		return st, nil
+	}
+	task, err := w.ReadTaskState()
+	if err != nil {
+		if !o.Archive && !o.Reinit {
+			return nil, err
+		}
+		path := w.taskStatePath()
+		if o.Archive {
+			aside := strings.TrimSuffix(path, filepath.Ext(path)) + ".archived-" + w.Now().Format("20060102T150405Z") + filepath.Ext(path)
+			if err := os.Rename(w.Path(path), w.Path(aside)); err != nil {
+				return nil, &spec.FileError{Path: path, Err: unwrapPathError(err)}
+			}
+			st.Notes = append(st.Notes, "moved "+path+" to "+aside)
+		} else {
+			if err := os.Remove(w.Path(path)); err != nil {
+				return nil, &spec.FileError{Path: path, Err: unwrapPathError(err)}
+			}
+			st.Notes = append(st.Notes, "removed "+path)
+		}
+		task = &TaskRead{Path: path}
+	}
+	summaryPath := w.latestSummaryPath()
+	_, serr := os.Stat(w.Path(summaryPath))
+	haveSummary := serr == nil
+
+	switch {
+	case !task.Exists && !haveSummary:
+		goal := o.Goal
+		if goal == "" {
+			if p := w.ReadState().Plan; p != nil {
+				goal = p.Goal
+			}
+		}
+		id := o.TaskID
+		if id == "" {
+			id = "task-" + w.Now().Format("20060102T150405Z")
+		}
+		ts := spec.NewTaskState(id, o.Session, goal, w.Now())
+		if err := w.writeTaskState(task.Path, ts); err != nil {
+			return nil, err
+		}
+		path, err := w.writeSummary(o.Session)
+		if err != nil {
+			return nil, err
+		}
+		st.Notes = append(st.Notes, "initialised "+task.Path+" (next_action START) and "+path)
+		if strings.TrimSpace(goal) == "" {
+			st.Token, st.Missing = StatusMissingState, []string{"goal (empty)"}
+			st.Required = append(st.Required, "set the goal: ctxgit state set goal \"…\"")
+			return st, nil
+		}
+		st.Token = StatusOK
+	case !task.Exists:
+		st.Token, st.Missing = StatusMissingState, []string{task.Path + " (no task state)"}
+		st.Required = append(st.Required, "rebuild the task state from "+summaryPath+" (ctxgit ensure --reinit starts over)")
+	case len(task.Missing) > 0:
+		st.Token, st.Missing = StatusMissingState, task.Missing
+		st.Required = append(st.Required, "fill the missing task-state fields (ctxgit state set …)")
+	case task.State.IsDone():
+		if task.State.Status != spec.TaskComplete {
+			task.State.Status = spec.TaskComplete
+			if err := w.writeTaskState(task.Path, task.State); err != nil {
+				return nil, err
+			}
+		}
+		path, err := w.writeSummary(o.Session)
+		if err != nil {
+			return nil, err
+		}
+		st.Token = StatusComplete
+		st.Notes = append(st.Notes, "final state and summary written ("+path+")")
+	default:
+		st.Token = StatusOK
+		if conflict := w.summaryConflict(task.State); conflict != "" {
+			path, err := w.writeSummary(o.Session)
+			if err != nil {
+				return nil, err
+			}
+			st.Notes = append(st.Notes, "the summary disagreed with the task state ("+conflict+"): the task state wins; rewrote "+path)
+		}
+	}
+	return st, nil
+}

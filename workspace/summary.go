@@ -1,0 +1,199 @@
+package workspace
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// The summary's sections, in order: every one the summary rule requires
+// (SPEC §12.6). Scalars are one paragraph, lists one item a line.
+var summarySections = []string{"Goal", "Current phase", "Completed steps", "Failed attempts", "Decisions",
+	"Files touched", "Important tool outputs", "Blockers", "Next action", "Invariants", "Constraints"}
+
+// writtenPrefix opens the line that dates a summary.
+const writtenPrefix = "Written: "
+
+func (w *Workspace) latestSummaryPath() string {
+	return path.Join(w.Config.Paths.Summaries, spec.LatestSummaryName)
+}
+
+// WriteSummary renders the summary and writes it to a timestamped file and
+// latest-summary.md, under the workspace lock.
+func (w *Workspace) WriteSummary(session string) (string, error) {
+	lock, err := w.Lock()
+	if err != nil {
+		return "", err
+	}
+	defer lock.Unlock()
+	return w.writeSummary(session)
+}
+
+func (w *Workspace) writeSummary(session string) (string, error) {
+	task, err := w.ReadTaskState()
+	if err != nil {
+		return "", err
+	}
+	text := w.renderSummary(session, task)
+	stamped := path.Join(w.Config.Paths.Summaries, w.Now().Format("20060102T150405Z")+".md")
+	for _, p := range []string{stamped, w.latestSummaryPath()} {
+		if err := WriteFileAtomic(w.Path(p), []byte(text), 0o644); err != nil {
+			return "", &spec.FileError{Path: p, Err: unwrapPathError(err)}
+		}
+	}
+	return w.latestSummaryPath(), nil
+}
+
+// renderSummary is deterministic: the same state files and clock give the
+// same bytes.
+func (w *Workspace) renderSummary(session string, task *TaskRead) string {
+	st := w.ReadState()
+	ts := task.State
+	if ts == nil {
+		ts = &spec.TaskState{}
+	}
+	plan := st.Plan
+	if plan == nil {
+		plan = &spec.Plan{}
+	}
+	goal := ts.Goal
+	if goal == "" {
+		goal = plan.Goal
+	}
+	completed := append([]string{}, ts.CompletedSteps...)
+	for _, s := range plan.Steps {
+		if s.Status == spec.StepDone {
+			completed = append(completed, "plan: "+s.Title())
+		}
+	}
+	failed := append([]string{}, ts.FailedAttempts...)
+	for _, f := range st.Failures {
+		failed = append(failed, "failure log: "+f.Summary)
+	}
+	var decisions []string
+	for _, d := range ts.Decisions {
+		decisions = append(decisions, strings.TrimSpace(d.Decision+" — "+d.Reason))
+	}
+	for _, d := range st.Decisions {
+		decisions = append(decisions, d.What)
+	}
+	var files []string
+	for _, a := range ts.Artifacts {
+		files = append(files, a.Path)
+	}
+	if _, cp, err := w.sessionHead(session); err == nil && cp != nil {
+		for _, f := range cp.Resources.SinceSession {
+			files = append(files, f.Path)
+		}
+		files = append(files, cp.Resources.FilesModified...)
+	}
+	outputs := append([]string{}, ts.ImportantFacts...)
+	if a := ts.LastAction; a != nil {
+		outputs = append(outputs, fmt.Sprintf("last action (%s, %s): %s", a.Outcome, a.Timestamp, a.Summary))
+	}
+	blockers := append(append([]string{}, ts.Blockers...), ts.OpenIssues...)
+
+	var b strings.Builder
+	b.WriteString("# Task summary\n\n")
+	fmt.Fprintf(&b, "Task: %s · session %s · state updated %s\n", orNone(ts.TaskID), session, orNone(ts.UpdatedAt))
+	b.WriteString(writtenPrefix + w.Now().Format(time.RFC3339) + "\n")
+	if !task.Exists {
+		fmt.Fprintf(&b, "No task state (%s): sections below come from the plan and logs only.\n", task.Path)
+	}
+	lists := map[string][]string{
+		"Completed steps": completed, "Failed attempts": failed, "Decisions": decisions,
+		"Files touched": dedupe(files), "Important tool outputs": outputs, "Blockers": blockers,
+		"Invariants": ts.Invariants, "Constraints": ts.Constraints,
+	}
+	scalars := map[string]string{"Goal": goal, "Current phase": ts.CurrentPhase, "Next action": ts.NextAction}
+	for _, sec := range summarySections {
+		fmt.Fprintf(&b, "\n## %s\n", sec)
+		if v, ok := scalars[sec]; ok {
+			b.WriteString(orNone(oneLine(v)) + "\n")
+			continue
+		}
+		items := lists[sec]
+		if len(items) == 0 {
+			b.WriteString("- (none)\n")
+		}
+		for _, it := range items {
+			b.WriteString("- " + oneLine(it) + "\n")
+		}
+	}
+	return b.String()
+}
+
+func orNone(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// readSummary returns the latest summary's written time and its scalar
+// sections; ok is false when there is none or it is not in this form.
+func (w *Workspace) readSummary() (written time.Time, sections map[string]string, ok bool) {
+	f, err := os.Open(w.Path(w.latestSummaryPath()))
+	if err != nil {
+		return time.Time{}, nil, false
+	}
+	defer f.Close()
+	sections = map[string]string{}
+	cur := ""
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, writtenPrefix) && cur == "":
+			written, _ = time.Parse(time.RFC3339, strings.TrimPrefix(line, writtenPrefix))
+		case strings.HasPrefix(line, "## "):
+			cur = strings.TrimPrefix(line, "## ")
+		case cur != "" && strings.TrimSpace(line) != "":
+			sections[cur] = strings.TrimSpace(sections[cur] + " " + line)
+		}
+	}
+	return written, sections, !written.IsZero()
+}
+
+// summaryWrittenSince reports whether the latest summary was written at or
+// after t, by the time recorded in it (a checkout resets mtimes).
+func (w *Workspace) summaryWrittenSince(t time.Time) bool {
+	written, _, ok := w.readSummary()
+	return ok && !written.Before(t)
+}
+
+// summaryConflict names the first of goal, current phase and next action
+// on which the latest summary disagrees with the task state, or "".
+func (w *Workspace) summaryConflict(ts *spec.TaskState) string {
+	_, sections, ok := w.readSummary()
+	if !ok {
+		return "not a ctxgit summary"
+	}
+	for _, c := range []struct{ sec, want string }{
+		{"Goal", ts.Goal}, {"Current phase", ts.CurrentPhase}, {"Next action", ts.NextAction},
+	} {
+		if sections[c.sec] != orNone(oneLine(c.want)) {
+			return strings.ToLower(c.sec)
+		}
+	}
+	return ""
+}
+
+// sessionHead reads a session's newest checkpoint, if any.
+func (w *Workspace) sessionHead(session string) (string, *spec.Checkpoint, error) {
+	store, err := w.Store()
+	if err != nil {
+		return "", nil, err
+	}
+	id, cp, err := w.head(store, w.SessionRef(session))
+	if err != nil || cp == nil {
+		return "", nil, err
+	}
+	return id.String(), cp, nil
+}

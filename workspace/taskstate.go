@@ -1,0 +1,301 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// TaskRead is the task state as found on disk.
+type TaskRead struct {
+	Path    string // workspace-relative, the file read or to be written
+	Exists  bool
+	State   *spec.TaskState // nil when absent
+	Missing []string        // required fields absent or empty
+}
+
+// taskStatePath is the configured YAML path, or its .json sibling when only
+// that exists (SPEC §12.1).
+func (w *Workspace) taskStatePath() string {
+	p := w.Config.Paths.TaskState
+	if _, err := os.Stat(w.Path(p)); err == nil {
+		return p
+	}
+	if alt := strings.TrimSuffix(strings.TrimSuffix(p, ".yaml"), ".yml") + ".json"; alt != p {
+		if _, err := os.Stat(w.Path(alt)); err == nil {
+			return alt
+		}
+	}
+	return p
+}
+
+// ReadTaskState reads the task state. A legacy or malformed file is an
+// error (exit 3) naming the file; an absent one is not.
+func (w *Workspace) ReadTaskState() (*TaskRead, error) {
+	r := &TaskRead{Path: w.taskStatePath()}
+	data, err := readLimited(w.Path(r.Path), maxStateFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return r, nil
+	case errors.Is(err, errTooLarge):
+		return nil, spec.InvalidAt(r.Path, 0, "larger than %d MiB", maxStateFile>>20)
+	case err != nil:
+		return nil, &spec.FileError{Path: r.Path, Err: unwrapPathError(err)}
+	}
+	r.Exists = true
+	r.State, r.Missing, err = spec.ParseTaskState(r.Path, data)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// writeTaskState stamps updated_at and writes the state atomically.
+func (w *Workspace) writeTaskState(path string, ts *spec.TaskState) error {
+	ts.UpdatedAt = w.Now().Format(timeLayout)
+	data, err := spec.MarshalTaskState(path, ts)
+	if err != nil {
+		return err
+	}
+	if err := WriteFileAtomic(w.Path(path), data, filePerm(w.Path(path))); err != nil {
+		return &spec.FileError{Path: path, Err: unwrapPathError(err)}
+	}
+	return nil
+}
+
+const timeLayout = "2006-01-02T15:04:05Z07:00"
+
+// editTaskState applies fn to the task state under the workspace lock and
+// writes it back. The state must exist and be a ctxgit task state: edits
+// never create one (ensure does) or overwrite a legacy one.
+func (w *Workspace) editTaskState(fn func(ts *spec.TaskState) error) (*spec.TaskState, error) {
+	lock, err := w.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	r, err := w.ReadTaskState()
+	if err != nil {
+		return nil, err
+	}
+	if !r.Exists {
+		return nil, spec.NotFound("%s does not exist: run `ctxgit ensure` to start a task", r.Path)
+	}
+	if err := fn(r.State); err != nil {
+		return nil, err
+	}
+	return r.State, w.writeTaskState(r.Path, r.State)
+}
+
+// TaskField gets one task-state field as text lines (a list gives one line
+// per item).
+func TaskField(ts *spec.TaskState, field string) ([]string, error) {
+	if s, ok := scalarField(ts, field); ok {
+		return []string{*s}, nil
+	}
+	if l, ok := listField(ts, field); ok {
+		return append([]string{}, (*l)...), nil
+	}
+	switch field {
+	case "schema_version":
+		return []string{fmt.Sprint(ts.SchemaVersion)}, nil
+	case "state_confidence":
+		return []string{fmt.Sprint(ts.StateConfidence)}, nil
+	case "updated_at":
+		return []string{ts.UpdatedAt}, nil
+	case "artifacts":
+		var out []string
+		for _, a := range ts.Artifacts {
+			out = append(out, strings.TrimSpace(fmt.Sprintf("%s\t%s\t%s", a.Path, a.Kind, a.Description)))
+		}
+		return out, nil
+	case "decisions":
+		var out []string
+		for _, d := range ts.Decisions {
+			out = append(out, strings.TrimSpace(d.Decision+"\t"+d.Reason))
+		}
+		return out, nil
+	case "last_action":
+		if ts.LastAction == nil {
+			return nil, nil
+		}
+		a := ts.LastAction
+		return []string{fmt.Sprintf("%s\t%s\t%s\t%s", a.Timestamp, a.Type, a.Outcome, a.Summary)}, nil
+	}
+	return nil, spec.Usage("unknown task-state field %q", field)
+}
+
+func scalarField(ts *spec.TaskState, field string) (*string, bool) {
+	switch field {
+	case "task_id":
+		return &ts.TaskID, true
+	case "session_id":
+		return &ts.SessionID, true
+	case "goal":
+		return &ts.Goal, true
+	case "status":
+		return &ts.Status, true
+	case "current_phase":
+		return &ts.CurrentPhase, true
+	case "next_action":
+		return &ts.NextAction, true
+	}
+	return nil, false
+}
+
+func listField(ts *spec.TaskState, field string) (*[]string, bool) {
+	switch field {
+	case "completed_steps":
+		return &ts.CompletedSteps, true
+	case "open_issues":
+		return &ts.OpenIssues, true
+	case "constraints":
+		return &ts.Constraints, true
+	case "plan":
+		return &ts.Plan, true
+	case "important_facts":
+		return &ts.ImportantFacts, true
+	case "recovery_instructions":
+		return &ts.RecoveryInstructions, true
+	case "failed_attempts":
+		return &ts.FailedAttempts, true
+	case "blockers":
+		return &ts.Blockers, true
+	case "invariants":
+		return &ts.Invariants, true
+	}
+	return nil, false
+}
+
+// SetTaskField sets a scalar field (or state_confidence, 0..1).
+func (w *Workspace) SetTaskField(field, value string) (*spec.TaskState, error) {
+	return w.editTaskState(func(ts *spec.TaskState) error {
+		if s, ok := scalarField(ts, field); ok {
+			*s = value
+			return nil
+		}
+		if field == "state_confidence" {
+			var f float64
+			if _, err := fmt.Sscanf(value, "%g", &f); err != nil || f < 0 || f > 1 {
+				return spec.Usage("state_confidence must be a number between 0 and 1, got %q", value)
+			}
+			ts.StateConfidence = f
+			return nil
+		}
+		if _, ok := listField(ts, field); ok {
+			return spec.Usage("%s is a list: use `ctxgit state add %s …` or `state remove`", field, field)
+		}
+		return spec.Usage("field %q cannot be set (settable: task_id, session_id, goal, status, current_phase, next_action, state_confidence)", field)
+	})
+}
+
+// AddTaskItem appends to a list field; artifacts and decisions take their
+// extra parts (kind and description; reason).
+func (w *Workspace) AddTaskItem(field, value, kind, description, reason string) (*spec.TaskState, error) {
+	if strings.TrimSpace(value) == "" {
+		return nil, spec.Usage("nothing to add")
+	}
+	return w.editTaskState(func(ts *spec.TaskState) error {
+		switch field {
+		case "artifacts":
+			ts.Artifacts = append(ts.Artifacts, spec.Artifact{Path: value, Kind: kind, Description: description})
+			return nil
+		case "decisions":
+			ts.Decisions = append(ts.Decisions, spec.TaskDecision{Decision: value, Reason: reason})
+			return nil
+		}
+		l, ok := listField(ts, field)
+		if !ok {
+			return spec.Usage("%q is not a list field", field)
+		}
+		*l = append(*l, value)
+		return nil
+	})
+}
+
+// RemoveTaskItem removes every item equal to value from a list field (for
+// artifacts, by path).
+func (w *Workspace) RemoveTaskItem(field, value string) (*spec.TaskState, error) {
+	return w.editTaskState(func(ts *spec.TaskState) error {
+		if field == "artifacts" {
+			kept := ts.Artifacts[:0]
+			for _, a := range ts.Artifacts {
+				if a.Path != value {
+					kept = append(kept, a)
+				}
+			}
+			ts.Artifacts = kept
+			return nil
+		}
+		l, ok := listField(ts, field)
+		if !ok {
+			return spec.Usage("%q is not a list field", field)
+		}
+		kept := (*l)[:0]
+		for _, s := range *l {
+			if s != value {
+				kept = append(kept, s)
+			}
+		}
+		*l = kept
+		return nil
+	})
+}
+
+// StepDone records a completed step: the given text, else the plan's
+// current step (which is then marked done in the plan too).
+func (w *Workspace) StepDone(text string) (*spec.TaskState, error) {
+	var markPlan string
+	if strings.TrimSpace(text) == "" {
+		st := w.ReadState()
+		if st.Plan == nil || st.Plan.Current() == nil {
+			return nil, spec.Usage("state step-done needs the step's text: the plan has no current step")
+		}
+		cur := st.Plan.Current()
+		text, markPlan = cur.Title(), cur.Number
+	}
+	ts, err := w.editTaskState(func(ts *spec.TaskState) error {
+		ts.CompletedSteps = append(ts.CompletedSteps, text)
+		return nil
+	})
+	if err != nil || markPlan == "" {
+		return ts, err
+	}
+	if _, err := w.MarkStep(markPlan, spec.StepDone, ""); err != nil {
+		return ts, err
+	}
+	return ts, nil
+}
+
+// RecordAction sets last_action; a success is also the last successful
+// action, and a failure also goes to the failure log.
+func (w *Workspace) RecordAction(summary, outcome, kind string, failType spec.FailureType, failAction spec.FailureAction) (*spec.TaskState, error) {
+	if strings.TrimSpace(summary) == "" {
+		return nil, spec.Usage("an action needs --summary")
+	}
+	if outcome != "success" && outcome != "failure" {
+		return nil, spec.Usage("--outcome %q: want success or failure", outcome)
+	}
+	ts, err := w.editTaskState(func(ts *spec.TaskState) error {
+		a := &spec.LastAction{Timestamp: w.Now().Format(timeLayout), Type: kind, Summary: summary, Outcome: outcome}
+		ts.LastAction = a
+		if outcome == "success" {
+			ok := *a
+			ts.LastSuccessfulAction = &ok
+		} else {
+			ts.FailedAttempts = append(ts.FailedAttempts, summary)
+		}
+		return nil
+	})
+	if err != nil || outcome == "success" {
+		return ts, err
+	}
+	if _, _, err := w.Fail(spec.FailureEntry{Summary: summary, Type: failType, Action: failAction}); err != nil {
+		return ts, err
+	}
+	return ts, nil
+}
