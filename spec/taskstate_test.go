@@ -62,7 +62,7 @@ func TestParseTaskState(t *testing.T) {
 func TestParseTaskStateErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, path, src, want string
-		legacy          bool
+		legacy                bool
 	}{
 		{"legacy shape", "s.yaml", "task: build it\nstep: 3\n", "s.yaml: not a ctxgit task state (no schema_version): run `ctxgit ensure --archive` to move it aside, or `ctxgit ensure --reinit` to start over", true},
 		{"legacy list", "s.yaml", "- a\n- b\n", "not a mapping", true},
