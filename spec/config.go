@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -197,6 +198,19 @@ func (c *Config) validate() (string, error) {
 	}{{"caps.decisions", c.Caps.Decisions}, {"caps.exchanges", c.Caps.Exchanges}, {"caps.tools", c.Caps.Tools}, {"caps.files", c.Caps.Files}, {"recovery.changed_files", c.Recovery.ChangedFiles}} {
 		if f.v < 0 {
 			return f.name, fmt.Errorf("%s must not be negative", f.name)
+		}
+	}
+	if c.Lock.StaleAfter < Duration(time.Second) {
+		return "lock.stale_after", fmt.Errorf("lock.stale_after must be at least 1s, got %s", time.Duration(c.Lock.StaleAfter))
+	}
+	if c.Recovery.MaxAge <= 0 {
+		return "recovery.max_age", fmt.Errorf("recovery.max_age must be positive, got %s", time.Duration(c.Recovery.MaxAge))
+	}
+	for _, f := range []struct{ name, v string }{
+		{"checkpoint.author_name", c.Checkpoint.AuthorName}, {"checkpoint.author_email", c.Checkpoint.AuthorEmail}} {
+		// git's commit header: no angle brackets, newlines or NULs.
+		if strings.TrimSpace(f.v) == "" || strings.ContainsAny(f.v, "<>\n\x00") {
+			return f.name, fmt.Errorf("%s must be non-empty, with no '<', '>' or newline", f.name)
 		}
 	}
 	for _, f := range []struct{ name, v string }{

@@ -171,6 +171,11 @@ func TestParseConfigErrors(t *testing.T) {
 		{".git element", "paths:\n  self_model: .git/x\n", `must not contain ".git" elements`},
 		{"machine-local path", "paths:\n  failure_log: .ctxgit/local/f.md\n", "is inside .ctxgit/local"},
 		{"machine-local dir", "paths:\n  summaries: .ctxgit/local\n", "is inside .ctxgit/local"},
+		{"max_age zero", "recovery:\n  max_age: 0s\n", configPath + ":2: recovery.max_age must be positive, got 0s"},
+		{"stale_after zero", "lock:\n  stale_after: 0s\n", configPath + ":2: lock.stale_after must be at least 1s, got 0s"},
+		{"author with brackets", "checkpoint:\n  author_name: Eve <x>\n", configPath + ":2: checkpoint.author_name must be non-empty, with no '<', '>' or newline"},
+		{"email with newline", "checkpoint:\n  author_email: \"a\\nb\"\n", configPath + ":2: checkpoint.author_email must be non-empty"},
+		{"empty author", "checkpoint:\n  author_name: ''\n", configPath + ":2: checkpoint.author_name must be non-empty"},
 		{"bad duration", "recovery:\n  max_age: soon\n", configPath + `:2: want a duration such as 10m or 90s, got "soon"`},
 		{"duration without unit", "lock:\n  timeout: 5\n", "want a duration"},
 		{"negative duration", "lock:\n  stale_after: -1s\n", "want a duration"},
@@ -276,9 +281,9 @@ func TestDuration(t *testing.T) {
 		in   string
 		want time.Duration
 	}{{"90s", 90 * time.Second}, {"10m", 10 * time.Minute}, {"1h30m", 90 * time.Minute}, {"2m0s", 2 * time.Minute}, {"0s", 0}} {
-		cfg, err := spec.ParseConfig(configPath, []byte("recovery:\n  max_age: "+tc.in+"\n"))
-		if err != nil || time.Duration(cfg.Recovery.MaxAge) != tc.want {
-			t.Errorf("max_age %s = %v, %v; want %v", tc.in, time.Duration(cfg.Recovery.MaxAge), err, tc.want)
+		cfg, err := spec.ParseConfig(configPath, []byte("lock:\n  timeout: "+tc.in+"\n"))
+		if err != nil || time.Duration(cfg.Lock.Timeout) != tc.want {
+			t.Errorf("lock.timeout %s = %v, %v; want %v", tc.in, time.Duration(cfg.Lock.Timeout), err, tc.want)
 		}
 	}
 	out, err := yaml.Marshal(struct {

@@ -3,6 +3,8 @@ package spec
 import (
 	"errors"
 	"fmt"
+	"strings"
+	"unicode/utf8"
 )
 
 // FileError is an error in a file a person or agent wrote: it names the file
@@ -85,4 +87,16 @@ func (e *kindError) Is(target error) bool { return target == e.kind }
 // InvalidAt returns a *FileError at path:line whose cause matches ErrInvalid.
 func InvalidAt(path string, line int, format string, args ...any) error {
 	return &FileError{Path: path, Line: line, Err: Invalid(format, args...)}
+}
+
+// CheckArg refuses text from the command line that no file could hold: a
+// NUL byte or invalid UTF-8 (a usage error, before anything is written).
+func CheckArg(name, text string) error {
+	if strings.IndexByte(text, 0) >= 0 {
+		return Usage("%s must not contain NUL bytes", name)
+	}
+	if !utf8.ValidString(text) {
+		return Usage("%s is not valid UTF-8", name)
+	}
+	return nil
 }

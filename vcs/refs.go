@@ -63,8 +63,8 @@ func (g *GitStore) readLoose(name string) (Hash, error) {
 		return ZeroHash, fmt.Errorf("%s: symbolic ref where a checkpoint ref was expected", path)
 	}
 	h, err := ParseHash(s)
-	if err != nil {
-		return ZeroHash, fmt.Errorf("%s: corrupt ref file (%q)", path, truncate(s, 50))
+	if err != nil || h.IsZero() {
+		return ZeroHash, corruptf("%s: corrupt ref file (%q)", path, truncate(s, 50))
 	}
 	return h, nil
 }
@@ -94,8 +94,8 @@ func (g *GitStore) readPackedRefs() (map[string]Hash, error) {
 		}
 		hex, name, ok := strings.Cut(line, " ")
 		h, err := ParseHash(hex)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("%s:%d: corrupt packed-refs line", path, n)
+		if !ok || err != nil || h.IsZero() {
+			return nil, corruptf("%s:%d: corrupt packed-refs line", path, n)
 		}
 		refs[name] = h
 	}
@@ -106,21 +106,25 @@ func (g *GitStore) readPackedRefs() (map[string]Hash, error) {
 // holder and taking over a lock old enough to have been abandoned.
 func lockFile(path string) (*os.File, error) {
 	lock := path + ".lock"
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
 	deadline := time.Now().Add(refLockWait)
 	for delay := time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, err
+		}
 		f, err := os.OpenFile(lock, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 		if err == nil {
 			return f, nil
 		}
-		if !errors.Is(err, fs.ErrExist) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			// git's pack-refs removed the empty directory between our
+			// MkdirAll and OpenFile: make it again (within the deadline).
+		case !errors.Is(err, fs.ErrExist):
 			return nil, err
-		}
-		if fi, serr := os.Stat(lock); serr == nil && time.Since(fi.ModTime()) > staleRefLock {
-			os.Remove(lock)
-			continue
+		default:
+			if fi, serr := os.Stat(lock); serr == nil && time.Since(fi.ModTime()) > staleRefLock && os.Remove(lock) == nil {
+				continue
+			}
 		}
 		if time.Now().After(deadline) {
 			return nil, fmt.Errorf("%s exists: another process holds the lock (remove it if no git or ctxgit process is running): %w", lock, ErrRefConflict)

@@ -376,6 +376,10 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 		}
 		r := joinRel(t.rel, name)
 		typ := de.Type()
+		if gitRefuses(name, typ&fs.ModeSymlink != 0) {
+			w.skip(r, errors.New("a name git refuses in a tree"))
+			continue
+		}
 		isDir := typ.IsDir()
 		if w.fixed.Match(r, isDir) || w.secretRule(r, isDir) || w.excludes.Match(r, isDir) {
 			continue
@@ -672,4 +676,31 @@ func (r *SnapshotResult) SaveCache(base Store, anchor Hash) error {
 	}
 	r.cache.anchor = anchor
 	return r.cache.save(r.opts.StatCache)
+}
+
+// hfsIgnorable are code points HFS+ ignores in names, so ".g\u200cit" is
+// ".git" there (git's is_hfs_dotgit).
+var hfsIgnorable = []rune{0x200c, 0x200d, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e,
+	0x206a, 0x206b, 0x206c, 0x206d, 0x206e, 0x206f, 0xfeff}
+
+// gitRefuses reports whether git would refuse a tree entry of this name
+// (`git add` says "invalid path", `git fsck --strict` hasDotgit or
+// gitmodulesSymlink): a ".git" in any case or in its NTFS and HFS+
+// spellings, and a symlink named ".gitmodules".
+func gitRefuses(name string, symlink bool) bool {
+	n := strings.Map(func(r rune) rune {
+		if slices.Contains(hfsIgnorable, r) {
+			return -1
+		}
+		return r
+	}, name)
+	n = strings.ToLower(n)
+	if i := strings.IndexByte(n, ':'); i >= 0 {
+		n = n[:i] // NTFS alternate data streams: ".git::$INDEX_ALLOCATION"
+	}
+	n = strings.TrimRight(n, " .")
+	if n == ".git" || n == "git~1" {
+		return true
+	}
+	return symlink && (n == ".gitmodules" || n == "gitmod~1")
 }

@@ -381,3 +381,35 @@ func TestExcludesFile(t *testing.T) {
 		t.Fatalf("tree holds:\n%s", got)
 	}
 }
+
+// SPEC §9.1: names git refuses in a tree are left out and reported, so
+// `git fsck --strict` stays clean.
+func TestSnapshotSkipsNamesGitRefuses(t *testing.T) {
+	repo := newGitRepo(t)
+	files := map[string]string{"ok.txt": "fine"}
+	for _, dir := range []string{".GIT", ".Git", "git~1", ".git.", ".git ", ".g\u200cit"} {
+		files[dir+"/config"] = "[core]\n"
+	}
+	writeFiles(t, repo, files)
+	os.Symlink("ok.txt", filepath.Join(repo, ".gitmodules"))
+	s := openRepo(t, repo)
+	res := snapshotOf(t, s, repo, "", nil)
+	if got := gitCmd(t, repo, "ls-tree", "-r", "--name-only", res.Tree.String()); got != "ok.txt\n" {
+		t.Fatalf("tree holds:\n%s", got)
+	}
+	if len(res.Skipped) != 7 {
+		t.Fatalf("skipped = %q", res.Skipped)
+	}
+	gitCmd(t, repo, "update-ref", "refs/ctxgit/t", mustCommit(t, s, res.Tree).String())
+	gitCmd(t, repo, "fsck", "--strict", "--no-dangling")
+}
+
+func mustCommit(t *testing.T, s *vcs.GitStore, tree vcs.Hash) vcs.Hash {
+	t.Helper()
+	sig := vcs.Signature{Name: "t", Email: "t@t", When: time.Unix(0, 0).UTC()}
+	c, err := vcs.WriteCommit(s, &vcs.Commit{Tree: tree, Author: sig, Committer: sig, Message: "t\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}

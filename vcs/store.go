@@ -2,6 +2,7 @@ package vcs
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -61,6 +62,9 @@ var (
 	ErrObjectNotFound = errors.New("object not found")
 	ErrRefNotFound    = errors.New("ref not found")
 	ErrRefConflict    = errors.New("ref changed concurrently")
+	// ErrCorrupt marks repository data that does not decode: a ref file
+	// or packed-refs line that is not an object id.
+	ErrCorrupt = errors.New("corrupt")
 )
 
 // CheckRefName applies git's ref-name rules (git-check-ref-format) to a
@@ -90,3 +94,13 @@ func CheckRefName(name string) error {
 }
 
 func quote(s string) string { return "\"" + s + "\"" }
+
+// corruptError reads as its message and matches ErrCorrupt.
+type corruptError struct{ msg string }
+
+func (e *corruptError) Error() string        { return e.msg }
+func (e *corruptError) Is(target error) bool { return target == ErrCorrupt }
+
+func corruptf(format string, args ...any) error {
+	return &corruptError{fmt.Sprintf(format, args...)}
+}

@@ -74,6 +74,12 @@ func (w *Workspace) Checkpoint(opts CheckpointOptions) (*CheckpointResult, error
 	if !spec.TriggerRE.MatchString(opts.Trigger) {
 		return nil, spec.Usage("trigger %q: use lowercase letters, digits and '-'", opts.Trigger)
 	}
+	if err := spec.CheckArg("--message", opts.Message); err != nil {
+		return nil, err
+	}
+	if err := spec.CheckArg("--next", opts.NextAction); err != nil {
+		return nil, err
+	}
 	lock, err := w.Lock()
 	if err != nil {
 		return nil, err

@@ -13,6 +13,9 @@ import (
 // MarkStep marks a plan step (done, in progress, pending, failed),
 // changing only that step's line(s) in the file.
 func (w *Workspace) MarkStep(number string, status spec.StepStatus, reason string) (*spec.Plan, error) {
+	if err := spec.CheckArg("--reason", reason); err != nil {
+		return nil, err
+	}
 	lock, err := w.Lock()
 	if err != nil {
 		return nil, err
@@ -40,8 +43,8 @@ func (w *Workspace) Decide(what, why string) (*spec.Decision, error) {
 	if what == "" {
 		return nil, spec.Usage("a decision needs its text")
 	}
-	if strings.ContainsRune(what+why, 0) {
-		return nil, spec.Usage("a decision must not contain NUL bytes")
+	if err := spec.CheckArg("the decision", what+why); err != nil {
+		return nil, err
 	}
 	lock, err := w.Lock()
 	if err != nil {
@@ -73,6 +76,9 @@ func (w *Workspace) Decide(what, why string) (*spec.Decision, error) {
 func (w *Workspace) Fail(e spec.FailureEntry) (*spec.FailureEntry, string, error) {
 	if strings.TrimSpace(e.Summary) == "" {
 		return nil, "", spec.Usage("a failure needs a summary")
+	}
+	if err := spec.CheckArg("the failure", e.Summary+e.Lesson+e.Body); err != nil {
+		return nil, "", err
 	}
 	lock, err := w.Lock()
 	if err != nil {

@@ -12,7 +12,17 @@ import (
 
 // WriteFileAtomic replaces path with data atomically and durably (temp
 // file, fsync, rename, directory fsync), creating its directory.
+//
+// A symlinked file is written through the link (a plan kept in docs/ and
+// linked from the root stays where it is), never replaced by a file.
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return err
+		}
+		path = target
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}

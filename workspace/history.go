@@ -54,9 +54,12 @@ func entryOf(id vcs.Hash, c *vcs.Commit) Entry {
 
 // Log lists a session's checkpoints, newest first, at most limit (0 = all).
 func (w *Workspace) Log(session string, limit int) ([]Entry, error) {
-	store, err := w.Store()
+	store, err := w.storeIfAny()
 	if err != nil {
 		return nil, err
+	}
+	if store == nil {
+		return nil, spec.NotFound("session %q has no checkpoints", session)
 	}
 	id, err := store.ReadRef(w.SessionRef(session))
 	if errors.Is(err, vcs.ErrRefNotFound) {
@@ -80,8 +83,8 @@ func (w *Workspace) Log(session string, limit int) ([]Entry, error) {
 
 // Sessions lists the sessions that have checkpoints, with their heads.
 func (w *Workspace) Sessions() ([]vcs.Ref, error) {
-	store, err := w.Store()
-	if err != nil {
+	store, err := w.storeIfAny()
+	if err != nil || store == nil {
 		return nil, err
 	}
 	prefix := spec.SessionRefsPrefix(w.Namespace)
@@ -120,9 +123,12 @@ var (
 // newest), "@~N" (N before it), "cp_007", a commit id of at least four hex
 // digits, each optionally prefixed "SESSION:".
 func (w *Workspace) Resolve(name, session string) (*Resolved, error) {
-	store, err := w.Store()
+	store, err := w.storeIfAny()
 	if err != nil {
 		return nil, err
+	}
+	if store == nil {
+		return nil, spec.NotFound("session %q has no checkpoints", session)
 	}
 	explicit := name != "" && name != "@"
 	if sess, rest, ok := strings.Cut(name, ":"); ok {
@@ -253,8 +259,8 @@ func (w *Workspace) resolveHexAnywhere(store vcs.Store, name string) (*Resolved,
 // §7.3): the session head with the latest committer time, ties broken by
 // session key. It returns nil when there is none.
 func (w *Workspace) Newest() (*Resolved, error) {
-	store, err := w.Store()
-	if err != nil {
+	store, err := w.storeIfAny()
+	if err != nil || store == nil {
 		return nil, err
 	}
 	sessions, err := w.Sessions()
@@ -286,7 +292,7 @@ func (w *Workspace) Newest() (*Resolved, error) {
 // Changes diffs the workspace between two checkpoint commits, leaving out
 // ctxgit's own outputs.
 func (w *Workspace) Changes(from, to vcs.Hash) ([]vcs.Change, error) {
-	store, err := w.Store()
+	store, err := w.storeIfAny()
 	if err != nil {
 		return nil, err
 	}

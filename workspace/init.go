@@ -23,6 +23,12 @@ type InitResult struct {
 // the store for a workspace outside git. It never overwrites a file.
 func (w *Workspace) Init() (*InitResult, error) {
 	res := &InitResult{}
+	// A repository ctxgit refuses is refused before anything is written.
+	if w.Repo != nil {
+		if _, err := w.openStore(); err != nil {
+			return nil, err
+		}
+	}
 	if err := os.MkdirAll(w.Path(spec.LocalDir), 0o755); err != nil {
 		return nil, &spec.FileError{Path: spec.LocalDir, Err: unwrapPathError(err)}
 	}
@@ -30,7 +36,15 @@ func (w *Workspace) Init() (*InitResult, error) {
 		{"init/config.yaml", spec.ConfigPath},
 		{"init/gitignore", spec.DirName + "/.gitignore"},
 		{"init/decisions.md", w.Config.Paths.Decisions},
-		{"init/failure-log.md", w.Config.Paths.FailureLog},
+	}
+	// The failure-recovery skill's log, when it is the one in use, stays
+	// in use: a new empty canonical log would hide it (SPEC §5.1).
+	if _, err := os.Stat(w.Path(w.Config.Paths.FailureLogFallback)); err == nil {
+		if _, err := os.Stat(w.Path(w.Config.Paths.FailureLog)); err != nil {
+			res.Existing = append(res.Existing, w.Config.Paths.FailureLogFallback)
+		}
+	} else {
+		files = append(files, struct{ tmpl, rel string }{"init/failure-log.md", w.Config.Paths.FailureLog})
 	}
 	for _, f := range files {
 		created, err := w.createFromTemplate(f.tmpl, f.rel)
@@ -95,14 +109,13 @@ func (w *Workspace) createFromTemplate(tmpl, rel string) (bool, error) {
 	return true, nil
 }
 
-// ensureInfoExclude keeps ctxgit's files at the workspace root out of
+// ensureInfoExclude keeps the files ctxgit writes itself — at the
+// workspace root and machine-local ones under .ctxgit/ — out of
 // `git status` by listing them in the repository's info/exclude, which is
-// local to the machine and never committed (SPEC §3.2). It adds only
-// missing lines and keeps everything else in the file.
+// local to the machine and never committed (SPEC §3.2). So a checkpoint
+// taken without init changes nothing git shows. It adds only missing
+// lines and keeps everything else in the file.
 func (w *Workspace) ensureInfoExclude() error {
-	if err := w.ensureCtxgitIgnore(); err != nil {
-		return err
-	}
 	path := filepath.Join(w.Repo.CommonDir, "info", "exclude")
 	data, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -110,14 +123,15 @@ func (w *Workspace) ensureInfoExclude() error {
 	}
 	prefix := "/"
 	if rel, err := filepath.Rel(w.Repo.WorkTree, w.Root); err == nil && rel != "." {
-		prefix += filepath.ToSlash(rel) + "/"
+		prefix += escapeGlob(filepath.ToSlash(rel)) + "/"
 	}
 	have := map[string]bool{}
 	for _, l := range strings.Split(string(data), "\n") {
 		have[strings.TrimSpace(l)] = true
 	}
 	var missing []string
-	for _, name := range []string{spec.ContextCheckpoint, spec.ContextRecovered, spec.RecoveryFile} {
+	for _, name := range []string{spec.ContextCheckpoint, spec.ContextRecovered, spec.RecoveryFile,
+		spec.LocalDir + "/", spec.PrivateStoreDir + "/", spec.CheckpointYAMLPath} {
 		if !have[prefix+name] {
 			missing = append(missing, prefix+name)
 		}
@@ -129,8 +143,20 @@ func (w *Workspace) ensureInfoExclude() error {
 	if out != "" && !strings.HasSuffix(out, "\n") {
 		out += "\n"
 	}
-	out += "# ctxgit: files it writes at the workspace root\n" + strings.Join(missing, "\n") + "\n"
+	out += "# ctxgit: files it writes itself\n" + strings.Join(missing, "\n") + "\n"
 	return WriteFileAtomic(path, []byte(out), 0o644)
+}
+
+// escapeGlob makes a path match itself literally as a gitignore pattern.
+func escapeGlob(p string) string {
+	var b strings.Builder
+	for i, r := range p {
+		if strings.ContainsRune(`\[]*?`, r) || (i == 0 && (r == '!' || r == '#')) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // ensureCtxgitIgnore writes .ctxgit/.gitignore if it is missing, so a

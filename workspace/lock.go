@@ -63,10 +63,11 @@ func (w *Workspace) Lock() (*Lock, error) {
 			return nil, fmt.Errorf("taking the workspace lock %s: %w", path, err)
 		}
 		holder, raw := readHolder(path)
-		if isStale(holder, path, host, stale) {
-			takeOver(path, raw)
+		if isStale(holder, path, host, stale) && takeOver(path, raw) {
 			continue
 		}
+		// A stale lock that cannot be removed (not ours to remove, or not
+		// a file) is waited on like a live one, within the timeout.
 		if time.Now().After(deadline) {
 			return nil, spec.Conflict("workspace is locked by pid %d since %s (%s); retry, or remove it if that process is gone",
 				holder.PID, holder.Started.Format(time.RFC3339), spec.LocalDir+"/lock")
@@ -136,20 +137,22 @@ func processAlive(pid int) bool {
 // judged stale: the decision is made under a flock'd guard file, so two
 // processes can never both remove a lock and one of them remove the
 // other's fresh one.
-func takeOver(path string, judged []byte) {
+// It reports whether the lock was removed.
+func takeOver(path string, judged []byte) bool {
 	g, err := os.OpenFile(path+".guard", os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return
+		return false
 	}
 	defer g.Close()
 	if err := syscall.Flock(int(g.Fd()), syscall.LOCK_EX); err != nil {
-		return
+		return false
 	}
 	defer syscall.Flock(int(g.Fd()), syscall.LOCK_UN)
 	now, err := os.ReadFile(path)
-	if err == nil && string(now) == string(judged) {
-		os.Remove(path)
+	if err != nil || string(now) != string(judged) {
+		return false
 	}
+	return os.Remove(path) == nil
 }
 
 // Unlock releases the lock if it is still ours.

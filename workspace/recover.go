@@ -24,6 +24,9 @@ type RecoverOptions struct {
 	Force        bool          // show even if already recovered
 	Write        bool          // also write CONTEXT_RECOVERY.md
 	Status       string        // a STATUS: line to include
+	// Emit delivers the block (prints it) before the checkpoint is marked
+	// recovered; if it fails, nothing is marked and the block stays due.
+	Emit func(*RecoverResult) error
 }
 
 // RecoverResult says what recovery did. Block is "" when nothing is to be
@@ -51,8 +54,21 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 	if o.Budget < spec.MinBudgetChars {
 		return nil, spec.Usage("--budget %d is too small: at least %d characters", o.Budget, spec.MinBudgetChars)
 	}
+	if o.MaxAge < 0 {
+		return nil, spec.Usage("--max-age must not be negative")
+	}
 	if o.MaxAge == 0 {
 		o.MaxAge = time.Duration(w.Config.Recovery.MaxAge)
+	}
+	// Nothing to recover: answer without writing anything (not even the
+	// lock), so a recovery hook run anywhere leaves no trace.
+	if sessions, err := w.Sessions(); err != nil {
+		return nil, err
+	} else if len(sessions) == 0 {
+		if o.Name != "" {
+			return nil, spec.NotFound("no checkpoint %s: the workspace has no checkpoints", o.Name)
+		}
+		return &RecoverResult{Note: "no checkpoint to recover"}, nil
 	}
 	var lock *Lock
 	if !o.Peek {
@@ -98,6 +114,11 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 			return nil, &spec.FileError{Path: spec.RecoveryFile, Err: unwrapPathError(err)}
 		}
 		res.Wrote = spec.RecoveryFile
+	}
+	if o.Emit != nil {
+		if err := o.Emit(res); err != nil {
+			return nil, err
+		}
 	}
 	if !o.Peek {
 		if err := w.markRecovered(r); err != nil {

@@ -187,8 +187,8 @@ func (w *Workspace) summaryConflict(ts *spec.TaskState) string {
 
 // sessionHead reads a session's newest checkpoint, if any.
 func (w *Workspace) sessionHead(session string) (string, *spec.Checkpoint, error) {
-	store, err := w.Store()
-	if err != nil {
+	store, err := w.storeIfAny()
+	if err != nil || store == nil {
 		return "", nil, err
 	}
 	id, cp, err := w.head(store, w.SessionRef(session))

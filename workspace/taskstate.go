@@ -73,6 +73,17 @@ const timeLayout = "2006-01-02T15:04:05Z07:00"
 // writes it back. The state must exist and be a ctxgit task state: edits
 // never create one (ensure does) or overwrite a legacy one.
 func (w *Workspace) editTaskState(fn func(ts *spec.TaskState) error) (*spec.TaskState, error) {
+	return w.editTaskStateArgs(nil, fn)
+}
+
+// editTaskStateArgs is editTaskState after checking the caller's text
+// arguments can be stored.
+func (w *Workspace) editTaskStateArgs(args []string, fn func(ts *spec.TaskState) error) (*spec.TaskState, error) {
+	for _, a := range args {
+		if err := spec.CheckArg("the value", a); err != nil {
+			return nil, err
+		}
+	}
 	lock, err := w.Lock()
 	if err != nil {
 		return nil, err
@@ -173,7 +184,7 @@ func listField(ts *spec.TaskState, field string) (*[]string, bool) {
 
 // SetTaskField sets a scalar field (or state_confidence, 0..1).
 func (w *Workspace) SetTaskField(field, value string) (*spec.TaskState, error) {
-	return w.editTaskState(func(ts *spec.TaskState) error {
+	return w.editTaskStateArgs([]string{value}, func(ts *spec.TaskState) error {
 		if s, ok := scalarField(ts, field); ok {
 			*s = value
 			return nil
@@ -199,7 +210,7 @@ func (w *Workspace) AddTaskItem(field, value, kind, description, reason string) 
 	if strings.TrimSpace(value) == "" {
 		return nil, spec.Usage("nothing to add")
 	}
-	return w.editTaskState(func(ts *spec.TaskState) error {
+	return w.editTaskStateArgs([]string{value, kind, description, reason}, func(ts *spec.TaskState) error {
 		switch field {
 		case "artifacts":
 			ts.Artifacts = append(ts.Artifacts, spec.Artifact{Path: value, Kind: kind, Description: description})
@@ -258,7 +269,7 @@ func (w *Workspace) StepDone(text string) (*spec.TaskState, error) {
 		cur := st.Plan.Current()
 		text, markPlan = cur.Title(), cur.Number
 	}
-	ts, err := w.editTaskState(func(ts *spec.TaskState) error {
+	ts, err := w.editTaskStateArgs([]string{text}, func(ts *spec.TaskState) error {
 		ts.CompletedSteps = append(ts.CompletedSteps, text)
 		return nil
 	})
@@ -280,7 +291,7 @@ func (w *Workspace) RecordAction(summary, outcome, kind string, failType spec.Fa
 	if outcome != "success" && outcome != "failure" {
 		return nil, spec.Usage("--outcome %q: want success or failure", outcome)
 	}
-	ts, err := w.editTaskState(func(ts *spec.TaskState) error {
+	ts, err := w.editTaskStateArgs([]string{summary, kind}, func(ts *spec.TaskState) error {
 		a := &spec.LastAction{Timestamp: w.Now().Format(timeLayout), Type: kind, Summary: summary, Outcome: outcome}
 		ts.LastAction = a
 		if outcome == "success" {

@@ -62,6 +62,9 @@ type Workspace struct {
 // FindRoot applies SPEC §2: an explicit root (--root, then CTXGIT_ROOT),
 // else the nearest directory up from cwd holding .ctxgit/, else the git
 // top level, else cwd.
+//
+// Paths are resolved through symlinks first, so a workspace reached by a
+// link finds the repository git would find.
 func FindRoot(env Env, explicit string) (string, error) {
 	if explicit == "" {
 		explicit = env.Getenv("CTXGIT_ROOT")
@@ -75,16 +78,20 @@ func FindRoot(env Env, explicit string) (string, error) {
 		if err != nil || !fi.IsDir() {
 			return "", spec.Usage("workspace root %s is not a directory", explicit)
 		}
-		return abs, nil
+		return filepath.EvalSymlinks(abs)
+	}
+	cwd, err := filepath.EvalSymlinks(env.Cwd)
+	if err != nil {
+		return "", err
 	}
 	// The search for .ctxgit/ stops at the repository's top level: a
 	// .ctxgit/ above it (say in $HOME) must not capture every repository.
 	top := ""
-	if info, err := vcs.Discover(env.Cwd); err == nil {
+	if info, err := vcs.Discover(cwd); err == nil {
 		top = info.WorkTree
 	}
-	for d := env.Cwd; ; {
-		if fi, err := os.Stat(filepath.Join(d, spec.DirName)); err == nil && fi.IsDir() {
+	for d := cwd; ; {
+		if isWorkspaceMarker(filepath.Join(d, spec.DirName)) {
 			return d, nil
 		}
 		parent := filepath.Dir(d)
@@ -96,11 +103,30 @@ func FindRoot(env Env, explicit string) (string, error) {
 	if top != "" {
 		return top, nil
 	}
-	return env.Cwd, nil
+	return cwd, nil
+}
+
+// isWorkspaceMarker reports whether dir is a .ctxgit/ that marks a
+// workspace: one holding anything besides the machine-local directory (a
+// lock taken by a read in a parent directory must not capture it).
+func isWorkspaceMarker(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.Name() != "local" {
+			return true
+		}
+	}
+	return false
 }
 
 // Open opens the workspace at root (see FindRoot) and reads its config.
 func Open(env Env, root string) (*Workspace, error) {
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
 	w := &Workspace{Root: root, Env: env, Config: spec.DefaultConfig()}
 	if fi, err := os.Stat(w.Path(spec.DirName)); err == nil && fi.IsDir() {
 		w.Initialized = true
@@ -152,9 +178,35 @@ func (w *Workspace) LocalPath(name string) string {
 // Now is the workspace clock in UTC, to the second.
 func (w *Workspace) Now() time.Time { return w.Env.Now().UTC().Truncate(time.Second) }
 
-// Store opens the checkpoint store: the enclosing repository's object
-// database, or the private store (created on first use).
+// Store opens the checkpoint store for writing: the enclosing
+// repository's object database, or the private store, created (with the
+// .ctxgit/.gitignore that keeps it out of any repository made around it
+// later) on first use.
 func (w *Workspace) Store() (*vcs.GitStore, error) {
+	if w.store != nil {
+		return w.store, nil
+	}
+	if w.Repo == nil && !w.privateStoreExists() {
+		if err := os.MkdirAll(w.Path(spec.DirName), 0o755); err != nil {
+			return nil, &spec.FileError{Path: spec.DirName, Err: unwrapPathError(err)}
+		}
+		if err := w.ensureCtxgitIgnore(); err != nil {
+			return nil, err
+		}
+	}
+	return w.openStore()
+}
+
+// storeIfAny opens the store for reading; it is nil, and nothing is
+// created, when a workspace outside git has no private store yet.
+func (w *Workspace) storeIfAny() (*vcs.GitStore, error) {
+	if w.store == nil && w.Repo == nil && !w.privateStoreExists() {
+		return nil, nil
+	}
+	return w.openStore()
+}
+
+func (w *Workspace) openStore() (*vcs.GitStore, error) {
 	if w.store != nil {
 		return w.store, nil
 	}
@@ -165,12 +217,20 @@ func (w *Workspace) Store() (*vcs.GitStore, error) {
 		w.store, err = vcs.InitPrivate(w.Path(spec.PrivateStoreDir))
 	}
 	if errors.Is(err, vcs.ErrUnsupportedRepo) {
-		return nil, spec.Unsupported("%v", strings.TrimSuffix(err.Error(), ": "+vcs.ErrUnsupportedRepo.Error()))
+		return nil, spec.Unsupported("%s", w.rel(strings.TrimSuffix(err.Error(), ": "+vcs.ErrUnsupportedRepo.Error())))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("opening the checkpoint store: %w", err)
+		return nil, fmt.Errorf("opening the checkpoint store: %s", w.rel(err.Error()))
 	}
 	return w.store, nil
+}
+
+// Rel shortens absolute paths inside the workspace in a message to
+// workspace-relative ones (SPEC §1).
+func (w *Workspace) Rel(msg string) string { return w.rel(msg) }
+
+func (w *Workspace) rel(msg string) string {
+	return strings.ReplaceAll(msg, w.Root+string(filepath.Separator), "")
 }
 
 // GitDirForUser is the --git-dir a person passes to git to browse history.

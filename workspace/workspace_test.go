@@ -57,6 +57,7 @@ func TestFindRoot(t *testing.T) {
 	os.MkdirAll(plain, 0o755)
 	other := filepath.Join(base, "other")
 	os.MkdirAll(other, 0o755)
+	os.Symlink(nested, filepath.Join(base, "link-to-nested"))
 
 	for _, tc := range []struct {
 		name, cwd, flag string
@@ -67,14 +68,20 @@ func TestFindRoot(t *testing.T) {
 		{"git top level", nested, "", nil, "", repo},
 		{"nearest .ctxgit wins over git", nested, "", nil, ws, ws},
 		{"plain directory", plain, "", nil, "", plain},
+		{"through a symlink, the real path", filepath.Join(base, "link-to-nested"), "", nil, "", repo},
 		{"a .ctxgit above the repository does not capture it", nested, "", nil, base, repo},
 		{"CTXGIT_ROOT", nested, "", map[string]string{"CTXGIT_ROOT": other}, "", other},
 		{"--root beats CTXGIT_ROOT", nested, plain, map[string]string{"CTXGIT_ROOT": other}, "", plain},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.mkCtxgit != "" {
-				os.MkdirAll(filepath.Join(tc.mkCtxgit, ".ctxgit"), 0o755)
+				os.MkdirAll(filepath.Join(tc.mkCtxgit, ".ctxgit", "local"), 0o755)
 				defer os.RemoveAll(filepath.Join(tc.mkCtxgit, ".ctxgit"))
+				// Only machine-local files: not a workspace marker.
+				if got, _ := workspace.FindRoot(testEnv(tc.cwd, tc.env), tc.flag); got == tc.mkCtxgit && tc.want == tc.mkCtxgit && tc.mkCtxgit != repo {
+					t.Fatalf(".ctxgit/ holding only local/ marked a workspace")
+				}
+				os.WriteFile(filepath.Join(tc.mkCtxgit, ".ctxgit", "config.yaml"), []byte("version: 1\n"), 0o644)
 			}
 			got, err := workspace.FindRoot(testEnv(tc.cwd, tc.env), tc.flag)
 			if err != nil {

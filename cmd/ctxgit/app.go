@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -20,6 +21,9 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	cli            *cli.App
+	// ws is the workspace a command opened, so messages can name files
+	// relative to it.
+	ws *workspace.Workspace
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -86,8 +90,18 @@ func (a *app) run(args []string) int {
 	if errors.As(err, &ex) {
 		return ex.code
 	}
-	fmt.Fprintf(a.stderr, "ctxgit: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(a.stderr, "ctxgit: %s\n", a.rel(oneLine(err.Error())))
+	if errors.Is(err, vcs.ErrCorrupt) {
+		return spec.ExitInvalid // a damaged file is bad input, named
+	}
 	return spec.ExitCode(err)
+}
+
+func (a *app) rel(msg string) string {
+	if a.ws == nil {
+		return msg
+	}
+	return a.ws.Rel(msg)
 }
 
 // exitError ends a command with a code and no further message, for
@@ -121,7 +135,9 @@ func (a *app) open(c *cli.Context) (*workspace.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return workspace.Open(env, root)
+	w, err := workspace.Open(env, root)
+	a.ws = w
+	return w, err
 }
 
 // workspace checks the argument count and opens the workspace.
@@ -162,11 +178,11 @@ func (a *app) printJSON(v any) error {
 }
 
 func (a *app) warn(format string, args ...any) {
-	fmt.Fprintf(a.stderr, "ctxgit: warning: "+format+"\n", args...)
+	fmt.Fprintf(a.stderr, "ctxgit: warning: %s\n", a.rel(fmt.Sprintf(format, args...)))
 }
 
 func (a *app) note(format string, args ...any) {
-	fmt.Fprintf(a.stderr, "ctxgit: "+format+"\n", args...)
+	fmt.Fprintf(a.stderr, "ctxgit: %s\n", a.rel(fmt.Sprintf(format, args...)))
 }
 
 // args checks the number of positional arguments.

@@ -138,19 +138,7 @@ func (a *app) recoverCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := w.Recover(workspace.RecoverOptions{
-				Session: sess, SessionGiven: c.IsSet("session"), Name: c.Args().First(),
-				Budget: c.Int("budget"), MaxAge: c.Duration("max-age"),
-				Peek: c.Bool("peek"), Force: c.Bool("force"), Write: c.Bool("write"),
-				Status: w.PeekStatus(sess),
-			})
-			if err != nil {
-				return err
-			}
-			if res.Note != "" {
-				a.note("%s", res.Note)
-			}
-			if format == "json" {
+			asJSON := func(res *workspace.RecoverResult) error {
 				out := map[string]any{"block": res.Block, "note": res.Note, "marked": res.Marked, "written": res.Wrote}
 				if r := res.Resolved; r != nil {
 					out["session"], out["checkpoint_id"], out["commit"] = r.Session, r.Checkpoint.Meta.CheckpointID, r.Commit.String()
@@ -158,11 +146,38 @@ func (a *app) recoverCommand() *cli.Command {
 				}
 				return a.printJSON(out)
 			}
+			// The block is printed before the checkpoint is marked
+			// recovered: a failed write (a closed pipe, a full disk)
+			// leaves it due instead of lost.
+			emit := func(res *workspace.RecoverResult) error {
+				switch {
+				case format == "json":
+					res.Marked = !c.Bool("peek")
+					return asJSON(res)
+				case res.Wrote != "":
+					return nil
+				}
+				_, err := fmt.Fprint(a.stdout, res.Block)
+				return err
+			}
+			res, err := w.Recover(workspace.RecoverOptions{
+				Session: sess, SessionGiven: c.IsSet("session"), Name: c.Args().First(),
+				Budget: c.Int("budget"), MaxAge: c.Duration("max-age"),
+				Peek: c.Bool("peek"), Force: c.Bool("force"), Write: c.Bool("write"),
+				Status: w.PeekStatus(sess), Emit: emit,
+			})
+			if err != nil {
+				return err
+			}
+			if res.Note != "" {
+				a.note("%s", res.Note)
+			}
 			if res.Wrote != "" {
 				a.note("wrote %s", res.Wrote)
-				return nil
 			}
-			fmt.Fprint(a.stdout, res.Block)
+			if res.Block == "" && format == "json" {
+				return asJSON(res)
+			}
 			return nil
 		},
 	}
@@ -215,7 +230,9 @@ func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
 		if err != nil {
 			return err
 		}
-		rows = append(rows, entryJSON(entries[0]))
+		if len(entries) > 0 {
+			rows = append(rows, entryJSON(entries[0]))
+		}
 	}
 	if asJSON {
 		return a.printJSON(nonNilMaps(rows))
