@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
@@ -47,11 +48,15 @@ var timestampWrappers = [][2]string{{"**", "**"}, {"__", "__"}, {"`", "`"}, {"["
 
 // afterTimestampRe matches what separates a leading timestamp from the
 // decision: a dash with spaces, a colon, or just a space.
-var afterTimestampRe = regexp.MustCompile(`^(?:[ \t]+(?:—|–|--|-)(?:[ \t]+|$)|:(?:[ \t]+|$)|[ \t]+|$)`)
+var afterTimestampRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[ \t]+(?:—|–|--|-)(?:[ \t]+|$)|:(?:[ \t]+|$)|[ \t]+|$)`)
+})
 
 // whyTailRe matches the start of a decision's reason: " — why: ",
 // " - why: ", " — because ".
-var whyTailRe = regexp.MustCompile(`(?i)[ \t]+(?:—|–|--|-)[ \t]+(?:why[ \t]*:|because(?:[ \t]*:)?(?:[ \t]|$))`)
+var whyTailRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)[ \t]+(?:—|–|--|-)[ \t]+(?:why[ \t]*:|because(?:[ \t]*:)?(?:[ \t]|$))`)
+})
 
 // parseDecision reads "[timestamp sep] what [— why: why]" from an item's text.
 func parseDecision(text string) spec.Decision {
@@ -60,7 +65,7 @@ func parseDecision(text string) spec.Decision {
 		d.When, text = t, text[n:]
 	}
 	d.What = strings.TrimSpace(text)
-	if loc := whyTailRe.FindStringIndex(text); loc != nil {
+	if loc := whyTailRe().FindStringIndex(text); loc != nil {
 		d.What = strings.TrimSpace(text[:loc[0]])
 		d.Why = strings.TrimSpace(text[loc[1]:])
 	}
@@ -84,7 +89,7 @@ func leadingTimestamp(text string) (time.Time, int, bool) {
 		if !ok {
 			continue
 		}
-		sep := afterTimestampRe.FindString(after)
+		sep := afterTimestampRe().FindString(after)
 		if sep == "" && after != "" {
 			continue
 		}
@@ -95,7 +100,9 @@ func leadingTimestamp(text string) (time.Time, int, bool) {
 
 // whyItemRe matches a sub-item giving a decision's reason: "why: ..." or
 // "because: ...", possibly in bold.
-var whyItemRe = regexp.MustCompile(`(?i)^(?:\*\*|__)?(?:why|because)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(.*)$`)
+var whyItemRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:\*\*|__)?(?:why|because)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(.*)$`)
+})
 
 // subitemWhy returns the reason given by a "why:" sub-item of item, or "".
 func subitemWhy(s *source, item *ast.ListItem) string {
@@ -110,7 +117,7 @@ func subitemWhy(s *source, item *ast.ListItem) string {
 				continue
 			}
 			if _, text := itemText(s, subItem); text != "" {
-				if m := whyItemRe.FindStringSubmatch(text); m != nil {
+				if m := whyItemRe().FindStringSubmatch(text); m != nil {
 					return strings.TrimSpace(m[1])
 				}
 			}

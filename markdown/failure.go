@@ -3,6 +3,7 @@ package markdown
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ctxgit/ctxgit/spec"
 )
@@ -96,10 +97,12 @@ func isSeparator(line string) bool {
 // failureFieldRe matches a failure entry field line: "**Type**: x",
 // "**Type:** x", "Type: x", or the same as a bullet. Group 1 is the name,
 // group 2 the value.
-var failureFieldRe = regexp.MustCompile(`(?i)^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(type|action|summary|lesson|when|date|time)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(.*)$`)
+var failureFieldRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(type|action|summary|lesson|when|date|time)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(.*)$`)
+})
 
 // headingLineRe matches an ATX heading line; group 1 is its text.
-var headingLineRe = regexp.MustCompile(`^ {0,3}#{1,6}(?:[ \t]+(.*?))?[ \t]*$`)
+var headingLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {0,3}#{1,6}(?:[ \t]+(.*?))?[ \t]*$`) })
 
 // maxSummaryLines caps a summary taken from the entry's first paragraph.
 const maxSummaryLines = 3
@@ -176,10 +179,10 @@ func classify(lines []string) []entryLine {
 		case f.step(line):
 			l.code = true
 		default:
-			if m := headingLineRe.FindStringSubmatch(line); m != nil {
+			if m := headingLineRe().FindStringSubmatch(line); m != nil {
 				l.heading = true
 				l.value = strings.TrimSpace(strings.TrimRight(m[1], "#"))
-			} else if m := failureFieldRe.FindStringSubmatch(line); m != nil {
+			} else if m := failureFieldRe().FindStringSubmatch(line); m != nil {
 				l.field = strings.ToLower(m[1])
 				l.value = strings.TrimSpace(m[2])
 			}
@@ -235,7 +238,7 @@ func isTextLine(l entryLine) bool {
 
 // headingPartSeparators split a heading such as "2026-11-22T10:04:05Z ·
 // Logic/Approach → Pivot" into the parts that may name a type or action.
-var headingPartSeparators = regexp.MustCompile(`·|→|->|\||—|–|,|;|\(|\)|\[|\]|[ \t]-[ \t]`)
+var headingPartSeparators = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`·|→|->|\||—|–|,|;|\(|\)|\[|\]|[ \t]-[ \t]`) })
 
 // readHeading takes When, Type and Action from an entry's heading text,
 // each unless already set. A type or action must be a whole part of the
@@ -247,7 +250,7 @@ func readHeading(e *spec.FailureEntry, text string) {
 		}
 		text = text[:start] + " " + text[end:]
 	}
-	for _, part := range headingPartSeparators.Split(text, -1) {
+	for _, part := range headingPartSeparators().Split(text, -1) {
 		part = strings.TrimSpace(part)
 		if t, ok := spec.ParseFailureType(part); ok && e.Type == "" {
 			e.Type = t

@@ -207,11 +207,11 @@ func FuzzAppendDecision(f *testing.F) {
 			const first, span = -62135596800, 253402300800 + 62135596800
 			d.When = time.Unix(first+((unix%span)+span)%span, 0).UTC()
 		}
-		if d.What == "" || whyTailRe.MatchString(d.What) {
+		if d.What == "" || whyTailRe().MatchString(d.What) {
 			return
 		}
 		if d.When.IsZero() {
-			if _, _, ok := leadingTimestamp(d.What); ok || thematicBreakRe.MatchString("- "+d.What) {
+			if _, _, ok := leadingTimestamp(d.What); ok || thematicBreakRe().MatchString("- "+d.What) {
 				return
 			}
 		}

@@ -3,6 +3,7 @@ package markdown
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ctxgit/ctxgit/spec"
 )
@@ -10,7 +11,7 @@ import (
 // mark is one of the re-plan marks of SPEC §4.2, matched
 // case-insensitively anywhere in a step's text.
 type mark struct {
-	re *regexp.Regexp
+	re func() *regexp.Regexp // compiled on first use: package load is on the hook path
 	// hints are lower-case strings, one of which every match contains: a
 	// cheap test that spares running the expression on most lines of a big
 	// plan.
@@ -29,27 +30,27 @@ func (m mark) in(lower string) bool {
 
 // matches reports whether text holds the mark.
 func (m mark) matches(text string) bool {
-	return m.in(strings.ToLower(text)) && m.re.MatchString(text)
+	return m.in(strings.ToLower(text)) && m.re().MatchString(text)
 }
 
 // The marks.
 var (
 	// failedMark is "[FAILED: reason]", "[FAILED]" or "❌"; group 1 is the
 	// reason.
-	failedMark = mark{regexp.MustCompile(`(?i)\[failed(?:[ \t]*:([^\]]*))?\]|❌\x{FE0F}?`), []string{"[failed", "❌"}}
+	failedMark = mark{lazyRE(`(?i)\[failed(?:[ \t]*:([^\]]*))?\]|❌\x{FE0F}?`), []string{"[failed", "❌"}}
 	// pivotMark is "→ pivoted to step 3b" (also "->", and without "step");
 	// group 1 is the target label.
-	pivotMark = mark{regexp.MustCompile(`(?i)(?:(?:→|->)[ \t]*)?pivoted[ \t]+to[ \t]+(?:step[ \t]+)?([0-9A-Za-z]+(?:[._-][0-9A-Za-z]+)*)\.?`), []string{"pivoted"}}
+	pivotMark = mark{lazyRE(`(?i)(?:(?:→|->)[ \t]*)?pivoted[ \t]+to[ \t]+(?:step[ \t]+)?([0-9A-Za-z]+(?:[._-][0-9A-Za-z]+)*)\.?`), []string{"pivoted"}}
 	// doneMark is a done mark other than a task-list checkbox.
-	doneMark = mark{regexp.MustCompile(`(?i)✅\x{FE0F}?|✔\x{FE0F}?|\[done\]`), []string{"✅", "✔", "[done]"}}
+	doneMark = mark{lazyRE(`(?i)✅\x{FE0F}?|✔\x{FE0F}?|\[done\]`), []string{"✅", "✔", "[done]"}}
 	// inProgressMark is "[in progress]", "[in-progress]" or "[in_progress]".
-	inProgressMark = mark{regexp.MustCompile(`(?i)\[in[ _-]progress\]`), []string{"progress]"}}
+	inProgressMark = mark{lazyRE(`(?i)\[in[ _-]progress\]`), []string{"progress]"}}
 	// wasMark is "(was: step 3)"; group 1 is the label.
-	wasMark = mark{regexp.MustCompile(`(?i)\(was:[ \t]*(?:step[ \t]+)?([^)]*)\)`), []string{"(was:"}}
+	wasMark = mark{lazyRE(`(?i)\(was:[ \t]*(?:step[ \t]+)?([^)]*)\)`), []string{"(was:"}}
 )
 
 // leadingLabelRe matches a step label at the start of a text.
-var leadingLabelRe = regexp.MustCompile(`^\d{1,9}[A-Za-z]*\b`)
+var leadingLabelRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{1,9}[A-Za-z]*\b`) })
 
 // stepText is what the marks in a step's text say, and the text without them.
 type stepText struct {
@@ -70,7 +71,7 @@ func readMarks(text string, checked bool) stepText {
 		if !m.in(lower) {
 			return nil
 		}
-		return m.re.FindStringSubmatch(text)
+		return m.re().FindStringSubmatch(text)
 	}
 	if m := submatch(failedMark); m != nil {
 		st.status = spec.StepFailed
@@ -82,7 +83,7 @@ func readMarks(text string, checked bool) stepText {
 	if m := submatch(wasMark); m != nil {
 		st.was = collapseSpace(m[1])
 		// Keep only the label of "(was: step 3, split in two)".
-		if label := leadingLabelRe.FindString(st.was); label != "" {
+		if label := leadingLabelRe().FindString(st.was); label != "" {
 			st.was = label
 		}
 	}
@@ -133,7 +134,7 @@ func removeMarks(line string, marks ...mark) string {
 		if !m.in(strings.ToLower(line)) {
 			continue
 		}
-		locs := m.re.FindAllStringIndex(line, -1)
+		locs := m.re().FindAllStringIndex(line, -1)
 		if locs == nil {
 			continue
 		}
@@ -168,3 +169,8 @@ func removeMarks(line string, marks ...mark) string {
 // isLineSpace reports whether c is space within a line; a lone CR counts,
 // as it does for markdown.
 func isLineSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
+
+// lazyRE compiles expr on first use.
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}

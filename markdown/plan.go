@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/yuin/goldmark/ast"
@@ -55,13 +56,13 @@ func parsePlan(s *source) (p *spec.Plan, spans []stepSpan) {
 }
 
 // planTitleRe matches a "Plan: <title>" heading.
-var planTitleRe = regexp.MustCompile(`(?i)^plan[ \t]*:[ \t]*(.*)$`)
+var planTitleRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^plan[ \t]*:[ \t]*(.*)$`) })
 
 // planTitle is the text of the first "Plan: <title>" heading, else of the
 // first level-1 or level-2 heading.
 func planTitle(b *blocks) string {
 	for _, h := range b.headings {
-		if m := planTitleRe.FindStringSubmatch(h.text); m != nil && strings.TrimSpace(m[1]) != "" {
+		if m := planTitleRe().FindStringSubmatch(h.text); m != nil && strings.TrimSpace(m[1]) != "" {
 			return strings.TrimSpace(m[1])
 		}
 	}
@@ -100,7 +101,7 @@ func stepsRegion(s *source, b *blocks) (from, to int, fallback bool) {
 func hasCheckbox(s *source, l list) bool {
 	for _, item := range l.items {
 		m, ok := parseMarker(s.lines[s.lineIndex(nodeStart(item))])
-		if ok && checkboxRe.MatchString(m.rest) {
+		if ok && checkboxRe().MatchString(m.rest) {
 			return true
 		}
 	}
@@ -148,8 +149,8 @@ scan:
 		}
 		indent, _ := indentOf(line)
 		m, isMarker := parseMarker(line)
-		if isMarker && !thematicBreakRe.MatchString(line) {
-			box := checkboxRe.FindStringSubmatchIndex(m.rest)
+		if isMarker && !thematicBreakRe().MatchString(line) {
+			box := checkboxRe().FindStringSubmatchIndex(m.rest)
 			stepLike := m.label != "" || box != nil || plainBullets
 			atStepLevel := base < 0 && m.indent <= 3 || base >= 0 && m.indent <= base
 			switch {
@@ -206,13 +207,15 @@ scan:
 
 // thematicBreakRe matches a thematic break ("---", "* * *"), which a bullet
 // marker test would otherwise take for an item.
-var thematicBreakRe = regexp.MustCompile(`^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$`)
+var thematicBreakRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$`)
+})
 
 // interruptsParagraph reports whether line starts a block that ends a
 // paragraph even without a blank line before it.
 func interruptsParagraph(line string) bool {
 	_, rest := indentOf(line)
-	return thematicBreakRe.MatchString(line) || strings.HasPrefix(rest, ">")
+	return thematicBreakRe().MatchString(line) || strings.HasPrefix(rest, ">")
 }
 
 // hasStepMarkers reports whether lines [from, to) hold a numbered, labelled
@@ -222,7 +225,7 @@ func hasStepMarkers(s *source, b *blocks, from, to int) bool {
 		if b.headingAt[i] || b.opaque[i] {
 			continue
 		}
-		if m, ok := parseMarker(s.lines[i]); ok && m.indent <= 3 && (m.label != "" || checkboxRe.MatchString(m.rest)) {
+		if m, ok := parseMarker(s.lines[i]); ok && m.indent <= 3 && (m.label != "" || checkboxRe().MatchString(m.rest)) {
 			return true
 		}
 	}
@@ -234,7 +237,7 @@ func hasStepMarkers(s *source, b *blocks, from, to int) bool {
 // status.
 func completeStep(step *spec.Step, text string, position int) {
 	if step.Number == "" {
-		if m := labelRe.FindStringSubmatch(text); m != nil {
+		if m := labelRe().FindStringSubmatch(text); m != nil {
 			step.Number = m[1]
 			text = text[len(m[0]):]
 		} else {
@@ -266,7 +269,9 @@ func renumberLazyOnes(steps []spec.Step) {
 
 // fieldRe matches a plan field line: "**Goal**: x", "**Goal:** x", "Goal: x"
 // or the same as a bullet. Group 1 is the field name, group 2 the value.
-var fieldRe = regexp.MustCompile(`(?i)^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(goal|done[ \t]+when|assumptions)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(.*)$`)
+var fieldRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(goal|done[ \t]+when|assumptions)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(.*)$`)
+})
 
 // readFields reads the Goal, Done when and Assumptions fields from the lines
 // outside code, headings and the steps region [stepsFrom, stepsTo). The
@@ -277,7 +282,7 @@ func readFields(s *source, b *blocks, p *spec.Plan, stepsFrom, stepsTo int) {
 		if i >= stepsFrom && i < stepsTo || b.headingAt[i] || b.opaque[i] {
 			continue
 		}
-		m := fieldRe.FindStringSubmatch(line)
+		m := fieldRe().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
@@ -317,13 +322,13 @@ func readFields(s *source, b *blocks, p *spec.Plan, stepsFrom, stepsTo int) {
 }
 
 // verifiedRe matches the marks of a verified assumption.
-var verifiedRe = regexp.MustCompile(`(?i)✅\x{FE0F}?|\[verified\]|\(verified\)`)
+var verifiedRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)✅\x{FE0F}?|\[verified\]|\(verified\)`) })
 
 // readVerified strips the verified marks from an assumption and reports
 // whether there were any.
 func readVerified(a string) (string, bool) {
-	verified := verifiedRe.MatchString(a)
-	return collapseSpace(verifiedRe.ReplaceAllString(a, " ")), verified
+	verified := verifiedRe().MatchString(a)
+	return collapseSpace(verifiedRe().ReplaceAllString(a, " ")), verified
 }
 
 // bulletItems returns the texts of the list items that start at the first
@@ -384,7 +389,7 @@ func openItems(s *source, b *blocks) []string {
 		}
 		for _, item := range l.items {
 			_, text := itemText(s, item)
-			if m := checkboxRe.FindStringSubmatch(text); m != nil {
+			if m := checkboxRe().FindStringSubmatch(text); m != nil {
 				if m[1] != " " {
 					continue
 				}

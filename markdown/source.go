@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/ctxgit/ctxgit/spec"
@@ -118,7 +119,9 @@ func collapseSpace(s string) string { return strings.Join(strings.Fields(s), " "
 // listMarkerRe matches the start of a list item: a bullet, an ordered
 // number, or a plan label such as "3b." that CommonMark does not know.
 // Groups: 1 indentation, 2 bullet, 3 digits, 4 label letters.
-var listMarkerRe = regexp.MustCompile(`^([ \t]*)(?:([-*+])|(\d{1,9})([A-Za-z]*)[.)])(?:[ \t]+|$)`)
+var listMarkerRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([ \t]*)(?:([-*+])|(\d{1,9})([A-Za-z]*)[.)])(?:[ \t]+|$)`)
+})
 
 // listMarker describes the list marker starting a line, if any.
 type listMarker struct {
@@ -133,7 +136,7 @@ type listMarker struct {
 
 // parseMarker reads the list marker at the start of line.
 func parseMarker(line string) (listMarker, bool) {
-	m := listMarkerRe.FindStringSubmatchIndex(line)
+	m := listMarkerRe().FindStringSubmatchIndex(line)
 	if m == nil {
 		return listMarker{}, false
 	}
@@ -149,10 +152,10 @@ func parseMarker(line string) (listMarker, bool) {
 }
 
 // checkboxRe matches a GitHub task-list checkbox at the start of item text.
-var checkboxRe = regexp.MustCompile(`^\[([ xX])\](?:[ \t]+|$)`)
+var checkboxRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[([ xX])\](?:[ \t]+|$)`) })
 
 // labelRe matches a step label at the start of item text ("3." or "3b)").
-var labelRe = regexp.MustCompile(`^(\d{1,9}[A-Za-z]*)[.)](?:[ \t]+|$)`)
+var labelRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{1,9}[A-Za-z]*)[.)](?:[ \t]+|$)`) })
 
 // fence tracks fenced code blocks line by line, for the files split by line
 // rather than by goldmark (a failure log's "---" inside code is not a
@@ -164,12 +167,12 @@ type fence struct {
 
 // fenceRe matches a fence line: up to 3 spaces, then 3 or more backticks or
 // tildes.
-var fenceRe = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})(.*)$")
+var fenceRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^ {0,3}(`{3,}|~{3,})(.*)$") })
 
 // step advances the fence state past line and reports whether the line is
 // part of a code block (including its fence lines).
 func (f *fence) step(line string) bool {
-	m := fenceRe.FindStringSubmatch(line)
+	m := fenceRe().FindStringSubmatch(line)
 	if f.char == 0 {
 		if m == nil || (m[1][0] == '`' && strings.Contains(m[2], "`")) {
 			return false

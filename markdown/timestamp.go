@@ -3,18 +3,21 @@ package markdown
 import (
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 )
 
 // timestampRe matches the timestamps people and tools write: RFC 3339 (with
 // or without fractional seconds and zone), "YYYY-MM-DD HH:MM[:SS][Z]" and a
 // bare date. Groups: year, month, day, hour, minute, second, fraction, zone.
-var timestampRe = regexp.MustCompile(`(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?`)
+var timestampRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?`)
+})
 
 // timestampAt parses a timestamp at the start of s and returns it in UTC with
 // the number of bytes it took.
 func timestampAt(s string) (time.Time, int, bool) {
-	m := timestampRe.FindStringSubmatchIndex(s)
+	m := timestampRe().FindStringSubmatchIndex(s)
 	if m == nil || m[0] != 0 {
 		return time.Time{}, 0, false
 	}
@@ -28,7 +31,7 @@ func timestampAt(s string) (time.Time, int, bool) {
 // findTimestamp returns the first valid timestamp anywhere in s, with the
 // byte range it spans.
 func findTimestamp(s string) (t time.Time, start, end int, ok bool) {
-	for _, m := range timestampRe.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range timestampRe().FindAllStringSubmatchIndex(s, -1) {
 		// "12026-01-01" is not a date: the year must not be part of a longer number.
 		if m[0] > 0 && isDigit(s[m[0]-1]) {
 			continue

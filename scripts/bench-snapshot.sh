@@ -21,7 +21,7 @@ export GIT_CONFIG_NOSYSTEM=1 HOME="$work/home" GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAI
 mkdir -p "$HOME"
 
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
 git_snapshot() { # dir
   ( cd "$1" && export GIT_INDEX_FILE="$1/.git/bench-index"
@@ -34,36 +34,47 @@ change5() { # dir
 }
 
 declare -A T
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a/b}'; }
 for run in $(seq "$RUNS"); do
   for tool in git ctxgit; do
     d="$work/$tool-$run"
     cp -a "$work/template" "$d"
     git init -q "$d"
-    sync
+  done
+  sync
+  for tool in git ctxgit; do
+    d="$work/$tool-$run"
     t0=$(ms); ${tool}_snapshot "$d"; t1=$(ms)
     T[$tool-first]+="$((t1-t0)) "
     if [ "$tool" = ctxgit ] && [ "$run" = 1 ]; then
       loose=$(git -C "$d" count-objects -v | awk '/^count:/ {print $2}')
     fi
-    # Let the first snapshot's files age past ctxgit's 2 s racy margin, as
-    # they would between two real checkpoints.
-    sleep 2.2
-    for rep in $(seq "$REPS"); do
-      t0=$(ms); ${tool}_snapshot "$d"; t1=$(ms)
-      change5 "$d"
-      t2=$(ms); ${tool}_snapshot "$d"; t3=$(ms)
-      T[$tool-noop]+="$((t1-t0)) "; T[$tool-five]+="$((t3-t2)) "
-    done
-    rm -rf "$d"
   done
+  # Let the first snapshot's files age past ctxgit's 2 s racy margin, as
+  # they would between two real checkpoints.
+  sleep 2.2
+  # Samples alternate between the tools, so both see the same noise; the
+  # paired ratios are kept too.
+  for rep in $(seq "$REPS"); do
+    for c in noop five; do
+      if [ "$c" = five ]; then change5 "$work/git-$run"; change5 "$work/ctxgit-$run"; fi
+      t0=$(ms); git_snapshot "$work/git-$run"; t1=$(ms)
+      ctxgit_snapshot "$work/ctxgit-$run"; t2=$(ms)
+      T[git-$c]+="$((t1-t0)) "; T[ctxgit-$c]+="$((t2-t1)) "
+      T[pair-$c]+="$(ratio $((t2-t1)) $((t1-t0))) "
+    done
+  done
+  rm -rf "$work/git-$run" "$work/ctxgit-$run"
 done
 
 printf 'workspace: %s files in %s directories (+1000 ignored), %s runs x %s samples, %s cores\n' "$FILES" "$DIRS" "$RUNS" "$REPS" "$(nproc)"
-printf '%-8s %10s %10s %8s %8s\n' case git_ms ctxgit_ms ratio target
+printf '%-8s %10s %10s %8s %12s %8s\n' case git_ms ctxgit_ms ratio paired_ratio target
 for c in first noop five; do
   g=$(echo "${T[git-$c]}" | tr ' ' '\n' | grep . | median)
   x=$(echo "${T[ctxgit-$c]}" | tr ' ' '\n' | grep . | median)
+  pr=-
+  [ "$c" != first ] && pr=$(echo "${T[pair-$c]}" | tr ' ' '\n' | grep . | median)
   case $c in first) target=0.70;; *) target=1.00;; esac
-  printf '%-8s %10s %10s %8s %8s\n' "$c" "$g" "$x" "$(awk -v a="$x" -v b="$g" 'BEGIN {printf "%.2f", a/b}')" "$target"
+  printf '%-8s %10s %10s %8s %12s %8s\n' "$c" "$g" "$x" "$(ratio "$x" "$g")" "$pr" "$target"
 done
 echo "loose objects in the repository after ctxgit's first snapshot: $loose"

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -31,7 +32,7 @@ const (
 )
 
 // TriggerRE is the form of a trigger name.
-var TriggerRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
+var TriggerRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`) })
 
 // Checkpoint is `.ctxgit/checkpoint.yaml` and the same file inside every
 // checkpoint commit (SPEC §8). Field order is the YAML key order, kept stable
@@ -194,14 +195,14 @@ func (t Text) MarshalYAML() (any, error) {
 }
 
 // checkpointIDRE is the form of a checkpoint id (SPEC §8.1).
-var checkpointIDRE = regexp.MustCompile(`^cp_([0-9]{3,})$`)
+var checkpointIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^cp_([0-9]{3,})$`) })
 
 // FormatCheckpointID returns "cp_NNN" for a 1-based sequence number.
 func FormatCheckpointID(seq int) string { return fmt.Sprintf("cp_%03d", seq) }
 
 // ParseCheckpointID returns the sequence number of "cp_NNN".
 func ParseCheckpointID(id string) (int, bool) {
-	m := checkpointIDRE.FindStringSubmatch(id)
+	m := checkpointIDRE().FindStringSubmatch(id)
 	if m == nil {
 		return 0, false
 	}
@@ -262,7 +263,7 @@ func (c *Checkpoint) Validate(path string) error {
 	if c.Meta.CreatedAt.IsZero() {
 		return InvalidAt(path, 0, "meta.created_at is missing")
 	}
-	if !TriggerRE.MatchString(c.Meta.Trigger) {
+	if !TriggerRE().MatchString(c.Meta.Trigger) {
 		return InvalidAt(path, 0, "meta.trigger %q is not a trigger name", c.Meta.Trigger)
 	}
 	if u := c.Meta.TokenUsage.Utilization; u < 0 || u > 10 {

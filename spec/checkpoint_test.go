@@ -147,7 +147,7 @@ func TestParseCheckpointAccepts(t *testing.T) {
 		}
 	}
 	for _, trig := range []string{spec.TriggerManual, spec.TriggerAuto80, spec.TriggerCompaction, spec.TriggerSessionEnd, spec.TriggerHalt, spec.TriggerRestore} {
-		if !spec.TriggerRE.MatchString(trig) {
+		if !spec.TriggerRE().MatchString(trig) {
 			t.Errorf("named trigger %q does not match TriggerRE", trig)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -267,7 +268,7 @@ func CheckRelPath(p string) error {
 		return fmt.Errorf("%q must be relative and slash-separated", p)
 	}
 	for _, el := range strings.Split(p, "/") {
-		if el == ".." || el == "." || el == "" || el == ".git" {
+		if el == ".." || el == "." || el == "" || isDotGit(el) {
 			return fmt.Errorf("%q must not contain %q elements", p, el)
 		}
 	}
@@ -275,6 +276,13 @@ func CheckRelPath(p string) error {
 		return fmt.Errorf("%q is inside %s", p, LocalDir)
 	}
 	return nil
+}
+
+// isDotGit reports a ".git" in any letter case or NTFS spelling (trailing
+// dots and spaces), a name git refuses in a tree.
+func isDotGit(el string) bool {
+	t := strings.ToLower(strings.TrimRight(el, " ."))
+	return t == ".git" || t == "git~1"
 }
 
 // checkText refuses binary and non-UTF-8 input before a parser sees it.
@@ -292,8 +300,8 @@ func checkText(path string, src []byte) error {
 func CheckText(path string, src []byte) error { return checkText(path, src) }
 
 var (
-	yamlLineRE    = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-	unknownKeyRE  = regexp.MustCompile(`^field (\S+) not found in type spec\.(\w+)$`)
+	yamlLineRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`) })
+	unknownKeyRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^field (\S+) not found in type spec\.(\w+)$`) })
 	configSection = map[string]string{
 		"Config": "the top level", "PathsConfig": "paths", "SnapshotConfig": "snapshot", "RecoveryConfig": "recovery",
 		"CapsConfig": "caps", "PressureConfig": "pressure", "LockConfig": "lock", "CheckpointConfig": "checkpoint",
@@ -310,12 +318,12 @@ func yamlError(path string, err error) error {
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	line := 0
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineRE().FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
 	}
 	// yaml.v3 names Go types; say it in the file's own terms.
-	if m := unknownKeyRE.FindStringSubmatch(msg); m != nil {
+	if m := unknownKeyRE().FindStringSubmatch(msg); m != nil {
 		where, ok := configSection[m[2]]
 		if !ok {
 			where = m[2]

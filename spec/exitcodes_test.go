@@ -83,3 +83,24 @@ func TestErrorMessages(t *testing.T) {
 		t.Errorf("NotFound(%%w) does not expose its cause and kind only: %v", err)
 	}
 }
+
+// SPEC §1, §13.1: command-line text that no file can hold is a usage
+// error, named after the argument.
+func TestCheckArg(t *testing.T) {
+	for _, tc := range []struct {
+		text, want string
+	}{
+		{"", ""},
+		{"café — ok\nsecond line", ""},
+		{"a\x00b", "--message must not contain NUL bytes"},
+		{"caf\xe9", "--message is not valid UTF-8"},
+	} {
+		err := spec.CheckArg("--message", tc.text)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("CheckArg(%q) = %v, want nil", tc.text, err)
+		case tc.want != "" && (err == nil || err.Error() != tc.want || spec.ExitCode(err) != spec.ExitUsage):
+			t.Errorf("CheckArg(%q) = %v (exit %d), want %q (exit 2)", tc.text, err, spec.ExitCode(err), tc.want)
+		}
+	}
+}

@@ -60,7 +60,7 @@ func (g *GitStore) readLoose(name string) (Hash, error) {
 	}
 	s := strings.TrimSpace(string(data))
 	if strings.HasPrefix(s, "ref:") {
-		return ZeroHash, fmt.Errorf("%s: symbolic ref where a checkpoint ref was expected", path)
+		return ZeroHash, corruptf("%s: symbolic ref where a checkpoint ref was expected", path)
 	}
 	h, err := ParseHash(s)
 	if err != nil || h.IsZero() {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
@@ -93,7 +94,8 @@ var statCacheMagic = []byte("CTXGITSC\x00\x00\x00\x04")
 // covers coarse kernel clocks and filesystems with 1–2 s timestamps.
 const racyMargin = 2 * time.Second
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is made on first use: package load is on every hook's path.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 func newStatCache(storeKey string, dirs int) *statCache {
 	return &statCache{storeKey: storeKey, dirs: make(map[string]*cachedDir, dirs)}
@@ -138,7 +140,7 @@ func decodeStatCache(data []byte) (*statCache, error) {
 		return nil, corrupt
 	}
 	body, sum := data[:len(data)-4], binary.BigEndian.Uint32(data[len(data)-4:])
-	if crc32.Checksum(body, castagnoli) != sum {
+	if crc32.Checksum(body, castagnoli()) != sum {
 		return nil, corrupt
 	}
 	// One string holds every name, so decoding allocates no string per
@@ -219,7 +221,7 @@ func (c *statCache) save(path string) error {
 		}
 	}
 	var sum [4]byte
-	binary.BigEndian.PutUint32(sum[:], crc32.Checksum(b.Bytes(), castagnoli))
+	binary.BigEndian.PutUint32(sum[:], crc32.Checksum(b.Bytes(), castagnoli()))
 	b.Write(sum[:])
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err

@@ -71,7 +71,7 @@ func (w *Workspace) Checkpoint(opts CheckpointOptions) (*CheckpointResult, error
 	if opts.Trigger == "" {
 		opts.Trigger = spec.TriggerManual
 	}
-	if !spec.TriggerRE.MatchString(opts.Trigger) {
+	if !spec.TriggerRE().MatchString(opts.Trigger) {
 		return nil, spec.Usage("trigger %q: use lowercase letters, digits and '-'", opts.Trigger)
 	}
 	if err := spec.CheckArg("--message", opts.Message); err != nil {

@@ -30,8 +30,8 @@ func (w *Workspace) MarkStep(number string, status spec.StepStatus, reason strin
 	if err != nil {
 		return nil, err
 	}
-	if err := WriteFileAtomic(w.Path(rel), out, filePerm(w.Path(rel))); err != nil {
-		return nil, &spec.FileError{Path: rel, Err: unwrapPathError(err)}
+	if err := w.writeStateFile(rel, out); err != nil {
+		return nil, err
 	}
 	plan, _ := markdown.ParsePlan(rel, out)
 	return plan, nil
@@ -61,8 +61,8 @@ func (w *Workspace) Decide(what, why string) (*spec.Decision, error) {
 	}
 	d := spec.Decision{What: what, Why: why, When: w.Now()}
 	out := markdown.AppendDecision(src, d)
-	if err := WriteFileAtomic(w.Path(rel), out, filePerm(w.Path(rel))); err != nil {
-		return nil, &spec.FileError{Path: rel, Err: unwrapPathError(err)}
+	if err := w.writeStateFile(rel, out); err != nil {
+		return nil, err
 	}
 	ds, err := markdown.ParseDecisions(rel, out)
 	if err != nil || len(ds) == 0 {
@@ -100,8 +100,8 @@ func (w *Workspace) Fail(e spec.FailureEntry) (*spec.FailureEntry, string, error
 	}
 	e.When = w.Now()
 	out := markdown.AppendFailure(src, e)
-	if err := WriteFileAtomic(w.Path(rel), out, filePerm(w.Path(rel))); err != nil {
-		return nil, "", &spec.FileError{Path: rel, Err: unwrapPathError(err)}
+	if err := w.writeStateFile(rel, out); err != nil {
+		return nil, "", err
 	}
 	entries, err := markdown.ParseFailureLog(rel, out)
 	if err != nil || len(entries) == 0 {

@@ -6,23 +6,17 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/spec"
 )
 
 // WriteFileAtomic replaces path with data atomically and durably (temp
-// file, fsync, rename, directory fsync), creating its directory.
-//
-// A symlinked file is written through the link (a plan kept in docs/ and
-// linked from the root stays where it is), never replaced by a file.
+// file, fsync, rename, directory fsync), creating its directory. A symlink
+// at path is replaced, never followed: ctxgit's own outputs must not be
+// redirected outside the workspace by a link someone committed.
 func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		target, err := filepath.EvalSymlinks(path)
-		if err != nil {
-			return err
-		}
-		path = target
-	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -52,3 +46,26 @@ func readLimited(path string, limit int64) ([]byte, error) {
 }
 
 var errTooLarge = errors.New("file too large")
+
+// writeStateFile replaces a state file a person keeps (plan, logs, task
+// state). When it is a symlink to a file inside the workspace — a plan
+// kept in docs/ and linked from the root — the target is written and the
+// link stays; a link leading outside the workspace is refused.
+func (w *Workspace) writeStateFile(rel string, data []byte) error {
+	path := w.Path(rel)
+	perm := filePerm(path)
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return &spec.FileError{Path: rel, Err: unwrapPathError(err)}
+		}
+		if r, err := filepath.Rel(w.Root, target); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return spec.InvalidAt(rel, 0, "is a symlink to %s, outside the workspace: not written", target)
+		}
+		path = target
+	}
+	if err := WriteFileAtomic(path, data, perm); err != nil {
+		return &spec.FileError{Path: rel, Err: unwrapPathError(err)}
+	}
+	return nil
+}

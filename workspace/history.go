@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
@@ -115,8 +116,8 @@ type Resolved struct {
 }
 
 var (
-	relativeRE = regexp.MustCompile(`^@(?:~([0-9]+))?$`)
-	hexRE      = regexp.MustCompile(`^[0-9a-fA-F]{4,40}$`)
+	relativeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@(?:~([0-9]+))?$`) })
+	hexRE      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F]{4,40}$`) })
 )
 
 // Resolve finds a checkpoint by name (SPEC §8.4): "" or "@" (the session's
@@ -142,7 +143,7 @@ func (w *Workspace) Resolve(name, session string) (*Resolved, error) {
 	}
 	head, err := store.ReadRef(w.SessionRef(session))
 	if errors.Is(err, vcs.ErrRefNotFound) {
-		if hexRE.MatchString(name) {
+		if hexRE().MatchString(name) {
 			return w.resolveHexAnywhere(store, name)
 		}
 		return nil, spec.NotFound("session %q has no checkpoints", session)
@@ -165,7 +166,7 @@ func (w *Workspace) resolveInChain(store vcs.Store, head vcs.Hash, name, session
 	if name == "" {
 		name = "@"
 	}
-	if m := relativeRE.FindStringSubmatch(name); m != nil {
+	if m := relativeRE().FindStringSubmatch(name); m != nil {
 		n := 0
 		if m[1] != "" {
 			var err error
@@ -203,7 +204,7 @@ func (w *Workspace) resolveInChain(store vcs.Store, head vcs.Hash, name, session
 		}
 		return vcs.ZeroHash, spec.NotFound("no checkpoint %s in session %s", name, session)
 	}
-	if hexRE.MatchString(name) {
+	if hexRE().MatchString(name) {
 		name = strings.ToLower(name)
 		var match vcs.Hash
 		n := 0

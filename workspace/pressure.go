@@ -116,3 +116,37 @@ func (w *Workspace) saveRuntime(session string, rt *runtimeState) error {
 	}
 	return WriteFileAtomic(w.runtimePath(session), append(data, '\n'), 0o644)
 }
+
+// LevelAction is what a level asks of the agent.
+func LevelAction(l Level) string {
+	switch l {
+	case LevelWarning:
+		return "keep state current"
+	case LevelCompress:
+		return "summarize now"
+	case LevelCritical:
+		return "checkpoint and stop"
+	}
+	return "ok"
+}
+
+// GaugeLine is `[Context: 81% | 162k/200k tokens | summarize now]`; note,
+// when given, replaces the level's action ("Checkpoint saved").
+func GaugeLine(p Pressure, l Level, note string) string {
+	parts := []string{fmt.Sprintf("Context: %.0f%%", p.Value*100)}
+	if p.Window > 0 && p.Tokens > 0 {
+		parts = append(parts, fmt.Sprintf("%s/%s tokens", kTokens(p.Tokens), kTokens(p.Window)))
+	}
+	if note == "" {
+		note = LevelAction(l)
+	}
+	parts = append(parts, note)
+	return "[" + strings.Join(parts, " | ") + "]"
+}
+
+func kTokens(n int64) string {
+	if n >= 1000 {
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	}
+	return fmt.Sprint(n)
+}

@@ -65,8 +65,11 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 	if sessions, err := w.Sessions(); err != nil {
 		return nil, err
 	} else if len(sessions) == 0 {
-		if o.Name != "" {
+		switch {
+		case o.Name != "":
 			return nil, spec.NotFound("no checkpoint %s: the workspace has no checkpoints", o.Name)
+		case o.SessionGiven:
+			return nil, spec.NotFound("session %q has no checkpoints", o.Session)
 		}
 		return &RecoverResult{Note: "no checkpoint to recover"}, nil
 	}

@@ -152,6 +152,9 @@ func (w *Workspace) Resume(session, reason string) (*Halt, error) {
 	if strings.TrimSpace(reason) == "" {
 		return nil, spec.Usage("an override needs --reason")
 	}
+	if err := spec.CheckArg("--reason", reason); err != nil {
+		return nil, err
+	}
 	lock, err := w.Lock()
 	if err != nil {
 		return nil, err
@@ -206,6 +209,11 @@ type EnsureOptions struct {
 
 // Ensure is the startup branch of the runtime contract (SPEC §12.5).
 func (w *Workspace) Ensure(o EnsureOptions) (*Status, error) {
+	for _, a := range []struct{ name, v string }{{"--goal", o.Goal}, {"--task-id", o.TaskID}} {
+		if err := spec.CheckArg(a.name, a.v); err != nil {
+			return nil, err
+		}
+	}
 	lock, err := w.Lock()
 	if err != nil {
 		return nil, err

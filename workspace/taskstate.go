@@ -61,10 +61,7 @@ func (w *Workspace) writeTaskState(path string, ts *spec.TaskState) error {
 	if err != nil {
 		return err
 	}
-	if err := WriteFileAtomic(w.Path(path), data, filePerm(w.Path(path))); err != nil {
-		return &spec.FileError{Path: path, Err: unwrapPathError(err)}
-	}
-	return nil
+	return w.writeStateFile(path, data)
 }
 
 const timeLayout = "2006-01-02T15:04:05Z07:00"

@@ -220,7 +220,7 @@ func (w *Workspace) openStore() (*vcs.GitStore, error) {
 		return nil, spec.Unsupported("%s", w.rel(strings.TrimSuffix(err.Error(), ": "+vcs.ErrUnsupportedRepo.Error())))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("opening the checkpoint store: %s", w.rel(err.Error()))
+		return nil, fmt.Errorf("opening the checkpoint store: %w", err)
 	}
 	return w.store, nil
 }

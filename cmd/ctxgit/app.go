@@ -56,6 +56,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 			a.bundleCommand(),
 			a.stateCommand(),
 			a.gaugeCommand(),
+			a.hookCommand(),
+			a.statuslineCommand(),
+			a.transcriptCommand(),
 			a.versionCommand(),
 		},
 	}

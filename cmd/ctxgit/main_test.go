@@ -16,6 +16,9 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
+// sharedFixture is the real Claude Code transcript in ../shared.
+const sharedFixture = "../../../shared/fixtures/claude-code/real-session-with-compaction.jsonl"
+
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"ctxgit": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
@@ -46,6 +49,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("NO_COLOR", "1")
 			// A fixed clock: every checkpoint in a script is dated by it.
 			env.Setenv("CTXGIT_NOW", "2026-11-22T10:00:00Z")
+			if abs, err := filepath.Abs(sharedFixture); err == nil {
+				env.Setenv("SHARED_TRANSCRIPT", abs)
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -55,6 +61,15 @@ func TestScripts(t *testing.T) {
 			"gendecide": cmdGenDecisions,
 			"maxchars":  cmdMaxChars,
 			"gitinit":   cmdGitInit,
+		},
+		Condition: func(cond string) (bool, error) {
+			// shared: the real host captures in ../shared/fixtures are here
+			// (they are beside the repository in CI, maybe not elsewhere).
+			if cond == "shared" {
+				_, err := os.Stat(sharedFixture)
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
 }

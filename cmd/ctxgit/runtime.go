@@ -277,40 +277,10 @@ func (a *app) gaugeCommand() *cli.Command {
 			level := w.Level(p.Value)
 			if c.Bool("json") {
 				return a.printJSON(map[string]any{"utilization": p.Value, "tokens": p.Tokens, "window": p.Window,
-					"level": level, "action": levelAction(level), "line": gaugeLine(p, level)})
+					"level": level, "action": workspace.LevelAction(level), "line": workspace.GaugeLine(p, level, "")})
 			}
-			fmt.Fprintln(a.stdout, gaugeLine(p, level))
+			fmt.Fprintln(a.stdout, workspace.GaugeLine(p, level, ""))
 			return nil
 		},
 	}
-}
-
-// levelAction is what a level asks of the agent.
-func levelAction(l workspace.Level) string {
-	switch l {
-	case workspace.LevelWarning:
-		return "keep state current"
-	case workspace.LevelCompress:
-		return "summarize now"
-	case workspace.LevelCritical:
-		return "checkpoint and stop"
-	}
-	return "ok"
-}
-
-// gaugeLine is `[Context: 81% | 162k/200k tokens | summarize now]`.
-func gaugeLine(p workspace.Pressure, l workspace.Level) string {
-	parts := []string{fmt.Sprintf("Context: %.0f%%", p.Value*100)}
-	if p.Window > 0 {
-		parts = append(parts, fmt.Sprintf("%s/%s tokens", kTokens(p.Tokens), kTokens(p.Window)))
-	}
-	parts = append(parts, levelAction(l))
-	return "[" + strings.Join(parts, " | ") + "]"
-}
-
-func kTokens(n int64) string {
-	if n >= 1000 {
-		return fmt.Sprintf("%dk", (n+500)/1000)
-	}
-	return fmt.Sprint(n)
 }

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/ctxgit/ctxgit/workspace"
+	"github.com/ctxgit/ctxgit/workspace/hooks"
+)
+
+// hookCommand answers agent hosts. It fails open: whatever goes wrong is
+// one line in .ctxgit/local/ctxgit.log, and the host sees exit 0 and no
+// output (SPEC §13.2); it never exits 2, which would block the host.
+func (a *app) hookCommand() *cli.Command {
+	var hosts []string
+	for h := range hooks.Events {
+		hosts = append(hosts, h)
+	}
+	sort.Strings(hosts)
+	return &cli.Command{
+		Name:      "hook",
+		Usage:     "answer a host's hook call (HOST: " + strings.Join(hosts, ", ") + ")",
+		ArgsUsage: "HOST EVENT",
+		Flags: []cli.Flag{rootFlag,
+			&cli.BoolFlag{Name: "write", Usage: "OpenClaw bootstrap: write CONTEXT_RECOVERY.md instead of printing"}},
+		Action: func(c *cli.Context) error {
+			return a.failOpen(c, c.Args().Get(0), c.Args().Get(1), func(req hooks.Request) error {
+				if c.NArg() != 2 {
+					return fmt.Errorf("hook takes HOST EVENT, got %d arguments", c.NArg())
+				}
+				return hooks.Handle(req)
+			})
+		},
+	}
+}
+
+// statuslineCommand is Claude Code's status line.
+func (a *app) statuslineCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "statusline",
+		Usage: "Claude Code's status line: the context gauge, the nudge marker, automatic checkpoints",
+		Flags: []cli.Flag{rootFlag},
+		Action: func(c *cli.Context) error {
+			return a.failOpen(c, "claude-code", "statusline", hooks.Statusline)
+		},
+	}
+}
+
+// failOpen runs a host-facing command: errors and panics are logged, never
+// reported to the host.
+func (a *app) failOpen(c *cli.Context, host, event string, run func(hooks.Request) error) (err error) {
+	env, err := workspace.DefaultEnv()
+	if err != nil {
+		return nil // a bad CTXGIT_NOW is not the host's problem
+	}
+	req := hooks.Request{Host: host, Event: event, Env: env, Root: c.String("root"), Write: c.Bool("write"), Out: a.stdout}
+	defer func() {
+		if r := recover(); r != nil {
+			hooks.LogError(req, fmt.Errorf("panic: %v", r))
+			err = nil
+		}
+	}()
+	req.Input, err = hooks.ReadInput(a.stdin)
+	if err == nil {
+		err = run(req)
+	}
+	if err != nil {
+		hooks.LogError(req, err)
+	}
+	return nil
+}

@@ -1,0 +1,313 @@
+package hooks
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
+	"github.com/ctxgit/ctxgit/workspace/transcript"
+)
+
+// NudgeText asks the agent to save its working state before compaction
+// takes it (SPEC §15.3).
+const NudgeText = "Context is filling up (%.0f%%). Before the next step, save your working state so it survives compaction: " +
+	"mark progress in .active-plan.md (ctxgit plan mark N done), record decisions (ctxgit decide \"…\" --why \"…\") and " +
+	"failures (ctxgit fail …), and set the next action (ctxgit state set next_action \"…\")."
+
+// defaultWindow is the context window assumed when neither the host nor
+// its transcript says (Claude's models' usual window).
+const defaultWindow = 200_000
+
+// hookState is a session's machine-local hook record.
+type hookState struct {
+	LastAutoTokens int64     `json:"last_auto_tokens,omitempty"`
+	LastAutoAt     time.Time `json:"last_auto_at,omitzero"`
+	Window         int64     `json:"window,omitempty"` // last window a host reported
+}
+
+// nudgeMarker is the flush nudge's per-session marker (SPEC §15.3).
+type nudgeMarker struct {
+	Timestamp time.Time `json:"timestamp"`
+	UsedPct   float64   `json:"used_pct"`
+	Flushed   bool      `json:"flushed"`
+}
+
+func nudgePath(root, session string) string   { return localPath(root, "nudge", session+".json") }
+func pendingPath(root, session string) string { return localPath(root, "pending", session) }
+func statePath(root, session string) string   { return localPath(root, "hooks", session+".json") }
+
+func readJSON(path string, v any) (bool, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, json.Unmarshal(data, v)
+}
+
+func writeJSON(path string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return workspace.WriteFileAtomic(path, append(data, '\n'), 0o644)
+}
+
+// sessionStart injects recovery after compaction (source compact), or on
+// startup and resume the newest checkpoint if fresh; startup, resume and
+// clear also record the session's base snapshot.
+func (c *call) sessionStart() error {
+	w, err := c.workspace()
+	if err != nil {
+		return err
+	}
+	switch c.p.Source {
+	case "compact":
+		c.clearCycle(w.Root)
+		return c.recoverInto(w, false, "SessionStart")
+	case "clear":
+	default:
+		if err := c.recoverInto(w, true, "SessionStart"); err != nil {
+			return err
+		}
+	}
+	_, err = w.Checkpoint(c.checkpointOptions(w, "session-start", false))
+	return err
+}
+
+// preCompact checkpoints before the host compacts, and leaves a marker so
+// the next prompt event injects recovery where the host has no
+// post-compaction event.
+func (c *call) preCompact() error {
+	w, err := c.workspace()
+	if err != nil {
+		return err
+	}
+	if _, err := w.Checkpoint(c.checkpointOptions(w, spec.TriggerCompaction, true)); err != nil {
+		return err
+	}
+	c.clearCycle(w.Root)
+	return workspace.WriteFileAtomic(pendingPath(w.Root, c.session), []byte(w.Now().Format(time.RFC3339)+"\n"), 0o644)
+}
+
+// postCompact starts a new compaction cycle.
+func (c *call) postCompact() error {
+	root, err := c.root()
+	if err != nil {
+		return err
+	}
+	c.clearCycle(root)
+	return nil
+}
+
+// clearCycle forgets the nudge and the auto-checkpoint baseline: after a
+// compaction both start over.
+func (c *call) clearCycle(root string) {
+	os.Remove(nudgePath(root, c.session))
+	var st hookState
+	if ok, _ := readJSON(statePath(root, c.session), &st); ok {
+		st.LastAutoTokens = 0
+		writeJSON(statePath(root, c.session), st)
+	}
+}
+
+// preToolUse delivers the flush nudge, once per compaction cycle. With no
+// marker — nearly always — it costs one stat.
+func (c *call) preToolUse() error {
+	root, err := c.root()
+	if err != nil {
+		return err
+	}
+	path := nudgePath(root, c.session)
+	if !exists(path) {
+		return nil
+	}
+	w, err := c.workspace()
+	if err != nil {
+		return err
+	}
+	lock, err := w.Lock()
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	var m nudgeMarker
+	if ok, err := readJSON(path, &m); !ok || err != nil {
+		os.Remove(path) // gone, or damaged: no nudge rather than a wrong one
+		return nil
+	}
+	if m.Flushed {
+		return nil
+	}
+	if w.Now().Sub(m.Timestamp) > time.Duration(w.Config.Pressure.NudgeStale) {
+		return os.Remove(path)
+	}
+	m.Flushed = true
+	if err := writeJSON(path, m); err != nil {
+		return err
+	}
+	return c.writeNudge(m.UsedPct)
+}
+
+// afterTool updates the gauge from the transcript's tail, where the host
+// has no status line to do it.
+func (c *call) afterTool() error {
+	format, ok := transcriptFormat(c.Host)
+	if !ok || c.p.TranscriptPath == "" {
+		return nil
+	}
+	u, known, err := transcript.TailUsage(c.p.TranscriptPath, format, tailBytes)
+	if err != nil || !known {
+		return err
+	}
+	w, err := c.workspace()
+	if err != nil {
+		return err
+	}
+	window := u.ContextWindow
+	if window == 0 {
+		window = c.knownWindow(w.Root)
+	}
+	_, err = c.gaugeUpdate(w, workspace.Pressure{Value: float64(u.Used()) / float64(window), Known: true,
+		Source: "transcript", Tokens: u.Used(), Window: window})
+	return err
+}
+
+// tailBytes bounds how far back the gauge looks for usage.
+const tailBytes = 4 << 20
+
+func (c *call) knownWindow(root string) int64 {
+	var st hookState
+	if ok, _ := readJSON(statePath(root, c.session), &st); ok && st.Window > 0 {
+		return st.Window
+	}
+	return defaultWindow
+}
+
+// promptSubmit injects a recovery still pending after a compaction (hosts
+// with no post-compaction event, or if the session-start one was missed).
+func (c *call) promptSubmit() error {
+	root, err := c.root()
+	if err != nil {
+		return err
+	}
+	if !exists(pendingPath(root, c.session)) {
+		return nil
+	}
+	w, err := c.workspace()
+	if err != nil {
+		return err
+	}
+	event := "UserPromptSubmit"
+	if c.Host == "gemini" {
+		event = "BeforeAgent"
+	}
+	if err := c.recoverInto(w, false, event); err != nil {
+		return err
+	}
+	return os.Remove(pendingPath(root, c.session))
+}
+
+// bootstrap gives OpenClaw the recovery block for its bootstrap files, or
+// writes CONTEXT_RECOVERY.md.
+func (c *call) bootstrap() error {
+	w, err := c.workspace()
+	if err != nil {
+		return err
+	}
+	c.clearCycle(w.Root)
+	os.Remove(pendingPath(w.Root, c.session))
+	return c.recoverInto(w, true, "")
+}
+
+// checkpoint takes a checkpoint with what the transcript tells.
+func (c *call) checkpoint(trigger string) error {
+	w, err := c.workspace()
+	if err != nil {
+		return err
+	}
+	_, err = w.Checkpoint(c.checkpointOptions(w, trigger, false))
+	return err
+}
+
+// checkpointOptions fills a checkpoint from the host: its usage, and the
+// transcript's thread, files, tools and compaction count (one more when
+// the host is about to compact).
+func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compacting bool) workspace.CheckpointOptions {
+	o := workspace.CheckpointOptions{Session: c.session, Trigger: trigger, Host: c.Host}
+	if p := c.p; p.ContextTokens != nil && p.ContextWindowSize != nil && *p.ContextWindowSize > 0 {
+		o.Usage = spec.TokenUsage{InputTokens: *p.ContextTokens, ContextWindow: *p.ContextWindowSize,
+			Utilization: float64(*p.ContextTokens) / float64(*p.ContextWindowSize), Source: "host"}
+	} else if p.ContextUsagePercent != nil {
+		o.Usage = spec.TokenUsage{Utilization: *p.ContextUsagePercent / 100, Source: "host"}
+	}
+	format, ok := transcriptFormat(c.Host)
+	if !ok || c.p.TranscriptPath == "" {
+		return o
+	}
+	s, err := transcript.ReadFile(c.p.TranscriptPath, format, transcript.ReadOptions{Root: w.Root, MaxExchanges: w.Config.Caps.Exchanges})
+	if err != nil {
+		return o
+	}
+	n := s.Compactions
+	if compacting {
+		n++
+	}
+	o.CompactionCount = &n
+	o.Thread = s.Thread
+	o.FilesRead, o.FilesModified, o.ToolsUsed = s.FilesRead, s.FilesModified, s.ToolsUsed
+	o.Interrupted, o.LastToolCall = s.Interrupted, s.LastToolCall
+	if o.Usage.Source == "" && s.UsageKnown {
+		window := s.Usage.ContextWindow
+		if window == 0 {
+			window = c.knownWindow(w.Root)
+		}
+		o.Usage = spec.TokenUsage{InputTokens: s.Usage.Used(), ContextWindow: window,
+			Utilization: float64(s.Usage.Used()) / float64(window), Source: "transcript"}
+	}
+	return o
+}
+
+// gaugeUpdate applies the thresholds to a reading: the nudge marker from
+// pressure.flush (once a cycle), an automatic checkpoint from
+// pressure.auto_checkpoint when tokens grew by pressure.min_growth since
+// the last one. It reports whether a checkpoint was taken.
+func (c *call) gaugeUpdate(w *workspace.Workspace, p workspace.Pressure) (bool, error) {
+	t := w.Config.Pressure
+	if p.Value >= t.Flush {
+		path := nudgePath(w.Root, c.session)
+		var m nudgeMarker
+		ok, err := readJSON(path, &m)
+		stale := ok && err == nil && !m.Flushed && w.Now().Sub(m.Timestamp) > time.Duration(t.NudgeStale)
+		if !ok || err != nil || stale {
+			if err := writeJSON(path, nudgeMarker{Timestamp: w.Now(), UsedPct: p.Value * 100}); err != nil {
+				return false, err
+			}
+		}
+	}
+	var st hookState
+	readJSON(statePath(w.Root, c.session), &st)
+	if p.Window > 0 && p.Window != st.Window {
+		st.Window = p.Window
+		writeJSON(statePath(w.Root, c.session), st)
+	}
+	if p.Value < t.AutoCheckpoint || p.Tokens == 0 {
+		return false, nil
+	}
+	if st.LastAutoTokens > 0 && float64(p.Tokens) < float64(st.LastAutoTokens)*(1+t.MinGrowth) {
+		return false, nil
+	}
+	o := c.checkpointOptions(w, spec.TriggerAuto80, false)
+	o.Usage = spec.TokenUsage{InputTokens: p.Tokens, ContextWindow: p.Window, Utilization: p.Value, Source: p.Source}
+	if _, err := w.Checkpoint(o); err != nil {
+		return false, err
+	}
+	st.LastAutoTokens, st.LastAutoAt = p.Tokens, w.Now()
+	return true, writeJSON(statePath(w.Root, c.session), st)
+}

@@ -1,0 +1,200 @@
+// Package hooks answers agent hosts' hook calls (SPEC §15): it maps a
+// host's event onto checkpoint, recovery, the context gauge and the flush
+// nudge, and answers in that host's output format.
+//
+// Hooks fail open: the caller turns any error into a log line and exit 0
+// with no output, so a hook never blocks or breaks its host by accident.
+package hooks
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
+	"github.com/ctxgit/ctxgit/workspace/transcript"
+)
+
+// Hosts and their events (SPEC §15.1).
+var Events = map[string][]string{
+	"claude-code": {"session-start", "pre-compact", "post-compact", "pre-tool-use", "post-tool-use", "user-prompt-submit", "stop", "session-end"},
+	"codex":       {"session-start", "pre-compact", "post-compact", "pre-tool-use", "post-tool-use"},
+	"gemini":      {"session-start", "pre-compress", "before-agent", "after-tool"},
+	"cursor":      {"session-start", "pre-compact", "pre-tool-use"},
+	"openclaw":    {"bootstrap", "compact-before", "compact-after"},
+}
+
+// Payload is the union of the fields ctxgit reads from any host's hook
+// JSON; everything else is ignored.
+type Payload struct {
+	SessionID      string   `json:"session_id"`
+	ConversationID string   `json:"conversation_id"` // Cursor
+	SessionKey     string   `json:"sessionKey"`      // OpenClaw
+	TranscriptPath string   `json:"transcript_path"`
+	Cwd            string   `json:"cwd"`
+	WorkspaceRoots []string `json:"workspace_roots"` // Cursor
+	Source         string   `json:"source"`          // SessionStart: startup|resume|clear|compact
+	Trigger        string   `json:"trigger"`         // PreCompact: manual|auto
+	ToolName       string   `json:"tool_name"`
+	// Cursor's preCompact reports usage itself.
+	ContextUsagePercent *float64 `json:"context_usage_percent"`
+	ContextTokens       *int64   `json:"context_tokens"`
+	ContextWindowSize   *int64   `json:"context_window_size"`
+	Context             struct {
+		WorkspaceDir string `json:"workspaceDir"`
+	} `json:"context"` // OpenClaw
+}
+
+// Request is one hook call.
+type Request struct {
+	Host, Event string
+	Input       []byte // the host's JSON
+	Env         workspace.Env
+	Root        string // --root, if given
+	Write       bool   // OpenClaw: write CONTEXT_RECOVERY.md instead of printing
+	Out         io.Writer
+}
+
+// maxInput bounds what a hook reads from its host.
+const maxInput = 8 << 20
+
+// ReadInput reads a hook's stdin, refusing more than a hook payload can
+// reasonably be.
+func ReadInput(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxInput {
+		return nil, fmt.Errorf("hook input larger than %d MiB", maxInput>>20)
+	}
+	return data, nil
+}
+
+// call is a parsed request with its workspace resolved lazily.
+type call struct {
+	Request
+	p       Payload
+	session string
+	dir     string
+	ws      *workspace.Workspace
+}
+
+// Handle answers one hook call. Errors are the caller's to log; output is
+// written only when the call succeeds up to the point of writing it.
+func Handle(req Request) error {
+	valid := false
+	for _, e := range Events[req.Host] {
+		valid = valid || e == req.Event
+	}
+	if !valid {
+		return fmt.Errorf("unknown hook %s %s", req.Host, req.Event)
+	}
+	c := &call{Request: req}
+	if len(strings.TrimSpace(string(req.Input))) == 0 {
+		return fmt.Errorf("%s %s: empty input", req.Host, req.Event)
+	}
+	if err := json.Unmarshal(req.Input, &c.p); err != nil {
+		return fmt.Errorf("%s %s: input is not JSON: %v", req.Host, req.Event, err)
+	}
+	c.session = sessionKey(c.p, req.Env)
+	c.dir = c.p.Cwd
+	switch {
+	case c.dir == "" && len(c.p.WorkspaceRoots) > 0:
+		c.dir = c.p.WorkspaceRoots[0]
+	case c.dir == "" && c.p.Context.WorkspaceDir != "":
+		c.dir = c.p.Context.WorkspaceDir
+	case c.dir == "":
+		c.dir = req.Env.Cwd
+	}
+	if !filepath.IsAbs(c.dir) {
+		c.dir = filepath.Join(req.Env.Cwd, c.dir)
+	}
+	return c.dispatch()
+}
+
+// sessionKey is the host's session id, sanitized; else CTXGIT_SESSION;
+// else the default.
+func sessionKey(p Payload, env workspace.Env) string {
+	for _, id := range []string{p.SessionID, p.ConversationID, p.SessionKey} {
+		if id != "" {
+			return spec.SanitizeSessionKey(id)
+		}
+	}
+	if s := env.Getenv("CTXGIT_SESSION"); spec.ValidateSessionKey(s) == nil {
+		return s
+	}
+	return spec.DefaultSession
+}
+
+// root finds the workspace root without opening it: the hot path (a
+// pre-tool-use with nothing to do) only needs to stat a marker.
+func (c *call) root() (string, error) {
+	env := c.Env
+	env.Cwd = c.dir
+	return workspace.FindRoot(env, c.Root)
+}
+
+// workspace opens the workspace (config included), once.
+func (c *call) workspace() (*workspace.Workspace, error) {
+	if c.ws != nil {
+		return c.ws, nil
+	}
+	root, err := c.root()
+	if err != nil {
+		return nil, err
+	}
+	c.ws, err = workspace.Open(c.Env, root)
+	return c.ws, err
+}
+
+func (c *call) dispatch() error {
+	switch c.Event {
+	case "session-start":
+		return c.sessionStart()
+	case "pre-compact", "pre-compress", "compact-before":
+		return c.preCompact()
+	case "post-compact", "compact-after":
+		return c.postCompact()
+	case "pre-tool-use":
+		return c.preToolUse()
+	case "post-tool-use", "after-tool":
+		return c.afterTool()
+	case "user-prompt-submit", "before-agent":
+		return c.promptSubmit()
+	case "bootstrap":
+		return c.bootstrap()
+	case "stop":
+		return nil // a turn ended: nothing to save that the next events miss
+	case "session-end":
+		return c.checkpoint(spec.TriggerSessionEnd)
+	}
+	return nil
+}
+
+// transcriptFormat is the transcript reader for a host, if ctxgit has one.
+func transcriptFormat(host string) (transcript.Format, bool) {
+	switch host {
+	case "claude-code":
+		return transcript.ClaudeCode, true
+	case "codex":
+		return transcript.Codex, true
+	case "openclaw":
+		return transcript.OpenClaw, true
+	}
+	return "", false
+}
+
+// localPath is a machine-local file of the workspace at root.
+func localPath(root string, parts ...string) string {
+	return filepath.Join(append([]string{root, filepath.FromSlash(spec.LocalDir)}, parts...)...)
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

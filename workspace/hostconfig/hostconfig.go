@@ -1,0 +1,337 @@
+// Package hostconfig installs ctxgit's hooks into an agent host's config
+// in a workspace (`ctxgit init --host <name>`), merging with what the user
+// has, and removes them again (SPEC §15).
+//
+// JSON configs (Claude Code, Codex, Gemini CLI, Cursor) are rewritten from
+// an order-preserving tree: the user's keys, their order, their other
+// hooks and their number text survive; ctxgit's entries are recognised by
+// their command ("<Command> hook ..."), so installing twice changes
+// nothing and uninstalling removes only them. OpenClaw gets a hook folder
+// of its own instead.
+package hostconfig
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// Host names an agent host ctxgit plugs into.
+type Host string
+
+// The hosts ctxgit knows (HOSTS.md).
+const (
+	ClaudeCode Host = "claude-code"
+	Codex      Host = "codex"
+	Gemini     Host = "gemini"
+	Cursor     Host = "cursor"
+	OpenClaw   Host = "openclaw"
+)
+
+// Hosts lists the canonical host names in the order help text shows them.
+var Hosts = []Host{ClaudeCode, Codex, Gemini, Cursor, OpenClaw}
+
+var aliases = map[string]Host{
+	"claude":     ClaudeCode,
+	"gemini-cli": Gemini,
+}
+
+// ParseHost turns a host name given on the command line into a Host. It
+// takes the canonical names, "claude" and "gemini-cli", in any case.
+func ParseHost(s string) (Host, error) {
+	name := strings.ToLower(strings.TrimSpace(s))
+	for _, h := range Hosts {
+		if name == string(h) {
+			return h, nil
+		}
+	}
+	if h, ok := aliases[name]; ok {
+		return h, nil
+	}
+	names := make([]string, len(Hosts))
+	for i, h := range Hosts {
+		names[i] = string(h)
+	}
+	return "", spec.Usage("unknown host %q: valid hosts are %s", s, strings.Join(names, ", "))
+}
+
+// Options says where and what to install.
+type Options struct {
+	Root      string // workspace root (absolute)
+	Host      Host
+	Local     bool             // Claude Code: .claude/settings.local.json instead of settings.json
+	Uninstall bool             // remove only ctxgit's entries
+	Command   string           // how hooks invoke ctxgit; default "ctxgit"
+	Now       func() time.Time // for backup names
+}
+
+// Result says what Install did.
+type Result struct {
+	Path    string // workspace-relative file or folder changed
+	Changed bool
+	Backup  string   // workspace-relative backup written before the change ("" if none)
+	Added   []string // e.g. "SessionStart: ctxgit hook claude-code session-start"
+	Removed []string
+	Notes   []string // e.g. how to chain an existing statusLine
+}
+
+// DefaultCommand is how hooks run ctxgit unless told otherwise.
+const DefaultCommand = "ctxgit"
+
+// Install installs ctxgit's hooks for o.Host into the workspace at
+// o.Root, or with o.Uninstall removes them. A file that cannot be read as
+// the host's config is refused with its name and line and left untouched;
+// an existing file is backed up before it is changed.
+func Install(o Options) (*Result, error) {
+	o, err := o.normalize()
+	if err != nil {
+		return nil, err
+	}
+	switch o.Host {
+	case ClaudeCode:
+		file := ".claude/settings.json"
+		other := ".claude/settings.local.json"
+		if o.Local {
+			file, other = other, file
+		}
+		res, err := installJSON(o, claudeHost, file)
+		if err == nil && !o.Uninstall {
+			res.Notes = append(res.Notes, alsoIn(o, claudeHost, other)...)
+		}
+		return res, err
+	case Codex:
+		return installJSON(o, codexHost, ".codex/hooks.json")
+	case Gemini:
+		return installJSON(o, geminiHost, ".gemini/settings.json")
+	case Cursor:
+		return installJSON(o, cursorHost, ".cursor/hooks.json")
+	}
+	return installOpenClaw(o)
+}
+
+func (o Options) normalize() (Options, error) {
+	if o.Root == "" {
+		return o, spec.Usage("no workspace root given")
+	}
+	root, err := filepath.Abs(o.Root)
+	if err != nil {
+		return o, err
+	}
+	o.Root = root
+	h, err := ParseHost(string(o.Host))
+	if err != nil {
+		return o, err
+	}
+	o.Host = h
+	if o.Local && h != ClaudeCode {
+		return o, spec.Usage("--local applies to claude-code only (.claude/settings.local.json), not to %s", h)
+	}
+	o.Command = strings.TrimSpace(o.Command)
+	if o.Command == "" {
+		o.Command = DefaultCommand
+	}
+	if err := spec.CheckArg("command", o.Command); err != nil {
+		return o, err
+	}
+	if strings.ContainsAny(o.Command, "\r\n") {
+		return o, spec.Usage("command must be one line: %q", o.Command)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o, nil
+}
+
+var bom = []byte("\xef\xbb\xbf")
+
+// installJSON merges ctxgit's entries into (or out of) the JSON file rel.
+func installJSON(o Options, h *jsonHost, rel string) (*Result, error) {
+	res := &Result{Path: rel}
+	abs := filepath.Join(o.Root, filepath.FromSlash(rel))
+	data, perm, existed, err := readConfig(abs, rel)
+	if err != nil {
+		return nil, err
+	}
+	body := bytes.TrimPrefix(data, bom)
+	doc, err := parse(body)
+	if err != nil {
+		return nil, invalidAt(rel, body, err)
+	}
+	before := doc.clone()
+	notes, err := h.apply(doc, o.Command, rel, o.Uninstall)
+	if err != nil {
+		return nil, invalidAt(rel, body, err)
+	}
+	res.Notes = notes
+	res.Added, res.Removed = diff(h.owned(o.Command, before), h.owned(o.Command, doc))
+	if equal(before, doc) {
+		return res, nil
+	}
+	res.Changed = true
+	remove := o.Uninstall && existed && h.trivial(doc)
+	if existed {
+		if res.Backup, err = backup(o, abs, rel, data, perm); err != nil {
+			return nil, err
+		}
+	} else if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return nil, &spec.FileError{Path: filepath.ToSlash(filepath.Dir(rel)), Err: unwrapPath(err)}
+	}
+	if remove {
+		if err := os.Remove(abs); err != nil {
+			return nil, &spec.FileError{Path: rel, Err: unwrapPath(err)}
+		}
+		res.Notes = append(res.Notes, fmt.Sprintf("removed %s: nothing but ctxgit's hooks was in it", rel))
+		return res, nil
+	}
+	target := abs
+	if existed {
+		// A settings file symlinked from a dotfiles repository stays a
+		// symlink: the target is rewritten, not the link.
+		if t, err := filepath.EvalSymlinks(abs); err == nil {
+			target = t
+		}
+	}
+	if err := atomicfile.Write(target, render(doc, data), perm); err != nil {
+		return nil, &spec.FileError{Path: rel, Err: unwrapPath(err)}
+	}
+	if !o.Uninstall {
+		res.Notes = append(res.Notes, h.notes...)
+	}
+	return res, nil
+}
+
+// render encodes doc in the layout of the file it replaces: a byte order
+// mark, CRLF line ends and a missing final newline (JSON.stringify writes
+// none) are kept, so that a file ctxgit only passed through comes back
+// byte for byte.
+func render(doc *value, old []byte) []byte {
+	out := encode(doc)
+	if len(bytes.TrimSpace(bytes.TrimPrefix(old, bom))) == 0 {
+		return out
+	}
+	if bytes.Contains(old, []byte("\r\n")) {
+		// Strings are escaped, so every newline in out is a line end.
+		out = bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
+	}
+	if !bytes.HasSuffix(old, []byte("\n")) {
+		out = bytes.TrimRight(out, "\r\n")
+	}
+	if bytes.HasPrefix(old, bom) {
+		out = append(append([]byte(nil), bom...), out...)
+	}
+	return out
+}
+
+// readConfig reads a config file; a missing one reads as empty.
+func readConfig(abs, rel string) (data []byte, perm fs.FileMode, existed bool, err error) {
+	fi, err := os.Stat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0o644, false, nil
+	}
+	if err != nil {
+		return nil, 0, false, &spec.FileError{Path: rel, Err: unwrapPath(err)}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, false, spec.InvalidAt(rel, 0, "not a regular file")
+	}
+	data, err = os.ReadFile(abs)
+	if err != nil {
+		return nil, 0, false, &spec.FileError{Path: rel, Err: unwrapPath(err)}
+	}
+	// The user's permissions stay: a private settings file stays private.
+	return data, fi.Mode().Perm(), true, nil
+}
+
+// invalidAt turns a parse or shape error into "file:line: column C: ...".
+func invalidAt(rel string, body []byte, err error) error {
+	var se *syntaxError
+	if !errors.As(err, &se) {
+		return &spec.FileError{Path: rel, Err: err}
+	}
+	off := se.off
+	if off < 0 {
+		off = 0
+	}
+	line, col := lineCol(body, off)
+	return spec.InvalidAt(rel, line, "column %d: %s", col, se.msg)
+}
+
+// backupStamp is the UTC time in a backup's name: settings.json.bak-20261122T100000Z.
+const backupStamp = "20060102T150405Z"
+
+// backup writes data to "<file>.bak-<UTC stamp>" beside the file, never
+// over an existing backup (a second one in the same second gets "-2").
+func backup(o Options, abs, rel string, data []byte, perm fs.FileMode) (string, error) {
+	stamp := o.Now().UTC().Format(backupStamp)
+	for n := 1; ; n++ {
+		suffix := ".bak-" + stamp
+		if n > 1 {
+			suffix += fmt.Sprintf("-%d", n)
+		}
+		f, err := os.OpenFile(abs+suffix, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", &spec.FileError{Path: rel + suffix, Err: unwrapPath(err)}
+		}
+		_, err = f.Write(data)
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(f.Name())
+			return "", &spec.FileError{Path: rel + suffix, Err: err}
+		}
+		return rel + suffix, nil
+	}
+}
+
+// alsoIn warns when the other Claude Code settings file of the workspace
+// holds ctxgit's hooks too: both files' hooks run, so every event would
+// run ctxgit twice.
+func alsoIn(o Options, h *jsonHost, rel string) []string {
+	data, err := os.ReadFile(filepath.Join(o.Root, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil
+	}
+	doc, err := parse(bytes.TrimPrefix(data, bom))
+	if err != nil || doc.kind != kObject {
+		return nil
+	}
+	n := 0
+	for _, s := range h.owned(o.Command, doc) {
+		if !strings.HasPrefix(s, "statusLine: ") {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	flag := ""
+	if rel == ".claude/settings.local.json" {
+		flag = " --local"
+	}
+	return []string{fmt.Sprintf("%s also holds %d ctxgit hook(s): Claude Code runs both files' hooks, so each would run twice; remove one set with `ctxgit init --host claude-code%s --uninstall`", rel, n, flag)}
+}
+
+// unwrapPath drops the absolute path an *fs.PathError carries: the
+// FileError around it names the file workspace-relative.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

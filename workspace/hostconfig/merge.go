@@ -1,0 +1,386 @@
+package hostconfig
+
+import (
+	"fmt"
+	"strings"
+)
+
+// hookSpec is one hook ctxgit installs: the host's event name, ctxgit's
+// event argument, a matcher ("" = none, so every occurrence fires) and a
+// timeout in the host's unit.
+type hookSpec struct {
+	hostEvent string
+	event     string
+	matcher   string
+	timeout   int
+}
+
+// jsonHost describes a host whose hooks live in a JSON file.
+type jsonHost struct {
+	host Host
+	// grouped hosts nest commands in matcher groups,
+	// {matcher?, hooks: [{type, command, timeout}]}; the others (Cursor)
+	// list {command, timeout} directly under the event.
+	grouped bool
+	// named hosts (Gemini CLI) give each hook a name, which their /hooks
+	// panel shows and can disable.
+	named bool
+	// version hosts (Cursor) want {"version": 1} at the top.
+	version bool
+	// statusLine hosts (Claude Code) also get ctxgit's gauge.
+	statusLine bool
+	hooks      []hookSpec
+	// notes are shown after an install changed the file.
+	notes []string
+}
+
+var (
+	claudeHost = &jsonHost{
+		host: ClaudeCode, grouped: true, statusLine: true,
+		hooks: []hookSpec{
+			{"SessionStart", "session-start", "", 30},
+			{"PreCompact", "pre-compact", "", 30},
+			{"PreToolUse", "pre-tool-use", "*", 5},
+			{"PostToolUse", "post-tool-use", "*", 5},
+			{"UserPromptSubmit", "user-prompt-submit", "", 5},
+			{"Stop", "stop", "", 30},
+			{"SessionEnd", "session-end", "", 30},
+		},
+	}
+	codexHost = &jsonHost{
+		host: Codex, grouped: true,
+		hooks: []hookSpec{
+			{"SessionStart", "session-start", "", 30},
+			{"PreCompact", "pre-compact", "", 30},
+			{"PostCompact", "post-compact", "", 30},
+			{"PreToolUse", "pre-tool-use", "", 5},
+			{"PostToolUse", "post-tool-use", "", 5},
+		},
+		notes: []string{
+			"Codex runs a project's hooks only once you trust them inside Codex; " +
+				"Codex versions that predate hooks-on-by-default also need `[features] codex_hooks = true` in ~/.codex/config.toml",
+		},
+	}
+	geminiHost = &jsonHost{
+		host: Gemini, grouped: true, named: true,
+		// Gemini CLI timeouts are milliseconds.
+		hooks: []hookSpec{
+			{"SessionStart", "session-start", "", 30000},
+			{"PreCompress", "pre-compress", "", 30000},
+			{"BeforeAgent", "before-agent", "", 10000},
+			{"AfterTool", "after-tool", "", 5000},
+		},
+	}
+	cursorHost = &jsonHost{
+		host: Cursor, version: true,
+		hooks: []hookSpec{
+			{"sessionStart", "session-start", "", 30},
+			{"preCompact", "pre-compact", "", 30},
+			{"preToolUse", "pre-tool-use", "", 5},
+		},
+	}
+)
+
+// owns reports whether cmd is ctxgit's `<sub>` command: it starts with the
+// configured command or plain "ctxgit" followed by sub, or its program is
+// any path to a binary named ctxgit (so a changed Command still finds the
+// entries an older one wrote).
+func owns(command, cmd, sub string) bool {
+	cmd = strings.TrimSpace(cmd)
+	for _, p := range []string{command, "ctxgit"} {
+		if cmd == p+" "+sub || strings.HasPrefix(cmd, p+" "+sub+" ") {
+			return true
+		}
+	}
+	f := strings.Fields(cmd)
+	if len(f) < 2 || f[1] != sub {
+		return false
+	}
+	exe := strings.Trim(f[0], `"'`)
+	exe = exe[strings.LastIndexAny(exe, `/\`)+1:]
+	return strings.TrimSuffix(strings.ToLower(exe), ".exe") == "ctxgit"
+}
+
+func (h *jsonHost) command(command string, s hookSpec) string {
+	return command + " hook " + string(h.host) + " " + s.event
+}
+
+// entry builds ctxgit's entry for one event, in the host's shape.
+func (h *jsonHost) entry(command string, s hookSpec) *value {
+	hook := newObject()
+	if h.named {
+		hook.set("name", newString("ctxgit-"+s.event))
+	}
+	if h.grouped {
+		hook.set("type", newString("command"))
+	}
+	hook.set("command", newString(h.command(command, s)))
+	hook.set("timeout", newInt(s.timeout))
+	if !h.grouped {
+		return hook
+	}
+	group := newObject()
+	if s.matcher != "" {
+		group.set("matcher", newString(s.matcher))
+	}
+	list := newArray()
+	list.elems = []*value{hook}
+	group.set("hooks", list)
+	return group
+}
+
+// ownEntry reports whether v is a hook object running one of ctxgit's
+// hook commands.
+func ownEntry(command string, v *value) bool {
+	if v == nil || v.kind != kObject {
+		return false
+	}
+	c, ok := v.str("command")
+	return ok && owns(command, c, "hook")
+}
+
+// strip returns elems without ctxgit's entries. A matcher group left
+// empty by that goes too; slot is where the first such group stood (-1
+// when none), so a reinstall puts ctxgit's group back in the same place.
+func (h *jsonHost) strip(command string, elems []*value) (out []*value, slot int) {
+	slot = -1
+	out = []*value{}
+	for _, g := range elems {
+		if !h.grouped {
+			if ownEntry(command, g) {
+				if slot < 0 {
+					slot = len(out)
+				}
+				continue
+			}
+			out = append(out, g)
+			continue
+		}
+		inner := g.get("hooks")
+		if inner == nil || inner.kind != kArray {
+			out = append(out, g)
+			continue
+		}
+		kept := []*value{}
+		for _, e := range inner.elems {
+			if !ownEntry(command, e) {
+				kept = append(kept, e)
+			}
+		}
+		switch {
+		case len(kept) == len(inner.elems):
+			out = append(out, g)
+		case len(kept) == 0:
+			if slot < 0 {
+				slot = len(out)
+			}
+		default:
+			inner.elems = kept
+			out = append(out, g)
+		}
+	}
+	return out, slot
+}
+
+// owned lists ctxgit's entries in doc as "Event: command", in file order.
+func (h *jsonHost) owned(command string, doc *value) []string {
+	var out []string
+	hooks := doc.get("hooks")
+	if hooks != nil && hooks.kind == kObject {
+		for _, m := range hooks.members {
+			if m.val.kind != kArray {
+				continue
+			}
+			for _, g := range m.val.elems {
+				list := []*value{g}
+				if h.grouped {
+					inner := g.get("hooks")
+					if inner == nil || inner.kind != kArray {
+						continue
+					}
+					list = inner.elems
+				}
+				for _, e := range list {
+					if ownEntry(command, e) {
+						c, _ := e.str("command")
+						out = append(out, m.key+": "+c)
+					}
+				}
+			}
+		}
+	}
+	if h.statusLine {
+		if c, ok := ownStatusLine(command, doc.get("statusLine")); ok {
+			out = append(out, "statusLine: "+c)
+		}
+	}
+	return out
+}
+
+func ownStatusLine(command string, v *value) (string, bool) {
+	if v == nil || v.kind != kObject {
+		return "", false
+	}
+	c, ok := v.str("command")
+	return c, ok && owns(command, c, "statusline")
+}
+
+// apply installs ctxgit's entries into doc, or removes them, in place.
+// Everything that is not ctxgit's stays where it was. An event list or
+// the hooks object is removed only when removing ctxgit's entries is what
+// emptied it. Errors are *syntaxError at the offending value.
+func (h *jsonHost) apply(doc *value, command, file string, uninstall bool) (notes []string, err error) {
+	if doc.kind != kObject {
+		return nil, &syntaxError{doc.off, fmt.Sprintf("the top level is %s, not an object", describe(doc))}
+	}
+	hooks := doc.get("hooks")
+	if hooks != nil && hooks.kind != kObject {
+		return nil, &syntaxError{hooks.off, fmt.Sprintf("%q is %s, not an object", "hooks", describe(hooks))}
+	}
+	if !uninstall {
+		// Only a new file gets Cursor's version: a user's file without
+		// one is theirs to keep as it is.
+		if h.version && len(doc.members) == 0 {
+			doc.members = append([]member{{"version", newInt(1)}}, doc.members...)
+		}
+		if hooks == nil {
+			hooks = newObject()
+			doc.set("hooks", hooks)
+		}
+	}
+	if hooks != nil {
+		hadAny := len(hooks.members) > 0
+		if err := h.applyHooks(hooks, command, uninstall); err != nil {
+			return nil, err
+		}
+		if hadAny && len(hooks.members) == 0 {
+			doc.del("hooks")
+		}
+	}
+	if h.statusLine {
+		notes = append(notes, h.applyStatusLine(doc, command, file, uninstall)...)
+	}
+	return notes, nil
+}
+
+func (h *jsonHost) applyHooks(hooks *value, command string, uninstall bool) error {
+	specs := map[string]hookSpec{}
+	if !uninstall {
+		for _, s := range h.hooks {
+			specs[s.hostEvent] = s
+		}
+	}
+	// With a key given twice the host reads the last one: ctxgit's entry
+	// goes there.
+	last := map[string]int{}
+	for i, m := range hooks.members {
+		last[m.key] = i
+	}
+	placed := map[string]bool{}
+	kept := hooks.members[:0:0]
+	for i, m := range hooks.members {
+		s, want := specs[m.key]
+		if m.val.kind != kArray {
+			if want && last[m.key] == i {
+				return &syntaxError{m.val.off, fmt.Sprintf("%q is %s, not a list", jsonPath("hooks", m.key), describe(m.val))}
+			}
+			kept = append(kept, m)
+			continue
+		}
+		elems, slot := h.strip(command, m.val.elems)
+		if want && last[m.key] == i {
+			if slot < 0 {
+				slot = len(elems)
+			}
+			elems = append(elems[:slot], append([]*value{h.entry(command, s)}, elems[slot:]...)...)
+			placed[m.key] = true
+		}
+		if len(elems) == 0 && len(m.val.elems) > 0 {
+			continue // emptied by removing ctxgit's entries
+		}
+		m.val.elems = elems
+		kept = append(kept, m)
+	}
+	hooks.members = kept
+	for _, s := range h.hooks {
+		if !uninstall && !placed[s.hostEvent] {
+			list := newArray()
+			list.elems = []*value{h.entry(command, s)}
+			hooks.set(s.hostEvent, list)
+		}
+	}
+	return nil
+}
+
+func (h *jsonHost) applyStatusLine(doc *value, command, file string, uninstall bool) []string {
+	want := command + " statusline"
+	sl := doc.get("statusLine")
+	cur, ours := ownStatusLine(command, sl)
+	switch {
+	case uninstall:
+		if ours {
+			doc.del("statusLine")
+		}
+		return nil
+	case sl == nil:
+		v := newObject()
+		v.set("type", newString("command"))
+		v.set("command", newString(want))
+		doc.set("statusLine", v)
+		return nil
+	case ours:
+		if cur != want {
+			sl.set("command", newString(want))
+		}
+		return nil
+	}
+	theirs, ok := sl.str("command")
+	if !ok {
+		return []string{fmt.Sprintf("kept your statusLine in %s; to see ctxgit's context gauge too, make it also run `%s` with the same stdin", file, want)}
+	}
+	chained := "sh -c 'in=$(cat); printf %s \"$in\" | " + shellQuoteInner(theirs) +
+		"; printf %s \"$in\" | " + shellQuoteInner(want) + "'"
+	return []string{fmt.Sprintf("kept your statusLine in %s (%s); to see ctxgit's context gauge as well, chain both: set its \"command\" to %s",
+		file, quoteJSON(theirs), quoteJSON(chained))}
+}
+
+// shellQuoteInner escapes s for use inside a single-quoted sh string.
+func shellQuoteInner(s string) string {
+	return strings.ReplaceAll(s, "'", `'\''`)
+}
+
+// trivial reports whether doc says nothing at all: after an uninstall
+// such a file is removed rather than left behind as "{}".
+func (h *jsonHost) trivial(doc *value) bool {
+	if len(doc.members) == 0 {
+		return true
+	}
+	if h.version && len(doc.members) == 1 && doc.members[0].key == "version" {
+		v := doc.members[0].val
+		return v.kind == kNumber && v.text == "1"
+	}
+	return false
+}
+
+// diff returns what is in after and not before, and the reverse, as
+// multisets in order.
+func diff(before, after []string) (added, removed []string) {
+	count := map[string]int{}
+	for _, s := range before {
+		count[s]++
+	}
+	for _, s := range after {
+		if count[s] > 0 {
+			count[s]--
+			continue
+		}
+		added = append(added, s)
+	}
+	for _, s := range before {
+		if count[s] > 0 {
+			count[s]--
+			removed = append(removed, s)
+		}
+	}
+	return added, removed
+}

@@ -1,0 +1,201 @@
+// ctxgit hook for OpenClaw, written by `ctxgit init --host openclaw`, which
+// rewrites it; `ctxgit init --host openclaw --uninstall` removes its folder.
+//
+// It does one thing: run `ctxgit hook openclaw <event>` in the agent's
+// workspace with the event as JSON on stdin, under a timeout. Whatever goes
+// wrong (ctxgit missing, slow or failing, an event of an unexpected shape),
+// it returns quietly and the agent goes on (SPEC §13.2, §15).
+
+import { spawn } from "node:child_process";
+import * as path from "node:path";
+
+const COMMAND: string = __CTXGIT_COMMAND__;
+const TIMEOUT_MS = 30000;
+const MAX_OUTPUT = 1 << 20;
+const RECOVERY_FILE = "CONTEXT_RECOVERY.md";
+
+const EVENTS: Record<string, string> = {
+  "agent:bootstrap": "bootstrap",
+  "session:compact:before": "compact-before",
+  "session:compact:after": "compact-after",
+};
+
+// Compaction events carry no workspaceDir: remember each session's from its
+// bootstrap, which comes first in the same gateway process.
+const workspaces = new Map<string, string>();
+
+type RunResult = { code: number | null; stdout: string };
+
+// primitives copies an object's string, number and boolean fields: what
+// ctxgit needs, without the gateway config (secrets) or file contents.
+function primitives(obj: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  try {
+    if (obj !== null && typeof obj === "object") {
+      for (const [key, val] of Object.entries(obj as Record<string, unknown>)) {
+        if (typeof val === "string" || typeof val === "number" || typeof val === "boolean") {
+          out[key] = val;
+        }
+      }
+    }
+  } catch {
+    // A hostile getter leaves the copy partial.
+  }
+  return out;
+}
+
+function payload(event: any, ctx: any, workspaceDir: string): string {
+  try {
+    const context = primitives(ctx);
+    context.workspaceDir = workspaceDir;
+    if (ctx.sessionEntry !== null && typeof ctx.sessionEntry === "object") {
+      context.sessionEntry = primitives(ctx.sessionEntry);
+    }
+    if (Array.isArray(ctx.bootstrapFiles)) {
+      context.bootstrapFiles = ctx.bootstrapFiles.map((f: any) =>
+        f !== null && typeof f === "object" && typeof f.name === "string" ? f.name : "",
+      );
+    }
+    let timestamp: unknown = event.timestamp;
+    if (timestamp instanceof Date) {
+      timestamp = Number.isNaN(timestamp.getTime()) ? undefined : timestamp.toISOString();
+    }
+    return JSON.stringify({
+      type: event.type,
+      action: event.action,
+      sessionKey: event.sessionKey,
+      timestamp,
+      context,
+    });
+  } catch {
+    return JSON.stringify({ type: String(event.type), action: String(event.action), context: { workspaceDir } });
+  }
+}
+
+// hookWorkspace is the workspace this folder was installed into
+// (<workspace>/hooks/ctxgit/), when the module system tells where it is.
+function hookWorkspace(): string {
+  try {
+    if (typeof __dirname === "string" && __dirname !== "") {
+      return path.resolve(__dirname, "..", "..");
+    }
+  } catch {
+    // No __dirname under native ES modules.
+  }
+  return "";
+}
+
+function run(args: string[], input: string, cwd: string): Promise<RunResult> {
+  return new Promise((resolve) => {
+    let settled = false;
+    let stdout = "";
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (code: number | null) => {
+      if (!settled) {
+        settled = true;
+        if (timer !== undefined) {
+          clearTimeout(timer);
+        }
+        resolve({ code, stdout });
+      }
+    };
+    try {
+      // Its own process group, so that a timeout ends ctxgit and anything
+      // it started, not just the shell.
+      const group = process.platform !== "win32";
+      const child = spawn([COMMAND, ...args].join(" "), {
+        cwd,
+        shell: true,
+        detached: group,
+        stdio: ["pipe", "pipe", "ignore"],
+        timeout: TIMEOUT_MS,
+        windowsHide: true,
+      });
+      // The timeout above signals the shell; past it, everything goes.
+      timer = setTimeout(() => {
+        try {
+          if (group && child.pid !== undefined) {
+            process.kill(-child.pid, "SIGKILL");
+          } else {
+            child.kill("SIGKILL");
+          }
+        } catch {
+          // Already gone.
+        }
+        try {
+          child.stdout?.destroy();
+          child.stdin?.destroy();
+        } catch {
+          // Nothing left to release.
+        }
+        finish(null);
+      }, TIMEOUT_MS + 2000);
+      child.on("error", () => finish(null));
+      child.on("close", (code: number | null) => finish(code));
+      if (child.stdout) {
+        child.stdout.setEncoding("utf8");
+        child.stdout.on("error", () => {});
+        child.stdout.on("data", (chunk: string) => {
+          if (stdout.length < MAX_OUTPUT) {
+            stdout += chunk;
+          }
+        });
+      }
+      if (child.stdin) {
+        child.stdin.on("error", () => {});
+        child.stdin.end(input);
+      }
+    } catch {
+      finish(null);
+    }
+  });
+}
+
+const handler = async (event: any): Promise<void> => {
+  try {
+    if (event === null || typeof event !== "object") {
+      return;
+    }
+    const key = `${event.type}:${event.action}`;
+    if (!Object.prototype.hasOwnProperty.call(EVENTS, key)) {
+      return;
+    }
+    const name = EVENTS[key];
+    const ctx: any = event.context !== null && typeof event.context === "object" ? event.context : {};
+    const sessionKey = typeof event.sessionKey === "string" ? event.sessionKey : "";
+    let cwd = typeof ctx.workspaceDir === "string" ? ctx.workspaceDir : "";
+    if (cwd !== "") {
+      workspaces.set(sessionKey, cwd);
+    } else {
+      cwd = workspaces.get(sessionKey) ?? hookWorkspace();
+    }
+    if (cwd === "") {
+      // Run nowhere rather than in the gateway's own directory.
+      return;
+    }
+    const input = payload(event, ctx, cwd);
+    if (name !== "bootstrap") {
+      await run(["hook", "openclaw", name], input, cwd);
+      return;
+    }
+    if (!Array.isArray(ctx.bootstrapFiles)) {
+      // Nothing to add the block to: ctxgit writes CONTEXT_RECOVERY.md
+      // into the workspace instead.
+      await run(["hook", "openclaw", "bootstrap", "--write"], input, cwd);
+      return;
+    }
+    const result = await run(["hook", "openclaw", "bootstrap"], input, cwd);
+    if (result.code === 0 && result.stdout.trim() !== "") {
+      ctx.bootstrapFiles.push({
+        name: RECOVERY_FILE,
+        path: path.join(cwd, RECOVERY_FILE),
+        content: result.stdout,
+        missing: false,
+      });
+    }
+  } catch {
+    // Fail open: the agent goes on without ctxgit.
+  }
+};
+
+export default handler;

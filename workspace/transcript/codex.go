@@ -1,0 +1,256 @@
+package transcript
+
+import (
+	"strconv"
+	"strings"
+)
+
+// codexReader reads a Codex rollout (SPEC §15.5, HOSTS.md "Codex CLI"):
+// lines {timestamp, type, payload}; event_msg token_count carries
+// info.last_token_usage and info.model_context_window; compacted marks a
+// compaction; response_item payloads are messages, function calls and
+// their outputs.
+//
+// Codex records a prompt twice: as an event_msg user_message, and as a
+// response_item user message among others the host injects (instructions,
+// environment context). The events are the better source, so the thread is
+// built from both and the event-based one is kept when the rollout has
+// such events; older rollouts without them fall back to the items.
+type codexReader struct {
+	st               *state
+	ev, items        *threadBuilder
+	evTurns, itTurns int
+}
+
+func newCodexReader(st *state) *codexReader {
+	return &codexReader{st: st, ev: st.thread, items: &threadBuilder{max: st.thread.max}}
+}
+
+func (c *codexReader) finish() {
+	if c.evTurns > 0 {
+		c.st.thread, c.st.s.Turns = c.ev, c.evTurns
+	} else {
+		c.st.thread, c.st.s.Turns = c.items, c.itTurns
+	}
+}
+
+func (c *codexReader) line(n int, line []byte) bool {
+	var typ, payload []byte
+	m := objectMembers(line)
+	for {
+		key, val, ok := m.next()
+		if !ok {
+			break
+		}
+		switch string(keyText(key)) {
+		case "type":
+			typ = val
+		case "payload":
+			payload = val
+		}
+	}
+	if m.err || skipWS(line, m.end()) != len(line) {
+		return false
+	}
+	t := strOr(typ)
+	if payload == nil && codexItemTypes[t] {
+		// An old rollout: response items without the envelope.
+		payload, t = line, "response_item"
+	}
+	switch t {
+	case "session_meta", "turn_context":
+		if cwd := strOr(field(payload, "cwd")); cwd != "" {
+			c.st.cwd = cwd
+		}
+	case "compacted":
+		c.st.compaction()
+	case "event_msg":
+		c.event(payload)
+	case "response_item":
+		c.item(n, payload)
+	}
+	return true
+}
+
+func (c *codexReader) event(p []byte) {
+	switch strOr(field(p, "type")) {
+	case "token_count":
+		if u, ok := codexUsage(p); ok {
+			c.st.usage(u)
+		}
+	case "user_message":
+		c.evTurns++
+		c.st.mark = false
+		c.ev.prompt(strOr(field(p, "message")))
+	case "turn_aborted":
+		c.st.mark = true
+	}
+}
+
+// codexUsage reads a token_count event's info. cached_input_tokens is a
+// part of input_tokens, so it is moved out of InputTokens (see Usage).
+func codexUsage(p []byte) (Usage, bool) {
+	info := field(p, "info")
+	last := field(info, "last_token_usage")
+	if last == nil {
+		return Usage{}, false
+	}
+	var u Usage
+	var input, cached int64
+	m := objectMembers(last)
+	for {
+		key, val, ok := m.next()
+		if !ok {
+			break
+		}
+		switch string(keyText(key)) {
+		case "input_tokens":
+			input, _ = num(val)
+		case "cached_input_tokens":
+			cached, _ = num(val)
+		case "output_tokens":
+			u.OutputTokens, _ = num(val)
+		}
+	}
+	cached = min(max(cached, 0), max(input, 0))
+	u.InputTokens, u.CacheReadTokens = input-cached, cached
+	u.ContextWindow, _ = num(field(info, "model_context_window"))
+	return u, true
+}
+
+func (c *codexReader) item(n int, p []byte) {
+	var typ, role, content, name, args, input, callID, output []byte
+	m := objectMembers(p)
+	for {
+		key, val, ok := m.next()
+		if !ok {
+			break
+		}
+		switch string(keyText(key)) {
+		case "type":
+			typ = val
+		case "role":
+			role = val
+		case "content":
+			content = val
+		case "name":
+			name = val
+		case "arguments":
+			args = val
+		case "input":
+			input = val
+		case "call_id":
+			callID = val
+		case "output":
+			output = val
+		}
+	}
+	switch strOr(typ) {
+	case "message":
+		text := codexText(content)
+		switch strOr(role) {
+		case "user":
+			// Injected context comes wrapped in one tag (<environment_context>
+			// …); a structural test, not a list of words.
+			if t := strings.TrimSpace(text); strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") {
+				return
+			}
+			c.itTurns++
+			c.items.prompt(text)
+			if c.evTurns == 0 {
+				c.st.mark = false
+			}
+		case "assistant":
+			c.ev.assistant("", text)
+			c.items.assistant("", text)
+		}
+	case "function_call":
+		tool := strOr(name)
+		c.st.toolCall(strOr(callID), tool, false)
+		c.st.fileTool(tool, args)
+		c.shellPatch(args)
+	case "custom_tool_call":
+		tool := strOr(name)
+		c.st.toolCall(strOr(callID), tool, false)
+		c.st.fileTool(tool, input)
+	case "local_shell_call":
+		c.st.toolCall(strOr(callID), "local_shell", false)
+	case "function_call_output", "custom_tool_call_output":
+		failed, text := codexOutput(output)
+		c.st.toolResult(strOr(callID), "", failed, func() string { return oneLine(text(), gistChars) }, n)
+	}
+}
+
+// shellPatch records the files of a patch applied through the shell tool
+// (command ["apply_patch", "<patch>"]), as older Codex versions did.
+func (c *codexReader) shellPatch(args []byte) {
+	if !isString(args) {
+		return
+	}
+	a := []byte(strOr(args))
+	e := arrayElements(field(a, "command"))
+	first, ok := e.next()
+	if !ok || strOr(first) != "apply_patch" {
+		return
+	}
+	if patch, ok := e.next(); ok {
+		c.st.patchFiles(strOr(patch))
+	}
+}
+
+// codexText joins the text blocks (input_text, output_text, text) of a
+// message's content.
+func codexText(content []byte) string {
+	if isString(content) {
+		return strOr(content)
+	}
+	var parts []string
+	e := arrayElements(content)
+	for {
+		b, ok := e.next()
+		if !ok {
+			break
+		}
+		switch strOr(field(b, "type")) {
+		case "input_text", "output_text", "text":
+			parts = append(parts, strOr(field(b, "text")))
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// codexOutput tells whether a function call output is a failure, and
+// returns a function for its text. Outputs come as a string holding
+// {"output", "metadata": {"exit_code"}}, as plain text starting
+// "Exit code: N", or as an object {content, success}.
+func codexOutput(raw []byte) (failed bool, text func() string) {
+	if !isString(raw) {
+		failed = string(field(raw, "success")) == "false"
+		return failed, func() string { return codexText(field(raw, "content")) }
+	}
+	s := strOr(raw)
+	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
+		b := []byte(t)
+		if code, ok := num(path(b, "metadata", "exit_code")); ok {
+			return code != 0, func() string { return strOr(field(b, "output")) }
+		}
+		if succ := field(b, "success"); succ != nil {
+			return string(succ) == "false", func() string { return s }
+		}
+	}
+	if rest, ok := strings.CutPrefix(s, "Exit code: "); ok {
+		end := strings.IndexAny(rest, "\r\n")
+		if end < 0 {
+			end = len(rest)
+		}
+		if code, err := strconv.Atoi(strings.TrimSpace(rest[:end])); err == nil && code != 0 {
+			return true, func() string {
+				if _, out, ok := strings.Cut(s, "Output:"); ok {
+					return out
+				}
+				return s
+			}
+		}
+	}
+	return false, func() string { return s }
+}

@@ -1,0 +1,162 @@
+package transcript
+
+// openclawReader reads an OpenClaw session (SPEC §15.5, HOSTS.md
+// "OpenClaw"): a header {type: "session", version, id, cwd}, then entries
+// {type, id, parentId, …}; type message holds message.role user, assistant
+// (content blocks text / thinking / toolCall {id, name, arguments}, usage
+// {input, output, cacheRead, cacheWrite}) or toolResult (toolCallId,
+// isError); type compaction marks a compaction.
+type openclawReader struct{ st *state }
+
+func (c *openclawReader) finish() {}
+
+func (c *openclawReader) line(n int, line []byte) bool {
+	var typ, id, message, cwd []byte
+	m := objectMembers(line)
+	for {
+		key, val, ok := m.next()
+		if !ok {
+			break
+		}
+		switch string(keyText(key)) {
+		case "type":
+			typ = val
+		case "id":
+			id = val
+		case "message":
+			message = val
+		case "cwd":
+			cwd = val
+		}
+	}
+	if m.err || skipWS(line, m.end()) != len(line) {
+		return false
+	}
+	switch strOr(typ) {
+	case "session":
+		if s := strOr(cwd); s != "" {
+			c.st.cwd = s
+		}
+	case "compaction":
+		c.st.compaction()
+	case "message":
+		c.message(n, strOr(id), message)
+	}
+	return true
+}
+
+// openclawUsage reads an assistant message's usage. OpenClaw's input
+// excludes cached tokens for every provider, as Claude Code's does.
+func openclawUsage(raw []byte) Usage {
+	var u Usage
+	m := objectMembers(raw)
+	for {
+		key, val, ok := m.next()
+		if !ok {
+			break
+		}
+		switch string(keyText(key)) {
+		case "input":
+			u.InputTokens, _ = num(val)
+		case "output":
+			u.OutputTokens, _ = num(val)
+		case "cacheRead":
+			u.CacheReadTokens, _ = num(val)
+		case "cacheWrite":
+			u.CacheCreationTokens, _ = num(val)
+		}
+	}
+	return u
+}
+
+// openclawCallTypes are the content block types OpenClaw treats as tool
+// calls (its transcript repair accepts all of them).
+var openclawCallTypes = map[string]bool{"toolCall": true, "toolUse": true, "functionCall": true, "tool_use": true, "tool_call": true, "function_call": true}
+
+func (c *openclawReader) message(n int, entryID string, msg []byte) {
+	var role, content, usage, stop, callID, toolName, isErr []byte
+	m := objectMembers(msg)
+	for {
+		key, val, ok := m.next()
+		if !ok {
+			break
+		}
+		switch string(keyText(key)) {
+		case "role":
+			role = val
+		case "content":
+			content = val
+		case "usage":
+			usage = val
+		case "stopReason":
+			stop = val
+		case "toolCallId":
+			callID = val
+		case "toolName":
+			toolName = val
+		case "isError":
+			isErr = val
+		}
+	}
+	switch strOr(role) {
+	case "user":
+		c.st.prompt(codexText(content))
+	case "assistant":
+		if usage != nil {
+			u := openclawUsage(usage)
+			u.MessageID = entryID
+			c.st.usage(u)
+		}
+		var text []string
+		e := arrayElements(content)
+		for {
+			b, ok := e.next()
+			if !ok {
+				break
+			}
+			t := strOr(field(b, "type"))
+			switch {
+			case t == "text":
+				text = append(text, strOr(field(b, "text")))
+			case openclawCallTypes[t]:
+				name := strOr(field(b, "name"))
+				c.st.toolCall(strOr(field(b, "id")), name, false)
+				args := field(b, "arguments")
+				if args == nil {
+					args = field(b, "input")
+				}
+				c.st.fileTool(name, args)
+			}
+		}
+		if isString(content) {
+			text = append(text, strOr(content))
+		}
+		c.st.thread.assistant(entryID, joinLines(text))
+		if keyIs(stop, "aborted") {
+			c.st.mark = true
+		}
+	case "toolResult":
+		c.st.toolResult(strOr(callID), strOr(toolName), isTrue(isErr), func() string { return oneLine(resultText(content), gistChars) }, n)
+	}
+}
+
+func joinLines(parts []string) string {
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	n := 0
+	for _, p := range parts {
+		n += len(p) + 1
+	}
+	b := make([]byte, 0, n)
+	for i, p := range parts {
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		b = append(b, p...)
+	}
+	return string(b)
+}

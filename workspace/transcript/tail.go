@@ -1,0 +1,189 @@
+package transcript
+
+import (
+	"bytes"
+	"io"
+	"os"
+
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// DefaultTailBytes is how far back TailUsage looks when maxBack <= 0.
+const DefaultTailBytes = 16 << 20
+
+// tailChunk is the size of the blocks TailUsage reads, newest first.
+const tailChunk = 64 << 10
+
+// TailUsage finds the newest usage after the last compaction by reading
+// backwards from the end in chunks, so that the gauge, asked on every
+// tool call, costs the same on a 100 MB transcript as on a small one. It
+// stops at the first usable assistant usage line (ok = true), at a
+// compaction boundary (ok = false: usage before a compaction is stale), or
+// after maxBack bytes (ok = false; maxBack <= 0 means DefaultTailBytes).
+// It agrees with Read: the usage it finds is Summary.Usage.
+func TailUsage(path string, f Format, maxBack int64) (u Usage, ok bool, err error) {
+	if !f.known() {
+		return Usage{}, false, &spec.FileError{Path: path, Err: spec.Invalid("unknown transcript format %q", f)}
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return Usage{}, false, err
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return Usage{}, false, err
+	}
+	u, ok, err = tailUsage(fh, fi.Size(), f, maxBack)
+	if err != nil {
+		return Usage{}, false, &spec.FileError{Path: path, Err: err}
+	}
+	return u, ok, nil
+}
+
+// tailUsage is TailUsage on any ReaderAt, so tests can count what it reads.
+func tailUsage(r io.ReaderAt, size int64, f Format, maxBack int64) (Usage, bool, error) {
+	if maxBack <= 0 {
+		maxBack = DefaultTailBytes
+	}
+	probe := tailProbes[f]
+	var carry []byte // the start of a line that began before the bytes read so far
+	pos := size
+	for pos > 0 && size-pos < maxBack {
+		// Grow the read with a long line, so that a line of L bytes costs
+		// O(L) copying, not O(L²/chunk).
+		n := max(int64(tailChunk), int64(len(carry)))
+		n = min(n, pos, maxBack-(size-pos))
+		pos -= n
+		data := make([]byte, int(n)+len(carry))
+		if _, err := r.ReadAt(data[:n], pos); err != nil && err != io.EOF {
+			return Usage{}, false, err
+		}
+		copy(data[n:], carry)
+		end := len(data)
+		for {
+			i := bytes.LastIndexByte(data[:end], '\n')
+			if i < 0 {
+				break
+			}
+			if u, ok, stop := probe.check(data[i+1 : end]); stop {
+				return u, ok, nil
+			}
+			end = i
+		}
+		if pos == 0 {
+			u, ok, _ := probe.check(data[:end])
+			return u, ok, nil
+		}
+		carry = data[:end]
+	}
+	return Usage{}, false, nil
+}
+
+// tailProbe recognises, in one line, a usable usage or a compaction.
+type tailProbe struct {
+	// marks are byte strings one of which a line must contain to matter:
+	// most lines are skipped without being parsed.
+	marks [2][]byte
+	probe func(line []byte) (u Usage, usable, boundary bool)
+}
+
+// check reports stop = true when the search ends at this line.
+func (p tailProbe) check(line []byte) (u Usage, ok, stop bool) {
+	line = bytes.TrimSpace(line)
+	// A \u escape can spell any key or value, so a line holding one is
+	// parsed whatever its bytes say.
+	if len(line) == 0 || !bytes.Contains(line, p.marks[0]) && !bytes.Contains(line, p.marks[1]) && !bytes.Contains(line, []byte(`\u`)) {
+		return Usage{}, false, false
+	}
+	if !validLine(line) {
+		return Usage{}, false, false
+	}
+	u, usable, boundary := p.probe(line)
+	switch {
+	case boundary:
+		return Usage{}, false, true
+	case usable:
+		return u, true, true
+	}
+	return Usage{}, false, false
+}
+
+var tailProbes = map[Format]tailProbe{
+	ClaudeCode: {marks: [2][]byte{[]byte(`"usage"`), []byte(`compact_boundary`)}, probe: claudeProbe},
+	Codex:      {marks: [2][]byte{[]byte(`token_count`), []byte(`compacted`)}, probe: codexProbe},
+	OpenClaw:   {marks: [2][]byte{[]byte(`"usage"`), []byte(`compaction`)}, probe: openclawProbe},
+}
+
+// The probes read a line exactly as Read does (same usage functions, same
+// sidechain rule, same "usable" test), so the two always agree.
+
+func claudeProbe(line []byte) (Usage, bool, bool) {
+	var typ, subtype, message []byte
+	side := false
+	m := objectMembers(line)
+	for {
+		key, val, ok := m.next()
+		if !ok {
+			break
+		}
+		switch string(keyText(key)) {
+		case "type":
+			typ = val
+		case "subtype":
+			subtype = val
+		case "message":
+			message = val
+		case "isSidechain":
+			side = isTrue(val)
+		}
+	}
+	switch {
+	case keyIs(typ, "system") && keyIs(subtype, "compact_boundary"):
+		return Usage{}, false, true
+	case keyIs(typ, "assistant") && !side:
+		usage := field(message, "usage")
+		if usage == nil {
+			return Usage{}, false, false
+		}
+		u := claudeUsage(usage)
+		u.MessageID = strOr(field(message, "id"))
+		return u, u.Used() > 0, false
+	}
+	return Usage{}, false, false
+}
+
+func codexProbe(line []byte) (Usage, bool, bool) {
+	switch strOr(field(line, "type")) {
+	case "compacted":
+		return Usage{}, false, true
+	case "event_msg":
+		p := field(line, "payload")
+		if strOr(field(p, "type")) != "token_count" {
+			return Usage{}, false, false
+		}
+		u, ok := codexUsage(p)
+		return u, ok && u.Used() > 0, false
+	}
+	return Usage{}, false, false
+}
+
+func openclawProbe(line []byte) (Usage, bool, bool) {
+	switch strOr(field(line, "type")) {
+	case "compaction":
+		return Usage{}, false, true
+	case "message":
+		msg := field(line, "message")
+		if strOr(field(msg, "role")) != "assistant" {
+			return Usage{}, false, false
+		}
+		usage := field(msg, "usage")
+		if usage == nil {
+			return Usage{}, false, false
+		}
+		u := openclawUsage(usage)
+		u.MessageID = strOr(field(line, "id"))
+		return u, u.Used() > 0, false
+	}
+	return Usage{}, false, false
+}

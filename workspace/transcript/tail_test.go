@@ -1,0 +1,91 @@
+package transcript
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// countingReaderAt counts the bytes TailUsage asks for.
+type countingReaderAt struct {
+	r io.ReaderAt
+	n atomic.Int64
+}
+
+func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// SPEC §15.5: the gauge reads a small tail, whatever the file's size.
+func TestTailUsageReadsOnlyTheTail(t *testing.T) {
+	var buf bytes.Buffer
+	want, known := genClaude(&buf, 5<<20, 40, 1)
+	data := buf.Bytes()
+	s, err := Read(bytes.NewReader(data), ClaudeCode, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !known || s.Usage != want || !s.UsageKnown || s.BadLines != 0 || s.Compactions == 0 {
+		t.Fatalf("Read = %+v (known %v, %d bad, %d compactions); the generator says %+v", s.Usage, s.UsageKnown, s.BadLines, s.Compactions, want)
+	}
+	const maxBack = 256 << 10
+	cr := &countingReaderAt{r: bytes.NewReader(data)}
+	u, ok, err := tailUsage(cr, int64(len(data)), ClaudeCode, maxBack)
+	if err != nil || !ok || u != want {
+		t.Errorf("tailUsage = %+v, %v, %v; want %+v", u, ok, err, want)
+	}
+	if cr.n.Load() > maxBack {
+		t.Errorf("read %d bytes of %d; want at most %d", cr.n.Load(), len(data), maxBack)
+	}
+	t.Logf("read %d bytes of %d", cr.n.Load(), len(data))
+
+	p := filepath.Join(t.TempDir(), "big.jsonl")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if u, ok, err := TailUsage(p, ClaudeCode, maxBack); err != nil || !ok || u != want {
+		t.Errorf("TailUsage = %+v, %v, %v; want %+v", u, ok, err, want)
+	}
+}
+
+func TestTailUsageLimits(t *testing.T) {
+	usage := ccAsst("m1", ccUsage(1, 2, 3, 4), ccText("x"))
+	wantU := Usage{InputTokens: 1, CacheCreationTokens: 2, CacheReadTokens: 3, OutputTokens: 4, MessageID: "m1"}
+	huge := ccUser([]obj{ccResult("t1", strings.Repeat("z", 1<<20), false)})
+	bigUsage := ccAsst("m2", ccUsage(5, 6, 7, 8), ccText(strings.Repeat("long text ", 30000)))
+	tests := []struct {
+		name    string
+		content string
+		maxBack int64
+		want    Usage
+		ok      bool
+	}{
+		{"SPEC §15.5: stops after maxBack bytes", ccUser("hi") + "\n" + usage + "\n" + huge + "\n", 512 << 10, Usage{}, false},
+		{"SPEC §15.5: reads past a long line when allowed", ccUser("hi") + "\n" + usage + "\n" + huge + "\n", 0, wantU, true},
+		{"SPEC §15.5: stops at a compaction", usage + "\n" + ccBoundary() + "\n" + ccSummaryLine() + "\n", 0, Usage{}, false},
+		{"a usage line longer than a chunk", ccUser("hi") + "\n" + bigUsage + "\n" + ccUser("next"), 0, Usage{InputTokens: 5, CacheCreationTokens: 6, CacheReadTokens: 7, OutputTokens: 8, MessageID: "m2"}, true},
+		{"the only line, without a newline", usage, 0, wantU, true},
+		{"CRLF line ends", usage + "\r\n" + ccUser("x") + "\r\n", 0, wantU, true},
+		{"an empty file", "", 0, Usage{}, false},
+		{"a half-written last line", usage + "\n" + `{"type":"assistant","message":{"id":"m9","usage":{"input_tokens":99`, 0, wantU, true},
+	}
+	dir := t.TempDir()
+	for i, tc := range tests {
+		p := filepath.Join(dir, strings.Repeat("t", i+1))
+		os.WriteFile(p, []byte(tc.content), 0o644)
+		u, ok, err := TailUsage(p, ClaudeCode, tc.maxBack)
+		if err != nil || ok != tc.ok || u != tc.want {
+			t.Errorf("%s: TailUsage = %+v, %v, %v; want %+v, %v", tc.name, u, ok, err, tc.want, tc.ok)
+		}
+	}
+	if _, _, err := TailUsage(filepath.Join(dir, "missing"), ClaudeCode, 0); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("TailUsage(missing) = %v", err)
+	}
+}

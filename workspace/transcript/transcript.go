@@ -1,0 +1,531 @@
+// Package transcript reads the session transcripts that agent hosts write
+// (Claude Code, Codex, OpenClaw; SPEC §15.5) to learn what ctxgit cannot
+// ask the host directly: how full the context is, whether and how often it
+// was compacted, which files and tools the session touched, which tool
+// calls failed, and the gist of the conversation. It can also repair a
+// transcript the way OpenClaw does.
+//
+// Transcripts are JSON Lines files that grow to hundreds of megabytes and
+// are read from hooks that run on every tool call, so reading streams in
+// constant memory, tolerates any broken line (counted, never fatal), and
+// the gauge's question (the newest usage) is answered by reading the file
+// backwards from its end.
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// Format names a host's transcript format.
+type Format string
+
+// The transcript formats ctxgit reads.
+const (
+	ClaudeCode Format = "claude-code"
+	Codex      Format = "codex"
+	OpenClaw   Format = "openclaw"
+)
+
+func (f Format) known() bool { return f == ClaudeCode || f == Codex || f == OpenClaw }
+
+// Caps on what a Summary keeps, so memory stays constant however long the
+// session ran (SPEC §8.5).
+const (
+	maxFiles      = 100
+	maxTools      = 100
+	maxFailures   = 20
+	maxBadNumbers = 20
+	// maxOpenCalls bounds the table of tool calls still waiting for their
+	// result; a transcript with more open calls than this is broken, and
+	// forgetting the oldest only loses failure tool names.
+	maxOpenCalls = 4096
+	// defaultExchanges is the default number of key exchanges (SPEC §8.3).
+	defaultExchanges = 8
+)
+
+// maxLineBytes is the longest line read; longer ones are counted as bad and
+// skipped without being held in memory. Screenshots travel base64-encoded
+// inside tool results, so lines of several megabytes are normal. A
+// variable so tests can lower it.
+var maxLineBytes = 32 << 20
+
+// Usage is one assistant turn's token usage as the transcript records it.
+//
+// InputTokens counts input not read from the prompt cache. Codex reports
+// cached tokens as a part of its input_tokens; they are moved to
+// CacheReadTokens here, so that Used means the same for every format.
+type Usage struct {
+	InputTokens, CacheCreationTokens, CacheReadTokens, OutputTokens int64
+	// ContextWindow is the model's window when the transcript says (Codex
+	// model_context_window); else 0.
+	ContextWindow int64
+	// MessageID is the assistant message the usage came from (Claude Code
+	// message.id, OpenClaw entry id), for deduplication; "" for Codex.
+	MessageID string
+}
+
+// Used is the context in use: input + cache creation + cache read (SPEC
+// §12.3 "Pressure and gauge"). For Codex this is its input_tokens, of
+// which cached_input_tokens is a subset (see Usage).
+func (u Usage) Used() int64 { return u.InputTokens + u.CacheCreationTokens + u.CacheReadTokens }
+
+// ToolFailure is a tool call whose result was an error.
+type ToolFailure struct {
+	Tool    string
+	Summary string // at most 120 characters, one line
+	Line    int    // the transcript line of the failed result
+}
+
+// Summary is what Read learns from a transcript.
+type Summary struct {
+	Format         Format
+	Lines          int   // lines read, blank ones included
+	BadLines       int   // lines that are not one JSON object in UTF-8
+	BadLineNumbers []int // the first 20 of them
+	// Turns counts prompts: user messages that are not tool results,
+	// compaction summaries, host notes (Claude Code isMeta) or subagent
+	// (sidechain) messages.
+	Turns       int
+	Compactions int
+	// Usage is the last assistant usage after the last compaction; when
+	// there is none, UsageKnown is false (usage from before a compaction
+	// says nothing about the context now).
+	Usage      Usage
+	UsageKnown bool
+	// FilesRead and FilesModified are relative to ReadOptions.Root when
+	// under it, deduplicated, in first-seen order, at most 100 each.
+	FilesRead, FilesModified []string
+	ToolsUsed                []string // deduplicated, first-use order, at most 100
+	ToolCalls                int
+	ToolFailures             []ToolFailure // the newest 20, oldest first
+	LastToolCall             string        // the name of the last tool call
+	// Interrupted is true when the last tool call has no result, or the
+	// user interrupted and has not prompted since.
+	Interrupted bool
+	Thread      spec.Thread
+}
+
+// ReadOptions tune Read.
+type ReadOptions struct {
+	// Root is the workspace root: file paths under it are made relative to
+	// it. "" keeps paths as the transcript has them.
+	Root string
+	// MaxExchanges caps Thread.KeyExchanges (default 8).
+	MaxExchanges int
+}
+
+// Detect sniffs the first non-empty lines of a transcript for its format.
+// A file with no recognisable line is an error (it matches spec.ErrInvalid).
+func Detect(path string) (Format, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer fh.Close()
+	lr := newLineReader(fh, 1<<20)
+	for seen := 0; seen < 64; {
+		line, tooLong, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", &spec.FileError{Path: path, Line: lr.n, Err: err}
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || tooLong {
+			continue
+		}
+		seen++
+		if f := detectLine(line); f != "" {
+			return f, nil
+		}
+	}
+	return "", spec.InvalidAt(path, 0, "not a transcript ctxgit knows (Claude Code, Codex or OpenClaw JSONL)")
+}
+
+// detectLine names the format one line belongs to, or "" when the line
+// does not tell.
+func detectLine(line []byte) Format {
+	if !validLine(line) {
+		return ""
+	}
+	var typ, payload, message, role []byte
+	var claudeKeys, parentID bool
+	m := objectMembers(line)
+	for {
+		key, val, ok := m.next()
+		if !ok {
+			break
+		}
+		switch string(keyText(key)) {
+		case "type":
+			typ = val
+		case "payload":
+			payload = val
+		case "message":
+			message = val
+		case "role":
+			role = val
+		case "parentUuid", "uuid", "sessionId", "isSidechain":
+			claudeKeys = true
+		case "parentId":
+			parentID = true
+		}
+	}
+	t := strOr(typ)
+	switch {
+	case payload != nil && codexLineTypes[t]:
+		return Codex
+	case t == "session" || t == "message" && message != nil && !claudeKeys || parentID && openclawEntryTypes[t]:
+		return OpenClaw
+	case claudeKeys || claudeLineTypes[t]:
+		return ClaudeCode
+	case role != nil && codexItemTypes[t]:
+		// An old Codex rollout: response items without the envelope.
+		return Codex
+	}
+	return ""
+}
+
+var (
+	codexLineTypes     = map[string]bool{"session_meta": true, "response_item": true, "event_msg": true, "turn_context": true, "compacted": true}
+	codexItemTypes     = map[string]bool{"message": true, "function_call": true, "function_call_output": true, "reasoning": true}
+	openclawEntryTypes = map[string]bool{"message": true, "compaction": true, "branch_summary": true, "custom": true, "custom_message": true, "model_change": true, "thinking_level_change": true, "label": true}
+	claudeLineTypes    = map[string]bool{"user": true, "assistant": true, "system": true, "progress": true, "summary": true, "file-history-snapshot": true, "queue-operation": true, "attachment": true}
+)
+
+// keyText is a raw member key without its quotes, unescaped in the rare
+// case it holds escapes. Callers switch on string(keyText(k)), which Go
+// compiles without allocating.
+func keyText(raw []byte) []byte {
+	if len(raw) < 2 {
+		return nil
+	}
+	k := raw[1 : len(raw)-1]
+	if bytes.IndexByte(k, '\\') >= 0 {
+		return []byte(strOr(raw))
+	}
+	return k
+}
+
+// Read streams a transcript: constant memory in the file's size (except
+// the capped lists), tolerant of bad lines (counted, never fatal), and
+// never panics. It fails only for an unknown format or an I/O error of r,
+// which it reports with the line it broke.
+func Read(r io.Reader, f Format, o ReadOptions) (*Summary, error) {
+	s, line, err := read(r, f, o)
+	if err != nil && line > 0 {
+		return nil, fmt.Errorf("line %d: %w", line, err)
+	}
+	return s, err
+}
+
+// ReadFile is Read on the file at path; errors name the file and line.
+func ReadFile(path string, f Format, o ReadOptions) (*Summary, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	s, line, err := read(fh, f, o)
+	if err != nil {
+		return nil, &spec.FileError{Path: path, Line: line, Err: err}
+	}
+	return s, nil
+}
+
+// lineHandler consumes one non-blank line and reports whether it was valid.
+type lineHandler interface {
+	line(n int, line []byte) bool
+	finish()
+}
+
+func read(r io.Reader, f Format, o ReadOptions) (*Summary, int, error) {
+	st := newState(f, o)
+	var h lineHandler
+	switch f {
+	case ClaudeCode:
+		h = &claudeReader{st: st}
+	case Codex:
+		h = newCodexReader(st)
+	case OpenClaw:
+		h = &openclawReader{st: st}
+	default:
+		return nil, 0, spec.Invalid("unknown transcript format %q (want %s, %s or %s)", f, ClaudeCode, Codex, OpenClaw)
+	}
+	lr := newLineReader(r, maxLineBytes)
+	for {
+		line, tooLong, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, lr.n + 1, err
+		}
+		st.s.Lines = lr.n
+		line = bytes.TrimSpace(line)
+		if tooLong || len(line) > 0 && (!utf8.Valid(line) || !h.line(lr.n, line)) {
+			st.bad(lr.n)
+		}
+	}
+	h.finish()
+	return st.summary(), 0, nil
+}
+
+// lineReader splits a stream into lines without holding more than one line
+// (at most max bytes) in memory.
+type lineReader struct {
+	br  *bufio.Reader
+	buf []byte
+	max int
+	n   int // lines returned so far
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, 256<<10), max: max}
+}
+
+// next returns the next line without its line ending, and whether it was
+// longer than max (then its content is dropped). The slice is valid until
+// the next call. It returns io.EOF after the last line.
+func (lr *lineReader) next() (line []byte, tooLong bool, err error) {
+	long := false // the line spans more than one buffer
+	lr.buf = lr.buf[:0]
+	for {
+		frag, err := lr.br.ReadSlice('\n')
+		switch {
+		case err == bufio.ErrBufferFull:
+			long = true
+			if !tooLong {
+				if len(lr.buf)+len(frag) > lr.max {
+					tooLong, lr.buf = true, lr.buf[:0]
+				} else {
+					lr.buf = append(lr.buf, frag...)
+				}
+			}
+			continue
+		case err == nil || err == io.EOF:
+			if err == io.EOF && len(frag) == 0 && !long {
+				return nil, false, io.EOF
+			}
+			lr.n++
+			if !long {
+				return trimEOL(frag), false, nil
+			}
+			if !tooLong && len(lr.buf)+len(frag) > lr.max {
+				tooLong = true
+			}
+			if tooLong {
+				return nil, true, nil
+			}
+			lr.buf = append(lr.buf, frag...)
+			return trimEOL(lr.buf), false, nil
+		default:
+			return nil, false, err
+		}
+	}
+}
+
+func trimEOL(b []byte) []byte {
+	b = bytes.TrimSuffix(b, []byte{'\n'})
+	return bytes.TrimSuffix(b, []byte{'\r'})
+}
+
+// state accumulates what every format contributes to a Summary.
+type state struct {
+	s     *Summary
+	root  string
+	cwd   string // the session's working directory, for relative paths
+	read  capSet
+	mod   capSet
+	tools capSet
+
+	open     map[string]string // open tool calls: id → tool name
+	lastCall string            // id of the last main-session tool call
+	lastOpen bool              // … and whether it still waits for its result
+	mark     bool              // an interruption not yet followed by a prompt
+
+	failures []ToolFailure // ring of the newest maxFailures
+	nfail    int
+
+	thread *threadBuilder
+}
+
+func newState(f Format, o ReadOptions) *state {
+	max := o.MaxExchanges
+	if max <= 0 {
+		max = defaultExchanges
+	}
+	root := o.Root
+	if root != "" {
+		root = filepath.Clean(root)
+	}
+	return &state{
+		s:      &Summary{Format: f},
+		root:   root,
+		read:   capSet{max: maxFiles},
+		mod:    capSet{max: maxFiles},
+		tools:  capSet{max: maxTools},
+		open:   map[string]string{},
+		thread: &threadBuilder{max: max},
+	}
+}
+
+func (st *state) bad(n int) {
+	st.s.BadLines++
+	if len(st.s.BadLineNumbers) < maxBadNumbers {
+		st.s.BadLineNumbers = append(st.s.BadLineNumbers, n)
+	}
+}
+
+// compaction forgets the usage seen so far: it described a context that no
+// longer exists.
+func (st *state) compaction() {
+	st.s.Compactions++
+	st.s.Usage, st.s.UsageKnown = Usage{}, false
+}
+
+// usage records u when it is usable: a turn with no tokens at all is a
+// host's synthetic message (an API error, an interruption), not a reading.
+func (st *state) usage(u Usage) {
+	if u.Used() > 0 {
+		st.s.Usage, st.s.UsageKnown = u, true
+	}
+}
+
+// prompt records a user prompt (text may be empty: an image alone).
+func (st *state) prompt(text string) {
+	st.s.Turns++
+	st.mark = false
+	st.thread.prompt(text)
+}
+
+// toolCall records a call; side is true for a subagent's call, which
+// counts for tools and files but not for the main session's last call.
+func (st *state) toolCall(id, name string, side bool) {
+	st.s.ToolCalls++
+	if name != "" {
+		st.tools.add(name)
+	}
+	if id != "" {
+		if len(st.open) >= maxOpenCalls {
+			clear(st.open)
+		}
+		st.open[id] = name
+	}
+	if !side {
+		st.s.LastToolCall = name
+		st.lastCall, st.lastOpen = id, true
+	}
+}
+
+// toolResult records the result of call id; summary is only called for a
+// failure, so the text of successful results is never decoded. tool names
+// the tool when the call is unknown (OpenClaw results carry it).
+func (st *state) toolResult(id, tool string, isError bool, summary func() string, line int) {
+	if name, ok := st.open[id]; ok {
+		tool = name
+	}
+	delete(st.open, id)
+	if id != "" && id == st.lastCall {
+		st.lastOpen = false
+	}
+	if !isError {
+		return
+	}
+	f := ToolFailure{Tool: tool, Summary: summary(), Line: line}
+	if len(st.failures) < maxFailures {
+		st.failures = append(st.failures, f)
+	} else {
+		st.failures[st.nfail%maxFailures] = f
+	}
+	st.nfail++
+}
+
+// file records a path a tool read or modified.
+func (st *state) file(modified bool, p string) {
+	p = st.relative(p)
+	if p == "" {
+		return
+	}
+	if modified {
+		st.mod.add(p)
+	} else {
+		st.read.add(p)
+	}
+}
+
+// relative makes p relative to the workspace root when it lies under it;
+// a relative p is first taken relative to the session's directory.
+func (st *state) relative(p string) string {
+	p = strings.TrimSpace(p)
+	if p == "" || strings.ContainsRune(p, 0) {
+		return ""
+	}
+	if st.root == "" {
+		return p
+	}
+	abs := p
+	if !filepath.IsAbs(abs) {
+		if st.cwd == "" || !filepath.IsAbs(st.cwd) {
+			return p
+		}
+		abs = filepath.Join(st.cwd, abs)
+	}
+	rel, err := filepath.Rel(st.root, filepath.Clean(abs))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return p
+	}
+	return filepath.ToSlash(rel)
+}
+
+func (st *state) summary() *Summary {
+	s := st.s
+	s.FilesRead, s.FilesModified, s.ToolsUsed = st.read.list, st.mod.list, st.tools.list
+	if st.nfail > maxFailures {
+		k := st.nfail % maxFailures
+		st.failures = append(st.failures[k:], st.failures[:k]...)
+	}
+	s.ToolFailures = st.failures
+	s.Interrupted = st.lastCall != "" && st.lastOpen || st.mark
+	s.Thread = st.thread.build()
+	return s
+}
+
+// capSet is a deduplicated list in first-seen order that stops growing at max.
+type capSet struct {
+	max  int
+	list []string
+	seen map[string]struct{}
+}
+
+func (c *capSet) add(v string) {
+	if len(c.list) >= c.max {
+		return
+	}
+	if c.seen == nil {
+		c.seen = map[string]struct{}{}
+	}
+	if _, ok := c.seen[v]; ok {
+		return
+	}
+	c.seen[v] = struct{}{}
+	c.list = append(c.list, v)
+}
+
+// interruptMarker starts the text a host writes when the user stops a turn
+// (Claude Code: "[Request interrupted by user]" and "… for tool use]").
+const interruptMarker = "[Request interrupted by user"
+
+func isInterrupt(text string) bool {
+	return strings.HasPrefix(strings.TrimSpace(text), interruptMarker)
+}

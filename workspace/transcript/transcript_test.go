@@ -1,0 +1,244 @@
+package transcript
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// want is the part of a Summary a fixture test checks; nil slices are
+// compared as empty.
+type want struct {
+	lines, turns, compactions int
+	usage                     Usage
+	usageKnown                bool
+	read, modified, tools     []string
+	toolCalls                 int
+	failures                  []ToolFailure
+	lastTool                  string
+	interrupted               bool
+	summary                   string
+	exchanges                 []spec.Exchange
+}
+
+func ex(role, gist string) spec.Exchange { return spec.Exchange{Role: role, Gist: spec.Text(gist)} }
+
+// SPEC §15.5: each host's transcript yields usage after the last
+// compaction, compactions, files, tools, failures, interruption and the
+// thread of SPEC §8.3.
+func TestReadFixtures(t *testing.T) {
+	longCodex := "I changed the retry loop so that it backs off exponentially, capped at thirty seconds, and it now stops after five atte…"
+	tests := []struct {
+		name, file, root string
+		format           Format
+		want             want
+	}{
+		{
+			name: "SPEC §15.5: Claude Code", file: "claude-code-small.jsonl", root: "/home/dev/app", format: ClaudeCode,
+			want: want{
+				lines: 29, turns: 3, compactions: 1,
+				usage:      Usage{InputTokens: 2, CacheCreationTokens: 3000, CacheReadTokens: 9000, OutputTokens: 15, MessageID: "msg_H"},
+				usageKnown: true,
+				read:       []string{"importer/csv.go"},
+				modified:   []string{"importer/csv.go", "notes/bench.ipynb", "importer/bom.go"},
+				tools:      []string{"Read", "Grep", "Task", "Glob", "MultiEdit", "Bash", "NotebookEdit", "Edit", "Write"},
+				toolCalls:  9,
+				failures: []ToolFailure{
+					{Tool: "Bash", Summary: "Exit code 1 --- FAIL: TestImportLarge (0.31s) csv_test.go:40: line too long", Line: 17},
+					{Tool: "Edit", Summary: "The user doesn't want to proceed with this tool use. The tool use was rejected.", Line: 24},
+				},
+				lastTool:    "Write",
+				interrupted: true, // the Write call has no result
+				summary:     "Make the CSV importer stream its input instead of loading it whole. ... Continue with the BOM handling, but write it to a new file.",
+				exchanges: []spec.Exchange{
+					ex("user", "Make the CSV importer stream its input instead of loading it whole."),
+					ex("user", "Good. Now also handle a BOM at the start of the file."),
+					ex("user", "Continue with the BOM handling, but write it to a new file."),
+					ex("assistant", "Writing importer/bom.go."),
+				},
+			},
+		},
+		{
+			name: "SPEC §15.5: Codex", file: "codex-rollout.jsonl", root: "/home/dev/proj", format: Codex,
+			want: want{
+				lines: 30, turns: 2, compactions: 1,
+				// cached_input_tokens is a part of input_tokens (30000).
+				usage:      Usage{InputTokens: 10000, CacheReadTokens: 20000, OutputTokens: 640, ContextWindow: 272000},
+				usageKnown: true,
+				modified:   []string{"queue/retry.go", "queue/retry_test.go", "queue/wait_test.go", "queue/backoff.go"},
+				tools:      []string{"shell", "apply_patch"},
+				toolCalls:  5,
+				failures: []ToolFailure{
+					{Tool: "shell", Summary: "--- FAIL: TestRetry (0.10s) retry_test.go:14: got 2 attempts, want 3 WARNING: DATA RACE FAIL", Line: 13},
+					{Tool: "shell", Summary: "queue/config.go:9:2: undefined: BackoffCap", Line: 27},
+				},
+				lastTool: "shell",
+				summary:  "The retry test in queue/ is flaky; find out why and fix it. ... Make the cap configurable through Config.",
+				exchanges: []spec.Exchange{
+					ex("user", "The retry test in queue/ is flaky; find out why and fix it."),
+					ex("assistant", longCodex),
+					ex("user", "Make the cap configurable through Config."),
+					ex("assistant", "The cap is now Config.BackoffCap (default 30s); the build is fixed and tests pass."),
+				},
+			},
+		},
+		{
+			name: "SPEC §15.5: OpenClaw", file: "openclaw-session.jsonl", root: "/home/dev/site", format: OpenClaw,
+			want: want{
+				lines: 16, turns: 2, compactions: 1,
+				usage:      Usage{InputTokens: 2, OutputTokens: 40, CacheReadTokens: 3600, CacheCreationTokens: 100, MessageID: "a100000f"},
+				usageKnown: true,
+				read:       []string{"src/index.html"},
+				modified:   []string{"src/index.html", "scripts/convert.sh"},
+				tools:      []string{"read", "edit", "bash", "write"},
+				toolCalls:  4,
+				failures: []ToolFailure{
+					{Tool: "edit", Summary: "Could not find the exact text in /home/dev/site/src/index.html. The old text must match exactly.", Line: 8},
+				},
+				lastTool: "write",
+				summary:  "Die Startseite lädt langsam – kannst du das Bild-Laden prüfen? ... Gut. Mach dasselbe für die anderen Bilder.",
+				exchanges: []spec.Exchange{
+					ex("user", "Die Startseite lädt langsam – kannst du das Bild-Laden prüfen?"),
+					ex("assistant", "Das Bild hero.png war 4,2 MB groß und wurde ohne lazy loading geladen. Das Bild hero.png war 4,2 MB groß und wurde ohne…"),
+					ex("user", "Gut. Mach dasselbe für die anderen Bilder."),
+					ex("assistant", "Fertig: scripts/convert.sh wandelt alle PNGs um."),
+				},
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join("testdata", tc.file)
+			if f, err := Detect(p); err != nil || f != tc.format {
+				t.Errorf("Detect = %q, %v; want %q", f, err, tc.format)
+			}
+			s, err := ReadFile(p, tc.format, ReadOptions{Root: tc.root})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := tc.want
+			check := func(what string, got, want any) {
+				t.Helper()
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s = %#v\nwant %#v", what, got, want)
+				}
+			}
+			check("Format", s.Format, tc.format)
+			check("Lines", s.Lines, w.lines)
+			check("BadLines", s.BadLines, 0)
+			check("Turns", s.Turns, w.turns)
+			check("Compactions", s.Compactions, w.compactions)
+			check("Usage", s.Usage, w.usage)
+			check("UsageKnown", s.UsageKnown, w.usageKnown)
+			check("FilesRead", s.FilesRead, w.read)
+			check("FilesModified", s.FilesModified, w.modified)
+			check("ToolsUsed", s.ToolsUsed, w.tools)
+			check("ToolCalls", s.ToolCalls, w.toolCalls)
+			check("ToolFailures", s.ToolFailures, w.failures)
+			check("LastToolCall", s.LastToolCall, w.lastTool)
+			check("Interrupted", s.Interrupted, w.interrupted)
+			check("Thread.Summary", string(s.Thread.Summary), w.summary)
+			check("Thread.KeyExchanges", s.Thread.KeyExchanges, w.exchanges)
+			for _, e := range s.Thread.KeyExchanges {
+				if n := utf8.RuneCountInString(string(e.Gist)); n > 120 || strings.ContainsAny(string(e.Gist), "\n\r\t") {
+					t.Errorf("gist %q: %d characters or not one line", e.Gist, n)
+				}
+			}
+			u, ok, err := TailUsage(p, tc.format, 0)
+			if err != nil || ok != s.UsageKnown || u != s.Usage {
+				t.Errorf("TailUsage = %+v, %v, %v; Read said %+v, %v", u, ok, err, s.Usage, s.UsageKnown)
+			}
+		})
+	}
+}
+
+// SPEC §15.5: without a root, paths stay as the transcript has them.
+func TestReadKeepsPathsWithoutRoot(t *testing.T) {
+	s, err := ReadFile(filepath.Join("testdata", "claude-code-small.jsonl"), ClaudeCode, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"/home/dev/app/importer/csv.go", "/home/dev/app/notes/bench.ipynb", "importer/bom.go", "/home/dev/app/importer/bom.go"}
+	if !reflect.DeepEqual(s.FilesModified, want) {
+		t.Errorf("FilesModified = %q, want %q", s.FilesModified, want)
+	}
+	// A path outside the root stays absolute.
+	s, err = ReadFile(filepath.Join("testdata", "claude-code-small.jsonl"), ClaudeCode, ReadOptions{Root: "/home/dev/app/importer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"csv.go", "/home/dev/app/notes/bench.ipynb", "bom.go"}; !reflect.DeepEqual(s.FilesModified, want) {
+		t.Errorf("FilesModified = %q, want %q", s.FilesModified, want)
+	}
+}
+
+func TestDetect(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, content string
+		want          Format
+	}{
+		{"Claude Code after a snapshot line", `{"type":"file-history-snapshot","messageId":"m","snapshot":{}}` + "\n" + `{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"hi"},"uuid":"u1"}` + "\n", ClaudeCode},
+		{"Claude Code summary line", `{"type":"summary","summary":"Fix tests","leafUuid":"u9"}` + "\n", ClaudeCode},
+		{"Codex", `{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"x","cwd":"/"}}` + "\n", Codex},
+		{"old Codex without envelope", `{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}` + "\n", Codex},
+		{"OpenClaw", `{"type":"session","version":3,"id":"x","cwd":"/"}` + "\n", OpenClaw},
+		{"OpenClaw without header", "garbage\n\n" + `{"type":"message","id":"a","parentId":null,"message":{"role":"user","content":"hi"}}` + "\n", OpenClaw},
+	}
+	for i, tc := range tests {
+		p := filepath.Join(dir, strings.Repeat("x", i+1)+".jsonl")
+		os.WriteFile(p, []byte(tc.content), 0o644)
+		if got, err := Detect(p); got != tc.want || err != nil {
+			t.Errorf("%s: Detect = %q, %v; want %q", tc.name, got, err, tc.want)
+		}
+	}
+	p := filepath.Join(dir, "unknown.jsonl")
+	os.WriteFile(p, []byte("not json\n{\"hello\":1}\n"), 0o644)
+	_, err := Detect(p)
+	var fe *spec.FileError
+	if !errors.As(err, &fe) || fe.Path != p || !errors.Is(err, spec.ErrInvalid) {
+		t.Errorf("Detect(unknown) = %v; want an invalid-file error naming %s", err, p)
+	}
+	if _, err := Detect(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Detect(missing) = %v", err)
+	}
+}
+
+func TestReadUnknownFormat(t *testing.T) {
+	if _, err := Read(strings.NewReader("{}\n"), "gemini", ReadOptions{}); !errors.Is(err, spec.ErrInvalid) {
+		t.Errorf("Read(gemini) = %v; want ErrInvalid", err)
+	}
+	if _, _, err := TailUsage(filepath.Join("testdata", "codex-rollout.jsonl"), "gemini", 0); !errors.Is(err, spec.ErrInvalid) {
+		t.Errorf("TailUsage(gemini) = %v; want ErrInvalid", err)
+	}
+}
+
+// errReader fails after some bytes, as a disk might.
+type errReader struct {
+	data []byte
+	err  error
+}
+
+func (r *errReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, r.err
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	return n, nil
+}
+
+// An I/O error is the one thing Read reports, naming the line it broke.
+func TestReadIOErrorNamesLine(t *testing.T) {
+	boom := errors.New("disk on fire")
+	_, err := Read(&errReader{data: []byte("{}\n{}\n{\"a\""), err: boom}, ClaudeCode, ReadOptions{})
+	if !errors.Is(err, boom) || !strings.HasPrefix(err.Error(), "line 3: ") {
+		t.Errorf("err = %v; want the I/O error at line 3", err)
+	}
+}
