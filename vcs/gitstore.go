@@ -12,25 +12,18 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/go-git/go-billy/v5/osfs"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/cache"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 	"golang.org/x/sys/unix"
 )
 
-// GitStore is a Store over a git repository's object database and refs. It
-// reads objects through go-git (loose, packed, deltified, alternates) and
-// writes them itself: loose objects at zlib level 1 as git does, and large
-// batches as one packfile. Refs are updated with git's lock protocol.
+// GitStore is a Store over a git repository's object database and refs,
+// read and written directly: loose objects (zlib level 1, as git writes
+// them), packs with their deltas, alternates; large batches become one
+// pack. Refs are updated with git's lock protocol.
 type GitStore struct {
 	commonDir string
 	objDir    string
-
-	readMu  sync.Mutex // go-git's storage is not safe for concurrent use
-	storage *filesystem.Storage
 
 	idxMu   sync.Mutex
 	idxs    []*packIndex // nil until first needed
@@ -47,12 +40,7 @@ func OpenGit(commonDir string) (*GitStore, error) {
 	if fi, err := os.Stat(objDir); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("%s: not a git directory (no objects/)", commonDir)
 	}
-	fs := osfs.New(commonDir, osfs.WithBoundOS())
-	st := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(8<<20), filesystem.Options{
-		// Alternates may name any absolute path.
-		AlternatesFS: osfs.New("/", osfs.WithBoundOS()),
-	})
-	return &GitStore{commonDir: commonDir, objDir: objDir, storage: st, altDirs: readAlternates(objDir)}, nil
+	return &GitStore{commonDir: commonDir, objDir: objDir, altDirs: readAlternates(objDir)}, nil
 }
 
 // InitPrivate creates (if needed) and opens a bare repository at dir, for a
@@ -157,9 +145,6 @@ func (g *GitStore) invalidatePacks() {
 	g.idxMu.Lock()
 	g.idxs = nil
 	g.idxMu.Unlock()
-	g.readMu.Lock()
-	g.storage.Reindex()
-	g.readMu.Unlock()
 }
 
 // ReadObject implements Store.
@@ -175,56 +160,29 @@ func (g *GitStore) ReadObject(h Hash) (ObjectType, []byte, error) {
 }
 
 func (g *GitStore) readObject(h Hash) (ObjectType, []byte, error) {
-	// Checkpoints read mostly their own recent, loose objects: read those
-	// directly and leave packs (and deltas) to go-git.
-	if t, data, err := readLoose(loosePath(g.objDir, h)); err == nil {
-		return t, data, nil
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return 0, nil, fmt.Errorf("object %s: %w", h, err)
-	}
-	// Whole objects in packs (all of ctxgit's own) too; deltas, as after a
-	// git gc, go to go-git.
-	if idxs, err := g.packIndexes(); err == nil {
-		for _, idx := range idxs {
-			if i, ok := idx.find(h); ok {
-				t, data, err := idx.read(i)
-				if err == nil {
-					return t, data, nil
-				}
-				if !errors.Is(err, errDelta) && !errors.Is(err, os.ErrNotExist) {
-					return 0, nil, fmt.Errorf("object %s: %w", h, err)
-				}
-				break
-			}
+	for _, dir := range append([]string{g.objDir}, g.altDirs...) {
+		t, data, err := readLoose(loosePath(dir, h))
+		if err == nil {
+			return t, data, nil
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return 0, nil, fmt.Errorf("object %s: %w", h, err)
 		}
 	}
-	g.readMu.Lock()
-	defer g.readMu.Unlock()
-	obj, err := g.storage.EncodedObject(plumbing.AnyObject, plumbing.Hash(h))
-	if errors.Is(err, plumbing.ErrObjectNotFound) {
-		return 0, nil, fmt.Errorf("object %s: %w", h, ErrObjectNotFound)
-	}
+	idxs, err := g.packIndexes()
 	if err != nil {
-		return 0, nil, fmt.Errorf("object %s: %w", h, err)
+		return 0, nil, err
 	}
-	r, err := obj.Reader()
-	if err != nil {
-		return 0, nil, fmt.Errorf("object %s: %w", h, err)
+	for _, idx := range idxs {
+		if i, ok := idx.find(h); ok {
+			t, data, err := idx.read(i, g.readObject)
+			if err != nil {
+				return 0, nil, fmt.Errorf("object %s: %w", h, err)
+			}
+			return t, data, nil
+		}
 	}
-	defer r.Close()
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return 0, nil, fmt.Errorf("object %s: %w", h, err)
-	}
-	switch obj.Type() {
-	case plumbing.BlobObject:
-		return BlobObject, data, nil
-	case plumbing.TreeObject:
-		return TreeObject, data, nil
-	case plumbing.CommitObject:
-		return CommitObject, data, nil
-	}
-	return 0, nil, fmt.Errorf("object %s: unexpected type %s", h, obj.Type())
+	return 0, nil, fmt.Errorf("object %s: %w", h, ErrObjectNotFound)
 }
 
 // readLoose reads and inflates one loose object file.

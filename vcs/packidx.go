@@ -116,11 +116,20 @@ func (p *packIndex) offset(i int) (int64, error) {
 	return int64(binary.BigEndian.Uint64(p.data[at:])), nil
 }
 
-// errDelta means the object is stored as a delta: go-git reads those.
-var errDelta = errors.New("deltified object")
+// Pack entry types beyond the object types: a delta against an earlier
+// entry of the same pack (by offset) or against an object by id.
+const (
+	ofsDelta = 6
+	refDelta = 7
+)
 
-// read returns a whole (non-delta) object from the pack.
-func (p *packIndex) read(i int) (ObjectType, []byte, error) {
+// maxDeltaChain bounds a delta chain (git's own default depth is 50).
+const maxDeltaChain = 10000
+
+// read returns the object at position i of the pack, resolving deltas:
+// offset deltas within the pack, ref deltas through base (any object the
+// store holds).
+func (p *packIndex) read(i int, base func(Hash) (ObjectType, []byte, error)) (ObjectType, []byte, error) {
 	off, err := p.offset(i)
 	if err != nil {
 		return 0, nil, err
@@ -130,39 +139,171 @@ func (p *packIndex) read(i int) (ObjectType, []byte, error) {
 		return 0, nil, err
 	}
 	defer f.Close()
-	var hdr [16]byte
+	// Walk the chain down to a whole object, then apply the deltas from
+	// the base outward.
+	var deltas [][]byte
+	for depth := 0; ; depth++ {
+		if depth > maxDeltaChain {
+			return 0, nil, fmt.Errorf("%s: delta chain longer than %d", p.pack, maxDeltaChain)
+		}
+		e, err := readEntry(f, p.pack, off)
+		if err != nil {
+			return 0, nil, err
+		}
+		switch e.typ {
+		case CommitObject, TreeObject, BlobObject:
+			data := e.data
+			for j := len(deltas) - 1; j >= 0; j-- {
+				if data, err = applyDelta(data, deltas[j]); err != nil {
+					return 0, nil, fmt.Errorf("%s: at offset %d: %w", p.pack, off, err)
+				}
+			}
+			return e.typ, data, nil
+		case ofsDelta:
+			deltas = append(deltas, e.data)
+			off = e.base
+		case refDelta:
+			deltas = append(deltas, e.data)
+			t, data, err := base(e.baseID)
+			if err != nil {
+				return 0, nil, fmt.Errorf("%s: delta base %s: %w", p.pack, e.baseID.Short(), err)
+			}
+			for j := len(deltas) - 1; j >= 0; j-- {
+				if data, err = applyDelta(data, deltas[j]); err != nil {
+					return 0, nil, fmt.Errorf("%s: %w", p.pack, err)
+				}
+			}
+			return t, data, nil
+		default:
+			return 0, nil, fmt.Errorf("%s: object of type %d at offset %d", p.pack, e.typ, off)
+		}
+	}
+}
+
+// packEntryData is one decoded pack entry: a whole object, or a delta and
+// where its base is.
+type packEntryData struct {
+	typ    ObjectType
+	data   []byte
+	base   int64 // ofsDelta: the base's offset
+	baseID Hash  // refDelta: the base's id
+}
+
+func readEntry(f *os.File, pack string, off int64) (*packEntryData, error) {
+	var hdr [32]byte
 	n, err := f.ReadAt(hdr[:], off)
 	if n == 0 {
-		return 0, nil, fmt.Errorf("%s: reading object header: %v", p.pack, err)
+		return nil, fmt.Errorf("%s: reading object header at %d: %v", pack, off, err)
 	}
-	t := ObjectType(hdr[0] >> 4 & 7)
+	corrupt := fmt.Errorf("%s: corrupt object header at %d", pack, off)
+	e := &packEntryData{typ: ObjectType(hdr[0] >> 4 & 7)}
 	size := uint64(hdr[0] & 0x0f)
 	shift, k := 4, 1
 	for c := hdr[0]; c&0x80 != 0; k++ {
 		if k >= n || shift > 56 {
-			return 0, nil, fmt.Errorf("%s: corrupt object header", p.pack)
+			return nil, corrupt
 		}
 		c = hdr[k]
 		size |= uint64(c&0x7f) << shift
 		shift += 7
 	}
-	switch t {
-	case CommitObject, TreeObject, BlobObject:
-	case 6, 7:
-		return 0, nil, errDelta
-	default:
-		return 0, nil, fmt.Errorf("%s: object of type %d at offset %d", p.pack, t, off)
+	switch e.typ {
+	case ofsDelta:
+		if k >= n {
+			return nil, corrupt
+		}
+		c := hdr[k]
+		k++
+		rel := int64(c & 0x7f)
+		for c&0x80 != 0 {
+			if k >= n || rel > 1<<55 {
+				return nil, corrupt
+			}
+			c = hdr[k]
+			k++
+			rel = (rel+1)<<7 | int64(c&0x7f)
+		}
+		if rel <= 0 || rel > off {
+			return nil, corrupt
+		}
+		e.base = off - rel
+	case refDelta:
+		if k+20 > n {
+			return nil, corrupt
+		}
+		copy(e.baseID[:], hdr[k:k+20])
+		k += 20
+	}
+	if size > 1<<34 {
+		return nil, corrupt
 	}
 	zr, err := zlib.NewReader(io.NewSectionReader(f, off+int64(k), 1<<62))
 	if err != nil {
-		return 0, nil, fmt.Errorf("%s: %w", p.pack, errCorruptLoose)
+		return nil, fmt.Errorf("%s: %w at offset %d", pack, errCorruptLoose, off)
 	}
 	defer zr.Close()
-	data := make([]byte, size)
-	if _, err := io.ReadFull(zr, data); err != nil {
-		return 0, nil, fmt.Errorf("%s: object at offset %d: %v", p.pack, off, err)
+	e.data = make([]byte, size)
+	if _, err := io.ReadFull(zr, e.data); err != nil {
+		return nil, fmt.Errorf("%s: object at offset %d: %v", pack, off, err)
 	}
-	return t, data, nil
+	return e, nil
+}
+
+// applyDelta rebuilds an object from its base and a git delta: the base
+// and result sizes, then copy (from the base) and insert instructions.
+func applyDelta(base, delta []byte) ([]byte, error) {
+	bad := errors.New("corrupt delta")
+	r := &byteReader{b: delta, s: string(delta)}
+	if uint64(len(base)) != r.uvarint() {
+		return nil, bad
+	}
+	size := r.uvarint()
+	if r.err != nil || size > 1<<34 {
+		return nil, bad
+	}
+	out := make([]byte, 0, size)
+	d := r.b
+	for len(d) > 0 {
+		op := d[0]
+		d = d[1:]
+		switch {
+		case op&0x80 != 0:
+			var off, n uint64
+			for bit := range 7 {
+				if op&(1<<bit) == 0 {
+					continue
+				}
+				if len(d) == 0 {
+					return nil, bad
+				}
+				if bit < 4 {
+					off |= uint64(d[0]) << (8 * bit)
+				} else {
+					n |= uint64(d[0]) << (8 * (bit - 4))
+				}
+				d = d[1:]
+			}
+			if n == 0 {
+				n = 0x10000
+			}
+			if off+n > uint64(len(base)) || uint64(len(out))+n > size {
+				return nil, bad
+			}
+			out = append(out, base[off:off+n]...)
+		case op != 0:
+			if int(op) > len(d) || uint64(len(out))+uint64(op) > size {
+				return nil, bad
+			}
+			out = append(out, d[:op]...)
+			d = d[op:]
+		default:
+			return nil, bad
+		}
+	}
+	if uint64(len(out)) != size {
+		return nil, bad
+	}
+	return out, nil
 }
 
 // errCorruptLoose marks an object that does not decode.
