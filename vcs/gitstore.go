@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 
-
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"golang.org/x/sys/unix"
 )
