@@ -1,14 +1,12 @@
 package vcs
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
-	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
 )
 
 // ErrNoRepository means no git repository encloses a directory.
@@ -102,22 +100,6 @@ func commonDir(gitDir string) (string, error) {
 	return filepath.Clean(c), nil
 }
 
-// readGitConfig parses a git config file; a missing file is an empty config.
-func readGitConfig(path string) (*gitconfig.Config, error) {
-	cfg := gitconfig.New()
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return cfg, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := gitconfig.NewDecoder(bytes.NewReader(data)).Decode(cfg); err != nil {
-		return nil, fmt.Errorf("%s: malformed git config: %v", path, err)
-	}
-	return cfg, nil
-}
-
 // checkFormat refuses repositories whose objects or refs this version
 // cannot write without corrupting them.
 func checkFormat(commonDir string) error {
@@ -126,15 +108,13 @@ func checkFormat(commonDir string) error {
 	if err != nil {
 		return err
 	}
-	core := cfg.Section("core")
-	if v := core.Option("repositoryformatversion"); v != "" && v != "0" && v != "1" {
+	if v := cfg.get("core.repositoryformatversion"); v != "" && v != "0" && v != "1" {
 		return fmt.Errorf("%s: repository format version %s: %w", cfgPath, v, ErrUnsupportedRepo)
 	}
-	ext := cfg.Section("extensions")
-	if f := strings.ToLower(ext.Option("objectformat")); f != "" && f != "sha1" {
+	if f := strings.ToLower(cfg.get("extensions.objectformat")); f != "" && f != "sha1" {
 		return fmt.Errorf("%s: %s object ids are not supported (ctxgit stores SHA-1 repositories only): %w", cfgPath, f, ErrUnsupportedRepo)
 	}
-	if r := strings.ToLower(ext.Option("refstorage")); r != "" && r != "files" {
+	if r := strings.ToLower(cfg.get("extensions.refstorage")); r != "" && r != "files" {
 		return fmt.Errorf("%s: %s ref storage is not supported (ctxgit needs the files backend): %w", cfgPath, r, ErrUnsupportedRepo)
 	}
 	return nil
@@ -166,7 +146,7 @@ func ExcludesFile(commonDir string) string {
 		if err != nil {
 			continue
 		}
-		if v := cfg.Section("core").Option("excludesfile"); v != "" {
+		if v := cfg.get("core.excludesfile"); v != "" {
 			if rest, ok := strings.CutPrefix(v, "~/"); ok && home != "" {
 				v = filepath.Join(home, rest)
 			}

@@ -1,0 +1,144 @@
+package vcs
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// gitConfig is a parsed git config file: "section.key" (and
+// "section.subsection.key") to the last value set, with section and key
+// names lower-cased as git compares them. It is the small part of git's
+// format ctxgit reads (core and extensions keys); include directives are
+// not followed.
+type gitConfig map[string]string
+
+// get returns a key's value, "" when unset.
+func (c gitConfig) get(key string) string { return c[strings.ToLower(key)] }
+
+// readGitConfig parses a git config file; a missing file is empty.
+func readGitConfig(path string) (gitConfig, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return gitConfig{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	cfg, line, err := parseGitConfig(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%d: malformed git config: %v", path, line, err)
+	}
+	return cfg, nil
+}
+
+// parseGitConfig reads git's config format: [section], [section "sub"],
+// name = value, a bare name (true), quotes, backslash escapes, a trailing
+// backslash continuing the line, and # or ; comments outside quotes.
+func parseGitConfig(data []byte) (gitConfig, int, error) {
+	cfg := gitConfig{}
+	section := ""
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		for strings.HasSuffix(line, "\\") && !strings.HasSuffix(line, "\\\\") && sc.Scan() {
+			n++
+			line = line[:len(line)-1] + sc.Text()
+		}
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if line[0] == '[' {
+			end := strings.IndexByte(line, ']')
+			if end < 0 {
+				return nil, n, errors.New("unterminated section header")
+			}
+			head := strings.TrimSpace(line[1:end])
+			name, sub, hasSub := strings.Cut(head, " ")
+			section = strings.ToLower(name)
+			if hasSub {
+				sub = strings.TrimSpace(sub)
+				if len(sub) < 2 || sub[0] != '"' || sub[len(sub)-1] != '"' {
+					return nil, n, errors.New("malformed subsection")
+				}
+				section += "." + strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(sub[1:len(sub)-1])
+			}
+			line = strings.TrimSpace(line[end+1:])
+			if line == "" || line[0] == '#' || line[0] == ';' {
+				continue
+			}
+		}
+		if section == "" {
+			return nil, n, errors.New("a variable outside any section")
+		}
+		key, raw, hasValue := strings.Cut(line, "=")
+		key = strings.ToLower(strings.TrimSpace(key))
+		if key == "" {
+			return nil, n, errors.New("a variable without a name")
+		}
+		value := "true"
+		if hasValue {
+			v, err := configValue(raw)
+			if err != nil {
+				return nil, n, err
+			}
+			value = v
+		}
+		cfg[section+"."+key] = value
+	}
+	return cfg, n, sc.Err()
+}
+
+// configValue unquotes a value, dropping a trailing comment.
+func configValue(raw string) (string, error) {
+	var b strings.Builder
+	quoted := false
+	pendingSpace := ""
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case c == '"':
+			quoted = !quoted
+			continue
+		case !quoted && (c == '#' || c == ';'):
+			i = len(raw)
+			continue
+		case c == '\\':
+			i++
+			if i == len(raw) {
+				return "", errors.New("trailing backslash")
+			}
+			switch raw[i] {
+			case 'n':
+				c = '\n'
+			case 't':
+				c = '\t'
+			case 'b':
+				c = '\b'
+			case '"', '\\':
+				c = raw[i]
+			default:
+				return "", fmt.Errorf("unknown escape \\%c", raw[i])
+			}
+		case !quoted && (c == ' ' || c == '\t'):
+			if b.Len() > 0 {
+				pendingSpace += string(c)
+			}
+			continue
+		}
+		b.WriteString(pendingSpace)
+		pendingSpace = ""
+		b.WriteByte(c)
+	}
+	if quoted {
+		return "", errors.New("unterminated quote")
+	}
+	return b.String(), nil
+}
