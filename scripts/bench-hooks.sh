@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Times the hook no-op paths — a pre-tool-use with no nudge marker, and a
+# statusline below every threshold — side by side with `sh -c 'test -f
+# FILE'`, in alternating batches, and prints medians (µs per call) and
+# ratios. Goal: ≤ 2.5× (docs/PERFORMANCE.md).
+#
+#   scripts/bench-hooks.sh            # 15 batches of 50 calls
+#   BATCHES=30 CALLS=100 scripts/bench-hooks.sh
+set -euo pipefail
+BATCHES=${BATCHES:-15}
+CALLS=${CALLS:-50}
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/ctxgit" ./cmd/ctxgit
+cd "$work" && mkdir ws && cd ws
+git init -q . 2>/dev/null || true
+"$work/ctxgit" init >/dev/null
+echo '{"session_id":"bench","tool_name":"Bash","tool_input":{"command":"ls"}}' > ../pre.json
+echo '{"session_id":"bench","context_window":{"context_window_size":200000,"current_usage":{"input_tokens":40000,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}' > ../status.json
+
+us() { echo $(( $(date +%s%N) / 1000 )); }
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+batch() { # command...
+  local t0 t1
+  t0=$(us)
+  for _ in $(seq "$CALLS"); do "$@"; done
+  t1=$(us)
+  echo $(( (t1 - t0) / CALLS ))
+}
+sh_test() { sh -c 'test -f ../pre.json'; }
+pre_tool() { "$work/ctxgit" hook claude-code pre-tool-use < ../pre.json; }
+status() { "$work/ctxgit" statusline < ../status.json >/dev/null; }
+
+declare -A T
+for _ in $(seq "$BATCHES"); do
+  T[sh]+="$(batch sh_test) "
+  T[pre]+="$(batch pre_tool) "
+  T[status]+="$(batch status) "
+done
+s=$(echo "${T[sh]}" | tr ' ' '\n' | grep . | median)
+printf 'hook no-op paths, %s batches of %s calls, %s cores; median µs per call\n' "$BATCHES" "$CALLS" "$(nproc)"
+printf '%-32s %8s %8s %8s\n' case us ratio goal
+printf '%-32s %8s %8s %8s\n' "sh -c 'test -f FILE'" "$s" 1.00 -
+for c in pre status; do
+  v=$(echo "${T[$c]}" | tr ' ' '\n' | grep . | median)
+  name="pre-tool-use, no marker"; [ "$c" = status ] && name="statusline, below thresholds"
+  printf '%-32s %8s %8s %8s\n' "$name" "$v" "$(awk -v a="$v" -v b="$s" 'BEGIN {printf "%.2f", a/b}')" 2.50
+done
+if [ -f "$work/ctxgit" ]; then
+  printf 'package init (GODEBUG=inittrace=1): %s ms\n' "$(GODEBUG=inittrace=1 "$work/ctxgit" hook claude-code pre-tool-use < ../pre.json 2>&1 | awk '{s+=$5} END {print s}')"
+fi
