@@ -34,7 +34,7 @@ func (c *call) recoverInto(w *workspace.Workspace, fallback bool, event string) 
 }
 
 // writeContext puts text into the model's context the way the host takes
-// it (SPEC §15.2).
+// it (SPEC §15.2.1).
 func (c *call) writeContext(text, event string) error {
 	switch c.Host {
 	case "claude-code", "codex", "gemini":
