@@ -32,21 +32,21 @@ type RepairOptions struct {
 
 // RepairReport says what Repair changed (or, on a dry run, would change).
 type RepairReport struct {
-	Path string
+	Path string `json:"path"`
 	// Backup is the copy of the original, "" on a dry run or when nothing
 	// changed.
-	Backup string
+	Backup string `json:"backup"`
 	// DroppedUnparseable are the line numbers of lines that were not one
 	// JSON object in UTF-8.
-	DroppedUnparseable []int
+	DroppedUnparseable []int `json:"dropped_unparseable"`
 	// The tool-pairing repairs, each listing call ids ("line N" where the
 	// id itself is missing).
-	SyntheticResults       []string // calls without a result, given a synthetic error result
-	DroppedOrphans         []string // results of no call in reach
-	DroppedDuplicates      []string // results after the first for the same call
-	Moved                  []string // results moved back next to their call
-	DroppedIncompleteCalls []string // calls with a missing id or name
-	Changed                bool
+	SyntheticResults       []string `json:"synthetic_results"`        // calls without a result, given a synthetic error result
+	DroppedOrphans         []string `json:"dropped_orphans"`          // results of no call in reach
+	DroppedDuplicates      []string `json:"dropped_duplicates"`       // results after the first for the same call
+	Moved                  []string `json:"moved"`                    // results moved back next to their call
+	DroppedIncompleteCalls []string `json:"dropped_incomplete_calls"` // calls with a missing id or name
+	Changed                bool     `json:"changed"`
 }
 
 // Lock rules (HOSTS.md "OpenClaw": `<file>.lock` holding {pid, createdAt},

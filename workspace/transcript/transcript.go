@@ -64,13 +64,16 @@ var maxLineBytes = 32 << 20
 // cached tokens as a part of its input_tokens; they are moved to
 // CacheReadTokens here, so that Used means the same for every format.
 type Usage struct {
-	InputTokens, CacheCreationTokens, CacheReadTokens, OutputTokens int64
+	InputTokens         int64 `json:"input_tokens"`
+	CacheCreationTokens int64 `json:"cache_creation_tokens"`
+	CacheReadTokens     int64 `json:"cache_read_tokens"`
+	OutputTokens        int64 `json:"output_tokens"`
 	// ContextWindow is the model's window when the transcript says (Codex
 	// model_context_window); else 0.
-	ContextWindow int64
+	ContextWindow int64 `json:"context_window"`
 	// MessageID is the assistant message the usage came from (Claude Code
 	// message.id, OpenClaw entry id), for deduplication; "" for Codex.
-	MessageID string
+	MessageID string `json:"message_id"`
 }
 
 // Used is the context in use: input + cache creation + cache read (SPEC
@@ -80,38 +83,39 @@ func (u Usage) Used() int64 { return u.InputTokens + u.CacheCreationTokens + u.C
 
 // ToolFailure is a tool call whose result was an error.
 type ToolFailure struct {
-	Tool    string
-	Summary string // at most 120 characters, one line
-	Line    int    // the transcript line of the failed result
+	Tool    string `json:"tool"`
+	Summary string `json:"summary"` // at most 120 characters, one line
+	Line    int    `json:"line"`    // the transcript line of the failed result
 }
 
 // Summary is what Read learns from a transcript.
 type Summary struct {
-	Format         Format
-	Lines          int   // lines read, blank ones included
-	BadLines       int   // lines that are not one JSON object in UTF-8
-	BadLineNumbers []int // the first 20 of them
+	Format         Format `json:"format"`
+	Lines          int    `json:"lines"`            // lines read, blank ones included
+	BadLines       int    `json:"bad_lines"`        // lines that are not one JSON object in UTF-8
+	BadLineNumbers []int  `json:"bad_line_numbers"` // the first 20 of them
 	// Turns counts prompts: user messages that are not tool results,
 	// compaction summaries, host notes (Claude Code isMeta) or subagent
 	// (sidechain) messages.
-	Turns       int
-	Compactions int
+	Turns       int `json:"turns"`
+	Compactions int `json:"compactions"`
 	// Usage is the last assistant usage after the last compaction; when
 	// there is none, UsageKnown is false (usage from before a compaction
 	// says nothing about the context now).
-	Usage      Usage
-	UsageKnown bool
+	Usage      Usage `json:"usage"`
+	UsageKnown bool  `json:"usage_known"`
 	// FilesRead and FilesModified are relative to ReadOptions.Root when
 	// under it, deduplicated, in first-seen order, at most 100 each.
-	FilesRead, FilesModified []string
-	ToolsUsed                []string // deduplicated, first-use order, at most 100
-	ToolCalls                int
-	ToolFailures             []ToolFailure // the newest 20, oldest first
-	LastToolCall             string        // the name of the last tool call
+	FilesRead     []string      `json:"files_read"`
+	FilesModified []string      `json:"files_modified"`
+	ToolsUsed     []string      `json:"tools_used"` // deduplicated, first-use order, at most 100
+	ToolCalls     int           `json:"tool_calls"`
+	ToolFailures  []ToolFailure `json:"tool_failures"`  // the newest 20, oldest first
+	LastToolCall  string        `json:"last_tool_call"` // the name of the last tool call
 	// Interrupted is true when the last tool call has no result, or the
 	// user interrupted and has not prompted since.
-	Interrupted bool
-	Thread      spec.Thread
+	Interrupted bool        `json:"interrupted"`
+	Thread      spec.Thread `json:"thread"`
 }
 
 // ReadOptions tune Read.
