@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -266,7 +267,13 @@ func (g *GitStore) writeLooseBatch(objs []bufferedObject) error {
 		return err
 	}
 	for i, o := range objs {
-		if err := g.placeLoose(o.h, tmps[i]); err != nil {
+		err := g.placeLoose(o.h, tmps[i])
+		if errors.Is(err, fs.ErrNotExist) {
+			// A concurrent `git prune --expire=now` removes temporary
+			// object files; the data is still here, so write it again.
+			err = g.writeLooseRetry(o.h, o.t, o.data)
+		}
+		if err != nil {
 			cleanup()
 			return err
 		}
@@ -317,6 +324,17 @@ func (g *GitStore) placeLoose(h Hash, tmp string) error {
 		return fmt.Errorf("writing object %s: %w", h.Short(), err)
 	}
 	return nil
+}
+
+// writeLooseRetry retries a single object a pruning git removed mid-write.
+func (g *GitStore) writeLooseRetry(h Hash, t ObjectType, data []byte) error {
+	var err error
+	for range 3 {
+		if err = g.writeLoose(h, t, data); !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return err
 }
 
 // writeOut writes a file's data to disk and waits for it, without the
