@@ -1,0 +1,173 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
+)
+
+var now = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+func env(dir string, vars map[string]string) workspace.Env {
+	clock := now
+	return workspace.Env{Now: func() time.Time { return clock }, Getenv: func(k string) string { return vars[k] }, Cwd: dir}
+}
+
+func run(t *testing.T, dir, host, event, input string) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := Handle(Request{Host: host, Event: event, Input: []byte(input), Env: env(dir, nil), Out: &out}); err != nil {
+		t.Fatalf("%s %s: %v", host, event, err)
+	}
+	return out.String()
+}
+
+// SPEC §15.1: the session key is the host's id sanitized, else
+// CTXGIT_SESSION, else the default.
+func TestSessionKey(t *testing.T) {
+	for _, tc := range []struct {
+		p    Payload
+		vars map[string]string
+		want string
+	}{
+		{Payload{SessionID: "abc-123"}, nil, "abc-123"},
+		{Payload{ConversationID: "conv-1"}, nil, "conv-1"},
+		{Payload{SessionKey: "agent:main"}, nil, spec.SanitizeSessionKey("agent:main")},
+		{Payload{SessionID: "../../etc"}, nil, spec.SanitizeSessionKey("../../etc")},
+		{Payload{}, map[string]string{"CTXGIT_SESSION": "mine"}, "mine"},
+		{Payload{}, map[string]string{"CTXGIT_SESSION": "../bad"}, spec.DefaultSession},
+		{Payload{}, nil, spec.DefaultSession},
+	} {
+		got := sessionKey(tc.p, env("", tc.vars))
+		if got != tc.want {
+			t.Errorf("%+v: key %q, want %q", tc.p, got, tc.want)
+		}
+		if spec.ValidateSessionKey(got) != nil {
+			t.Errorf("%+v: key %q is not valid", tc.p, got)
+		}
+	}
+}
+
+// SPEC §15.1: bad input is an error for the caller to log, never output.
+func TestHandleRejects(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ host, event, input, want string }{
+		{"claude-code", "pre-compact", "", "empty input"},
+		{"claude-code", "pre-compact", "{not json", "not JSON"},
+		{"claude-code", "no-such-event", "{}", "unknown hook"},
+		{"nohost", "session-start", "{}", "unknown hook"},
+		{"cursor", "post-tool-use", "{}", "unknown hook"},
+	} {
+		var out bytes.Buffer
+		err := Handle(Request{Host: tc.host, Event: tc.event, Input: []byte(tc.input), Env: env(dir, nil), Out: &out})
+		if err == nil || !strings.Contains(err.Error(), tc.want) || out.Len() != 0 {
+			t.Errorf("%s %s %q: err %v, output %q", tc.host, tc.event, tc.input, err, out.String())
+		}
+	}
+}
+
+// SPEC §15.3: the nudge marker is written once a cycle, delivered once,
+// and a stale undelivered marker is replaced.
+func TestNudgeCycle(t *testing.T) {
+	dir := t.TempDir()
+	w, err := workspace.Open(env(dir, nil), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &call{Request: Request{Host: "claude-code", Env: env(dir, nil)}, session: "s", dir: dir}
+	reading := workspace.Pressure{Value: 0.66, Known: true, Source: "host"}
+	if _, err := c.gaugeUpdate(w, reading); err != nil {
+		t.Fatal(err)
+	}
+	var m nudgeMarker
+	if ok, _ := readJSON(nudgePath(dir, "s"), &m); !ok || m.Flushed || m.UsedPct != 66 {
+		t.Fatalf("marker after 66%%: %+v", m)
+	}
+	first := run(t, dir, "claude-code", "pre-tool-use", `{"session_id":"s"}`)
+	var out struct {
+		HookSpecificOutput struct {
+			HookEventName, PermissionDecision, AdditionalContext string
+		}
+	}
+	if err := json.Unmarshal([]byte(first), &out); err != nil || out.HookSpecificOutput.PermissionDecision != "allow" ||
+		!strings.Contains(out.HookSpecificOutput.AdditionalContext, "(66%)") {
+		t.Fatalf("nudge = %q (%v)", first, err)
+	}
+	if again := run(t, dir, "claude-code", "pre-tool-use", `{"session_id":"s"}`); again != "" {
+		t.Fatalf("second nudge in one cycle: %q", again)
+	}
+	// Still above the threshold: a flushed marker is not rewritten.
+	c.gaugeUpdate(w, reading)
+	if again := run(t, dir, "claude-code", "pre-tool-use", `{"session_id":"s"}`); again != "" {
+		t.Fatalf("nudge after a new reading in the same cycle: %q", again)
+	}
+	// A compaction starts a new cycle.
+	run(t, dir, "claude-code", "post-compact", `{"session_id":"s"}`)
+	if _, err := os.Stat(nudgePath(dir, "s")); !os.IsNotExist(err) {
+		t.Fatal("post-compact left the marker")
+	}
+	// A stale, undelivered marker is removed without a nudge.
+	writeJSON(nudgePath(dir, "s"), nudgeMarker{Timestamp: now.Add(-31 * time.Minute), UsedPct: 70})
+	if got := run(t, dir, "claude-code", "pre-tool-use", `{"session_id":"s"}`); got != "" {
+		t.Fatalf("stale marker nudged: %q", got)
+	}
+	if _, err := os.Stat(nudgePath(dir, "s")); !os.IsNotExist(err) {
+		t.Fatal("stale marker kept")
+	}
+}
+
+// SPEC §15.4: automatic checkpoints from pressure.auto_checkpoint, again
+// only after pressure.min_growth more tokens; a compaction resets it.
+func TestAutoCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644)
+	w, _ := workspace.Open(env(dir, nil), dir)
+	c := &call{Request: Request{Host: "claude-code", Env: env(dir, nil)}, session: "s", dir: dir}
+	reading := func(tokens int64) workspace.Pressure {
+		return workspace.Pressure{Value: float64(tokens) / 200000, Known: true, Source: "host", Tokens: tokens, Window: 200000}
+	}
+	for _, tc := range []struct {
+		tokens int64
+		saved  bool
+	}{{150000, false}, {160000, true}, {165000, false}, {168001, true}, {170000, false}} {
+		saved, err := c.gaugeUpdate(w, reading(tc.tokens))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if saved != tc.saved {
+			t.Fatalf("%d tokens: saved %v, want %v", tc.tokens, saved, tc.saved)
+		}
+	}
+	c.clearCycle(dir)
+	if saved, _ := c.gaugeUpdate(w, reading(165000)); !saved {
+		t.Fatal("no automatic checkpoint after a compaction reset the baseline")
+	}
+	entries, err := w.Log("s", 0)
+	if err != nil || len(entries) != 3 || entries[0].Trigger != spec.TriggerAuto80 {
+		t.Fatalf("log = %+v, %v", entries, err)
+	}
+}
+
+// SPEC §15.2.1: each host's injection format.
+func TestWriteContextFormats(t *testing.T) {
+	for _, tc := range []struct{ host, want string }{
+		{"claude-code", `{"hookSpecificOutput":{"additionalContext":"B","hookEventName":"SessionStart"}}` + "\n"},
+		{"codex", `{"hookSpecificOutput":{"additionalContext":"B","hookEventName":"SessionStart"}}` + "\n"},
+		{"gemini", `{"hookSpecificOutput":{"additionalContext":"B","hookEventName":"SessionStart"}}` + "\n"},
+		{"cursor", `{"additional_context":"B"}` + "\n"},
+		{"openclaw", "B"},
+	} {
+		var out bytes.Buffer
+		c := &call{Request: Request{Host: tc.host, Out: &out}}
+		if err := c.writeContext("B", "SessionStart"); err != nil || out.String() != tc.want {
+			t.Errorf("%s: %q, %v; want %q", tc.host, out.String(), err, tc.want)
+		}
+	}
+}
