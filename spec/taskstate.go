@@ -137,7 +137,7 @@ func ParseTaskState(path string, src []byte) (ts *TaskState, missing []string, e
 	if ts.SchemaVersion != TaskStateVersion {
 		return nil, nil, InvalidAt(path, keys["schema_version"], "schema_version %d is not supported (this ctxgit reads %d)", ts.SchemaVersion, TaskStateVersion)
 	}
-	if ts.StateConfidence < 0 || ts.StateConfidence > 1 {
+	if !(ts.StateConfidence >= 0 && ts.StateConfidence <= 1) { // NaN fails too
 		return nil, nil, InvalidAt(path, keys["state_confidence"], "state_confidence must be between 0 and 1, got %v", ts.StateConfidence)
 	}
 	for _, f := range requiredTaskFields {
@@ -176,6 +176,12 @@ func parseTaskYAML(path string, src []byte, ts *TaskState, keys map[string]int) 
 }
 
 func parseTaskJSON(path string, src []byte, ts *TaskState, keys map[string]int) error {
+	switch t := bytes.TrimSpace(src); {
+	case len(t) == 0:
+		return &LegacyStateError{Path: path, Why: "empty file"}
+	case t[0] != '{':
+		return &LegacyStateError{Path: path, Why: "not an object"}
+	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(src, &raw); err != nil {
 		return jsonError(path, src, err)

@@ -76,7 +76,7 @@ func (w *Workspace) Bundle(budget int) (*Bundle, error) {
 		if p == "" || seen[p] || !strings.ContainsAny(p, "./") {
 			continue
 		}
-		if fi, err := os.Stat(w.Path(p)); err == nil && fi.Mode().IsRegular() && inside(p) {
+		if fi, err := os.Lstat(w.Path(p)); err == nil && !fi.IsDir() && inside(p) {
 			seen[p] = true
 			b.Artifacts = append(b.Artifacts, BundleArtifact{Path: p, Why: "named in next_action"})
 		}
@@ -106,7 +106,22 @@ func (w *Workspace) fillArtifact(a *BundleArtifact, b *Bundle) {
 		a.Note = "budget used up: not read"
 		return
 	}
-	f, err := os.Open(w.Path(a.Path))
+	// Where the file really is, links resolved: a link may lead out of
+	// the workspace, and a pipe would block the read.
+	real, err := filepath.EvalSymlinks(w.Path(a.Path))
+	if err != nil {
+		a.Note = "unreadable: " + unwrapPathError(err).Error()
+		return
+	}
+	if r, err := filepath.Rel(w.Root, real); err != nil || !inside(r) {
+		a.Note = "outside the workspace: not read"
+		return
+	}
+	if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() {
+		a.Note = "not a regular file"
+		return
+	}
+	f, err := os.Open(real)
 	if err != nil {
 		a.Note = "unreadable: " + unwrapPathError(err).Error()
 		return

@@ -88,6 +88,18 @@ func (w *Workspace) Checkpoint(opts CheckpointOptions) (*CheckpointResult, error
 	return w.checkpointLocked(opts)
 }
 
+// CheckpointHeld is Checkpoint for a caller that already holds the
+// workspace lock.
+func (w *Workspace) CheckpointHeld(opts CheckpointOptions) (*CheckpointResult, error) {
+	if opts.Session == "" {
+		opts.Session = spec.DefaultSession
+	}
+	if err := spec.ValidateSessionKey(opts.Session); err != nil {
+		return nil, err
+	}
+	return w.checkpointLocked(opts)
+}
+
 func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult, error) {
 	store, err := w.Store()
 	if err != nil {

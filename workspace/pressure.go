@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -38,10 +39,14 @@ func ParsePressure(s string) (float64, error) {
 	t := strings.TrimSpace(s)
 	pct := strings.HasSuffix(t, "%")
 	v, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
-	if err != nil || v < 0 {
+	bad := err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0
+	if !pct && v > 1.5 {
+		bad = true // 72 is ambiguous: 72% is written with its sign
+	}
+	if bad {
 		return 0, spec.Usage("pressure %q: want a fraction such as 0.72 or a percentage such as 72%%", s)
 	}
-	if pct || v > 1.5 {
+	if pct {
 		v /= 100
 	}
 	return v, nil

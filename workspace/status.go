@@ -130,11 +130,13 @@ func (w *Workspace) halt(session string, rt *runtimeState, st *Status) error {
 	if st.Pressure.Window > 0 {
 		opts.Usage = spec.TokenUsage{InputTokens: st.Pressure.Tokens, ContextWindow: st.Pressure.Window, Utilization: st.Pressure.Value, Source: "host"}
 	}
-	res, err := w.checkpointLocked(opts)
-	if err != nil {
-		return fmt.Errorf("halting: checkpoint failed: %w", err)
+	// The halt stands whatever else fails: a context at its limit must
+	// stop even if the checkpoint cannot be taken.
+	if res, err := w.checkpointLocked(opts); err != nil {
+		st.Notes = append(st.Notes, "halting: checkpoint failed: "+w.rel(err.Error()))
+	} else {
+		h.Checkpoint = session + ":" + res.Checkpoint.Meta.CheckpointID
 	}
-	h.Checkpoint = session + ":" + res.Checkpoint.Meta.CheckpointID
 	if path, err := w.writeSummary(session); err == nil {
 		h.Summary = path
 	} else {
@@ -262,11 +264,7 @@ func (w *Workspace) Ensure(o EnsureOptions) (*Status, error) {
 				goal = p.Goal
 			}
 		}
-		id := o.TaskID
-		if id == "" {
-			id = "task-" + w.Now().Format("20060102T150405Z")
-		}
-		ts := spec.NewTaskState(id, o.Session, goal, w.Now())
+		ts := spec.NewTaskState(taskID(o, w), o.Session, goal, w.Now())
 		if err := w.writeTaskState(task.Path, ts); err != nil {
 			return nil, err
 		}
@@ -281,9 +279,24 @@ func (w *Workspace) Ensure(o EnsureOptions) (*Status, error) {
 			return st, nil
 		}
 		st.Token = StatusOK
+	case !task.Exists && o.Reinit:
+		ts := spec.NewTaskState(taskID(o, w), o.Session, o.Goal, w.Now())
+		if err := w.writeTaskState(task.Path, ts); err != nil {
+			return nil, err
+		}
+		path, err := w.writeSummary(o.Session)
+		if err != nil {
+			return nil, err
+		}
+		st.Notes = append(st.Notes, "started over: initialised "+task.Path+" and rewrote "+path)
+		st.Token = StatusOK
+		if strings.TrimSpace(o.Goal) == "" {
+			st.Token, st.Missing = StatusMissingState, []string{"goal (empty)"}
+			st.Required = append(st.Required, "set the goal: ctxgit state set goal \"…\"")
+		}
 	case !task.Exists:
 		st.Token, st.Missing = StatusMissingState, []string{task.Path + " (no task state)"}
-		st.Required = append(st.Required, "rebuild the task state from "+summaryPath+" (ctxgit ensure --reinit starts over)")
+		st.Required = append(st.Required, "rebuild the task state from "+summaryPath+" (or start over: ctxgit ensure --reinit --goal \"…\")")
 	case len(task.Missing) > 0:
 		st.Token, st.Missing = StatusMissingState, task.Missing
 		st.Required = append(st.Required, "fill the missing task-state fields (ctxgit state set …)")
@@ -311,4 +324,12 @@ func (w *Workspace) Ensure(o EnsureOptions) (*Status, error) {
 		}
 	}
 	return st, nil
+}
+
+// taskID is the id of a new task: the caller's, else task-STAMP.
+func taskID(o EnsureOptions, w *Workspace) string {
+	if o.TaskID != "" {
+		return o.TaskID
+	}
+	return "task-" + w.Now().Format("20060102T150405Z")
 }

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/ctxgit/ctxgit/spec"
@@ -187,8 +189,8 @@ func (w *Workspace) SetTaskField(field, value string) (*spec.TaskState, error) {
 			return nil
 		}
 		if field == "state_confidence" {
-			var f float64
-			if _, err := fmt.Sscanf(value, "%g", &f); err != nil || f < 0 || f > 1 {
+			f, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+			if err != nil || math.IsNaN(f) || f < 0 || f > 1 {
 				return spec.Usage("state_confidence must be a number between 0 and 1, got %q", value)
 			}
 			ts.StateConfidence = f

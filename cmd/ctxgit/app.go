@@ -64,6 +64,11 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 	}
 	for _, c := range a.cli.Commands {
 		setUsageError(c)
+		if c.Name == "hook" || c.Name == "statusline" {
+			// A host must never see exit 2 (it blocks), not even for a
+			// flag a newer config passes to an older binary.
+			c.OnUsageError = func(*cli.Context, error, bool) error { return nil }
+		}
 	}
 	return a
 }

@@ -159,7 +159,7 @@ func (c *call) preToolUse() error {
 // has no status line to do it.
 func (c *call) afterTool() error {
 	format, ok := transcriptFormat(c.Host)
-	if !ok || c.p.TranscriptPath == "" {
+	if !ok || !regularFile(c.p.TranscriptPath) {
 		return nil
 	}
 	u, known, err := transcript.TailUsage(c.p.TranscriptPath, format, tailBytes)
@@ -248,7 +248,7 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 		o.Usage = spec.TokenUsage{Utilization: *p.ContextUsagePercent / 100, Source: "host"}
 	}
 	format, ok := transcriptFormat(c.Host)
-	if !ok || c.p.TranscriptPath == "" {
+	if !ok || !regularFile(c.p.TranscriptPath) {
 		return o
 	}
 	s, err := transcript.ReadFile(c.p.TranscriptPath, format, transcript.ReadOptions{Root: w.Root, MaxExchanges: w.Config.Caps.Exchanges})
@@ -280,6 +280,19 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 // the last one. It reports whether a checkpoint was taken.
 func (c *call) gaugeUpdate(w *workspace.Workspace, p workspace.Pressure) (bool, error) {
 	t := w.Config.Pressure
+	if p.Value < t.Flush && p.Value < t.AutoCheckpoint && (p.Window == 0 || p.Window == c.knownWindow(w.Root)) {
+		return false, nil // below every threshold, nothing new: no lock, no write
+	}
+	if p.Tokens == 0 && p.Window > 0 {
+		p.Tokens = int64(p.Value * float64(p.Window)) // a percentage-only reading
+	}
+	// Parallel hooks read the same markers: decide and record under the
+	// lock, so a cycle gets one nudge and each 5% one checkpoint.
+	lock, err := w.Lock()
+	if err != nil {
+		return false, err
+	}
+	defer lock.Unlock()
 	if p.Value >= t.Flush {
 		path := nudgePath(w.Root, c.session)
 		var m nudgeMarker
@@ -305,9 +318,19 @@ func (c *call) gaugeUpdate(w *workspace.Workspace, p workspace.Pressure) (bool, 
 	}
 	o := c.checkpointOptions(w, spec.TriggerAuto80, false)
 	o.Usage = spec.TokenUsage{InputTokens: p.Tokens, ContextWindow: p.Window, Utilization: p.Value, Source: p.Source}
-	if _, err := w.Checkpoint(o); err != nil {
+	if _, err := w.CheckpointHeld(o); err != nil {
 		return false, err
 	}
 	st.LastAutoTokens, st.LastAutoAt = p.Tokens, w.Now()
 	return true, writeJSON(statePath(w.Root, c.session), st)
+}
+
+// regularFile reports whether path is a regular file: a transcript path
+// naming a device or a pipe would hang the hook.
+func regularFile(path string) bool {
+	if path == "" {
+		return false
+	}
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -102,19 +103,26 @@ func Handle(req Request) error {
 		return fmt.Errorf("%s %s: input is not JSON: %v", req.Host, req.Event, err)
 	}
 	c.session = sessionKey(c.p, req.Env)
-	c.dir = c.p.Cwd
-	switch {
-	case c.dir == "" && len(c.p.WorkspaceRoots) > 0:
-		c.dir = c.p.WorkspaceRoots[0]
-	case c.dir == "" && c.p.Context.WorkspaceDir != "":
-		c.dir = c.p.Context.WorkspaceDir
-	case c.dir == "":
-		c.dir = req.Env.Cwd
-	}
-	if !filepath.IsAbs(c.dir) {
-		c.dir = filepath.Join(req.Env.Cwd, c.dir)
-	}
+	c.dir = payloadDir(c.p, req.Env)
 	return c.dispatch()
+}
+
+// payloadDir is the directory a payload names: cwd, Cursor's first
+// workspace root, OpenClaw's workspace, else the process's.
+func payloadDir(p Payload, env workspace.Env) string {
+	dir := p.Cwd
+	switch {
+	case dir == "" && len(p.WorkspaceRoots) > 0:
+		dir = p.WorkspaceRoots[0]
+	case dir == "" && p.Context.WorkspaceDir != "":
+		dir = p.Context.WorkspaceDir
+	case dir == "":
+		dir = env.Cwd
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(env.Cwd, dir)
+	}
+	return dir
 }
 
 // sessionKey is the host's session id, sanitized; else CTXGIT_SESSION;
@@ -149,8 +157,16 @@ func (c *call) workspace() (*workspace.Workspace, error) {
 		return nil, err
 	}
 	c.ws, err = workspace.Open(c.Env, root)
+	if err == nil && time.Duration(c.ws.Config.Lock.Timeout) > hookLockWait {
+		// Hooks answer inside the host's timeout (5 s for tool hooks):
+		// rather give up on a busy workspace, and log it, than be killed.
+		c.ws.Config.Lock.Timeout = spec.Duration(hookLockWait)
+	}
 	return c.ws, err
 }
+
+// hookLockWait bounds how long a hook waits for the workspace lock.
+const hookLockWait = 2 * time.Second
 
 func (c *call) dispatch() error {
 	switch c.Event {

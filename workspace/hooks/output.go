@@ -75,10 +75,7 @@ func writeOut(out io.Writer, v any) error {
 func LogError(req Request, err error) {
 	var p Payload
 	json.Unmarshal(req.Input, &p)
-	c := &call{Request: req, p: p, dir: p.Cwd}
-	if c.dir == "" {
-		c.dir = req.Env.Cwd
-	}
+	c := &call{Request: req, p: p, dir: payloadDir(p, req.Env)}
 	root, rerr := c.root()
 	if rerr != nil {
 		return
