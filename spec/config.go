@@ -97,8 +97,18 @@ type CheckpointConfig struct {
 // four required sections of ordinary length and the footer (SPEC §10.2).
 const MinBudgetChars = 500
 
-// DefaultSecretExcludes are the secret patterns of SPEC §9.3.
-var DefaultSecretExcludes = []string{".env*", "*.pem", "*.key", "id_*"}
+// DefaultSecretExcludes are the secret patterns of SPEC §9.3: private
+// keys and key stores, and the credentials files of common tools, each
+// where the tool keeps it (a workspace may be a home directory).
+var DefaultSecretExcludes = []string{
+	".env*", "*.pem", "*.key",
+	"id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+	"*.p12", "*.pfx", "*.jks", "*.keystore",
+	".netrc", "_netrc", ".git-credentials", ".npmrc", ".pypirc", ".pgpass", ".htpasswd", ".vault-token",
+	"*.tfstate", "*.tfstate.backup",
+	"**/.aws/credentials", "**/.docker/config.json", "**/.kube/config", "**/.config/gcloud/",
+	"credentials.json",
+}
 
 // DefaultConfig returns the configuration used for every key a config file
 // leaves out.
