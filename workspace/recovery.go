@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 )
 
@@ -51,7 +52,7 @@ func RenderRecovery(cp *spec.Checkpoint, o RenderOptions) string {
 		if d.When != "" {
 			label += " " + d.When
 		}
-		ds = append(ds, "["+label+"] "+oneLine(string(d.What)))
+		ds = append(ds, "["+oneLine(label)+"] "+oneLine(string(d.What)))
 	}
 	b.section("## Decisions (newest first)", ds, "")
 	b.section("## Open items", mapLines(cp.OpenItems), "")
@@ -133,7 +134,12 @@ func renderRequired(cp *spec.Checkpoint, o RenderOptions, fieldCap int) string {
 		}
 		fmt.Fprintf(&b, "\n%s\n%s\n", heading, quote(truncateRunes(text, fieldCap)))
 	}
-	field("## Goal", string(cp.Plan.Goal))
+	goal := string(cp.Plan.Goal)
+	if strings.TrimSpace(goal) == "" && cp.Task != nil {
+		// A loop that keeps only a task state still has a goal.
+		goal = cp.Task.Goal
+	}
+	field("## Goal", goal)
 	step := "## Current step"
 	if cp.Plan.Total > 0 {
 		step = fmt.Sprintf("## Current step (%d of %d done)", cp.Plan.Done, cp.Plan.Total)
@@ -153,8 +159,10 @@ func renderRequired(cp *spec.Checkpoint, o RenderOptions, fieldCap int) string {
 
 // checkpointLine identifies a checkpoint at the top of its block.
 func checkpointLine(cp *spec.Checkpoint) string {
-	return fmt.Sprintf("Checkpoint %s · session %s · %s · trigger %s", cp.Meta.CheckpointID, cp.Meta.SessionKey,
-		cp.Meta.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), cp.Meta.Trigger)
+	// A fetched checkpoint was written by someone else's ctxgit: even its
+	// metadata is folded.
+	return fmt.Sprintf("Checkpoint %s · session %s · %s · trigger %s", oneLine(cp.Meta.CheckpointID), oneLine(cp.Meta.SessionKey),
+		cp.Meta.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), oneLine(string(cp.Meta.Trigger)))
 }
 
 // packer appends sections while they fit the budget.
@@ -211,20 +219,10 @@ func (p *packer) section(heading string, items []string, tail string) {
 	p.used = used
 }
 
-// quote renders untrusted multi-line text as a block quote, so no line of
-// it can pass for a heading of the block or a STATUS: signal.
-func quote(text string) string {
-	lines := strings.Split(strings.ReplaceAll(text, "\r", ""), "\n")
-	for i, l := range lines {
-		lines[i] = "> " + l
-	}
-	return strings.Join(lines, "\n")
-}
+// quote and oneLine render untrusted text (SPEC §10.1).
+func quote(text string) string { return safetext.Quote(text) }
 
-// oneLine folds untrusted text onto one line for a list item.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
+func oneLine(s string) string { return safetext.Line(s) }
 
 func mapLines(in []string) []string {
 	out := make([]string, 0, len(in))

@@ -100,7 +100,7 @@ func (w *Workspace) renderSummary(session string, task *TaskRead) string {
 
 	var b strings.Builder
 	b.WriteString("# Task summary\n\n")
-	fmt.Fprintf(&b, "Task: %s · session %s · state updated %s\n", orNone(ts.TaskID), session, orNone(ts.UpdatedAt))
+	fmt.Fprintf(&b, "Task: %s · session %s · state updated %s\n", orNone(oneLine(ts.TaskID)), session, orNone(oneLine(ts.UpdatedAt)))
 	b.WriteString(writtenPrefix + w.Now().Format(time.RFC3339) + "\n")
 	if !task.Exists {
 		fmt.Fprintf(&b, "No task state (%s): sections below come from the plan and logs only.\n", task.Path)
@@ -114,7 +114,8 @@ func (w *Workspace) renderSummary(session string, task *TaskRead) string {
 	for _, sec := range summarySections {
 		fmt.Fprintf(&b, "\n## %s\n", sec)
 		if v, ok := scalars[sec]; ok {
-			b.WriteString(orNone(oneLine(v)) + "\n")
+			// Quoted, so a goal cannot pass for a heading or a signal.
+			b.WriteString("> " + orNone(oneLine(v)) + "\n")
 			continue
 		}
 		items := lists[sec]
@@ -155,6 +156,8 @@ func (w *Workspace) readSummary() (written time.Time, sections map[string]string
 		case strings.HasPrefix(line, "## "):
 			cur = strings.TrimPrefix(line, "## ")
 		case cur != "" && strings.TrimSpace(line) != "":
+			// Scalars are quoted; a summary written before they were reads too.
+			line = strings.TrimPrefix(line, "> ")
 			sections[cur] = strings.TrimSpace(sections[cur] + " " + line)
 		}
 	}

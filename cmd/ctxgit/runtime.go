@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -217,9 +218,12 @@ func (a *app) bundleCommand() *cli.Command {
 
 func (a *app) printBundle(b *workspace.Bundle) {
 	out := a.stdout
-	fmt.Fprintf(out, "# Working bundle\n\nGoal: %s\nPhase: %s\nNext action: %s\n", orDash(b.Goal), orDash(b.Phase), orDash(b.NextAction))
+	// Every field is folded onto its line (SPEC §12.7), so no value can
+	// forge a heading or a signal; contents are fenced below.
+	line := safetext.Line
+	fmt.Fprintf(out, "# Working bundle\n\nGoal: %s\nPhase: %s\nNext action: %s\n", orDash(line(b.Goal)), orDash(line(b.Phase)), orDash(line(b.NextAction)))
 	if s := b.LastSuccessfulAction; s != nil {
-		fmt.Fprintf(out, "Last successful action: %s (%s)\n", s.Summary, s.Timestamp)
+		fmt.Fprintf(out, "Last successful action: %s (%s)\n", line(s.Summary), line(s.Timestamp))
 	} else {
 		fmt.Fprintln(out, "Last successful action: -")
 	}
@@ -228,15 +232,15 @@ func (a *app) printBundle(b *workspace.Bundle) {
 		fmt.Fprintln(out, "- (none)")
 	}
 	for _, c := range b.Constraints {
-		fmt.Fprintf(out, "- %s\n", c)
+		fmt.Fprintf(out, "- %s\n", line(c))
 	}
 	if len(b.Missing) > 0 {
 		fmt.Fprintf(out, "Missing: %s\n", strings.Join(b.Missing, ", "))
 	}
 	for _, art := range b.Artifacts {
-		fmt.Fprintf(out, "\n## %s (%s)\n", art.Path, art.Why)
+		fmt.Fprintf(out, "\n## %s (%s)\n", line(art.Path), art.Why)
 		if art.Description != "" {
-			fmt.Fprintln(out, art.Description)
+			fmt.Fprintln(out, line(art.Description))
 		}
 		if art.Note != "" {
 			fmt.Fprintf(out, "(%s)\n", art.Note)
