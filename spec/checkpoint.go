@@ -186,10 +186,15 @@ type Text string
 // MarshalYAML writes multi-line text as a literal block.
 func (t Text) MarshalYAML() (any, error) {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(t)}
-	// A literal block cannot hold leading blank lines or leading spaces on
-	// its first line (yaml.v3 drops them), so such text is quoted instead.
-	if strings.ContainsRune(string(t), '\n') && !strings.HasPrefix(string(t), "\n") && !strings.HasPrefix(string(t), " ") {
+	// Multi-line text is a literal block (leading spaces get an
+	// indentation indicator), except where a literal block cannot hold it.
+	if strings.ContainsRune(string(t), '\n') {
 		n.Style = yaml.LiteralStyle
+		if strings.HasPrefix(string(t), "\n") {
+			// A literal block loses a leading blank line, and left
+			// unstyled yaml.v3 would still choose one.
+			n.Style = yaml.DoubleQuotedStyle
+		}
 	}
 	return n, nil
 }
