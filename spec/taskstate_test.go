@@ -109,3 +109,39 @@ func TestTaskStateRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// SPEC §12.1: any bytes, YAML or JSON, parse or fail with one line naming
+// the file and exit 3; a state that parses is written back and reads as the
+// same state.
+func FuzzParseTaskState(f *testing.F) {
+	f.Add(true, []byte(fullState))
+	f.Add(false, []byte(`{"schema_version":1,"task_id":"t","goal":"g","next_action":"n","state_confidence":0.5,"x":{"y":[1,2]}}`))
+	f.Add(true, []byte("schema_version: 1\nstate_confidence: .nan\n"))
+	f.Add(false, []byte(`[]`))
+	f.Add(true, []byte("task: old shape\n"))
+	f.Fuzz(func(t *testing.T, isYAML bool, src []byte) {
+		path := "task-state.json"
+		if isYAML {
+			path = "task-state.yaml"
+		}
+		ts, _, err := spec.ParseTaskState(path, src)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), path) || strings.Contains(err.Error(), "\n") || spec.ExitCode(err) != spec.ExitInvalid {
+				t.Fatalf("error %q: want one line naming %s, exit 3", err, path)
+			}
+			return
+		}
+		out1, err := spec.MarshalTaskState(path, ts)
+		if err != nil {
+			t.Fatalf("a parsed state does not marshal: %v", err)
+		}
+		back, _, err := spec.ParseTaskState(path, out1)
+		if err != nil {
+			t.Fatalf("a written state does not read back: %v\n%s", err, out1)
+		}
+		out2, err := spec.MarshalTaskState(path, back)
+		if err != nil || string(out1) != string(out2) {
+			t.Fatalf("round trip changed the state (%v):\n%s\n---\n%s", err, out1, out2)
+		}
+	})
+}
