@@ -24,10 +24,32 @@ type app struct {
 	// ws is the workspace a command opened, so messages can name files
 	// relative to it.
 	ws *workspace.Workspace
+	// out is stdout, remembering the first write error.
+	out *outputWriter
+}
+
+// outputWriter remembers the first error writing the command's output (a
+// full disk, a closed pipe), so a command whose output was lost does not
+// exit 0.
+type outputWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (o *outputWriter) Write(p []byte) (int, error) {
+	if o.err != nil {
+		return 0, o.err
+	}
+	n, err := o.w.Write(p)
+	if err != nil {
+		o.err = err
+	}
+	return n, err
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	out := &outputWriter{w: stdout}
+	a := &app{stdin: stdin, stdout: out, stderr: stderr, out: out}
 	a.cli = &cli.App{
 		Name:        "ctxgit",
 		Usage:       "keep an agent's working state resumable across context compaction",
@@ -91,6 +113,9 @@ func (a *app) run(args []string) int {
 	} else {
 		err = a.cli.Run(permute(a.cli.Commands, args))
 	}
+	if err == nil && a.out.err != nil && !isHook(args) {
+		err = fmt.Errorf("writing output: %w", a.out.err)
+	}
 	if err == nil {
 		return spec.ExitOK
 	}
@@ -103,6 +128,12 @@ func (a *app) run(args []string) int {
 		return spec.ExitInvalid // a damaged file is bad input, named
 	}
 	return spec.ExitCode(err)
+}
+
+// isHook reports a hook or status line call: those fail open (SPEC §13.2),
+// even when the host stopped reading.
+func isHook(args []string) bool {
+	return len(args) > 1 && (args[1] == "hook" || args[1] == "statusline")
 }
 
 func (a *app) rel(msg string) string {

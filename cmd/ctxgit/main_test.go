@@ -74,11 +74,23 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-// exits N CMD [ARGS...] runs CMD and fails unless it exits with status N;
-// its stdout and stderr are then checked as any command's.
+// exits [-noperm] N CMD [ARGS...] runs CMD and fails unless it exits with
+// status N; its stdout and stderr are then checked as any command's. With
+// -noperm CMD runs without the capabilities that let root ignore file
+// permissions (tests run as root here), so a read-only file is read-only
+// to it as to any user.
 func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) > 0 && args[0] == "-noperm" {
+		args = args[1:]
+		if os.Geteuid() == 0 && len(args) >= 2 {
+			if _, err := exec.LookPath("setpriv"); err != nil {
+				ts.Fatalf("exits -noperm: running as root needs setpriv (util-linux) to drop CAP_DAC_OVERRIDE")
+			}
+			args = append([]string{args[0], "setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner", "--"}, args[1:]...)
+		}
+	}
 	if neg || len(args) < 2 {
-		ts.Fatalf("usage: exits N command [args...]")
+		ts.Fatalf("usage: exits [-noperm] N command [args...]")
 	}
 	want, err := strconv.Atoi(args[0])
 	if err != nil {
