@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"golang.org/x/sys/unix"
@@ -28,6 +29,8 @@ type GitStore struct {
 	idxMu   sync.Mutex
 	idxs    []*packIndex // nil until first needed
 	altDirs []string     // alternate object directories
+
+	ownedRefs atomic.Pointer[string] // see OwnRefLocks
 }
 
 // OpenGit opens the repository whose common git directory is commonDir,

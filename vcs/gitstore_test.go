@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/vcs/vcstest"
@@ -184,6 +185,39 @@ func TestHeldRefLock(t *testing.T) {
 	}
 	if _, err := os.Stat(lock); err != nil {
 		t.Fatal("someone else's lock was removed")
+	}
+}
+
+// SPEC §14: under the workspace lock, a session ref's lock file that
+// outlasts the wait was left by a killed checkpoint and is taken over;
+// outside the owned prefix it is still respected.
+func TestOwnedRefLockTakenOver(t *testing.T) {
+	repo := newGitRepo(t)
+	s, _ := vcs.OpenGit(filepath.Join(repo, ".git"))
+	blob, _ := s.WriteObject(vcs.BlobObject, []byte("x"))
+	blob2, _ := s.WriteObject(vcs.BlobObject, []byte("y"))
+	for _, name := range []string{"refs/ctxgit/sessions/killed", "refs/ctxgit/remotes/o/sessions/x"} {
+		if err := s.UpdateRef(name, blob, vcs.ZeroHash); err != nil {
+			t.Fatal(err)
+		}
+		lock := filepath.Join(repo, ".git", name+".lock")
+		os.WriteFile(lock, nil, 0o644)
+		old := time.Now().Add(-2 * time.Second)
+		os.Chtimes(lock, old, old)
+	}
+	s.OwnRefLocks("refs/ctxgit/sessions/")
+	if err := s.UpdateRef("refs/ctxgit/sessions/killed", blob2, blob); err != nil {
+		t.Fatalf("an abandoned lock on an owned ref was not taken over: %v", err)
+	}
+	if err := s.UpdateRef("refs/ctxgit/remotes/o/sessions/x", blob2, blob); err == nil {
+		t.Fatal("a lock outside the owned prefix was taken over")
+	}
+	s.OwnRefLocks("")
+	os.WriteFile(filepath.Join(repo, ".git", "refs/ctxgit/sessions/killed.lock"), nil, 0o644)
+	old := time.Now().Add(-2 * time.Second)
+	os.Chtimes(filepath.Join(repo, ".git", "refs/ctxgit/sessions/killed.lock"), old, old)
+	if err := s.UpdateRef("refs/ctxgit/sessions/killed", blob, blob2); err == nil {
+		t.Fatal("a lock was taken over after OwnRefLocks(\"\")")
 	}
 }
 

@@ -104,7 +104,7 @@ func (g *GitStore) readPackedRefs() (map[string]Hash, error) {
 
 // lockFile creates path+".lock" exclusively, waiting a while for another
 // holder and taking over a lock old enough to have been abandoned.
-func lockFile(path string) (*os.File, error) {
+func lockFile(path string, stale time.Duration) (*os.File, error) {
 	lock := path + ".lock"
 	deadline := time.Now().Add(refLockWait)
 	for delay := time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
@@ -122,7 +122,7 @@ func lockFile(path string) (*os.File, error) {
 		case !errors.Is(err, fs.ErrExist):
 			return nil, err
 		default:
-			if fi, serr := os.Stat(lock); serr == nil && time.Since(fi.ModTime()) > staleRefLock && os.Remove(lock) == nil {
+			if fi, serr := os.Stat(lock); serr == nil && time.Since(fi.ModTime()) > stale && os.Remove(lock) == nil {
 				continue
 			}
 		}
@@ -145,7 +145,13 @@ func (g *GitStore) lockRef(name string) (f *os.File, path string, cur Hash, err 
 		return nil, "", ZeroHash, err
 	}
 	path = g.refPath(name)
-	if f, err = lockFile(path); err != nil {
+	stale := staleRefLock
+	if p := g.ownedRefs.Load(); p != nil && *p != "" && strings.HasPrefix(name, *p) {
+		// Every writer of these refs holds the caller's lock first: a
+		// ref lock still there after the wait was left by a killed one.
+		stale = refLockWait
+	}
+	if f, err = lockFile(path, stale); err != nil {
 		return nil, "", ZeroHash, err
 	}
 	cur, err = g.ReadRef(name)
@@ -210,7 +216,7 @@ func (g *GitStore) DeleteRef(name string, oldID Hash) error {
 
 func (g *GitStore) removePacked(name string) error {
 	path := filepath.Join(g.commonDir, "packed-refs")
-	f, err := lockFile(path)
+	f, err := lockFile(path, staleRefLock)
 	if err != nil {
 		return err
 	}
@@ -328,4 +334,12 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// OwnRefLocks tells the store that its caller holds a lock every writer of
+// the refs under prefix takes first (ctxgit's workspace lock), so a ref's
+// lock file that outlives the wait for it (git's own commands hold one for
+// milliseconds) was left by a killed process and is taken over. "" ends it.
+func (g *GitStore) OwnRefLocks(prefix string) {
+	g.ownedRefs.Store(&prefix)
 }

@@ -57,6 +57,18 @@ type SnapshotOptions struct {
 	// Start is when the snapshot began (for the racy-entry rule); zero
 	// means now.
 	Start time.Time
+	// Progress, when not nil, is updated as the snapshot goes, for a
+	// caller that shows it.
+	Progress *Progress
+}
+
+// Progress counts a snapshot's work as it happens; safe to read from
+// another goroutine.
+type Progress struct {
+	Scanned atomic.Int64 // directory entries looked at
+	ToHash  atomic.Int64 // files the stat cache missed, to read and hash
+	Hashed  atomic.Int64 // of those, read and hashed so far
+	Bytes   atomic.Int64 // bytes read so far
 }
 
 // SnapshotResult describes a snapshot.
@@ -341,6 +353,9 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 		w.skip(t.rel+"/", err)
 		return nil
 	}
+	if p := w.opts.Progress; p != nil {
+		p.Scanned.Add(int64(len(entries)))
+	}
 	if t.rel != "" {
 		for _, de := range entries {
 			if de.Name() == ".git" {
@@ -510,6 +525,11 @@ func (w *walker) hashPending(s Store) error {
 	var mu sync.Mutex
 	var firstErr error
 	var wg sync.WaitGroup
+	progress := w.opts.Progress
+	if progress == nil {
+		progress = new(Progress)
+	}
+	progress.ToHash.Store(int64(len(w.pending)))
 	for range min(w.opts.Workers, max(len(w.pending), 1)) {
 		wg.Add(1)
 		go func() {
@@ -531,6 +551,8 @@ func (w *walker) hashPending(s Store) error {
 					}
 				}
 				id, err := s.WriteObject(BlobObject, data)
+				progress.Hashed.Add(1)
+				progress.Bytes.Add(int64(len(data)))
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = fmt.Errorf("storing %s: %w", n.path, err)

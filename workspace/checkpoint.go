@@ -34,6 +34,8 @@ type CheckpointOptions struct {
 	ToolsUsed       []string
 	Task            *spec.TaskState
 	Learnings       []string
+	// Progress, when not nil, follows the snapshot (for a progress line).
+	Progress *vcs.Progress
 }
 
 // CheckpointResult is what a checkpoint did.
@@ -105,6 +107,11 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 	if err != nil {
 		return nil, err
 	}
+	// Only holders of the workspace lock write this workspace's session
+	// refs: a lock file on one that outlasts the wait is a killed
+	// checkpoint's, taken over (SPEC §14).
+	store.OwnRefLocks(spec.SessionRefsPrefix(w.Namespace))
+	defer store.OwnRefLocks("")
 	if w.Repo != nil {
 		if err := w.ensureInfoExclude(); err != nil {
 			return nil, err
@@ -136,7 +143,9 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 			pending.Abort()
 		}
 	}()
-	snap, err := vcs.Snapshot(pending, w.snapshotOptions(store))
+	so := w.snapshotOptions(store)
+	so.Progress = opts.Progress
+	snap, err := vcs.Snapshot(pending, so)
 	if err != nil {
 		return nil, err
 	}

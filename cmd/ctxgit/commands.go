@@ -80,9 +80,13 @@ func (a *app) checkpointCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			progress := new(vcs.Progress)
+			stop := a.startProgress(progress, c.Bool("json"))
 			res, err := w.Checkpoint(workspace.CheckpointOptions{
 				Session: sess, Trigger: c.String("trigger"), Message: c.String("message"), NextAction: c.String("next"),
+				Progress: progress,
 			})
+			stop()
 			if err != nil {
 				return err
 			}
