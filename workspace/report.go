@@ -225,16 +225,19 @@ func RenderReport(r *Report) string {
 	var b strings.Builder
 	head, base := r.Head.Checkpoint.Meta.CheckpointID, r.Base.Checkpoint.Meta.CheckpointID
 	fmt.Fprintf(&b, "# Session %s: %s → %s\n\n", code(r.Session), base, head)
-	switch n := len(r.Checkpoints); {
-	case n == 0:
+	n := len(r.Checkpoints)
+	if n == 0 {
 		fmt.Fprintf(&b, "No checkpoints after %s.\n", base)
 		return b.String()
-	case r.Since:
-		fmt.Fprintf(&b, "%s after %s, %s to %s. Changes are counted from %s.\n",
-			plural(n, "checkpoint"), base, stamp(r.Checkpoints[0].CreatedAt), stamp(r.Checkpoints[n-1].CreatedAt), base)
-	default:
-		fmt.Fprintf(&b, "%s, %s to %s. Changes are counted from %s, the session's first checkpoint.\n",
-			plural(n, "checkpoint"), stamp(r.Checkpoints[0].CreatedAt), stamp(r.Checkpoints[n-1].CreatedAt), base)
+	}
+	span := "at " + stamp(r.Checkpoints[0].CreatedAt)
+	if n > 1 {
+		span = "from " + stamp(r.Checkpoints[0].CreatedAt) + " to " + stamp(r.Checkpoints[n-1].CreatedAt)
+	}
+	if r.Since {
+		fmt.Fprintf(&b, "%s after %s, %s. Changes are counted from %s.\n", plural(n, "checkpoint"), base, span, base)
+	} else {
+		fmt.Fprintf(&b, "%s, %s. Changes are counted from %s, the session's first checkpoint.\n", plural(n, "checkpoint"), span, base)
 	}
 
 	b.WriteString("\n## Checkpoints\n\n| checkpoint | time | trigger | context | plan | changes | topic |\n| --- | --- | --- | --- | --- | --- | --- |\n")
@@ -341,16 +344,15 @@ func StepChangeText(s StepChange) string {
 	case StepStatusChanged:
 		t += ": " + string(s.From) + " → " + string(s.To)
 	}
-	if s.FromNumber != "" || s.FromName != "" {
+	switch {
+	case s.FromName != "":
 		was := s.FromNumber
 		if was == "" {
 			was = s.Number
 		}
-		name := s.FromName
-		if name == "" {
-			name = s.Name
-		}
-		t += " (was " + was + ". " + name + ")"
+		t += " (was " + was + ". " + s.FromName + ")"
+	case s.FromNumber != "":
+		t += " (was step " + s.FromNumber + ")"
 	}
 	if s.Reason != "" && s.Change != StepRemoved {
 		t += ": " + oneLine(s.Reason)

@@ -149,6 +149,9 @@ type cpState struct {
 	decisions []spec.Decision
 	failures  []spec.FailureEntry
 	problems  []error
+	// bad marks the parts whose file did not parse: they are not
+	// compared, so a broken file never reads as everything removed.
+	bad struct{ plan, decisions, failures bool }
 }
 
 // name is SESSION:cp_NNN.
@@ -194,6 +197,7 @@ func (w *Workspace) readCPState(store vcs.Store, r *Resolved) (*cpState, error) 
 			// A plan without steps is still a plan; only an unreadable
 			// one is a problem.
 			st.problems = append(st.problems, err)
+			st.bad.plan = true
 		}
 		st.plan = plan
 	} else if len(r.Checkpoint.Plan.Steps) > 0 {
@@ -210,6 +214,7 @@ func (w *Workspace) readCPState(store vcs.Store, r *Resolved) (*cpState, error) 
 		ds, err := markdown.ParseDecisions(label(p.Decisions), src)
 		if err != nil {
 			st.problems = append(st.problems, err)
+			st.bad.decisions = true
 		}
 		st.decisions = ds
 	}
@@ -227,6 +232,7 @@ func (w *Workspace) readCPState(store vcs.Store, r *Resolved) (*cpState, error) 
 		fs, err := markdown.ParseFailureLog(label(failPath), src)
 		if err != nil {
 			st.problems = append(st.problems, err)
+			st.bad.failures = true
 		}
 		st.failures = fs
 	}
@@ -245,7 +251,7 @@ type Diff struct {
 	Failures  []FailureChange
 	OpenItems []OpenItemChange
 	// Problems are state files in either checkpoint that did not parse;
-	// their parts are compared as empty.
+	// their parts are not compared.
 	Problems []error
 }
 
@@ -370,9 +376,18 @@ func compareStates(d *Diff, a, b *cpState) {
 		fromTask, fromItems = a.ref.Checkpoint.Task, a.ref.Checkpoint.OpenItems
 	}
 	d.Task = TaskChanges(fromTask, b.ref.Checkpoint.Task)
-	d.Plan = comparePlans(a.plan, b.plan)
-	d.Decisions = compareDecisions(a.decisions, b.decisions)
-	d.Failures = compareFailures(a.failures, b.failures)
+	d.Plan = PlanDiff{Steps: []StepChange{}}
+	if !a.bad.plan && !b.bad.plan {
+		d.Plan = comparePlans(a.plan, b.plan)
+	}
+	d.Decisions = []DecisionChange{}
+	if !a.bad.decisions && !b.bad.decisions {
+		d.Decisions = compareDecisions(a.decisions, b.decisions)
+	}
+	d.Failures = []FailureChange{}
+	if !a.bad.failures && !b.bad.failures {
+		d.Failures = compareFailures(a.failures, b.failures)
+	}
 	d.OpenItems = compareOpenItems(fromItems, b.ref.Checkpoint.OpenItems)
 }
 
