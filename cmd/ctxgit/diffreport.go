@@ -14,7 +14,7 @@ import (
 func (a *app) diffCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "diff",
-		Usage:     "what changed between two checkpoints (default: the previous and the newest): files with line counts, task state, plan steps, decisions, failures, open items",
+		Usage:     "what changed between two checkpoints (default: the previous and the newest): files with line counts, plan, decisions, failures",
 		ArgsUsage: "[FROM [TO]]",
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
 			&cli.BoolFlag{Name: "name-only", Usage: "print the changed paths only"},
@@ -214,7 +214,7 @@ func lineCounts(f workspace.FileDiff) string {
 func (a *app) reportCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "report",
-		Usage: "print a session's history as markdown for a pull request: checkpoints, plan progress, decisions, failures, files changed",
+		Usage: "print a session's history as markdown for a pull request description",
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
 			&cli.StringFlag{Name: "since", Usage: "start after this checkpoint (default: the session's first checkpoint)"},
 		},
