@@ -144,7 +144,6 @@ func countLines(store vcs.Store, c vcs.Change, f *FileDiff) error {
 // its state files parsed from its tree.
 type cpState struct {
 	ref       *Resolved
-	tree      vcs.Hash
 	plan      *spec.Plan
 	decisions []spec.Decision
 	failures  []spec.FailureEntry
@@ -159,15 +158,14 @@ func (r *Resolved) name() string { return r.Session + ":" + r.Checkpoint.Meta.Ch
 
 // readCPState reads a checkpoint's plan, decisions and failure log from its
 // tree, at the paths the workspace's config names (the plan at the path
-// the checkpoint recorded). A file that does not parse leaves its part
-// empty and adds a problem: an old checkpoint's bad file must not stop a
-// diff.
+// the checkpoint recorded). A file that does not parse marks its part bad
+// and adds a problem: an old checkpoint's bad file must not stop a diff.
 func (w *Workspace) readCPState(store vcs.Store, r *Resolved) (*cpState, error) {
 	c, err := vcs.ReadCommit(store, r.Commit)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint %s: %w", r.name(), err)
 	}
-	st := &cpState{ref: r, tree: c.Tree}
+	st := &cpState{ref: r}
 	p := w.Config.Paths
 	file := func(rel string) ([]byte, bool, error) {
 		e, err := vcs.Lookup(store, c.Tree, rel)
@@ -520,12 +518,7 @@ func compareDecisions(a, b []spec.Decision) []DecisionChange {
 // compareFailures matches entries by time, type, action and summary, so
 // an entry whose details were edited is not new.
 func compareFailures(a, b []spec.FailureEntry) []FailureChange {
-	key := func(fs []spec.FailureEntry) func(int) string {
-		return func(i int) string {
-			f := fs[i]
-			return f.When.UTC().String() + "\x00" + string(f.Type) + "\x00" + string(f.Action) + "\x00" + fold(f.Summary)
-		}
-	}
+	key := func(fs []spec.FailureEntry) func(int) string { return func(i int) string { return failureKey(fs[i]) } }
 	add, rm := multisetDiff(len(a), len(b), key(a), key(b))
 	out := []FailureChange{}
 	for _, j := range add {
