@@ -186,3 +186,44 @@ func TestReport(t *testing.T) {
 		}
 	}
 }
+
+// SPEC §16.3: table cells — counts by kind, renames, pipes and backticks in
+// names, usage text.
+func TestRenderReportCells(t *testing.T) {
+	res := func(id string) *workspace.Resolved {
+		return &workspace.Resolved{Session: "default", Checkpoint: &spec.Checkpoint{Meta: spec.Meta{CheckpointID: id}}}
+	}
+	r := &workspace.Report{
+		Session: "default", Base: res("cp_001"), Head: res("cp_002"), Since: true,
+		Checkpoints: []workspace.ReportRow{{
+			CheckpointID: "cp_002", CreatedAt: fixedNow, Trigger: "compaction", Topic: "a | b",
+			TokenUsage: spec.TokenUsage{InputTokens: 150000, ContextWindow: 200000, Utilization: 0.75, Source: "transcript"},
+		}},
+		Files: []workspace.FileDiff{
+			{Path: "a|b.txt", Status: "M", Added: 1, Removed: 2, Lines: workspace.LinesCounted},
+			{Path: "big.sql", Status: "M", Lines: workspace.LinesTooLarge},
+			{Path: "huge.txt", Status: "M", Added: 9, Removed: 3, Lines: workspace.LinesEstimated},
+			{Path: "logo.png", Status: "A", Lines: workspace.LinesBinary, NewSize: 9},
+			{Path: "new`name", From: "old", Status: "R", Lines: workspace.LinesCounted},
+			{Path: "vendor/lib", Status: "M", Added: 1, Removed: 1, Lines: workspace.LinesSubmodule},
+		},
+		Task: []workspace.TaskChange{{Field: "next_action", From: "", To: "ship it"}},
+	}
+	md := workspace.RenderReport(r)
+	for _, want := range []string{
+		"1 checkpoint after cp_001, at 2026-11-22T10:00:00Z. Changes are counted from cp_001.\n",
+		"| cp_002 | 2026-11-22T10:00:00Z | compaction | 75% (150k/200k tokens, transcript) | — | no changes | a \\| b |\n",
+		"| `a\\|b.txt` | modified | 1 | 2 |\n",
+		"| `big.sql` | modified | too large to count |  |\n",
+		"| `huge.txt` | modified | ~9 | ~3 |\n",
+		"| `logo.png` | added | binary |  |\n",
+		"| ``new`name`` (from `old`) | renamed | 0 | 0 |\n",
+		"| `vendor/lib` | modified | submodule |  |\n",
+		"- next_action: (none) → `ship it`\n",
+		"6 files changed, 11 insertions(+), 6 deletions(-)\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+}
