@@ -68,6 +68,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 			a.logCommand(),
 			a.showCommand(),
 			a.diffCommand(),
+			a.reportCommand(),
 			a.planCommand(),
 			a.decideCommand(),
 			a.failCommand(),

@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/spec"
-	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -313,89 +312,6 @@ func (a *app) showCommand() *cli.Command {
 		},
 	}
 }
-
-func (a *app) diffCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "diff",
-		Usage:     "list the files changed between two checkpoints (default: the previous and the newest)",
-		ArgsUsage: "[FROM [TO]]",
-		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
-			&cli.BoolFlag{Name: "name-only", Usage: "print paths only"},
-		},
-		Action: func(c *cli.Context) error {
-			w, sess, err := a.sessionWorkspace(c, 0, 2)
-			if err != nil {
-				return err
-			}
-			fromName, toName := "@~1", "@"
-			switch c.NArg() {
-			case 1:
-				fromName = c.Args().Get(0)
-			case 2:
-				fromName, toName = c.Args().Get(0), c.Args().Get(1)
-			}
-			to, err := w.Resolve(toName, sess)
-			if err != nil {
-				return err
-			}
-			var fromID vcs.Hash
-			from, err := w.Resolve(fromName, sess)
-			if err != nil {
-				from = nil
-			}
-			switch {
-			case err == nil:
-				fromID = from.Commit
-			case c.NArg() == 0 && isNotFound(err):
-				// A session's first checkpoint: everything in it is new.
-			default:
-				return err
-			}
-			changes, err := w.Changes(fromID, to.Commit)
-			if err != nil {
-				return err
-			}
-			var fromTask *spec.TaskState
-			if from != nil {
-				fromTask = from.Checkpoint.Task
-			}
-			taskChanges := workspace.TaskChanges(fromTask, to.Checkpoint.Task)
-			if c.Bool("json") {
-				files := []map[string]any{}
-				for _, ch := range changes {
-					m := map[string]any{"path": ch.Path, "status": ch.Status}
-					if ch.From != "" {
-						m["from"] = ch.From
-					}
-					files = append(files, m)
-				}
-				task := []map[string]string{}
-				for _, tc := range taskChanges {
-					task = append(task, map[string]string{"field": tc.Field, "from": tc.From, "to": tc.To})
-				}
-				return a.printJSON(map[string]any{"files": files, "task": task})
-			}
-			for _, ch := range changes {
-				switch {
-				case c.Bool("name-only"):
-					fmt.Fprintln(a.stdout, ch.Path)
-				case ch.From != "":
-					fmt.Fprintf(a.stdout, "%s\t%s\t%s\n", ch.Status, ch.From, ch.Path)
-				default:
-					fmt.Fprintf(a.stdout, "%s\t%s\n", ch.Status, ch.Path)
-				}
-			}
-			if !c.Bool("name-only") {
-				for _, tc := range taskChanges {
-					fmt.Fprintf(a.stdout, "task %s: %q → %q\n", tc.Field, tc.From, tc.To)
-				}
-			}
-			return nil
-		},
-	}
-}
-
-func isNotFound(err error) bool { return spec.ExitCode(err) == spec.ExitNotFound }
 
 var stepStatuses = map[string]spec.StepStatus{
 	"done": spec.StepDone, "in-progress": spec.StepInProgress, "in_progress": spec.StepInProgress,

@@ -1,0 +1,254 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
+)
+
+func (a *app) diffCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "diff",
+		Usage:     "what changed between two checkpoints (default: the previous and the newest): files with line counts, plan, decisions, failures",
+		ArgsUsage: "[FROM [TO]]",
+		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
+			&cli.BoolFlag{Name: "name-only", Usage: "print the changed paths only"},
+			&cli.BoolFlag{Name: "stat", Usage: "print git's --stat summary of the changed files only"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := args(c, 0, 2); err != nil {
+				return err
+			}
+			var forms []string
+			for _, f := range []string{"json", "name-only", "stat"} {
+				if c.Bool(f) {
+					forms = append(forms, "--"+f)
+				}
+			}
+			if len(forms) > 1 {
+				return spec.Usage("%s cannot be combined: pick one output form", strings.Join(forms, " and "))
+			}
+			w, sess, err := a.sessionWorkspace(c, 0, 2)
+			if err != nil {
+				return err
+			}
+			fromName, toName := "@~1", "@"
+			switch c.NArg() {
+			case 1:
+				fromName = c.Args().Get(0)
+			case 2:
+				fromName, toName = c.Args().Get(0), c.Args().Get(1)
+			}
+			to, err := w.Resolve(toName, sess)
+			if err != nil {
+				return err
+			}
+			from, err := w.Resolve(fromName, sess)
+			switch {
+			case err == nil:
+			case c.NArg() == 0 && spec.ExitCode(err) == spec.ExitNotFound:
+				from = nil // a session's first checkpoint: everything in it is new
+			default:
+				return err
+			}
+			nameOnly, stat := c.Bool("name-only"), c.Bool("stat")
+			d, err := w.Diff(from, to, workspace.DiffOptions{Lines: !nameOnly, Semantic: !nameOnly && !stat})
+			if err != nil {
+				return err
+			}
+			for _, p := range d.Problems {
+				a.warn("%s", oneLine(p.Error()))
+			}
+			switch {
+			case c.Bool("json"):
+				return a.printJSON(diffJSON(d))
+			case nameOnly:
+				for _, f := range d.Files {
+					fmt.Fprintln(a.stdout, f.Path)
+				}
+				return nil
+			case stat:
+				_, err := fmt.Fprint(a.stdout, workspace.RenderStat(d.Files))
+				return err
+			}
+			printDiff(a.stdout, d)
+			return nil
+		},
+	}
+}
+
+func cpRef(r *workspace.Resolved) map[string]any {
+	if r == nil {
+		return nil
+	}
+	return map[string]any{"session": r.Session, "checkpoint_id": r.Checkpoint.Meta.CheckpointID, "commit": r.Commit.String()}
+}
+
+func taskJSON(tcs []workspace.TaskChange) []map[string]string {
+	out := []map[string]string{}
+	for _, tc := range tcs {
+		out = append(out, map[string]string{"field": tc.Field, "from": tc.From, "to": tc.To})
+	}
+	return out
+}
+
+func diffJSON(d *workspace.Diff) map[string]any {
+	return map[string]any{
+		"from": cpRef(d.From), "to": cpRef(d.To),
+		"files": d.Files, "totals": workspace.Totals(d.Files),
+		"task": taskJSON(d.Task), "plan": d.Plan, "decisions": d.Decisions,
+		"failures": d.Failures, "open_items": d.OpenItems,
+	}
+}
+
+// printDiff writes the human form: a line naming both sides, then one
+// section per kind of change, each left out when empty (SPEC §16.1).
+func printDiff(w io.Writer, d *workspace.Diff) {
+	to := d.To.Session + ":" + d.To.Checkpoint.Meta.CheckpointID
+	if d.From == nil {
+		fmt.Fprintf(w, "%s (the session's first checkpoint: everything in it is new)\n", to)
+	} else {
+		fmt.Fprintf(w, "%s → %s\n", d.From.Session+":"+d.From.Checkpoint.Meta.CheckpointID, to)
+	}
+	empty := true
+	section := func(title string) {
+		fmt.Fprintf(w, "\n%s\n", title)
+		empty = false
+	}
+	if len(d.Files) > 0 {
+		t := workspace.Totals(d.Files)
+		section(fmt.Sprintf("Files: %d changed, +%d -%d", t.Files, t.Added, t.Removed))
+		names := make([]string, len(d.Files))
+		wide := 0
+		for i, f := range d.Files {
+			names[i] = f.Path
+			if f.From != "" {
+				names[i] = f.From + " → " + f.Path
+			}
+			wide = max(wide, len([]rune(names[i])))
+		}
+		// Counts line up in a column, unless a long name would push
+		// every line wide.
+		wide = min(wide, 40)
+		for i, f := range d.Files {
+			pad := strings.Repeat(" ", max(wide-len([]rune(names[i])), 0))
+			fmt.Fprintf(w, "  %s  %s%s  %s\n", f.Status, names[i], pad, lineCounts(f))
+		}
+	}
+	if len(d.Task) > 0 {
+		section("Task state:")
+		for _, tc := range d.Task {
+			fmt.Fprintf(w, "  %s: %q → %q\n", tc.Field, tc.From, tc.To)
+		}
+	}
+	p := d.Plan
+	if len(p.Steps) > 0 || p.FromDone != p.ToDone || p.FromTotal != p.ToTotal {
+		progress := fmt.Sprintf("%d of %d done", p.ToDone, p.ToTotal)
+		if p.FromDone != p.ToDone || p.FromTotal != p.ToTotal {
+			progress = fmt.Sprintf("%d of %d done → %s", p.FromDone, p.FromTotal, progress)
+		}
+		section("Plan: " + progress)
+		for _, s := range p.Steps {
+			fmt.Fprintf(w, "  %s\n", workspace.StepChangeText(s))
+		}
+	}
+	for _, kind := range []string{workspace.ChangeAdded, workspace.ChangeRemoved} {
+		var lines []string
+		for _, dc := range d.Decisions {
+			if dc.Change == kind {
+				lines = append(lines, workspace.DecisionText(dc.Decision))
+			}
+		}
+		if len(lines) > 0 {
+			section("Decisions " + kind + ":")
+			for _, l := range lines {
+				fmt.Fprintf(w, "  %s\n", l)
+			}
+		}
+	}
+	for _, kind := range []string{workspace.ChangeAdded, workspace.ChangeRemoved} {
+		var lines []string
+		for _, fc := range d.Failures {
+			if fc.Change == kind {
+				lines = append(lines, workspace.FailureText(fc.FailureEntry))
+			}
+		}
+		if len(lines) > 0 {
+			section("Failures " + kind + ":")
+			for _, l := range lines {
+				fmt.Fprintf(w, "  %s\n", l)
+			}
+		}
+	}
+	if len(d.OpenItems) > 0 {
+		section("Open items:")
+		for _, o := range d.OpenItems {
+			fmt.Fprintf(w, "  %s: %s\n", o.Change, oneLine(o.Text))
+		}
+	}
+	if empty {
+		fmt.Fprintln(w, "\nno changes")
+	}
+}
+
+// lineCounts is a file's counts as the human form shows them.
+func lineCounts(f workspace.FileDiff) string {
+	switch f.Lines {
+	case workspace.LinesBinary:
+		return fmt.Sprintf("binary, %d → %d bytes", f.OldSize, f.NewSize)
+	case workspace.LinesTooLarge:
+		return fmt.Sprintf("not counted (over %d MiB)", workspace.MaxLineDiffBytes>>20)
+	case workspace.LinesSubmodule:
+		return "submodule"
+	case workspace.LinesEstimated:
+		return fmt.Sprintf("+%d -%d (estimated)", f.Added, f.Removed)
+	}
+	return fmt.Sprintf("+%d -%d", f.Added, f.Removed)
+}
+
+func (a *app) reportCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "report",
+		Usage: "print a session's history as markdown for a pull request description",
+		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
+			&cli.StringFlag{Name: "since", Usage: "start after this checkpoint (default: the session's first checkpoint)"},
+		},
+		Action: func(c *cli.Context) error {
+			w, sess, err := a.sessionWorkspace(c, 0, 0)
+			if err != nil {
+				return err
+			}
+			r, err := w.Report(workspace.ReportOptions{Session: sess, Since: c.String("since")})
+			if err != nil {
+				return err
+			}
+			for _, p := range r.Problems {
+				a.warn("%s", oneLine(p.Error()))
+			}
+			if c.Bool("json") {
+				return a.printJSON(map[string]any{
+					"session": r.Session, "base": cpRef(r.Base), "head": cpRef(r.Head), "since": r.Since,
+					"checkpoints": nonNilSlice(r.Checkpoints), "files": nonNilSlice(r.Files), "totals": workspace.Totals(r.Files),
+					"task": taskJSON(r.Task), "plan": map[string]any{
+						"from_done": r.Plan.FromDone, "from_total": r.Plan.FromTotal, "to_done": r.Plan.ToDone, "to_total": r.Plan.ToTotal,
+						"steps": nonNilSlice(r.Steps)},
+					"decisions": nonNilSlice(r.Decisions), "failures": nonNilSlice(r.Failures), "open_items": nonNilSlice(r.OpenItems),
+				})
+			}
+			_, err = fmt.Fprint(a.stdout, workspace.RenderReport(r))
+			return err
+		},
+	}
+}
+
+func nonNilSlice[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

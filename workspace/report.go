@@ -1,0 +1,475 @@
+package workspace
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/vcs"
+)
+
+// Report is a session's history as a pull request needs it (SPEC §16.3):
+// its checkpoints oldest first, and what changed from Base to Head.
+type Report struct {
+	Session string
+	// Base is where changes are counted from: the --since checkpoint, or
+	// the session's first checkpoint. Head is the session's newest; it is
+	// Base itself when nothing came after.
+	Base, Head *Resolved
+	// Since is true when Base was given: it is then not in Checkpoints.
+	Since       bool
+	Checkpoints []ReportRow
+
+	Files     []FileDiff
+	Task      []TaskChange
+	Plan      PlanDiff // Base's and Head's progress; Steps is empty, see Steps
+	Steps     []ReportStep
+	Decisions []ReportDecision
+	Failures  []ReportFailure
+	OpenItems []ReportOpenItem
+	// Problems are state files that did not parse, once each.
+	Problems []error
+}
+
+// ReportRow is one checkpoint of the timeline and what it changed since
+// the one before it.
+type ReportRow struct {
+	CheckpointID string          `json:"checkpoint_id"`
+	Commit       string          `json:"commit"`
+	CreatedAt    time.Time       `json:"created_at"`
+	Trigger      string          `json:"trigger"`
+	TokenUsage   spec.TokenUsage `json:"token_usage"`
+	Topic        string          `json:"topic"`
+	// Start marks the session's first checkpoint: nothing came before it,
+	// so it changed nothing.
+	Start     bool       `json:"session_start"`
+	PlanDone  int        `json:"plan_done"`
+	PlanTotal int        `json:"plan_total"`
+	Files     FileTotals `json:"files"`
+	Decisions int        `json:"decisions_added"`
+	Failures  int        `json:"failures_added"`
+	Steps     int        `json:"step_changes"`
+}
+
+// ReportStep is a plan step change and the checkpoint that recorded it.
+type ReportStep struct {
+	At string `json:"checkpoint_id"`
+	StepChange
+}
+
+// ReportDecision is a decision change and the first checkpoint that shows
+// it.
+type ReportDecision struct {
+	At string `json:"checkpoint_id"`
+	DecisionChange
+}
+
+// ReportFailure is a failure change and the first checkpoint that shows it.
+type ReportFailure struct {
+	At string `json:"checkpoint_id"`
+	FailureChange
+}
+
+// ReportOpenItem is an open-item change and the first checkpoint that
+// shows it.
+type ReportOpenItem struct {
+	At string `json:"checkpoint_id"`
+	OpenItemChange
+}
+
+// ReportOptions choose a report's session and start.
+type ReportOptions struct {
+	Session string
+	// Since names the checkpoint after which the timeline starts (SPEC
+	// §8.4 names); "" for the session's start.
+	Since string
+}
+
+// Report reads a session's checkpoints and compares them. It writes
+// nothing and takes no lock.
+func (w *Workspace) Report(o ReportOptions) (*Report, error) {
+	entries, err := w.Log(o.Session, 0) // newest first
+	if err != nil {
+		return nil, err
+	}
+	store, err := w.storeIfAny()
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Session: o.Session}
+	var base *Resolved
+	if o.Since != "" {
+		base, err = w.Resolve(o.Since, o.Session)
+		if err != nil {
+			return nil, err
+		}
+		i := slices.IndexFunc(entries, func(e Entry) bool { return e.Commit == base.Commit })
+		if i < 0 {
+			return nil, spec.NotFound("checkpoint %s is not in session %s", o.Since, o.Session)
+		}
+		entries = entries[:i]
+		r.Since = true
+	}
+	slices.Reverse(entries)
+
+	var baseState, prev *cpState
+	if base != nil {
+		if baseState, err = w.readCPState(store, base); err != nil {
+			return nil, err
+		}
+		prev = baseState
+	}
+	first := map[string]string{} // change key → checkpoint id where it first shows
+	note := func(key, at string) {
+		if _, ok := first[key]; !ok {
+			first[key] = at
+		}
+	}
+	for _, e := range entries {
+		cp, err := readCheckpointAt(store, e.Commit)
+		if err != nil {
+			return nil, err
+		}
+		cur, err := w.readCPState(store, &Resolved{Session: o.Session, Commit: e.Commit, Checkpoint: cp})
+		if err != nil {
+			return nil, err
+		}
+		id := cp.Meta.CheckpointID
+		row := ReportRow{
+			CheckpointID: id, Commit: e.Commit.String(), CreatedAt: cp.Meta.CreatedAt.UTC(),
+			Trigger: cp.Meta.Trigger, TokenUsage: cp.Meta.TokenUsage, Topic: oneLine(string(cp.Working.Topic)),
+			PlanDone: cp.Plan.Done, PlanTotal: cp.Plan.Total,
+		}
+		if prev == nil {
+			row.Start = true
+			baseState = cur
+		} else {
+			d := &Diff{}
+			compareStates(d, prev, cur)
+			files, err := w.FileDiffs(prev.ref.Commit, cur.ref.Commit, true)
+			if err != nil {
+				return nil, err
+			}
+			row.Files = Totals(files)
+			row.Decisions = countChange(len(d.Decisions), func(i int) bool { return d.Decisions[i].Change == ChangeAdded })
+			row.Failures = countChange(len(d.Failures), func(i int) bool { return d.Failures[i].Change == ChangeAdded })
+			row.Steps = len(d.Plan.Steps)
+			for _, s := range d.Plan.Steps {
+				r.Steps = append(r.Steps, ReportStep{id, s})
+			}
+			for _, c := range d.Decisions {
+				note("d"+c.Change+fold(c.What), id)
+			}
+			for _, c := range d.Failures {
+				note("f"+c.Change+failureKey(c.FailureEntry), id)
+			}
+			for _, c := range d.OpenItems {
+				note("o"+c.Change+fold(c.Text), id)
+			}
+		}
+		r.addProblems(cur.problems)
+		r.Checkpoints = append(r.Checkpoints, row)
+		prev = cur
+	}
+	r.Base, r.Head = baseState.ref, prev.ref
+	r.addProblems(baseState.problems)
+
+	if r.Files, err = w.FileDiffs(r.Base.Commit, r.Head.Commit, true); err != nil {
+		return nil, err
+	}
+	d := &Diff{}
+	compareStates(d, baseState, prev)
+	r.Task, r.Plan = d.Task, d.Plan
+	r.Plan.Steps = nil
+	at := func(key string) string {
+		if id, ok := first[key]; ok {
+			return id
+		}
+		return r.Head.Checkpoint.Meta.CheckpointID
+	}
+	for _, c := range d.Decisions {
+		r.Decisions = append(r.Decisions, ReportDecision{at("d" + c.Change + fold(c.What)), c})
+	}
+	for _, c := range d.Failures {
+		r.Failures = append(r.Failures, ReportFailure{at("f" + c.Change + failureKey(c.FailureEntry)), c})
+	}
+	for _, c := range d.OpenItems {
+		r.OpenItems = append(r.OpenItems, ReportOpenItem{at("o" + c.Change + fold(c.Text)), c})
+	}
+	return r, nil
+}
+
+func countChange(n int, ok func(int) bool) int {
+	c := 0
+	for i := range n {
+		if ok(i) {
+			c++
+		}
+	}
+	return c
+}
+
+func (r *Report) addProblems(ps []error) {
+	for _, p := range ps {
+		if !slices.ContainsFunc(r.Problems, func(q error) bool { return q.Error() == p.Error() }) {
+			r.Problems = append(r.Problems, p)
+		}
+	}
+}
+
+// RenderReport renders a report as markdown for a pull request
+// description. It depends only on the report: no clock, no environment.
+func RenderReport(r *Report) string {
+	var b strings.Builder
+	head, base := r.Head.Checkpoint.Meta.CheckpointID, r.Base.Checkpoint.Meta.CheckpointID
+	fmt.Fprintf(&b, "# Session %s: %s → %s\n\n", code(r.Session), base, head)
+	n := len(r.Checkpoints)
+	if n == 0 {
+		fmt.Fprintf(&b, "No checkpoints after %s.\n", base)
+		return b.String()
+	}
+	span := "at " + stamp(r.Checkpoints[0].CreatedAt)
+	if n > 1 {
+		span = "from " + stamp(r.Checkpoints[0].CreatedAt) + " to " + stamp(r.Checkpoints[n-1].CreatedAt)
+	}
+	if r.Since {
+		fmt.Fprintf(&b, "%s after %s, %s. Changes are counted from %s.\n", plural(n, "checkpoint"), base, span, base)
+	} else {
+		fmt.Fprintf(&b, "%s, %s. Changes are counted from %s, the session's first checkpoint.\n", plural(n, "checkpoint"), span, base)
+	}
+
+	b.WriteString("\n## Checkpoints\n\n| checkpoint | time | trigger | context | plan | changes | topic |\n| --- | --- | --- | --- | --- | --- | --- |\n")
+	for _, c := range r.Checkpoints {
+		plan := "—"
+		if c.PlanTotal > 0 {
+			plan = fmt.Sprintf("%d/%d done", c.PlanDone, c.PlanTotal)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", c.CheckpointID, stamp(c.CreatedAt), cell(c.Trigger),
+			usageText(c.TokenUsage), plan, rowChanges(c), cell(truncateRunes(c.Topic, 60)))
+	}
+
+	if len(r.Steps) > 0 || r.Plan.FromDone != r.Plan.ToDone || r.Plan.FromTotal != r.Plan.ToTotal {
+		b.WriteString("\n## Plan progress\n\n")
+		fmt.Fprintf(&b, "%d of %d steps done at %s; %d of %d at %s.\n", r.Plan.FromDone, r.Plan.FromTotal, base, r.Plan.ToDone, r.Plan.ToTotal, head)
+		if len(r.Steps) > 0 {
+			b.WriteString("\n")
+		}
+		for _, s := range r.Steps {
+			fmt.Fprintf(&b, "- %s: %s\n", s.At, StepChangeText(s.StepChange))
+		}
+	}
+	if len(r.Decisions) > 0 {
+		b.WriteString("\n## Decisions\n\n")
+		for _, d := range r.Decisions {
+			fmt.Fprintf(&b, "- %s%s (%s)\n", removedPrefix(d.Change), DecisionText(d.Decision), d.At)
+		}
+	}
+	if len(r.Failures) > 0 {
+		b.WriteString("\n## Failures\n\n")
+		for _, f := range r.Failures {
+			fmt.Fprintf(&b, "- %s%s (%s)\n", removedPrefix(f.Change), FailureText(f.FailureEntry), f.At)
+			if f.Lesson != "" && f.Change == ChangeAdded {
+				fmt.Fprintf(&b, "  - Lesson: %s\n", oneLine(f.Lesson))
+			}
+		}
+	}
+	if len(r.OpenItems) > 0 {
+		b.WriteString("\n## Open items\n\n")
+		for _, o := range r.OpenItems {
+			fmt.Fprintf(&b, "- %s: %s (%s)\n", o.Change, oneLine(o.Text), o.At)
+		}
+	}
+	if len(r.Task) > 0 {
+		b.WriteString("\n## Task state\n\n")
+		for _, t := range r.Task {
+			fmt.Fprintf(&b, "- %s: %s → %s\n", t.Field, quoteOrNone(t.From), quoteOrNone(t.To))
+		}
+	}
+	if len(r.Files) > 0 {
+		t := Totals(r.Files)
+		fmt.Fprintf(&b, "\n## Files changed\n\n%s\n\n| file | change | + | - |\n| --- | --- | ---: | ---: |\n", StatSummary(t))
+		for _, f := range r.Files {
+			name := cellEscape(code(f.Path))
+			if f.From != "" {
+				name += " (from " + cellEscape(code(f.From)) + ")"
+			}
+			plus, minus := fmt.Sprint(f.Added), fmt.Sprint(f.Removed)
+			switch f.Lines {
+			case LinesBinary:
+				plus, minus = "binary", ""
+			case LinesTooLarge:
+				plus, minus = "too large to count", ""
+			case LinesSubmodule:
+				plus, minus = "submodule", ""
+			case LinesEstimated:
+				plus, minus = "~"+plus, "~"+minus
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", name, statusWord[f.Status], plus, minus)
+		}
+	}
+	return b.String()
+}
+
+var statusWord = map[string]string{vcs.Added: "added", vcs.Modified: "modified", vcs.Deleted: "deleted", vcs.Renamed: "renamed"}
+
+// StatSummary is git's --stat summary line, without its leading space:
+// "3 files changed, 4 insertions(+), 2 deletions(-)". As in git, a zero
+// count is left out unless both are zero.
+func StatSummary(t FileTotals) string {
+	if t.Files == 0 {
+		return "0 files changed"
+	}
+	s := plural(t.Files, "file") + " changed"
+	if t.Added > 0 || t.Removed == 0 {
+		s += fmt.Sprintf(", %d insertion%s(+)", t.Added, pluralS(t.Added))
+	}
+	if t.Removed > 0 || t.Added == 0 {
+		s += fmt.Sprintf(", %d deletion%s(-)", t.Removed, pluralS(t.Removed))
+	}
+	return s
+}
+
+// StepChangeText is one line for a step change: "2. Name: pending →
+// done", "4. Name: added (pending)", "3. Name: in_progress → failed
+// (reason)".
+func StepChangeText(s StepChange) string {
+	t := s.Label()
+	switch s.Change {
+	case StepAdded:
+		t += ": added (" + string(s.To) + ")"
+	case StepRemoved:
+		t += ": removed (was " + string(s.From) + ")"
+	case StepStatusChanged:
+		t += ": " + string(s.From) + " → " + string(s.To)
+	}
+	switch {
+	case s.FromName != "":
+		was := s.FromNumber
+		if was == "" {
+			was = s.Number
+		}
+		t += " (was " + was + ". " + s.FromName + ")"
+	case s.FromNumber != "":
+		t += " (was step " + s.FromNumber + ")"
+	}
+	if s.Reason != "" && s.Change != StepRemoved {
+		t += ": " + oneLine(s.Reason)
+	}
+	return t
+}
+
+// DecisionText is "d_003 What — why: Why".
+func DecisionText(d spec.Decision) string {
+	t := d.ID + " " + oneLine(d.What)
+	if d.Why != "" {
+		t += " — why: " + oneLine(d.Why)
+	}
+	return t
+}
+
+// FailureText is "2026-11-22T10:03:00Z · Type → Action: summary", with
+// the parts an entry has.
+func FailureText(f spec.FailureEntry) string {
+	var head []string
+	if !f.When.IsZero() {
+		head = append(head, stamp(f.When))
+	}
+	if f.Type != "" || f.Action != "" {
+		ta := string(f.Type)
+		if f.Action != "" {
+			ta = strings.TrimSpace(ta + " → " + string(f.Action))
+		}
+		head = append(head, ta)
+	}
+	t := oneLine(f.Summary)
+	if len(head) > 0 {
+		t = strings.Join(head, " · ") + ": " + t
+	}
+	return t
+}
+
+func failureKey(f spec.FailureEntry) string {
+	return f.When.UTC().String() + "\x00" + string(f.Type) + "\x00" + string(f.Action) + "\x00" + fold(f.Summary)
+}
+
+func removedPrefix(change string) string {
+	if change == ChangeRemoved {
+		return "removed: "
+	}
+	return ""
+}
+
+// rowChanges summarises what a checkpoint changed since the one before.
+func rowChanges(c ReportRow) string {
+	if c.Start {
+		return "session start"
+	}
+	var parts []string
+	if c.Files.Files > 0 {
+		parts = append(parts, fmt.Sprintf("%s +%d -%d", plural(c.Files.Files, "file"), c.Files.Added, c.Files.Removed))
+	}
+	if c.Decisions > 0 {
+		parts = append(parts, plural(c.Decisions, "decision"))
+	}
+	if c.Failures > 0 {
+		parts = append(parts, plural(c.Failures, "failure"))
+	}
+	if c.Steps > 0 {
+		parts = append(parts, plural(c.Steps, "step change"))
+	}
+	if len(parts) == 0 {
+		return "no changes"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// usageText is "81% (162k/200k tokens, host)", or "unknown".
+func usageText(u spec.TokenUsage) string {
+	if u.Source == "" {
+		return "unknown"
+	}
+	t := fmt.Sprintf("%.0f%%", u.Utilization*100)
+	if u.InputTokens > 0 && u.ContextWindow > 0 {
+		return fmt.Sprintf("%s (%s/%s tokens, %s)", t, kTokens(u.InputTokens), kTokens(u.ContextWindow), u.Source)
+	}
+	return t + " (" + u.Source + ")"
+}
+
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func plural(n int, word string) string { return fmt.Sprintf("%d %s%s", n, word, pluralS(n)) }
+
+func pluralS(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func quoteOrNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return code(oneLine(s))
+}
+
+// code wraps text in a code span long enough for the backticks it holds.
+func code(s string) string {
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}
+
+// cell makes text safe in a table cell: one line, pipes escaped.
+func cell(s string) string { return cellEscape(oneLine(s)) }
+
+// cellEscape escapes pipes, which end a table cell even inside a code
+// span (GFM).
+func cellEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
