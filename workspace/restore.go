@@ -482,7 +482,7 @@ func (p *restorePlan) planWrite(c vcs.Change) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			absent = true
 		} else if err != nil {
-			return &spec.FileError{Path: x, Err: unwrapPathError(err)}
+			return ioError(x, err)
 		}
 	}
 	switch {
@@ -524,7 +524,7 @@ func (p *restorePlan) decideAncestor(a string) (ancState, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return ancAbsent, nil
 	case err != nil:
-		return ancDir, &spec.FileError{Path: a, Err: unwrapPathError(err)}
+		return ancDir, ioError(a, err)
 	case fi.IsDir():
 		if isRepoDir(p.w.Path(a)) {
 			p.set(a, RestoreKeep, "a nested repository now, a directory in the checkpoint")
@@ -598,7 +598,7 @@ func (p *restorePlan) planReplaceDir(x string, want vcs.TreeEntry) error {
 		return nil
 	})
 	if walkErr != nil {
-		return &spec.FileError{Path: x, Err: unwrapPathError(walkErr)}
+		return ioError(x, walkErr)
 	}
 	switch {
 	case notHeld != "":
@@ -791,14 +791,14 @@ func (w *Workspace) applyRestore(s vcs.Store, changes []RestoreChange) error {
 			continue
 		}
 		if err := os.Remove(w.Path(c.Path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return &spec.FileError{Path: c.Path, Err: unwrapPathError(err)}
+			return ioError(c.Path, err)
 		}
 		emptied = append(emptied, path.Dir(c.Path))
 	}
 	for _, c := range changes {
 		if c.replaceDir {
 			if err := removeEmptyDirs(w.Path(c.Path)); err != nil {
-				return &spec.FileError{Path: c.Path, Err: fmt.Errorf("not replaced: %w", unwrapPathError(err))}
+				return ioError(c.Path, fmt.Errorf("not replaced: %w", unwrapPathError(err)))
 			}
 		}
 	}
@@ -822,7 +822,7 @@ func (w *Workspace) applyRestore(s vcs.Store, changes []RestoreChange) error {
 		}
 		abs := w.Path(c.Path)
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			return &spec.FileError{Path: c.Path, Err: unwrapPathError(err)}
+			return ioError(c.Path, err)
 		}
 		if c.want.Mode == vcs.ModeSymlink {
 			err = writeLinkAtomic(abs, string(data))
@@ -830,10 +830,16 @@ func (w *Workspace) applyRestore(s vcs.Store, changes []RestoreChange) error {
 			err = atomicfile.Write(abs, data, restorePerm(abs, c.want.Mode))
 		}
 		if err != nil {
-			return &spec.FileError{Path: c.Path, Err: unwrapPathError(err)}
+			return ioError(c.Path, err)
 		}
 	}
 	return nil
+}
+
+// ioError names the path of a failure reading or writing the disk; it is
+// exit 1 (SPEC §17.5), not bad input.
+func ioError(rel string, err error) error {
+	return fmt.Errorf("%s: %w", rel, unwrapPathError(err))
 }
 
 // removeEmptyDirs removes a directory that holds only directories, deepest
