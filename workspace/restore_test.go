@@ -426,3 +426,31 @@ func TestHashOnlyStore(t *testing.T) {
 		t.Error("UpdateRef succeeded")
 	}
 }
+
+// SPEC §17.4: a failure after the safety checkpoint (here, an object gone
+// from the store) is an I/O error (exit 1) that names the safety
+// checkpoint to undo with.
+func TestRestoreFailureNamesSafetyCheckpoint(t *testing.T) {
+	w := restoreWS(t, map[string]string{"a.txt": "a1"})
+	mustCheckpoint(t, w)
+	writeTestFiles(t, w.Root, map[string]string{"a.txt": "a2"})
+	id := vcs.HashObject(vcs.BlobObject, []byte("a1")).String()
+	if err := os.Remove(w.Path(spec.PrivateStoreDir + "/objects/" + id[:2] + "/" + id[2:])); err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.Restore(RestoreOptions{Name: "cp_001"})
+	if err == nil || spec.ExitCode(err) != spec.ExitFailure {
+		t.Fatalf("Restore with a missing object = %v (exit %d), want exit 1", err, spec.ExitCode(err))
+	}
+	for _, want := range []string{"a.txt: reading it from the checkpoint", "the safety checkpoint default:cp_002 holds the workspace as it was before", "ctxgit restore --delete default:cp_002"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not say %q", err, want)
+		}
+	}
+	if res == nil || res.Safety == nil {
+		t.Fatal("no safety checkpoint in the result")
+	}
+	if data, _ := os.ReadFile(w.Path("a.txt")); string(data) != "a2" {
+		t.Errorf("a.txt = %q", data)
+	}
+}
