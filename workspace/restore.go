@@ -275,8 +275,9 @@ func (w *Workspace) restoreScope(paths []string) ([]string, error) {
 		if p == "" {
 			return nil, spec.Usage("an empty path: name a file or directory, or . for the whole snapshot")
 		}
-		if err := spec.CheckArg("path "+p, p); err != nil {
-			return nil, err
+		// Any other bytes are a name some file may have (not UTF-8 only).
+		if strings.IndexByte(p, 0) >= 0 {
+			return nil, spec.Usage("a path must not contain NUL bytes")
 		}
 		abs := p
 		if !filepath.IsAbs(abs) {

@@ -115,6 +115,7 @@ func TestRestoreScope(t *testing.T) {
 		{cwd: w.Root, paths: []string{"/etc/passwd"}, err: "is outside the workspace"},
 		{cwd: w.Root, paths: []string{""}, err: "an empty path"},
 		{cwd: w.Root, paths: []string{"a\x00b"}, err: "must not contain NUL bytes"},
+		{cwd: w.Root, paths: []string{"caf\xe9.txt"}, want: []string{"caf\xe9.txt"}},
 		{cwd: w.Root, paths: []string{".git/config"}, err: "inside a .git directory"},
 		{cwd: w.Root, paths: []string{"x/.GIT/config"}, err: "inside a .git directory"},
 		{cwd: w.Root, paths: []string{".ctxgit/local"}, err: "machine-local files and store"},
