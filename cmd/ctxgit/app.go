@@ -75,6 +75,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 			a.ensureCommand(),
 			a.statusCommand(),
 			a.resumeCommand(),
+			a.restoreCommand(),
 			a.summaryCommand(),
 			a.bundleCommand(),
 			a.stateCommand(),

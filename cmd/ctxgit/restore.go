@@ -1,0 +1,127 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
+)
+
+func (a *app) restoreCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "restore",
+		Usage:     "bring files back from a checkpoint's snapshot, after a safety checkpoint",
+		ArgsUsage: "CHECKPOINT [-- PATHS...]",
+		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
+			&cli.BoolFlag{Name: "delete", Usage: "also delete files the checkpoint does not hold (default: keep them)"},
+			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "list every change and change nothing"},
+			&cli.BoolFlag{Name: "force", Usage: "overwrite content the safety checkpoint cannot hold (secrets, files over the size cap, ignored files)"},
+			&cli.BoolFlag{Name: "keep-state", Usage: "leave the plan, logs, task state and summaries as they are"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() < 1 {
+				return spec.Usage("restore takes a checkpoint, then optionally -- PATHS (see ctxgit restore --help)")
+			}
+			sess, err := session(c)
+			if err != nil {
+				return err
+			}
+			w, err := a.open(c)
+			if err != nil {
+				return err
+			}
+			paths := c.Args().Slice()[1:]
+			res, err := w.Restore(workspace.RestoreOptions{
+				Name: c.Args().First(), Session: sess, Paths: paths,
+				Delete: c.Bool("delete"), DryRun: c.Bool("dry-run"), Force: c.Bool("force"), KeepState: c.Bool("keep-state"),
+			})
+			if res != nil && res.Safety != nil {
+				a.reportSnapshot(res.Safety)
+			}
+			var refused *workspace.RestoreRefusedError
+			if err != nil && !(errors.As(err, &refused) && res != nil && res.DryRun) {
+				return err
+			}
+			// A dry run shows what it found, refusals included, and then
+			// exits as the restore would.
+			if c.Bool("json") {
+				if perr := a.printJSON(restoreJSON(res, c)); perr != nil {
+					return perr
+				}
+				return err
+			}
+			for _, ch := range res.Changes {
+				line := fmt.Sprintf("%-6s %s", ch.Action, ch.Path)
+				if ch.Reason != "" {
+					line += " (" + ch.Reason + ")"
+				}
+				fmt.Fprintln(a.stdout, line)
+			}
+			if err != nil {
+				return err
+			}
+			from := res.From.Session + ":" + res.From.Checkpoint.Meta.CheckpointID
+			switch {
+			case res.DryRun:
+				fmt.Fprintf(a.stdout, "dry run: restoring %s would %s; nothing was changed\n", from, restoreCounts(res, "create", "write", "delete", "keep"))
+			case res.Safety == nil:
+				fmt.Fprintf(a.stdout, "nothing to restore: the workspace matches %s (%d kept)\n", from, res.Count(workspace.RestoreKeep))
+			default:
+				safety := sess + ":" + res.Safety.Checkpoint.Meta.CheckpointID
+				undo := "ctxgit restore --delete " + safety
+				if len(paths) > 0 {
+					undo += " --"
+					for _, p := range paths {
+						undo += " " + shellQuote(p)
+					}
+				}
+				fmt.Fprintf(a.stdout, "restored %s: %s · safety checkpoint %s (undo: %s)\n", from, restoreCounts(res, "created", "wrote", "deleted", "kept"), safety, undo)
+			}
+			return nil
+		},
+	}
+}
+
+// restoreCounts says how many paths each action took, in the given verbs.
+func restoreCounts(res *workspace.RestoreResult, create, write, del, keep string) string {
+	return fmt.Sprintf("%s %d, %s %d, %s %d, %s %d", create, res.Count(workspace.RestoreCreate), write, res.Count(workspace.RestoreWrite),
+		del, res.Count(workspace.RestoreDelete), keep, res.Count(workspace.RestoreKeep))
+}
+
+func restoreJSON(res *workspace.RestoreResult, c *cli.Context) map[string]any {
+	changes := res.Changes
+	if changes == nil {
+		changes = []workspace.RestoreChange{}
+	}
+	out := map[string]any{
+		"checkpoint": map[string]any{"session": res.From.Session, "checkpoint_id": res.From.Checkpoint.Meta.CheckpointID, "commit": res.From.Commit.String()},
+		"paths":      nonNil(res.Paths),
+		"dry_run":    res.DryRun, "delete": c.Bool("delete"), "force": c.Bool("force"), "keep_state": c.Bool("keep-state"),
+		"changes": changes,
+		"counts": map[string]int{
+			workspace.RestoreCreate: res.Count(workspace.RestoreCreate), workspace.RestoreWrite: res.Count(workspace.RestoreWrite),
+			workspace.RestoreDelete: res.Count(workspace.RestoreDelete), workspace.RestoreKeep: res.Count(workspace.RestoreKeep),
+			workspace.RestoreRefuse: res.Count(workspace.RestoreRefuse),
+		},
+		"safety_checkpoint": nil,
+	}
+	if s := res.Safety; s != nil {
+		out["safety_checkpoint"] = map[string]any{"session": s.Checkpoint.Meta.SessionKey, "checkpoint_id": s.Checkpoint.Meta.CheckpointID, "commit": s.Commit.String()}
+	}
+	return out
+}
+
+// shellQuote quotes a path for the undo command line a person copies.
+func shellQuote(s string) string {
+	safe := s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./:@%+=,-", r))
+	}) < 0
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,961 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/vcs/ignore"
+)
+
+// RestoreOptions say what `ctxgit restore` brings back (SPEC §17).
+type RestoreOptions struct {
+	// Name is the checkpoint to restore from (SPEC §8.4).
+	Name string
+	// Session resolves a name without SESSION: and receives the safety
+	// checkpoint.
+	Session string
+	// Paths limit the restore to these files or directories, as typed:
+	// relative to the current directory when it is inside the workspace,
+	// else to the root, or absolute. None means the whole snapshot.
+	Paths []string
+	// Delete removes files the checkpoint does not hold; without it they
+	// are kept and reported.
+	Delete bool
+	// DryRun plans and reports, and changes nothing at all.
+	DryRun bool
+	// Force overwrites content the safety checkpoint cannot hold.
+	Force bool
+	// KeepState leaves the state files (plan, logs, task state,
+	// summaries) as they are.
+	KeepState bool
+}
+
+// Restore actions, one per path (SPEC §17.3).
+const (
+	RestoreCreate = "create" // absent now: written from the checkpoint
+	RestoreWrite  = "write"  // there now, different: replaced
+	RestoreDelete = "delete" // not in the checkpoint (--delete), or in the way of it
+	RestoreKeep   = "keep"   // left as it is, with the reason
+	RestoreRefuse = "refuse" // would destroy what the safety checkpoint cannot hold
+)
+
+// RestoreChange is what a restore does to one path.
+type RestoreChange struct {
+	Path   string `json:"path"`
+	Action string `json:"action"`
+	Reason string `json:"reason,omitempty"`
+
+	want       vcs.TreeEntry // the checkpoint's entry (create, write)
+	held       vcs.TreeEntry // the safety checkpoint's entry for what is there now; zero when none
+	forced     bool          // --force: what is there now is not held
+	replaceDir bool          // a directory now, removed before the write
+	blocked    int           // checkpoint paths below a kept or refused path, not restored
+}
+
+// RestoreResult is what a restore did, or, on a dry run, would do.
+type RestoreResult struct {
+	From *Resolved
+	// Paths is the workspace-relative scope; nil for the whole snapshot.
+	Paths   []string
+	Changes []RestoreChange
+	// Safety is the checkpoint taken first; nil on a dry run and when
+	// there was nothing to change.
+	Safety *CheckpointResult
+	DryRun bool
+}
+
+// Count is the number of changes with the given action.
+func (r *RestoreResult) Count(action string) int {
+	n := 0
+	for _, c := range r.Changes {
+		if c.Action == action {
+			n++
+		}
+	}
+	return n
+}
+
+// Changed is the number of paths created, written or deleted.
+func (r *RestoreResult) Changed() int {
+	return r.Count(RestoreCreate) + r.Count(RestoreWrite) + r.Count(RestoreDelete)
+}
+
+// RestoreRefusedError is a restore refused because it would destroy content
+// the safety checkpoint cannot hold (SPEC §17.4). It matches
+// spec.ErrConflict (exit 5).
+type RestoreRefusedError struct {
+	Refused []RestoreChange
+	// Safety names the safety checkpoint when the workspace changed while
+	// it was taken, so the refusal came after it.
+	Safety string
+}
+
+func (e *RestoreRefusedError) Error() string {
+	var b strings.Builder
+	b.WriteString("restore refused: ")
+	if len(e.Refused) == 1 {
+		fmt.Fprintf(&b, "%s: %s: the safety checkpoint cannot hold it; --force overwrites it", e.Refused[0].Path, e.Refused[0].Reason)
+	} else {
+		fmt.Fprintf(&b, "%d paths hold what the safety checkpoint cannot hold (--force overwrites them): ", len(e.Refused))
+		for i, c := range e.Refused {
+			if i == 3 {
+				fmt.Fprintf(&b, "; and %d more", len(e.Refused)-i)
+				break
+			}
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "%s: %s", c.Path, c.Reason)
+		}
+	}
+	b.WriteString("; nothing was restored")
+	if e.Safety != "" {
+		fmt.Fprintf(&b, " (the workspace changed while the safety checkpoint %s was taken)", e.Safety)
+	}
+	return b.String()
+}
+
+// Is makes a refusal a conflict (exit 5).
+func (e *RestoreRefusedError) Is(target error) bool { return target == spec.ErrConflict }
+
+// Restore brings files back from a checkpoint's snapshot (SPEC §17): it
+// plans every path first, refuses before changing anything when a path
+// holds content the safety checkpoint cannot hold, takes that safety
+// checkpoint, and then writes each file atomically, under the workspace
+// lock. A dry run plans and reports only, without the lock.
+func (w *Workspace) Restore(opts RestoreOptions) (*RestoreResult, error) {
+	if opts.Session == "" {
+		opts.Session = spec.DefaultSession
+	}
+	if err := spec.ValidateSessionKey(opts.Session); err != nil {
+		return nil, err
+	}
+	scope, err := w.restoreScope(opts.Paths)
+	if err != nil {
+		return nil, err
+	}
+	// Resolve before the lock too: an unknown checkpoint leaves no trace,
+	// not even .ctxgit/local/.
+	if _, err := w.Resolve(opts.Name, opts.Session); err != nil {
+		return nil, err
+	}
+	if opts.DryRun {
+		return w.restore(opts, scope)
+	}
+	lock, err := w.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	return w.restore(opts, scope)
+}
+
+func (w *Workspace) restore(opts RestoreOptions, scope []string) (*RestoreResult, error) {
+	from, err := w.Resolve(opts.Name, opts.Session)
+	if err != nil {
+		return nil, err
+	}
+	store, err := w.storeIfAny()
+	if err != nil {
+		return nil, err
+	}
+	c, err := vcs.ReadCommit(store, from.Commit)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", from.Commit.Short(), err)
+	}
+	label := from.Session + ":" + from.Checkpoint.Meta.CheckpointID
+	res := &RestoreResult{From: from, Paths: scope, DryRun: opts.DryRun}
+
+	// What the safety checkpoint would hold now: the snapshot and state
+	// files a checkpoint takes, hashed but not stored, so a dry run or a
+	// refusal writes nothing.
+	view := newHashOnlyStore(store)
+	snap, err := vcs.Snapshot(view, w.snapshotOptions(store))
+	if err != nil {
+		return nil, err
+	}
+	cur, err := w.overlayStateFiles(view, snap.Tree, w.ReadState())
+	if err != nil {
+		return nil, err
+	}
+	res.Changes, err = w.planRestore(view, from, c.Tree, cur, snap, scope, opts)
+	if err != nil {
+		return nil, err
+	}
+	if refused := refusedChanges(res.Changes); len(refused) > 0 {
+		return res, &RestoreRefusedError{Refused: refused}
+	}
+	if opts.DryRun || res.Changed() == 0 {
+		return res, nil
+	}
+
+	safety, err := w.CheckpointHeld(CheckpointOptions{Session: opts.Session, Trigger: spec.TriggerRestore, Message: restoreMessage(label, scope)})
+	if err != nil {
+		return res, fmt.Errorf("taking the safety checkpoint: %w", err)
+	}
+	res.Safety = safety
+	safetyName := opts.Session + ":" + safety.Checkpoint.Meta.CheckpointID
+	sc, err := vcs.ReadCommit(store, safety.Commit)
+	if err != nil {
+		return res, err
+	}
+	// Plan again against what the safety checkpoint really holds: a file
+	// changed between the two snapshots is then judged by its new content.
+	res.Changes, err = w.planRestore(store, from, c.Tree, sc.Tree, safety.Snapshot, scope, opts)
+	if err != nil {
+		return res, err
+	}
+	if refused := refusedChanges(res.Changes); len(refused) > 0 {
+		return res, &RestoreRefusedError{Refused: refused, Safety: safetyName}
+	}
+	if err := w.verifyRestore(res.Changes, safetyName); err != nil {
+		return res, err
+	}
+	if err := w.applyRestore(store, res.Changes); err != nil {
+		return res, fmt.Errorf("%w; the safety checkpoint %s holds the workspace as it was before (ctxgit restore --delete %s puts it back)", err, safetyName, safetyName)
+	}
+	return res, nil
+}
+
+func refusedChanges(changes []RestoreChange) []RestoreChange {
+	var out []RestoreChange
+	for _, c := range changes {
+		if c.Action == RestoreRefuse {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// restoreMessage is the safety checkpoint's message: what is restored.
+func restoreMessage(label string, scope []string) string {
+	m := "before restoring " + label
+	if len(scope) == 0 {
+		m += " (whole snapshot)"
+	} else {
+		shown := scope
+		if len(shown) > 5 {
+			shown = shown[:5]
+		}
+		m += ": " + strings.Join(shown, ", ")
+		if n := len(scope) - len(shown); n > 0 {
+			m += fmt.Sprintf(" and %d more", n)
+		}
+	}
+	// A path can hold any bytes; a checkpoint message holds text.
+	return strings.ToValidUTF8(strings.ReplaceAll(m, "\x00", ""), "?")
+}
+
+// restoreScope turns the typed paths into workspace-relative ones; nil
+// means the whole snapshot. Paths outside the workspace, and ctxgit's own
+// machine-local files and outputs, are usage errors.
+func (w *Workspace) restoreScope(paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	base := w.Root
+	if cwd, err := filepath.EvalSymlinks(w.Env.Cwd); err == nil && insideDir(w.Root, cwd) {
+		base = cwd
+	}
+	var out []string
+	whole := false
+	for _, p := range paths {
+		if p == "" {
+			return nil, spec.Usage("an empty path: name a file or directory, or . for the whole snapshot")
+		}
+		// Any other bytes are a name some file may have (not UTF-8 only).
+		if strings.IndexByte(p, 0) >= 0 {
+			return nil, spec.Usage("a path must not contain NUL bytes")
+		}
+		abs := p
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(base, p)
+		}
+		abs = filepath.Clean(abs)
+		if !insideDir(w.Root, abs) {
+			return nil, spec.Usage("path %s is outside the workspace %s", p, w.Root)
+		}
+		rel, err := filepath.Rel(w.Root, abs)
+		if err != nil {
+			return nil, spec.Usage("path %s is outside the workspace %s", p, w.Root)
+		}
+		rel = filepath.ToSlash(rel)
+		if rel == "." {
+			whole = true
+			continue
+		}
+		for _, el := range strings.Split(rel, "/") {
+			if vcs.RefusedName(el, false) {
+				return nil, spec.Usage("path %s is inside a .git directory: never restored", p)
+			}
+		}
+		if underDir(rel, spec.LocalDir) || underDir(rel, spec.PrivateStoreDir) {
+			return nil, spec.Usage("path %s: ctxgit's machine-local files and store are never restored", p)
+		}
+		if isOutputPath(rel) {
+			return nil, spec.Usage("path %s: ctxgit writes it at each checkpoint; it is never restored", p)
+		}
+		out = append(out, rel)
+	}
+	if whole {
+		return nil, nil
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// insideDir reports whether p is dir or below it (both absolute, clean).
+func insideDir(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// underDir reports whether the slash path p is dir or below it.
+func underDir(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
+
+// restorePlan decides, path by path, what a restore does.
+type restorePlan struct {
+	w     *Workspace
+	s     vcs.Store
+	cur   vcs.Hash // what the safety checkpoint holds (or would)
+	snap  *vcs.SnapshotResult
+	scope []string
+	label string
+	opts  RestoreOptions
+	state []string // state files and directories, for --keep-state
+	// tooLarge are the files the checkpoint left out for their size.
+	tooLarge map[string]bool
+	byPath   map[string]*RestoreChange
+	anc      map[string]ancState
+
+	secrets  []*ignore.Matcher
+	excludes *ignore.Matcher
+}
+
+// ancState is what a restore finds at a directory of the checkpoint.
+type ancState int
+
+const (
+	ancDir      ancState = iota // a directory: go on below it
+	ancAbsent                   // nothing: everything below is created
+	ancReplaced                 // a file or link, removed first
+	ancBlocked                  // kept or refused: nothing below is restored
+)
+
+// planRestore compares the checkpoint's tree with what the safety
+// checkpoint holds (cur) and with the disk, for the paths in scope.
+func (w *Workspace) planRestore(s vcs.Store, from *Resolved, target, cur vcs.Hash, snap *vcs.SnapshotResult, scope []string, opts RestoreOptions) ([]RestoreChange, error) {
+	p := &restorePlan{w: w, s: s, cur: cur, snap: snap, scope: scope, opts: opts,
+		label:  from.Session + ":" + from.Checkpoint.Meta.CheckpointID,
+		byPath: map[string]*RestoreChange{}, anc: map[string]ancState{}, tooLarge: map[string]bool{}}
+	// A file the checkpoint left out for its size was there all the same:
+	// --delete must not take its absence from the tree for a deletion.
+	for _, t := range from.Checkpoint.Snapshot.TooLarge {
+		if i := strings.LastIndex(t, " ("); i > 0 {
+			p.tooLarge[t[:i]] = true
+		}
+	}
+	if opts.KeepState {
+		ps := w.Config.Paths
+		p.state = []string{ps.Plan, ps.FailureLog, ps.FailureLogFallback, ps.Decisions, ps.TaskState, ps.Summaries}
+		if alt := strings.TrimSuffix(strings.TrimSuffix(ps.TaskState, ".yaml"), ".yml") + ".json"; alt != ps.TaskState {
+			p.state = append(p.state, alt)
+		}
+	}
+	for _, sc := range scope {
+		_, errT := vcs.Lookup(s, target, sc)
+		_, errC := vcs.Lookup(s, cur, sc)
+		if errT == nil || errC == nil {
+			continue
+		}
+		if !errors.Is(errT, vcs.ErrObjectNotFound) {
+			return nil, errT
+		}
+		return nil, spec.NotFound("path %s: not in checkpoint %s", sc, p.label)
+	}
+	diff, err := vcs.DiffTrees(s, cur, target)
+	if err != nil {
+		return nil, err
+	}
+	// A rename is a removal and a creation to a restore.
+	var writes, removes []vcs.Change
+	for _, c := range diff {
+		switch c.Status {
+		case vcs.Renamed:
+			removes = append(removes, vcs.Change{Path: c.From, Status: vcs.Deleted, OldID: c.OldID, OldMode: c.OldMode})
+			writes = append(writes, vcs.Change{Path: c.Path, Status: vcs.Added, NewID: c.NewID, NewMode: c.NewMode})
+		case vcs.Deleted:
+			removes = append(removes, c)
+		default:
+			writes = append(writes, c)
+		}
+	}
+	for _, c := range writes {
+		if p.skip(c.Path) {
+			continue
+		}
+		if err := p.planWrite(c); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range removes {
+		if p.skip(c.Path) {
+			continue
+		}
+		p.planRemove(c)
+	}
+	out := make([]RestoreChange, 0, len(p.byPath))
+	for _, c := range p.byPath {
+		if c.blocked > 0 {
+			c.Reason += fmt.Sprintf("; %d path(s) of the checkpoint below it not restored", c.blocked)
+		}
+		out = append(out, *c)
+	}
+	slices.SortFunc(out, func(a, b RestoreChange) int { return strings.Compare(a.Path, b.Path) })
+	return out, nil
+}
+
+// skip leaves out paths outside the scope, ctxgit's own files, and with
+// --keep-state the state files.
+func (p *restorePlan) skip(rel string) bool {
+	if p.scope != nil && !slices.ContainsFunc(p.scope, func(s string) bool { return underDir(rel, s) }) {
+		return true
+	}
+	if isOutputPath(rel) || underDir(rel, spec.LocalDir) || underDir(rel, spec.PrivateStoreDir) {
+		return true
+	}
+	return slices.ContainsFunc(p.state, func(s string) bool { return s != "" && underDir(rel, s) })
+}
+
+func (p *restorePlan) set(rel, action, reason string) *RestoreChange {
+	if c, ok := p.byPath[rel]; ok {
+		return c
+	}
+	c := &RestoreChange{Path: rel, Action: action, Reason: reason}
+	p.byPath[rel] = c
+	return c
+}
+
+// planWrite decides a path the checkpoint holds and the safety checkpoint
+// holds differently or not at all.
+func (p *restorePlan) planWrite(c vcs.Change) error {
+	x := c.Path
+	if err := p.checkSafe(x, c.NewMode == vcs.ModeSymlink); err != nil {
+		return err
+	}
+	if c.NewMode == vcs.ModeGitlink {
+		p.set(x, RestoreKeep, "a nested repository in the checkpoint: not restored")
+		return nil
+	}
+	want := vcs.TreeEntry{Name: path.Base(x), Mode: c.NewMode, ID: c.NewID}
+	// Every directory above x must be a directory or absent: a restore
+	// never writes through a symlink, nor into another repository.
+	absent := false
+	dirs := strings.Split(x, "/")
+	for i := 1; i < len(dirs) && !absent; i++ {
+		st, err := p.ancestor(strings.Join(dirs[:i], "/"))
+		if err != nil {
+			return err
+		}
+		switch st {
+		case ancBlocked:
+			return nil
+		case ancAbsent, ancReplaced:
+			absent = true
+		}
+	}
+	var fi fs.FileInfo
+	if !absent {
+		var err error
+		fi, err = os.Lstat(p.w.Path(x))
+		if errors.Is(err, fs.ErrNotExist) {
+			absent = true
+		} else if err != nil {
+			return ioError(x, err)
+		}
+	}
+	switch {
+	case absent:
+		p.set(x, RestoreCreate, "").want = want
+	case fi.IsDir():
+		return p.planReplaceDir(x, want)
+	case c.Status == vcs.Modified && c.OldMode != vcs.ModeGitlink:
+		ch := p.set(x, RestoreWrite, "")
+		ch.want, ch.held = want, vcs.TreeEntry{Name: path.Base(x), Mode: c.OldMode, ID: c.OldID}
+	case p.opts.Force:
+		ch := p.set(x, RestoreWrite, "forced: "+p.whyNotHeld(x, fi)+"; its content is not in the safety checkpoint")
+		ch.want, ch.forced = want, true
+	default:
+		p.set(x, RestoreRefuse, p.whyNotHeld(x, fi))
+	}
+	return nil
+}
+
+// ancestor decides, once, a directory above a path to write.
+func (p *restorePlan) ancestor(a string) (ancState, error) {
+	st, ok := p.anc[a]
+	if !ok {
+		var err error
+		if st, err = p.decideAncestor(a); err != nil {
+			return st, err
+		}
+		p.anc[a] = st
+	}
+	if st == ancBlocked {
+		p.byPath[a].blocked++
+	}
+	return st, nil
+}
+
+func (p *restorePlan) decideAncestor(a string) (ancState, error) {
+	fi, err := os.Lstat(p.w.Path(a))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return ancAbsent, nil
+	case err != nil:
+		return ancDir, ioError(a, err)
+	case fi.IsDir():
+		if isRepoDir(p.w.Path(a)) {
+			p.set(a, RestoreKeep, "a nested repository now, a directory in the checkpoint")
+			return ancBlocked, nil
+		}
+		return ancDir, nil
+	}
+	what := kindOf(fi)
+	if held, ok := p.heldEntry(a); ok {
+		if p.opts.Delete {
+			p.set(a, RestoreDelete, what+" now, a directory in the checkpoint").held = held
+			return ancReplaced, nil
+		}
+		p.set(a, RestoreKeep, what+" now, a directory in the checkpoint: --delete replaces it")
+		return ancBlocked, nil
+	}
+	why := p.whyNotHeld(a, fi)
+	if p.opts.Force {
+		ch := p.set(a, RestoreDelete, "forced: "+why+"; "+what+" now, a directory in the checkpoint")
+		ch.forced = true
+		return ancReplaced, nil
+	}
+	p.set(a, RestoreRefuse, why+"; "+what+" now, a directory in the checkpoint")
+	return ancBlocked, nil
+}
+
+// planReplaceDir decides a path that is a directory now and a file or link
+// in the checkpoint. The directory goes only when the safety checkpoint
+// holds everything in it (its files are then deleted, which needs
+// --delete); ignored and excluded files are never deleted, not even with
+// --force.
+func (p *restorePlan) planReplaceDir(x string, want vcs.TreeEntry) error {
+	abs := p.w.Path(x)
+	if isRepoDir(abs) {
+		p.set(x, RestoreKeep, "a nested repository now: never replaced")
+		return nil
+	}
+	held := map[string]bool{}
+	if e, err := vcs.Lookup(p.s, p.cur, x); err == nil && e.IsDir() {
+		if err := flattenTree(p.s, e.ID, x, held); err != nil {
+			return err
+		}
+	}
+	files := 0
+	notHeld := ""
+	walkErr := filepath.WalkDir(abs, func(fp string, d fs.DirEntry, err error) error {
+		rel := x
+		if r, rerr := filepath.Rel(abs, fp); rerr == nil && r != "." {
+			rel = x + "/" + filepath.ToSlash(r)
+		}
+		if err != nil {
+			notHeld = rel + " (unreadable)"
+			return fs.SkipAll
+		}
+		if d.IsDir() {
+			if fp != abs && isRepoDir(fp) {
+				notHeld = rel + " (a nested repository)"
+				return fs.SkipAll
+			}
+			return nil
+		}
+		files++
+		if !held[rel] {
+			why := "not held"
+			if fi, err := d.Info(); err == nil {
+				why = p.whyNotHeld(rel, fi)
+			}
+			notHeld = rel + " (" + why + ")"
+			return fs.SkipAll
+		}
+		return nil
+	})
+	if walkErr != nil {
+		return ioError(x, walkErr)
+	}
+	switch {
+	case notHeld != "":
+		p.set(x, RestoreKeep, "a directory now, holding "+notHeld+", which the safety checkpoint cannot hold: not replaced")
+	case files > 0 && !p.opts.Delete:
+		p.set(x, RestoreKeep, "a directory now, a file in the checkpoint: --delete replaces it")
+	default:
+		ch := p.set(x, RestoreWrite, "replaces a directory")
+		ch.want, ch.replaceDir = want, true
+	}
+	return nil
+}
+
+// planRemove decides a path the safety checkpoint holds and the checkpoint
+// does not.
+func (p *restorePlan) planRemove(c vcs.Change) {
+	if _, ok := p.byPath[c.Path]; ok {
+		return // decided as a file in the way of a directory
+	}
+	switch {
+	case c.OldMode == vcs.ModeGitlink:
+		p.set(c.Path, RestoreKeep, "a nested repository: never deleted")
+	case p.tooLarge[c.Path]:
+		p.set(c.Path, RestoreKeep, "left out of "+p.label+" as larger than snapshot.max_file_size: never deleted")
+	case !p.opts.Delete:
+		p.set(c.Path, RestoreKeep, "not in "+p.label+": --delete removes it")
+	default:
+		p.set(c.Path, RestoreDelete, "not in "+p.label).held = vcs.TreeEntry{Name: path.Base(c.Path), Mode: c.OldMode, ID: c.OldID}
+	}
+}
+
+// heldEntry is the safety checkpoint's file or link at rel, if any.
+func (p *restorePlan) heldEntry(rel string) (vcs.TreeEntry, bool) {
+	e, err := vcs.Lookup(p.s, p.cur, rel)
+	if err != nil || e.IsDir() || e.Mode == vcs.ModeGitlink {
+		return vcs.TreeEntry{}, false
+	}
+	return e, true
+}
+
+// checkSafe refuses a checkpoint path a restore must never write: one
+// that climbs out of the workspace or into a .git directory. ctxgit
+// writes no such tree; one from elsewhere might.
+func (p *restorePlan) checkSafe(rel string, symlink bool) error {
+	els := strings.Split(rel, "/")
+	for i, el := range els {
+		if el == "" || el == "." || el == ".." || vcs.RefusedName(el, symlink && i == len(els)-1) {
+			return spec.Invalid("checkpoint %s holds the path %q, which ctxgit never writes: nothing was restored", p.label, rel)
+		}
+	}
+	return nil
+}
+
+// whyNotHeld says why the snapshot leaves out what is at rel now (SPEC
+// §9.3), in the order the snapshot's rules apply.
+func (p *restorePlan) whyNotHeld(rel string, fi fs.FileInfo) string {
+	cfg := p.w.Config.Snapshot
+	if p.excludes == nil {
+		for _, pat := range cfg.SecretExcludes {
+			p.secrets = append(p.secrets, ignore.New(ignore.ParsePatterns([]byte(pat), "", "secret")))
+		}
+		p.excludes = ignore.New(ignore.ParsePatterns([]byte(strings.Join(cfg.Excludes, "\n")), "", "snapshot.excludes"))
+	}
+	// The snapshot matches each entry as it walks, so a directory's rule
+	// covers everything below it.
+	els := strings.Split(rel, "/")
+	for i := range els {
+		q := strings.Join(els[:i+1], "/")
+		isDir := i < len(els)-1 || fi.IsDir()
+		for j, m := range p.secrets {
+			if m.Match(q, isDir) {
+				return fmt.Sprintf("a secret (snapshot.secret_excludes %q)", cfg.SecretExcludes[j])
+			}
+		}
+		if p.excludes.Match(q, isDir) {
+			return "excluded by snapshot.excludes"
+		}
+	}
+	if p.snap != nil {
+		for _, s := range p.snap.Skipped {
+			if r, ok := strings.CutPrefix(s, rel+": "); ok {
+				return "unreadable (" + r + ")"
+			}
+		}
+	}
+	switch {
+	case vcs.RefusedName(path.Base(rel), fi.Mode()&fs.ModeSymlink != 0):
+		return "a name git refuses in a tree"
+	case fi.Mode().IsRegular() && cfg.MaxFileSize > 0 && fi.Size() > int64(cfg.MaxFileSize):
+		return fmt.Sprintf("larger than snapshot.max_file_size (%d bytes)", fi.Size())
+	case !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0 && !fi.IsDir():
+		return "not a regular file"
+	}
+	return "ignored (.gitignore, info/exclude or core.excludesFile)"
+}
+
+func kindOf(fi fs.FileInfo) string {
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return "a symlink"
+	case fi.Mode().IsRegular():
+		return "a file"
+	}
+	return "a special file"
+}
+
+// isRepoDir reports whether a directory is a repository of its own, which
+// the snapshot records as a gitlink or leaves out (SPEC §9.5).
+func isRepoDir(abs string) bool {
+	_, err := os.Lstat(filepath.Join(abs, ".git"))
+	return err == nil
+}
+
+// flattenTree adds every non-directory path below tree id to out.
+func flattenTree(s vcs.Store, id vcs.Hash, prefix string, out map[string]bool) error {
+	entries, err := vcs.ReadTree(s, id)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		p := prefix + "/" + e.Name
+		if e.IsDir() {
+			if err := flattenTree(s, e.ID, p, out); err != nil {
+				return err
+			}
+			continue
+		}
+		out[p] = true
+	}
+	return nil
+}
+
+// verifyRestore checks, before anything is written, that every path to be
+// replaced or deleted still holds what the safety checkpoint holds, so a
+// file changed in between is never lost.
+func (w *Workspace) verifyRestore(changes []RestoreChange, safety string) error {
+	for _, c := range changes {
+		ok := true
+		switch {
+		case c.Action == RestoreCreate:
+			// ENOTDIR: below a file or link that is deleted first.
+			_, err := os.Lstat(w.Path(c.Path))
+			ok = errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+		case c.Action != RestoreWrite && c.Action != RestoreDelete, c.forced, c.replaceDir:
+			continue
+		default:
+			ok = matchesEntry(w.Path(c.Path), c.held)
+		}
+		if !ok {
+			return spec.Conflict("%s changed after the safety checkpoint %s was taken: nothing was restored; run ctxgit restore again", c.Path, safety)
+		}
+	}
+	return nil
+}
+
+// matchesEntry reports whether the file or link at abs is what a tree
+// entry records.
+func matchesEntry(abs string, e vcs.TreeEntry) bool {
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return false
+	}
+	var data []byte
+	switch {
+	case e.Mode == vcs.ModeSymlink && fi.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(abs)
+		if err != nil {
+			return false
+		}
+		data = []byte(target)
+	case (e.Mode == vcs.ModeFile || e.Mode == vcs.ModeExecutable) && fi.Mode().IsRegular():
+		if (fi.Mode()&0o100 != 0) != (e.Mode == vcs.ModeExecutable) {
+			return false
+		}
+		if data, err = os.ReadFile(abs); err != nil {
+			return false
+		}
+	default:
+		return false
+	}
+	return vcs.HashObject(vcs.BlobObject, data) == e.ID
+}
+
+// applyRestore carries out a verified plan: removals first, then each
+// file written atomically.
+func (w *Workspace) applyRestore(s vcs.Store, changes []RestoreChange) error {
+	var emptied []string
+	for _, c := range changes {
+		if c.Action != RestoreDelete {
+			continue
+		}
+		if err := os.Remove(w.Path(c.Path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return ioError(c.Path, err)
+		}
+		emptied = append(emptied, path.Dir(c.Path))
+	}
+	for _, c := range changes {
+		if c.replaceDir {
+			if err := removeEmptyDirs(w.Path(c.Path)); err != nil {
+				return ioError(c.Path, fmt.Errorf("not replaced: %w", unwrapPathError(err)))
+			}
+		}
+	}
+	// Git records no empty directories, so a directory whose last file was
+	// deleted goes too, as with git; a non-empty one stays.
+	slices.SortFunc(emptied, func(a, b string) int { return strings.Count(b, "/") - strings.Count(a, "/") })
+	for _, d := range emptied {
+		for ; d != "." && d != ""; d = path.Dir(d) {
+			if os.Remove(w.Path(d)) != nil {
+				break
+			}
+		}
+	}
+	for _, c := range changes {
+		if c.Action != RestoreCreate && c.Action != RestoreWrite {
+			continue
+		}
+		data, err := vcs.ReadBlob(s, c.want.ID)
+		if err != nil {
+			return fmt.Errorf("%s: reading it from the checkpoint: %w", c.Path, err)
+		}
+		abs := w.Path(c.Path)
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			return ioError(c.Path, err)
+		}
+		if c.want.Mode == vcs.ModeSymlink {
+			err = writeLinkAtomic(abs, string(data))
+		} else {
+			err = atomicfile.Write(abs, data, restorePerm(abs, c.want.Mode))
+		}
+		if err != nil {
+			return ioError(c.Path, err)
+		}
+	}
+	return nil
+}
+
+// ioError names the path of a failure reading or writing the disk; it is
+// exit 1 (SPEC §17.5), not bad input.
+func ioError(rel string, err error) error {
+	return fmt.Errorf("%s: %w", rel, unwrapPathError(err))
+}
+
+// removeEmptyDirs removes a directory that holds only directories, deepest
+// first; it fails, removing what it could, if a file is still in it.
+func removeEmptyDirs(abs string) error {
+	var dirs []string
+	err := filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			dirs = append(dirs, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if err := os.Remove(dirs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// restorePerm keeps an existing file's permissions, with the execute bits
+// set or cleared as the checkpoint records; a new file is 0644 or 0755.
+func restorePerm(abs string, mode uint32) fs.FileMode {
+	perm := fs.FileMode(0o644)
+	if fi, err := os.Lstat(abs); err == nil && fi.Mode().IsRegular() {
+		perm = fi.Mode().Perm()
+	}
+	if mode == vcs.ModeExecutable {
+		return perm | (perm&0o444)>>2
+	}
+	return perm &^ 0o111
+}
+
+// writeLinkAtomic replaces abs with a symlink to target: made under a
+// temporary name beside it and renamed over it, so a reader sees the old
+// entry or the link, never neither.
+func writeLinkAtomic(abs, target string) error {
+	dir := filepath.Dir(abs)
+	for i := 0; ; i++ {
+		tmp := filepath.Join(dir, fmt.Sprintf(".%s.tmp-%d-%d", filepath.Base(abs), os.Getpid(), time.Now().UnixNano()+int64(i)))
+		err := os.Symlink(target, tmp)
+		if errors.Is(err, fs.ErrExist) && i < 10 {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, abs); err != nil {
+			os.Remove(tmp)
+			return err
+		}
+		if d, err := os.Open(dir); err == nil {
+			d.Sync()
+			d.Close()
+		}
+		return nil
+	}
+}
+
+// hashOnlyStore is the store as a snapshot sees it, minus the writes:
+// blobs are hashed and dropped, trees are kept in memory, reads fall
+// through to the real store. A dry run plans on it and stores nothing.
+type hashOnlyStore struct {
+	vcs.Store
+	mu   sync.Mutex
+	objs map[vcs.Hash]hashOnlyObject
+}
+
+type hashOnlyObject struct {
+	t    vcs.ObjectType
+	data []byte
+}
+
+func newHashOnlyStore(base vcs.Store) *hashOnlyStore {
+	return &hashOnlyStore{Store: base, objs: map[vcs.Hash]hashOnlyObject{}}
+}
+
+var errHashOnly = errors.New("a dry run stores nothing")
+
+func (s *hashOnlyStore) WriteObject(t vcs.ObjectType, data []byte) (vcs.Hash, error) {
+	h := vcs.HashObject(t, data)
+	if t != vcs.BlobObject {
+		s.mu.Lock()
+		s.objs[h] = hashOnlyObject{t, data}
+		s.mu.Unlock()
+	}
+	return h, nil
+}
+
+func (s *hashOnlyStore) HasObject(h vcs.Hash) (bool, error) {
+	s.mu.Lock()
+	_, ok := s.objs[h]
+	s.mu.Unlock()
+	if ok {
+		return true, nil
+	}
+	return s.Store.HasObject(h)
+}
+
+func (s *hashOnlyStore) ReadObject(h vcs.Hash) (vcs.ObjectType, []byte, error) {
+	s.mu.Lock()
+	o, ok := s.objs[h]
+	s.mu.Unlock()
+	if ok {
+		return o.t, o.data, nil
+	}
+	return s.Store.ReadObject(h)
+}
+
+func (s *hashOnlyStore) NewBatch() (vcs.Batch, error)               { return nil, errHashOnly }
+func (s *hashOnlyStore) UpdateRef(string, vcs.Hash, vcs.Hash) error { return errHashOnly }
+func (s *hashOnlyStore) DeleteRef(string, vcs.Hash) error           { return errHashOnly }

@@ -1,0 +1,457 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/vcs"
+)
+
+// restoreWS is a plain-directory workspace with a fixed clock, holding files.
+func restoreWS(t *testing.T, files map[string]string) *Workspace {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTestFiles(t, dir, files)
+	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	w, err := Open(Env{Now: func() time.Time { return now }, Getenv: func(string) string { return "" }, Cwd: dir}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func writeTestFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for p, content := range files {
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func mustCheckpoint(t *testing.T, w *Workspace) *CheckpointResult {
+	t.Helper()
+	res, err := w.Checkpoint(CheckpointOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// listing is every entry below root (the store and local files included)
+// with its type, mode and content, to prove a command changed nothing.
+func listing(t *testing.T, root string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %v", p, fi.Mode())
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			fmt.Fprintf(&b, " -> %s", target)
+		case fi.Mode().IsRegular():
+			data, _ := os.ReadFile(p)
+			fmt.Fprintf(&b, " %q", data)
+		}
+		b.WriteByte('\n')
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func actions(changes []RestoreChange) []string {
+	var out []string
+	for _, c := range changes {
+		out = append(out, c.Action+" "+c.Path)
+	}
+	return out
+}
+
+// SPEC §17.2: paths are relative to the current directory inside the
+// workspace, else to the root; nothing outside it, nothing of ctxgit's own.
+func TestRestoreScope(t *testing.T) {
+	w := restoreWS(t, map[string]string{"sub/a.txt": "a"})
+	sub := filepath.Join(w.Root, "sub")
+	for _, tc := range []struct {
+		cwd   string
+		paths []string
+		want  []string
+		err   string
+	}{
+		{cwd: w.Root, paths: nil, want: nil},
+		{cwd: w.Root, paths: []string{"b", "a", "a/", "./a"}, want: []string{"a", "b"}},
+		{cwd: sub, paths: []string{"a.txt", "../top.txt"}, want: []string{"sub/a.txt", "top.txt"}},
+		{cwd: sub, paths: []string{"."}, want: []string{"sub"}},
+		{cwd: w.Root, paths: []string{"x", "."}, want: nil},
+		{cwd: filepath.Dir(w.Root), paths: []string{"a.txt"}, want: []string{"a.txt"}},
+		{cwd: w.Root, paths: []string{filepath.Join(w.Root, "sub", "a.txt")}, want: []string{"sub/a.txt"}},
+		{cwd: w.Root, paths: []string{"../x"}, err: "is outside the workspace"},
+		{cwd: sub, paths: []string{"../../x"}, err: "is outside the workspace"},
+		{cwd: w.Root, paths: []string{"/etc/passwd"}, err: "is outside the workspace"},
+		{cwd: w.Root, paths: []string{""}, err: "an empty path"},
+		{cwd: w.Root, paths: []string{"a\x00b"}, err: "must not contain NUL bytes"},
+		{cwd: w.Root, paths: []string{"caf\xe9.txt"}, want: []string{"caf\xe9.txt"}},
+		{cwd: w.Root, paths: []string{".git/config"}, err: "inside a .git directory"},
+		{cwd: w.Root, paths: []string{"x/.GIT/config"}, err: "inside a .git directory"},
+		{cwd: w.Root, paths: []string{".ctxgit/local"}, err: "machine-local files and store"},
+		{cwd: w.Root, paths: []string{".ctxgit/store.git/HEAD"}, err: "machine-local files and store"},
+		{cwd: w.Root, paths: []string{"CONTEXT_RECOVERY.md"}, err: "it is never restored"},
+	} {
+		w.Env.Cwd = tc.cwd
+		got, err := w.restoreScope(tc.paths)
+		if tc.err != "" {
+			if !errors.Is(err, spec.ErrUsage) || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("restoreScope(%q) from %s = %v, want a usage error with %q", tc.paths, tc.cwd, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("restoreScope(%q) from %s = %q, %v; want %q", tc.paths, tc.cwd, got, err, tc.want)
+		}
+	}
+}
+
+// SPEC §17.3: a dry run plans exactly what the restore does and changes
+// nothing anywhere: files, objects, refs, lock, stat cache.
+func TestRestoreDryRunChangesNothing(t *testing.T) {
+	w := restoreWS(t, map[string]string{"a.txt": "a1", "gone.txt": "g", "d/x": "x"})
+	mustCheckpoint(t, w)
+	writeTestFiles(t, w.Root, map[string]string{"a.txt": "a2", "new.txt": "n", "d/y": "y"})
+	os.Remove(filepath.Join(w.Root, "gone.txt"))
+	mustCheckpoint(t, w)
+	writeTestFiles(t, w.Root, map[string]string{"a.txt": "a3"})
+
+	before := listing(t, w.Root)
+	res, err := w.Restore(RestoreOptions{Name: "cp_001", DryRun: true, Delete: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := listing(t, w.Root); after != before {
+		t.Errorf("a dry run changed the workspace:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+	want := []string{"write a.txt", "delete d/y", "create gone.txt", "delete new.txt"}
+	if got := actions(res.Changes); !slices.Equal(got, want) {
+		t.Errorf("dry run plans %q, want %q", got, want)
+	}
+	if res.Safety != nil || !res.DryRun {
+		t.Errorf("dry run: Safety = %v, DryRun = %v", res.Safety, res.DryRun)
+	}
+
+	// The real restore does what the dry run said.
+	res, err = w.Restore(RestoreOptions{Name: "cp_001", Delete: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := actions(res.Changes); !slices.Equal(got, want) {
+		t.Errorf("restore did %q, want %q", got, want)
+	}
+	for p, want := range map[string]string{"a.txt": "a1", "gone.txt": "g", "d/x": "x"} {
+		if data, err := os.ReadFile(w.Path(p)); err != nil || string(data) != want {
+			t.Errorf("%s = %q, %v; want %q", p, data, err, want)
+		}
+	}
+	for _, p := range []string{"new.txt", "d/y"} {
+		if _, err := os.Lstat(w.Path(p)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s still there (%v)", p, err)
+		}
+	}
+	if res.Safety == nil || res.Safety.Checkpoint.Meta.Trigger != spec.TriggerRestore || res.Safety.Checkpoint.Meta.CheckpointID != "cp_003" {
+		t.Fatalf("safety checkpoint = %+v", res.Safety)
+	}
+	// The safety checkpoint holds the unsaved edit the restore replaced.
+	store, _ := w.Store()
+	c, err := vcs.ReadCommit(store, res.Safety.Commit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := vcs.ReadFileAt(store, c.Tree, "a.txt"); err != nil || string(data) != "a3" {
+		t.Errorf("safety checkpoint a.txt = %q, %v; want a3", data, err)
+	}
+}
+
+// SPEC §17.1: a restore runs under the workspace lock; while another
+// process holds it, the restore fails with a conflict and writes nothing.
+func TestRestoreUnderLock(t *testing.T) {
+	w := restoreWS(t, map[string]string{"a.txt": "a1"})
+	mustCheckpoint(t, w)
+	writeTestFiles(t, w.Root, map[string]string{"a.txt": "a2"})
+	w.Config.Lock.Timeout = spec.Duration(100 * time.Millisecond)
+	l, err := w.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Unlock()
+	before := listing(t, w.Root)
+	if _, err := w.Restore(RestoreOptions{Name: "cp_001"}); !errors.Is(err, spec.ErrConflict) || !strings.Contains(err.Error(), "workspace is locked") {
+		t.Fatalf("Restore under a held lock = %v, want the lock conflict", err)
+	}
+	if after := listing(t, w.Root); after != before {
+		t.Errorf("a locked-out restore changed the workspace")
+	}
+	// A dry run reads only and takes no lock.
+	if _, err := w.Restore(RestoreOptions{Name: "cp_001", DryRun: true}); err != nil {
+		t.Errorf("dry run under a held lock = %v", err)
+	}
+}
+
+// SPEC §17.4: content the safety checkpoint cannot hold is refused, every
+// path named, before anything is written; --force overwrites it.
+func TestRestoreRefusal(t *testing.T) {
+	w := restoreWS(t, map[string]string{"a.txt": "a1", "big.bin": "small", "keys/app.key": "k1"})
+	w.Config.Snapshot.SecretExcludes = nil
+	mustCheckpoint(t, w)
+	w.Config.Snapshot.SecretExcludes = []string{"*.key"}
+	w.Config.Snapshot.MaxFileSize = 200 // above .ctxgit/.gitignore
+	writeTestFiles(t, w.Root, map[string]string{"a.txt": "a2", "big.bin": strings.Repeat("x", 300), "keys/app.key": "k2"})
+
+	before := listing(t, w.Root)
+	_, err := w.Restore(RestoreOptions{Name: "cp_001"})
+	var refused *RestoreRefusedError
+	if !errors.As(err, &refused) || !errors.Is(err, spec.ErrConflict) || spec.ExitCode(err) != spec.ExitConflict {
+		t.Fatalf("Restore = %v, want a refusal (exit 5)", err)
+	}
+	if got := actions(refused.Refused); !slices.Equal(got, []string{"refuse big.bin", "refuse keys/app.key"}) {
+		t.Errorf("refused %q", got)
+	}
+	for _, want := range []string{"big.bin: larger than snapshot.max_file_size (300 bytes)", `keys/app.key: a secret (snapshot.secret_excludes "*.key")`, "nothing was restored"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("refusal %q does not say %q", err, want)
+		}
+	}
+	if after := listing(t, w.Root); after != before {
+		t.Errorf("a refused restore changed the workspace")
+	}
+
+	res, err := w.Restore(RestoreOptions{Name: "cp_001", Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := actions(res.Changes); !slices.Equal(got, []string{"write a.txt", "write big.bin", "write keys/app.key"}) {
+		t.Errorf("forced restore did %q", got)
+	}
+	for _, c := range res.Changes {
+		if c.Path != "a.txt" && (!c.forced || !strings.HasPrefix(c.Reason, "forced: ")) {
+			t.Errorf("%s: forced = %v, reason %q", c.Path, c.forced, c.Reason)
+		}
+	}
+	if data, _ := os.ReadFile(w.Path("keys/app.key")); string(data) != "k1" {
+		t.Errorf("keys/app.key = %q after --force", data)
+	}
+}
+
+func TestRestoreRefusedErrorText(t *testing.T) {
+	one := &RestoreRefusedError{Refused: []RestoreChange{{Path: ".env", Reason: "a secret"}}}
+	if got, want := one.Error(), "restore refused: .env: a secret: the safety checkpoint cannot hold it; --force overwrites it; nothing was restored"; got != want {
+		t.Errorf("one refusal reads %q, want %q", got, want)
+	}
+	many := &RestoreRefusedError{Safety: "default:cp_004"}
+	for i := range 5 {
+		many.Refused = append(many.Refused, RestoreChange{Path: fmt.Sprintf("f%d", i), Reason: "ignored"})
+	}
+	got := many.Error()
+	for _, want := range []string{"5 paths hold", "f0: ignored; f1: ignored; f2: ignored; and 2 more", "while the safety checkpoint default:cp_004 was taken"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q does not say %q", got, want)
+		}
+	}
+	if strings.Contains(got, "\n") {
+		t.Errorf("refusal spans lines: %q", got)
+	}
+}
+
+// SPEC §17.4: a file the checkpoint left out for its size was there all
+// the same: --delete keeps it.
+func TestRestoreKeepsWhatTheCheckpointLeftOutForSize(t *testing.T) {
+	w := restoreWS(t, map[string]string{"a.txt": "a1", "big.bin": "more than eight bytes"})
+	w.Config.Snapshot.MaxFileSize = 8
+	mustCheckpoint(t, w)
+	writeTestFiles(t, w.Root, map[string]string{"big.bin": "small", "extra": "e"})
+	res, err := w.Restore(RestoreOptions{Name: "cp_001", Delete: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := actions(res.Changes); !slices.Equal(got, []string{"keep big.bin", "delete extra"}) {
+		t.Errorf("restore did %q", got)
+	}
+	if data, _ := os.ReadFile(w.Path("big.bin")); string(data) != "small" {
+		t.Errorf("big.bin = %q", data)
+	}
+}
+
+// SPEC §17.3: a checkpoint from elsewhere whose tree climbs out of the
+// workspace or into .git is refused whole (exit 3), nothing written.
+func TestRestoreRefusesUnsafeTreePaths(t *testing.T) {
+	for _, bad := range []string{"../escape.txt", ".git/hooks/post-checkout", "sub/.GIT/config"} {
+		t.Run(bad, func(t *testing.T) {
+			w := restoreWS(t, map[string]string{"a.txt": "a1"})
+			cp := mustCheckpoint(t, w)
+			store, _ := w.Store()
+			c, err := vcs.ReadCommit(store, cp.Commit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			blob, _ := store.WriteObject(vcs.BlobObject, []byte("#!/bin/sh\necho pwned\n"))
+			tree, err := vcs.Overlay(store, c.Tree, []vcs.PathEntry{{Path: bad, Mode: vcs.ModeExecutable, ID: blob}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			evil := &vcs.Commit{Tree: tree, Parents: []vcs.Hash{cp.Commit}, Author: c.Author, Committer: c.Committer, Message: c.Message}
+			id, err := vcs.WriteCommit(store, evil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := store.UpdateRef(w.SessionRef("default"), id, cp.Commit); err != nil {
+				t.Fatal(err)
+			}
+			before := listing(t, filepath.Dir(w.Root))
+			_, err = w.Restore(RestoreOptions{Name: id.String()})
+			if !errors.Is(err, spec.ErrInvalid) || !strings.Contains(err.Error(), "which ctxgit never writes") {
+				t.Fatalf("Restore of a tree holding %s = %v, want an invalid-input refusal", bad, err)
+			}
+			if after := listing(t, filepath.Dir(w.Root)); after != before {
+				t.Errorf("an unsafe checkpoint changed the disk:\n%s", after)
+			}
+		})
+	}
+}
+
+// The last check before writing: a file changed after the safety
+// checkpoint is never overwritten.
+func TestVerifyRestore(t *testing.T) {
+	w := restoreWS(t, map[string]string{"a.txt": "a1", "run.sh": "echo"})
+	os.Chmod(w.Path("run.sh"), 0o755)
+	os.Symlink("a.txt", w.Path("link"))
+	blob := func(s string) vcs.Hash { return vcs.HashObject(vcs.BlobObject, []byte(s)) }
+	for _, tc := range []struct {
+		path string
+		held vcs.TreeEntry
+		ok   bool
+	}{
+		{"a.txt", vcs.TreeEntry{Mode: vcs.ModeFile, ID: blob("a1")}, true},
+		{"a.txt", vcs.TreeEntry{Mode: vcs.ModeFile, ID: blob("a0")}, false},
+		{"a.txt", vcs.TreeEntry{Mode: vcs.ModeExecutable, ID: blob("a1")}, false},
+		{"run.sh", vcs.TreeEntry{Mode: vcs.ModeExecutable, ID: blob("echo")}, true},
+		{"run.sh", vcs.TreeEntry{Mode: vcs.ModeFile, ID: blob("echo")}, false},
+		{"link", vcs.TreeEntry{Mode: vcs.ModeSymlink, ID: blob("a.txt")}, true},
+		{"link", vcs.TreeEntry{Mode: vcs.ModeFile, ID: blob("a1")}, false},
+		{"missing", vcs.TreeEntry{Mode: vcs.ModeFile, ID: blob("")}, false},
+	} {
+		err := w.verifyRestore([]RestoreChange{{Path: tc.path, Action: RestoreWrite, held: tc.held}}, "default:cp_009")
+		if (err == nil) != tc.ok {
+			t.Errorf("verify %s against %o %s = %v, want ok=%v", tc.path, tc.held.Mode, tc.held.ID.Short(), err, tc.ok)
+		}
+		if err != nil && (!errors.Is(err, spec.ErrConflict) || !strings.Contains(err.Error(), "changed after the safety checkpoint default:cp_009")) {
+			t.Errorf("verify error = %v", err)
+		}
+	}
+	// A path to create must still be absent.
+	if err := w.verifyRestore([]RestoreChange{{Path: "a.txt", Action: RestoreCreate}}, "s"); err == nil {
+		t.Error("a create over a file that appeared was not caught")
+	}
+	if err := w.verifyRestore([]RestoreChange{{Path: "a.txt/below", Action: RestoreCreate}, {Path: "new", Action: RestoreCreate}}, "s"); err != nil {
+		t.Errorf("creates = %v", err)
+	}
+}
+
+func TestRestorePerm(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "f")
+	os.WriteFile(existing, nil, 0o600)
+	os.Chmod(existing, 0o640)
+	for _, tc := range []struct {
+		path string
+		mode uint32
+		want fs.FileMode
+	}{
+		{filepath.Join(dir, "new"), vcs.ModeFile, 0o644},
+		{filepath.Join(dir, "new"), vcs.ModeExecutable, 0o755},
+		{existing, vcs.ModeFile, 0o640},
+		{existing, vcs.ModeExecutable, 0o750},
+	} {
+		if got := restorePerm(tc.path, tc.mode); got != tc.want {
+			t.Errorf("restorePerm(%s, %o) = %o, want %o", filepath.Base(tc.path), tc.mode, got, tc.want)
+		}
+	}
+}
+
+// A dry run's view of the store hashes and keeps trees in memory and
+// refuses to write anything to the real store.
+func TestHashOnlyStore(t *testing.T) {
+	base := vcs.NewMemStore()
+	s := newHashOnlyStore(base)
+	id, err := s.WriteObject(vcs.BlobObject, []byte("x"))
+	if err != nil || id != vcs.HashObject(vcs.BlobObject, []byte("x")) {
+		t.Fatalf("blob = %s, %v", id, err)
+	}
+	tree, err := vcs.WriteTree(s, []vcs.TreeEntry{{Name: "x", Mode: vcs.ModeFile, ID: id}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if entries, err := vcs.ReadTree(s, tree); err != nil || len(entries) != 1 {
+		t.Errorf("tree read back = %v, %v", entries, err)
+	}
+	for _, h := range []vcs.Hash{id, tree} {
+		if ok, _ := base.HasObject(h); ok {
+			t.Errorf("%s reached the real store", h.Short())
+		}
+	}
+	if _, err := s.NewBatch(); err == nil {
+		t.Error("NewBatch succeeded")
+	}
+	if err := s.UpdateRef("refs/ctxgit/x", tree, vcs.ZeroHash); err == nil {
+		t.Error("UpdateRef succeeded")
+	}
+}
+
+// SPEC §17.4: a failure after the safety checkpoint (here, an object gone
+// from the store) is an I/O error (exit 1) that names the safety
+// checkpoint to undo with.
+func TestRestoreFailureNamesSafetyCheckpoint(t *testing.T) {
+	w := restoreWS(t, map[string]string{"a.txt": "a1"})
+	mustCheckpoint(t, w)
+	writeTestFiles(t, w.Root, map[string]string{"a.txt": "a2"})
+	id := vcs.HashObject(vcs.BlobObject, []byte("a1")).String()
+	if err := os.Remove(w.Path(spec.PrivateStoreDir + "/objects/" + id[:2] + "/" + id[2:])); err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.Restore(RestoreOptions{Name: "cp_001"})
+	if err == nil || spec.ExitCode(err) != spec.ExitFailure {
+		t.Fatalf("Restore with a missing object = %v (exit %d), want exit 1", err, spec.ExitCode(err))
+	}
+	for _, want := range []string{"a.txt: reading it from the checkpoint", "the safety checkpoint default:cp_002 holds the workspace as it was before", "ctxgit restore --delete default:cp_002"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not say %q", err, want)
+		}
+	}
+	if res == nil || res.Safety == nil {
+		t.Fatal("no safety checkpoint in the result")
+	}
+	if data, _ := os.ReadFile(w.Path("a.txt")); string(data) != "a2" {
+		t.Errorf("a.txt = %q", data)
+	}
+}
