@@ -97,19 +97,21 @@ func (w *Workspace) Prune(opts PruneOptions) (*PruneResult, error) {
 		}
 		*o.dst = *o.v
 	}
-	if !opts.DryRun {
-		lock, err := w.Lock()
-		if err != nil {
-			return nil, err
-		}
-		defer lock.Unlock()
-	}
+	// Without a store there is nothing to prune, and no lock is taken:
+	// taking one would create .ctxgit/local/ (SPEC §14).
 	store, err := w.storeIfAny()
 	if err != nil {
 		return nil, err
 	}
 	if store == nil {
 		return res, nil
+	}
+	if !opts.DryRun {
+		lock, err := w.Lock()
+		if err != nil {
+			return nil, err
+		}
+		defer lock.Unlock()
 	}
 	res.Private = w.Repo == nil
 	if err := w.planPrune(store, res); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -49,18 +50,28 @@ func (a *app) pruneCommand() *cli.Command {
 
 func (a *app) printPrune(res *workspace.PruneResult, asJSON bool) error {
 	if asJSON {
-		sessions := make([]map[string]any, 0, len(res.Sessions))
+		type sessionJSON struct {
+			Session     string    `json:"session"`
+			Action      string    `json:"action"`
+			Reason      string    `json:"reason"`
+			Checkpoints int       `json:"checkpoints"`
+			Kept        int       `json:"kept"`
+			Dropped     []string  `json:"dropped"`
+			Newest      string    `json:"newest"`
+			NewestAt    time.Time `json:"newest_at"`
+			OldestKept  string    `json:"oldest_kept"`
+			OldHead     string    `json:"old_head"`
+			NewHead     string    `json:"new_head"`
+		}
+		sessions := make([]sessionJSON, 0, len(res.Sessions))
 		for _, s := range res.Sessions {
-			m := map[string]any{
-				"session": s.Session, "action": s.Action, "reason": s.Reason,
-				"checkpoints": s.Checkpoints, "kept": s.Kept, "dropped": nonNil(s.Dropped),
-				"newest": s.Newest, "newest_at": s.NewestAt, "oldest_kept": s.Oldest,
-				"old_head": s.OldHead.String(), "new_head": "",
-			}
+			j := sessionJSON{Session: s.Session, Action: s.Action, Reason: s.Reason, Checkpoints: s.Checkpoints,
+				Kept: s.Kept, Dropped: nonNil(s.Dropped), Newest: s.Newest, NewestAt: s.NewestAt,
+				OldestKept: s.Oldest, OldHead: s.OldHead.String()}
 			if !s.NewHead.IsZero() {
-				m["new_head"] = s.NewHead.String()
+				j.NewHead = s.NewHead.String()
 			}
-			sessions = append(sessions, m)
+			sessions = append(sessions, j)
 		}
 		store := "repository"
 		if res.Private {
