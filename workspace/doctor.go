@@ -39,7 +39,7 @@ type DoctorOptions struct {
 	// Fix applies the safe repairs: removing stale locks, repacking.
 	Fix bool
 	// LooseThreshold is the count of loose objects above which a repack
-	// is suggested; 0 means DefaultLooseThreshold.
+	// is suggested (and done by Fix).
 	LooseThreshold int
 }
 
@@ -100,9 +100,6 @@ func OpenForDoctor(env Env, root string) (w *Workspace, configErr error, err err
 // and repacks, reporting each fix. configErr is the config problem
 // OpenForDoctor found, if any. It never creates .ctxgit/ or a store.
 func (w *Workspace) Doctor(opts DoctorOptions, configErr error) (*DoctorResult, error) {
-	if opts.LooseThreshold <= 0 {
-		opts.LooseThreshold = DefaultLooseThreshold
-	}
 	r := &DoctorResult{}
 	w.doctorConfig(r, configErr)
 	w.doctorState(r)

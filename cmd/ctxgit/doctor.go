@@ -15,6 +15,7 @@ func (a *app) doctorCommand() *cli.Command {
 		Usage: "check the store, locks, state files and host hooks; --fix removes stale locks and repacks",
 		Flags: []cli.Flag{rootFlag, jsonFlag,
 			&cli.BoolFlag{Name: "fix", Usage: "apply the safe repairs: remove stale locks, repack"},
+			&cli.IntFlag{Name: "max-loose", Value: workspace.DefaultLooseThreshold, Usage: "loose objects above which a repack is suggested (and done by --fix)"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := args(c, 0, 0); err != nil {
@@ -35,15 +36,25 @@ func (a *app) doctorCommand() *cli.Command {
 				return err
 			}
 			a.ws = w
-			res, err := w.Doctor(workspace.DoctorOptions{Fix: c.Bool("fix")}, configErr)
+			if c.Int("max-loose") < 0 {
+				return spec.Usage("--max-loose must be at least 0, got %d", c.Int("max-loose"))
+			}
+			res, err := w.Doctor(workspace.DoctorOptions{Fix: c.Bool("fix"), LooseThreshold: c.Int("max-loose")}, configErr)
 			if err != nil {
 				return err
 			}
 			n := res.Problems()
 			if c.Bool("json") {
-				findings := make([]map[string]any, 0, len(res.Findings))
+				type findingJSON struct {
+					Check   string `json:"check"`
+					Level   string `json:"level"`
+					Message string `json:"message"`
+					Fix     string `json:"fix"`
+					Fixed   bool   `json:"fixed"`
+				}
+				findings := make([]findingJSON, 0, len(res.Findings))
 				for _, f := range res.Findings {
-					findings = append(findings, map[string]any{"check": f.Check, "level": f.Level, "message": f.Message, "fix": f.Fix, "fixed": f.Fixed})
+					findings = append(findings, findingJSON{f.Check, f.Level, f.Message, f.Fix, f.Fixed})
 				}
 				if err := a.printJSON(map[string]any{"healthy": n == 0, "problems": n, "findings": findings}); err != nil {
 					return err
