@@ -47,6 +47,7 @@ type SessionPrune struct {
 	NewHead  vcs.Hash // zero for a dropped session
 
 	chain []Entry // newest first
+	merge bool    // the chain holds a commit with several parents
 }
 
 // PruneResult is what prune did, or with DryRun would do.
@@ -156,11 +157,7 @@ func (w *Workspace) planPrune(store vcs.Store, res *PruneResult) error {
 		p.Kept = p.Checkpoints
 		p.Oldest = checkpointName(p.chain[len(p.chain)-1])
 		p.Newest, p.NewestAt = checkpointName(p.chain[0]), p.chain[0].When
-		if merge {
-			// ctxgit writes linear chains; a merge is someone else's
-			// history, and rewriting it would drop their other parents.
-			p.Reason = "its chain holds a merge commit, which prune does not rewrite"
-		}
+		p.merge = merge
 		plans = append(plans, p)
 	}
 
@@ -203,7 +200,13 @@ func (w *Workspace) planPrune(store vcs.Store, res *PruneResult) error {
 	}
 	for i := range plans {
 		p := &plans[i]
-		if p.Action != PruneKeep || p.Checkpoints <= res.Keep || p.Reason != "" {
+		if p.Action != PruneKeep || p.Checkpoints <= res.Keep {
+			continue
+		}
+		if p.merge {
+			// ctxgit writes linear chains; a merge is someone else's
+			// history, and rewriting it would drop their other parents.
+			p.Reason = "its chain holds a merge commit, which prune does not rewrite"
 			continue
 		}
 		p.Action, p.Kept, p.Oldest = PruneTrim, res.Keep, checkpointName(p.chain[res.Keep-1])

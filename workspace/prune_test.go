@@ -176,3 +176,48 @@ func TestPruneRepackFailure(t *testing.T) {
 		t.Fatalf("loose objects %d → %d", len(before), len(after))
 	}
 }
+
+// SPEC §18.1 rule 5: a chain holding a merge is not rewritten; it can
+// still be dropped whole.
+func TestPruneLeavesMergesAlone(t *testing.T) {
+	w, now := pruneWorkspace(t)
+	checkpointAt(t, w, now, fixedNow, "side", "a.txt", "side")
+	checkpointAt(t, w, now, fixedNow.Add(time.Minute), "main", "a.txt", "one")
+	checkpointAt(t, w, now, fixedNow.Add(2*time.Minute), "main", "a.txt", "two")
+	store, err := w.Store()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _ := store.ReadRef(w.SessionRef("main"))
+	side, _ := store.ReadRef(w.SessionRef("side"))
+	c, _ := vcs.ReadCommit(store, head)
+	c.Parents = []vcs.Hash{head, side}
+	merge, err := vcs.WriteCommit(store, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.UpdateRef(w.SessionRef("main"), merge, head); err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.Prune(workspace.PruneOptions{Keep: intp(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range res.Sessions {
+		if s.Session == "main" && (s.Action != workspace.PruneKeep || !strings.Contains(s.Reason, "merge commit")) {
+			t.Fatalf("main = %+v", s)
+		}
+	}
+	if got, _ := store.ReadRef(w.SessionRef("main")); got != merge {
+		t.Fatal("a chain with a merge was rewritten")
+	}
+	// Idle, it goes whole like any other.
+	*now = fixedNow.Add(24 * time.Hour * 100)
+	checkpointAt(t, w, now, *now, "fresh", "", "")
+	if _, err := w.Prune(workspace.PruneOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if sessions, _ := w.Sessions(); len(sessions) != 1 || sessions[0].Name != "fresh" {
+		t.Fatalf("sessions = %v", sessions)
+	}
+}
