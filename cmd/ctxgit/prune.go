@@ -16,9 +16,9 @@ func (a *app) pruneCommand() *cli.Command {
 		Usage: "keep each session's newest checkpoints, drop idle sessions, and repack the store (retention.* in the config)",
 		Flags: []cli.Flag{rootFlag, jsonFlag,
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "say what would go; change nothing"},
-			&cli.IntFlag{Name: "keep", Usage: "checkpoints kept per session (default: retention.keep, 50)"},
-			&cli.IntFlag{Name: "max-idle-days", Usage: "drop sessions idle longer; 0 = never (default: retention.max_idle_days, 30)"},
-			&cli.IntFlag{Name: "max-sessions", Usage: "keep at most this many sessions; 0 = no cap (default: retention.max_sessions, 500)"},
+			&cli.IntFlag{Name: "keep", Usage: "checkpoints kept per session", DefaultText: "retention.keep, 50"},
+			&cli.IntFlag{Name: "max-idle-days", Usage: "drop sessions idle longer; 0 = never", DefaultText: "retention.max_idle_days, 30"},
+			&cli.IntFlag{Name: "max-sessions", Usage: "keep at most this many sessions; 0 = no cap", DefaultText: "retention.max_sessions, 500"},
 		},
 		Action: func(c *cli.Context) error {
 			w, err := a.workspace(c, 0, 0)
