@@ -25,6 +25,7 @@ type Config struct {
 	Pressure   PressureConfig   `yaml:"pressure"`
 	Lock       LockConfig       `yaml:"lock"`
 	Checkpoint CheckpointConfig `yaml:"checkpoint"`
+	Retention  RetentionConfig  `yaml:"retention"`
 }
 
 // PathsConfig names the state files, relative to the workspace root.
@@ -93,6 +94,18 @@ type CheckpointConfig struct {
 	AuthorEmail string `yaml:"author_email"`
 }
 
+// RetentionConfig governs `ctxgit prune` (SPEC §18).
+type RetentionConfig struct {
+	// Keep is how many of each session's newest checkpoints survive.
+	Keep int `yaml:"keep"`
+	// MaxIdleDays drops a session whose newest checkpoint is older than
+	// this many days; 0 never drops a session for being idle.
+	MaxIdleDays int `yaml:"max_idle_days"`
+	// MaxSessions caps the sessions a workspace keeps, dropping the
+	// longest idle first; 0 is no cap.
+	MaxSessions int `yaml:"max_sessions"`
+}
+
 // MinBudgetChars is the smallest recovery budget: room for the header, the
 // four required sections of ordinary length and the footer (SPEC §10.2).
 const MinBudgetChars = 500
@@ -146,6 +159,7 @@ func DefaultConfig() Config {
 			AuthorName:  "ctxgit",
 			AuthorEmail: "ctxgit@localhost",
 		},
+		Retention: RetentionConfig{Keep: 50, MaxIdleDays: 30, MaxSessions: 500},
 	}
 }
 
@@ -216,6 +230,17 @@ func (c *Config) validate() (string, error) {
 	}
 	if c.Recovery.MaxAge <= 0 {
 		return "recovery.max_age", fmt.Errorf("recovery.max_age must be positive, got %s", time.Duration(c.Recovery.MaxAge))
+	}
+	if c.Retention.Keep < 1 {
+		return "retention.keep", fmt.Errorf("retention.keep must be at least 1 (a session's newest checkpoint is never pruned), got %d", c.Retention.Keep)
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"retention.max_idle_days", c.Retention.MaxIdleDays}, {"retention.max_sessions", c.Retention.MaxSessions}} {
+		if f.v < 0 {
+			return f.name, fmt.Errorf("%s must not be negative", f.name)
+		}
 	}
 	for _, f := range []struct{ name, v string }{
 		{"checkpoint.author_name", c.Checkpoint.AuthorName}, {"checkpoint.author_email", c.Checkpoint.AuthorEmail}} {
@@ -315,6 +340,7 @@ var (
 	configSection = map[string]string{
 		"Config": "the top level", "PathsConfig": "paths", "SnapshotConfig": "snapshot", "RecoveryConfig": "recovery",
 		"CapsConfig": "caps", "PressureConfig": "pressure", "LockConfig": "lock", "CheckpointConfig": "checkpoint",
+		"RetentionConfig": "retention",
 	}
 )
 

@@ -95,6 +95,10 @@ lock:
 checkpoint:
   author_name: Agent Smith
   author_email: agent@example.com
+retention:
+  keep: 5
+  max_idle_days: 7
+  max_sessions: 20
 `
 	want := spec.Config{
 		Version: 1,
@@ -108,6 +112,7 @@ checkpoint:
 			GaugeFrom: 0.65, MinGrowth: 0.1, NudgeStale: spec.Duration(90 * time.Second)},
 		Lock:       spec.LockConfig{Timeout: spec.Duration(3 * time.Second), StaleAfter: spec.Duration(5 * time.Minute)},
 		Checkpoint: spec.CheckpointConfig{AuthorName: "Agent Smith", AuthorEmail: "agent@example.com"},
+		Retention:  spec.RetentionConfig{Keep: 5, MaxIdleDays: 7, MaxSessions: 20},
 	}
 	got, err := spec.ParseConfig(configPath, []byte(src))
 	if err != nil {
@@ -176,6 +181,11 @@ func TestParseConfigErrors(t *testing.T) {
 		{"author with brackets", "checkpoint:\n  author_name: Eve <x>\n", configPath + ":2: checkpoint.author_name must be non-empty, with no '<', '>' or newline"},
 		{"email with newline", "checkpoint:\n  author_email: \"a\\nb\"\n", configPath + ":2: checkpoint.author_email must be non-empty"},
 		{"empty author", "checkpoint:\n  author_name: ''\n", configPath + ":2: checkpoint.author_name must be non-empty"},
+		// SPEC §18: retention keeps at least the newest checkpoint.
+		{"keep zero", "retention:\n  keep: 0\n", configPath + ":2: retention.keep must be at least 1 (a session's newest checkpoint is never pruned), got 0"},
+		{"negative idle days", "retention:\n  max_idle_days: -1\n", configPath + ":2: retention.max_idle_days must not be negative"},
+		{"negative max sessions", "retention:\n  max_sessions: -3\n", configPath + ":2: retention.max_sessions must not be negative"},
+		{"unknown retention key", "retention:\n  keep_days: 3\n", configPath + `:2: unknown key "keep_days" in retention`},
 		{"bad duration", "recovery:\n  max_age: soon\n", configPath + `:2: want a duration such as 10m or 90s, got "soon"`},
 		{"duration without unit", "lock:\n  timeout: 5\n", "want a duration"},
 		{"negative duration", "lock:\n  stale_after: -1s\n", "want a duration"},

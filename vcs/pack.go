@@ -30,6 +30,8 @@ type packWriter struct {
 	offset int64
 	count  uint32
 	idx    idxfile.Writer
+	// base is the finished pack's path without ".pack" or ".idx".
+	base string
 }
 
 // packEntry is one object's pack header and compressed content.
@@ -163,5 +165,6 @@ func (p *packWriter) finish() (err error) {
 		os.Remove(base + ".pack")
 		return err
 	}
+	p.base = base
 	return nil
 }

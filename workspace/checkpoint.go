@@ -171,8 +171,14 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 				return nil, fmt.Errorf("previous checkpoint: meta.session_base: %w", err)
 			}
 		}
+		base, err := vcs.ReadCommit(store, baseID)
+		if errors.Is(err, vcs.ErrObjectNotFound) {
+			// ctxgit prune removed the session's first checkpoint: the
+			// oldest one still on the chain is the base now (SPEC §18.2).
+			baseID, base, err = chainRoot(store, prevID)
+		}
 		cp.Meta.SessionBase = baseID.String()
-		if base, err := vcs.ReadCommit(store, baseID); err == nil {
+		if err == nil {
 			since, err := diffWorkspace(pending, base.Tree, tree)
 			if err != nil {
 				return nil, err

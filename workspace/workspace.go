@@ -140,11 +140,20 @@ func Open(env Env, root string) (*Workspace, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, &spec.FileError{Path: spec.ConfigPath, Err: err}
 	}
-	if info, err := vcs.Discover(root); err == nil && !w.privateStoreExists() {
+	if err := w.findRepo(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// findRepo sets Repo and Namespace from the repository enclosing the root,
+// unless the workspace keeps a private store.
+func (w *Workspace) findRepo() error {
+	if info, err := vcs.Discover(w.Root); err == nil && !w.privateStoreExists() {
 		w.Repo = info
-		rel, err := filepath.Rel(info.WorkTree, root)
+		rel, err := filepath.Rel(info.WorkTree, w.Root)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		worktree := ""
 		if info.GitDir != info.CommonDir {
@@ -154,7 +163,7 @@ func Open(env Env, root string) (*Workspace, error) {
 		}
 		w.Namespace = spec.WorkspaceNamespace(worktree, filepath.ToSlash(rel))
 	}
-	return w, nil
+	return nil
 }
 
 // privateStoreExists: a workspace that started outside git keeps its

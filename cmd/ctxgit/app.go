@@ -83,6 +83,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 			a.hookCommand(),
 			a.statuslineCommand(),
 			a.transcriptCommand(),
+			a.pruneCommand(),
+			a.doctorCommand(),
 			a.versionCommand(),
 		},
 	}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
+)
+
+func (a *app) doctorCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "doctor",
+		Usage: "check the store, locks, state files and host hooks; --fix removes stale locks and repacks",
+		Flags: []cli.Flag{rootFlag, jsonFlag,
+			&cli.BoolFlag{Name: "fix", Usage: "apply the safe repairs: remove stale locks, repack"},
+			&cli.IntFlag{Name: "max-loose", Value: workspace.DefaultLooseThreshold, Usage: "loose objects above which a repack is suggested (and done by --fix)"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := args(c, 0, 0); err != nil {
+				return err
+			}
+			env, err := workspace.DefaultEnv()
+			if err != nil {
+				return err
+			}
+			root, err := workspace.FindRoot(env, c.String("root"))
+			if err != nil {
+				return err
+			}
+			// A config that does not parse is one of the findings, not
+			// a reason to stop checking.
+			w, configErr, err := workspace.OpenForDoctor(env, root)
+			if err != nil {
+				return err
+			}
+			a.ws = w
+			if c.Int("max-loose") < 0 {
+				return spec.Usage("--max-loose must be at least 0, got %d", c.Int("max-loose"))
+			}
+			res, err := w.Doctor(workspace.DoctorOptions{Fix: c.Bool("fix"), LooseThreshold: c.Int("max-loose")}, configErr)
+			if err != nil {
+				return err
+			}
+			n := res.Problems()
+			if c.Bool("json") {
+				type findingJSON struct {
+					Check   string `json:"check"`
+					Level   string `json:"level"`
+					Message string `json:"message"`
+					Fix     string `json:"fix"`
+					Fixed   bool   `json:"fixed"`
+				}
+				findings := make([]findingJSON, 0, len(res.Findings))
+				for _, f := range res.Findings {
+					findings = append(findings, findingJSON{f.Check, f.Level, f.Message, f.Fix, f.Fixed})
+				}
+				if err := a.printJSON(map[string]any{"healthy": n == 0, "problems": n, "findings": findings}); err != nil {
+					return err
+				}
+			} else {
+				for _, f := range res.Findings {
+					level := f.Level
+					if f.Fixed {
+						level = "fixed"
+					}
+					fmt.Fprintf(a.stdout, "%-8s %-8s %s\n", level, f.Check, f.Message)
+					if f.Fix != "" && f.Level != workspace.FindingOK {
+						fmt.Fprintf(a.stdout, "%-17s → %s\n", "", f.Fix)
+					}
+				}
+				if n == 0 {
+					fmt.Fprintln(a.stdout, "healthy")
+				}
+			}
+			if n > 0 {
+				a.note("%d problem(s) remain", n)
+				return exitError{code: spec.ExitUnhealthy}
+			}
+			return nil
+		},
+	}
+}

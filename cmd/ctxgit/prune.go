@@ -1,0 +1,141 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/workspace"
+)
+
+func (a *app) pruneCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "prune",
+		Usage: "keep each session's newest checkpoints, drop idle sessions, and repack the store (retention.* in the config)",
+		Flags: []cli.Flag{rootFlag, jsonFlag,
+			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "say what would go; change nothing"},
+			&cli.IntFlag{Name: "keep", Usage: "checkpoints kept per session", DefaultText: "retention.keep, 50"},
+			&cli.IntFlag{Name: "max-idle-days", Usage: "drop sessions idle longer; 0 = never", DefaultText: "retention.max_idle_days, 30"},
+			&cli.IntFlag{Name: "max-sessions", Usage: "keep at most this many sessions; 0 = no cap", DefaultText: "retention.max_sessions, 500"},
+		},
+		Action: func(c *cli.Context) error {
+			w, err := a.workspace(c, 0, 0)
+			if err != nil {
+				return err
+			}
+			opts := workspace.PruneOptions{DryRun: c.Bool("dry-run")}
+			for _, f := range []struct {
+				name string
+				dst  **int
+			}{{"keep", &opts.Keep}, {"max-idle-days", &opts.MaxIdleDays}, {"max-sessions", &opts.MaxSessions}} {
+				if c.IsSet(f.name) {
+					v := c.Int(f.name)
+					*f.dst = &v
+				}
+			}
+			// A repack that fails after the refs moved still reports what
+			// was pruned, then the error.
+			res, err := w.Prune(opts)
+			if res != nil {
+				if perr := a.printPrune(res, c.Bool("json")); perr != nil && err == nil {
+					err = perr
+				}
+			}
+			return err
+		},
+	}
+}
+
+func (a *app) printPrune(res *workspace.PruneResult, asJSON bool) error {
+	if asJSON {
+		type sessionJSON struct {
+			Session     string    `json:"session"`
+			Action      string    `json:"action"`
+			Reason      string    `json:"reason"`
+			Checkpoints int       `json:"checkpoints"`
+			Kept        int       `json:"kept"`
+			Dropped     []string  `json:"dropped"`
+			Newest      string    `json:"newest"`
+			NewestAt    time.Time `json:"newest_at"`
+			OldestKept  string    `json:"oldest_kept"`
+			OldHead     string    `json:"old_head"`
+			NewHead     string    `json:"new_head"`
+		}
+		sessions := make([]sessionJSON, 0, len(res.Sessions))
+		for _, s := range res.Sessions {
+			j := sessionJSON{Session: s.Session, Action: s.Action, Reason: s.Reason, Checkpoints: s.Checkpoints,
+				Kept: s.Kept, Dropped: nonNil(s.Dropped), Newest: s.Newest, NewestAt: s.NewestAt,
+				OldestKept: s.Oldest, OldHead: s.OldHead.String()}
+			if !s.NewHead.IsZero() {
+				j.NewHead = s.NewHead.String()
+			}
+			sessions = append(sessions, j)
+		}
+		store := "repository"
+		if res.Private {
+			store = "private"
+		}
+		out := map[string]any{
+			"dry_run": res.DryRun, "keep": res.Keep, "max_idle_days": res.MaxIdleDays, "max_sessions": res.MaxSessions,
+			"store": store, "sessions": sessions, "repack": repackJSON(res.Repack),
+		}
+		return a.printJSON(out)
+	}
+	if res.DryRun {
+		fmt.Fprintln(a.stdout, "dry run: nothing is changed")
+	}
+	if len(res.Sessions) == 0 {
+		fmt.Fprintln(a.stdout, "no checkpoints: nothing to prune")
+	}
+	would := func(done, dry string) string {
+		if res.DryRun {
+			return dry
+		}
+		return done
+	}
+	for _, s := range res.Sessions {
+		switch s.Action {
+		case workspace.PruneTrim:
+			fmt.Fprintf(a.stdout, "%s: %s %d of %d checkpoints (%s), %s %s\n", s.Session,
+				would("kept", "would keep"), s.Kept, s.Checkpoints, idRange(s.Oldest, s.Newest),
+				would("removed", "remove"), idRange(s.Dropped[0], s.Dropped[len(s.Dropped)-1]))
+		case workspace.PruneDrop:
+			fmt.Fprintf(a.stdout, "%s: %s whole, %d checkpoint(s) (%s): %s\n", s.Session,
+				would("removed", "would remove"), s.Checkpoints, idRange(s.Dropped[0], s.Dropped[len(s.Dropped)-1]), s.Reason)
+		default:
+			if s.Reason != "" {
+				fmt.Fprintf(a.stdout, "%s: left alone, %d checkpoint(s): %s\n", s.Session, s.Checkpoints, s.Reason)
+			} else {
+				fmt.Fprintf(a.stdout, "%s: %s, %d checkpoint(s)\n", s.Session, would("kept", "would keep"), s.Checkpoints)
+			}
+		}
+	}
+	if res.Repack != nil {
+		fmt.Fprintf(a.stdout, "repack: %s\n", workspace.RepackSummary(res.Repack))
+		if !res.Private && res.Changed() {
+			a.note("objects only the removed checkpoints held stay in the repository until git's own gc removes them (after gc.pruneExpire, two weeks by default)")
+		}
+	}
+	return nil
+}
+
+// idRange names a run of checkpoints: "cp_004" or "cp_001…cp_003".
+func idRange(oldest, newest string) string {
+	if oldest == newest {
+		return oldest
+	}
+	return oldest + "…" + newest
+}
+
+func repackJSON(r *vcs.RepackResult) any {
+	if r == nil {
+		return nil
+	}
+	return map[string]any{
+		"reachable": r.Reachable, "packed": r.Packed, "pack": r.Pack, "pack_bytes": r.PackBytes,
+		"removed_loose": r.RemovedLoose, "removed_packs": r.RemovedPacks, "removed_temp": r.RemovedTemp,
+		"removed_bytes": r.RemovedBytes, "reclaimed_bytes": r.Reclaimed(),
+	}
+}

@@ -1,0 +1,121 @@
+package vcs
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// ScanRefs lists the refs under prefix as ListRefs does, but a ref that
+// does not read (a corrupt loose file, a symbolic ref, a bad packed-refs
+// line) is reported on its own instead of failing the listing, so a
+// health check can name every bad ref and still check the good ones.
+func (g *GitStore) ScanRefs(prefix string) ([]Ref, []error) {
+	var problems []error
+	found := map[string]Hash{}
+	packed, err := g.readPackedRefs()
+	if err != nil {
+		problems = append(problems, err)
+	}
+	for n, h := range packed {
+		if strings.HasPrefix(n, prefix) {
+			found[n] = h
+		}
+	}
+	dir := prefix
+	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
+		dir = dir[:i]
+	}
+	err = filepath.WalkDir(g.refPath(dir), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			problems = append(problems, err)
+			return nil
+		}
+		if d.IsDir() || strings.HasSuffix(p, ".lock") {
+			return nil
+		}
+		rel, err := filepath.Rel(g.commonDir, p)
+		if err != nil {
+			return err
+		}
+		name := filepath.ToSlash(rel)
+		if !strings.HasPrefix(name, prefix) || CheckRefName(name) != nil {
+			return nil
+		}
+		h, err := g.readLoose(name)
+		if err != nil {
+			delete(found, name) // the loose file shadows a packed value
+			problems = append(problems, err)
+			return nil
+		}
+		found[name] = h
+		return nil
+	})
+	if err != nil {
+		problems = append(problems, err)
+	}
+	out := make([]Ref, 0, len(found))
+	for n, h := range found {
+		out = append(out, Ref{n, h})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, problems
+}
+
+// RefLock is a ref lock file (git's `<ref>.lock`) found on disk.
+type RefLock struct {
+	Path string
+	Age  time.Duration
+}
+
+// Stale reports whether the lock is old enough to be the leftover of a
+// killed process (SPEC §14): ref locks are held for milliseconds.
+func (l RefLock) Stale() bool { return l.Age > staleRefLock }
+
+// RefLocks lists the lock files under the refs of prefix, and
+// packed-refs.lock, which a killed ctxgit or git can leave behind.
+func (g *GitStore) RefLocks(prefix string) ([]RefLock, error) {
+	var out []RefLock
+	add := func(p string) {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+			out = append(out, RefLock{Path: p, Age: time.Since(fi.ModTime())})
+		}
+	}
+	err := filepath.WalkDir(g.refPath(strings.TrimSuffix(prefix, "/")), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".lock") {
+			add(p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	add(filepath.Join(g.commonDir, "packed-refs.lock"))
+	return out, nil
+}
+
+// RemoveStaleRefLock removes a ref lock file if it is still stale, as a
+// waiting ref update would (SPEC §14). It reports whether it did.
+func (g *GitStore) RemoveStaleRefLock(path string) bool {
+	if !strings.HasPrefix(path, g.commonDir+string(filepath.Separator)) || !strings.HasSuffix(path, ".lock") {
+		return false
+	}
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || time.Since(fi.ModTime()) <= staleRefLock {
+		return false
+	}
+	return os.Remove(path) == nil
+}

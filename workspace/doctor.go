@@ -1,0 +1,396 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/workspace/hostconfig"
+)
+
+// Finding levels of `ctxgit doctor` (SPEC §18.6).
+const (
+	FindingOK      = "ok"      // a check passed
+	FindingNote    = "note"    // worth knowing, nothing wrong
+	FindingWarning = "warning" // a suggestion; does not make the workspace unhealthy
+	FindingProblem = "problem" // something is wrong; unhealthy unless fixed
+)
+
+// Finding is one result of a doctor check.
+type Finding struct {
+	Check   string // config, state, locks, store, objects, hooks, secrets
+	Level   string
+	Message string
+	// Fix says what --fix does about it, or what to do by hand.
+	Fix string
+	// Fixed is true when --fix repaired it.
+	Fixed bool
+}
+
+// DoctorOptions are the inputs of `ctxgit doctor`.
+type DoctorOptions struct {
+	// Fix applies the safe repairs: removing stale locks, repacking.
+	Fix bool
+	// LooseThreshold is the count of loose objects above which a repack
+	// is suggested (and done by Fix).
+	LooseThreshold int
+}
+
+// DefaultLooseThreshold is the loose object count above which doctor
+// suggests a repack: git's own gc.auto is 6700 for a whole repository,
+// and ctxgit's share of one should stay well below that.
+const DefaultLooseThreshold = 1000
+
+// DoctorResult is every finding, in the order the checks ran.
+type DoctorResult struct {
+	Findings []Finding
+}
+
+// Problems counts the problems that remain (not fixed).
+func (r *DoctorResult) Problems() int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Level == FindingProblem && !f.Fixed {
+			n++
+		}
+	}
+	return n
+}
+
+func (r *DoctorResult) add(f Finding) *Finding {
+	r.Findings = append(r.Findings, f)
+	return &r.Findings[len(r.Findings)-1]
+}
+
+// OpenForDoctor opens the workspace at root like Open, but a config file
+// that does not parse is returned as configErr beside a workspace on the
+// default config, so the other checks still run.
+func OpenForDoctor(env Env, root string) (w *Workspace, configErr error, err error) {
+	w, err = Open(env, root)
+	if err == nil {
+		return w, nil, nil
+	}
+	var fe *spec.FileError
+	if !errors.As(err, &fe) || fe.Path != spec.ConfigPath {
+		return nil, nil, err
+	}
+	if r, rerr := filepath.EvalSymlinks(root); rerr == nil {
+		root = r
+	}
+	w = &Workspace{Root: root, Env: env, Config: spec.DefaultConfig()}
+	if fi, serr := os.Stat(w.Path(spec.DirName)); serr == nil && fi.IsDir() {
+		w.Initialized = true
+	}
+	if ferr := w.findRepo(); ferr != nil {
+		return nil, nil, ferr
+	}
+	return w, err, nil
+}
+
+// Doctor checks the workspace's health (SPEC §18.6): config and state
+// files, locks, the store's refs and objects, host hooks, and what the
+// last snapshot left out as secrets. With opts.Fix it removes stale locks
+// and repacks, reporting each fix. configErr is the config problem
+// OpenForDoctor found, if any. It never creates .ctxgit/ or a store.
+func (w *Workspace) Doctor(opts DoctorOptions, configErr error) (*DoctorResult, error) {
+	r := &DoctorResult{}
+	w.doctorConfig(r, configErr)
+	w.doctorState(r)
+	w.doctorLocks(r, opts.Fix)
+	store, seen, healthy := w.doctorStore(r)
+	if store != nil {
+		w.doctorObjects(r, store, seen, healthy, opts)
+	}
+	w.doctorHooks(r)
+	if healthy {
+		w.doctorSecrets(r)
+	}
+	return r, nil
+}
+
+func (w *Workspace) doctorConfig(r *DoctorResult, configErr error) {
+	switch _, err := os.Stat(w.Path(spec.ConfigPath)); {
+	case configErr != nil:
+		r.add(Finding{Check: "config", Level: FindingProblem, Message: w.rel(configErr.Error()), Fix: "edit the file (SPEC §11)"})
+	case errors.Is(err, fs.ErrNotExist):
+		r.add(Finding{Check: "config", Level: FindingOK, Message: "no " + spec.ConfigPath + ": the defaults apply"})
+	default:
+		r.add(Finding{Check: "config", Level: FindingOK, Message: spec.ConfigPath + " is valid"})
+	}
+}
+
+func (w *Workspace) doctorState(r *DoctorResult) {
+	st := w.ReadState()
+	problems := st.Problems
+	task, err := w.ReadTaskState()
+	if err != nil {
+		problems = append(problems, err)
+	}
+	for _, p := range problems {
+		r.add(Finding{Check: "state", Level: FindingProblem, Message: w.rel(oneLineText(p.Error())), Fix: "edit the file; checkpoints leave it out until it reads"})
+	}
+	if len(problems) > 0 {
+		return
+	}
+	var present []string
+	for _, p := range []string{st.PlanPath, st.FailurePath, st.DecisionsPath} {
+		if _, err := os.Stat(w.Path(p)); err == nil {
+			present = append(present, p)
+		}
+	}
+	if task != nil && task.Exists {
+		present = append(present, task.Path)
+	}
+	if len(present) == 0 {
+		r.add(Finding{Check: "state", Level: FindingOK, Message: "no state files yet"})
+		return
+	}
+	r.add(Finding{Check: "state", Level: FindingOK, Message: "valid: " + strings.Join(present, ", ")})
+}
+
+// doctorLocks finds a stale workspace lock and stale ref locks (SPEC §14),
+// and with fix removes them under the same rules a waiting process uses.
+func (w *Workspace) doctorLocks(r *DoctorResult, fix bool) {
+	before := len(r.Findings)
+	defer func() {
+		if len(r.Findings) == before {
+			r.add(Finding{Check: "locks", Level: FindingOK, Message: "no locks held, none left behind"})
+		}
+	}()
+	path := w.LocalPath("lock")
+	rel := spec.LocalDir + "/lock"
+	if holder, raw := readHolder(path); raw != nil {
+		host, _ := os.Hostname()
+		who := fmt.Sprintf("pid %d on %s since %s", holder.PID, holder.Host, holder.Started.Format(time.RFC3339))
+		if holder.PID == 0 {
+			who = "unreadable content (a writer killed between create and write)"
+		}
+		if isStale(holder, path, host, time.Duration(w.Config.Lock.StaleAfter)) {
+			f := r.add(Finding{Check: "locks", Level: FindingProblem, Message: fmt.Sprintf("stale workspace lock %s: %s", rel, who),
+				Fix: "--fix removes it"})
+			if fix && takeOver(path, raw) {
+				f.Fixed, f.Fix = true, "removed"
+			}
+		} else {
+			r.add(Finding{Check: "locks", Level: FindingNote, Message: fmt.Sprintf("workspace lock %s held by %s", rel, who)})
+		}
+	}
+	store, err := w.storeIfAny()
+	if err != nil || store == nil {
+		return
+	}
+	locks, err := store.RefLocks(spec.RefPrefix)
+	if err != nil {
+		r.add(Finding{Check: "locks", Level: FindingProblem, Message: w.rel(err.Error())})
+		return
+	}
+	for _, l := range locks {
+		name := w.rel(l.Path)
+		if !l.Stale() {
+			r.add(Finding{Check: "locks", Level: FindingNote, Message: fmt.Sprintf("ref lock %s is %s old: a ref update is under way", name, l.Age.Round(time.Second))})
+			continue
+		}
+		f := r.add(Finding{Check: "locks", Level: FindingProblem,
+			Message: fmt.Sprintf("stale ref lock %s (%s old): left by a killed process; it blocks checkpoints of that ref for 30s each time", name, l.Age.Round(time.Second)),
+			Fix:     "--fix removes it"})
+		if fix && store.RemoveStaleRefLock(l.Path) {
+			f.Fixed, f.Fix = true, "removed"
+		}
+	}
+}
+
+// doctorStore checks that every ref under refs/ctxgit/ reads and reaches
+// a complete history, and that this workspace's session heads hold valid
+// checkpoints. It returns the store (nil without one), the objects the
+// refs reach, and whether everything read.
+func (w *Workspace) doctorStore(r *DoctorResult) (*vcs.GitStore, map[vcs.Hash]bool, bool) {
+	store, err := w.storeIfAny()
+	if err != nil {
+		r.add(Finding{Check: "store", Level: FindingProblem, Message: w.rel(err.Error())})
+		return nil, nil, false
+	}
+	if store == nil {
+		r.add(Finding{Check: "store", Level: FindingNote, Message: "no checkpoint store yet: the first checkpoint creates " + spec.PrivateStoreDir})
+		return nil, nil, true
+	}
+	healthy := true
+	refs, problems := store.ScanRefs(spec.RefPrefix)
+	for _, p := range problems {
+		healthy = false
+		r.add(Finding{Check: "store", Level: FindingProblem, Message: w.rel(p.Error()),
+			Fix: "move the file away or delete the ref (git update-ref -d REF) and take a new checkpoint"})
+	}
+	seen := map[vcs.Hash]bool{}
+	for _, ref := range refs {
+		err := vcs.WalkReachable(store, []vcs.Hash{ref.ID}, seen, func(vcs.Hash, vcs.ObjectType, []byte) error { return nil })
+		if err != nil {
+			healthy = false
+			r.add(Finding{Check: "store", Level: FindingProblem, Message: fmt.Sprintf("%s: %s", ref.Name, w.rel(oneLineText(err.Error()))),
+				Fix: "restore the missing objects from a backup or clone, or delete the ref (git update-ref -d " + ref.Name + ")"})
+		}
+	}
+	if healthy {
+		sessions, err := w.Sessions()
+		if err == nil {
+			for _, s := range sessions {
+				if _, err := readCheckpointAt(store, s.ID); err != nil {
+					healthy = false
+					r.add(Finding{Check: "store", Level: FindingProblem, Message: fmt.Sprintf("session %s: newest checkpoint: %s", s.Name, w.rel(oneLineText(err.Error())))})
+				}
+			}
+		}
+	}
+	if healthy {
+		r.add(Finding{Check: "store", Level: FindingOK, Message: fmt.Sprintf("%d ref(s) under %s in %s, every chain and tree readable (%d objects)",
+			len(refs), spec.RefPrefix, w.rel(store.CommonDir()), len(seen))})
+	}
+	return store, seen, healthy
+}
+
+// doctorObjects counts loose objects and, above the threshold, suggests
+// (or with --fix runs) the repack of SPEC §18.4.
+func (w *Workspace) doctorObjects(r *DoctorResult, store *vcs.GitStore, seen map[vcs.Hash]bool, healthy bool, opts DoctorOptions) {
+	count, bytes, err := store.LooseObjects()
+	if err != nil {
+		r.add(Finding{Check: "objects", Level: FindingProblem, Message: w.rel(err.Error())})
+		return
+	}
+	ours := count
+	msg := fmt.Sprintf("%d loose object(s), %s", count, HumanBytes(bytes))
+	if w.Repo != nil {
+		// In a shared repository only ctxgit's share is ctxgit's to pack.
+		ours = 0
+		for h := range seen {
+			if store.IsLoose(h) {
+				ours++
+			}
+		}
+		msg = fmt.Sprintf("%d loose object(s) in the repository, %d of them reachable from %s", count, ours, spec.RefPrefix)
+	}
+	if ours <= opts.LooseThreshold {
+		r.add(Finding{Check: "objects", Level: FindingOK, Message: msg})
+		return
+	}
+	f := r.add(Finding{Check: "objects", Level: FindingWarning, Message: fmt.Sprintf("%s: over %d, a repack would help", msg, opts.LooseThreshold),
+		Fix: "--fix repacks (or run ctxgit prune)"})
+	if !opts.Fix || !healthy {
+		if opts.Fix {
+			f.Fix = "not repacked: the store has problems to fix first"
+		}
+		return
+	}
+	res, err := w.Repack()
+	if err != nil {
+		f.Fix = "repack failed: " + w.rel(oneLineText(err.Error()))
+		return
+	}
+	f.Fixed = true
+	f.Fix = "repacked: " + RepackSummary(res)
+}
+
+// doctorHooks reports the host hooks installed in the workspace and
+// whether the program each one runs exists.
+func (w *Workspace) doctorHooks(r *DoctorResult) {
+	found := hostconfig.Inspect(w.Root)
+	if len(found) == 0 {
+		r.add(Finding{Check: "hooks", Level: FindingNote, Message: "no host hooks installed (ctxgit init --host NAME installs them)"})
+		return
+	}
+	for _, in := range found {
+		if in.Err != nil {
+			r.add(Finding{Check: "hooks", Level: FindingProblem, Message: fmt.Sprintf("%s: %s", in.Host, w.rel(oneLineText(in.Err.Error()))),
+				Fix: "fix the file by hand; ctxgit never rewrites a file it cannot read"})
+			continue
+		}
+		broken := false
+		for _, prog := range in.Programs {
+			if hostconfig.ResolveProgram(prog, w.Env.Getenv) == "" {
+				broken = true
+				r.add(Finding{Check: "hooks", Level: FindingProblem,
+					Message: fmt.Sprintf("%s: %s runs %q, which is not an executable file or on PATH: the hooks fail", in.Host, in.Path, prog),
+					Fix:     fmt.Sprintf("install ctxgit there, or reinstall the hooks with ctxgit init --host %s", in.Host)})
+			}
+		}
+		if len(in.Missing) > 0 {
+			r.add(Finding{Check: "hooks", Level: FindingWarning,
+				Message: fmt.Sprintf("%s: %s lacks ctxgit's %s", in.Host, in.Path, strings.Join(in.Missing, ", ")),
+				Fix:     fmt.Sprintf("ctxgit init --host %s adds them", in.Host)})
+		}
+		if !broken {
+			r.add(Finding{Check: "hooks", Level: FindingOK, Message: fmt.Sprintf("%s: %d hook(s) in %s, running %s", in.Host, len(in.Entries), in.Path, strings.Join(in.Programs, ", "))})
+		}
+	}
+}
+
+// doctorSecrets names what the newest checkpoint's snapshot left out as
+// secrets, so a person can see nothing they need was withheld.
+func (w *Workspace) doctorSecrets(r *DoctorResult) {
+	newest, err := w.Newest()
+	if err != nil || newest == nil {
+		return
+	}
+	ex := newest.Checkpoint.Snapshot.Excluded
+	name := newest.Session + ":" + newest.Checkpoint.Meta.CheckpointID
+	if len(ex) == 0 {
+		r.add(Finding{Check: "secrets", Level: FindingOK, Message: fmt.Sprintf("the newest checkpoint (%s) left out no file as a secret", name)})
+		return
+	}
+	rules := make([]string, 0, len(ex))
+	for rule := range ex {
+		rules = append(rules, rule)
+	}
+	sort.Strings(rules)
+	for _, rule := range rules {
+		r.add(Finding{Check: "secrets", Level: FindingNote,
+			Message: fmt.Sprintf("the newest checkpoint (%s) left out %d file(s) matching secret pattern %q", name, ex[rule], rule),
+			Fix:     "snapshot.secret_excludes in " + spec.ConfigPath + " decides what counts as a secret"})
+	}
+}
+
+// RepackSummary is one line saying what a repack did.
+func RepackSummary(r *vcs.RepackResult) string {
+	if r == nil {
+		return "no store"
+	}
+	s := fmt.Sprintf("%d object(s) reachable", r.Reachable)
+	if r.Packed > 0 {
+		s += fmt.Sprintf(", %d packed into %s (%s)", r.Packed, r.Pack, HumanBytes(r.PackBytes))
+	}
+	s += fmt.Sprintf("; removed %d loose object(s)", r.RemovedLoose)
+	if r.RemovedPacks > 0 {
+		s += fmt.Sprintf(", %d pack(s)", r.RemovedPacks)
+	}
+	if r.RemovedTemp > 0 {
+		s += fmt.Sprintf(", %d temporary file(s)", r.RemovedTemp)
+	}
+	rec := r.Reclaimed()
+	if rec >= 0 {
+		return s + fmt.Sprintf("; %s reclaimed", HumanBytes(rec))
+	}
+	return s + fmt.Sprintf("; %s more used", HumanBytes(-rec))
+}
+
+// HumanBytes is a byte count with a binary unit: 512 B, 4.0 KiB, 1.5 MiB.
+func HumanBytes(n int64) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	f, unit := float64(n), "B"
+	for _, u := range []string{"KiB", "MiB", "GiB", "TiB"} {
+		if f < 1024 {
+			break
+		}
+		f, unit = f/1024, u
+	}
+	return fmt.Sprintf("%.1f %s", f, unit)
+}
+
+// oneLineText folds a message onto one line.
+func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }

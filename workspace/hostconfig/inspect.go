@@ -1,0 +1,156 @@
+package hostconfig
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Installed is what one host config of a workspace holds of ctxgit's
+// hooks, for `ctxgit doctor` (SPEC §18.6).
+type Installed struct {
+	Host Host
+	Path string // workspace-relative file or folder
+	// Entries are ctxgit's hooks found, "Event: command", in file order.
+	Entries []string
+	// Missing are the host events ctxgit installs that the file lacks.
+	Missing []string
+	// Programs are the distinct programs the entries run, as written.
+	Programs []string
+	// Err is set when the file cannot be read as the host's config.
+	Err error
+}
+
+// Inspect reads every host config of the workspace at root and reports
+// those that hold ctxgit's hooks or cannot be read. Missing files and
+// files without ctxgit's hooks are left out. It changes nothing.
+func Inspect(root string) []Installed {
+	var out []Installed
+	for _, f := range []struct {
+		h   *jsonHost
+		rel string
+	}{
+		{claudeHost, ".claude/settings.json"}, {claudeHost, ".claude/settings.local.json"},
+		{codexHost, ".codex/hooks.json"}, {geminiHost, ".gemini/settings.json"}, {cursorHost, ".cursor/hooks.json"},
+	} {
+		if in, ok := inspectJSON(root, f.h, f.rel); ok {
+			out = append(out, in)
+		}
+	}
+	if in, ok := inspectOpenClaw(root); ok {
+		out = append(out, in)
+	}
+	return out
+}
+
+func inspectJSON(root string, h *jsonHost, rel string) (Installed, bool) {
+	in := Installed{Host: h.host, Path: rel}
+	data, _, existed, err := readConfig(filepath.Join(root, filepath.FromSlash(rel)), rel)
+	if err != nil {
+		in.Err = err
+		return in, true
+	}
+	if !existed {
+		return in, false
+	}
+	body := bytes.TrimPrefix(data, bom)
+	if len(bytes.TrimSpace(body)) == 0 {
+		return in, false
+	}
+	doc, err := parse(body)
+	if err != nil {
+		in.Err = invalidAt(rel, body, err)
+		return in, true
+	}
+	in.Entries = h.owned(DefaultCommand, doc)
+	if len(in.Entries) == 0 {
+		return in, false
+	}
+	have := map[string]bool{}
+	for _, e := range in.Entries {
+		event, cmd, _ := strings.Cut(e, ": ")
+		have[event] = true
+		in.Programs = appendProgram(in.Programs, cmd)
+	}
+	for _, s := range h.hooks {
+		if !have[s.hostEvent] {
+			in.Missing = append(in.Missing, s.hostEvent)
+		}
+	}
+	return in, true
+}
+
+func inspectOpenClaw(root string) (Installed, bool) {
+	in := Installed{Host: OpenClaw, Path: openclawDir}
+	dir := filepath.Join(root, filepath.FromSlash(openclawDir))
+	md, err := os.ReadFile(filepath.Join(dir, "HOOK.md"))
+	if errors.Is(err, fs.ErrNotExist) || err == nil && !ownFolder(md) {
+		return in, false
+	}
+	if err != nil {
+		in.Err = err
+		return in, true
+	}
+	cmd := installedCommand(dir, DefaultCommand)
+	if _, err := os.Stat(filepath.Join(dir, "handler.ts")); err != nil {
+		in.Missing = append(in.Missing, "handler.ts")
+	} else {
+		in.Entries = openclawEntries(cmd)
+		in.Programs = appendProgram(nil, cmd)
+	}
+	return in, true
+}
+
+// appendProgram adds the program of a hook command (its first word,
+// unquoted) once.
+func appendProgram(progs []string, cmd string) []string {
+	p := Program(cmd)
+	for _, q := range progs {
+		if q == p {
+			return progs
+		}
+	}
+	return append(progs, p)
+}
+
+// Program is the program a hook command line runs: its first word, with
+// the quotes a shell would remove.
+func Program(cmd string) string {
+	cmd = strings.TrimSpace(cmd)
+	if cmd == "" {
+		return ""
+	}
+	if q := cmd[0]; q == '"' || q == '\'' {
+		if end := strings.IndexByte(cmd[1:], q); end >= 0 {
+			return cmd[1 : 1+end]
+		}
+	}
+	return strings.Fields(cmd)[0]
+}
+
+// ResolveProgram finds the executable a hook's program names, as a shell
+// with this environment would: a name with a slash is a path (a leading
+// `~/` and `$VAR`s expanded), any other name is looked up on PATH. It
+// returns the file found, or "" when there is none.
+func ResolveProgram(prog string, getenv func(string) string) string {
+	if !strings.Contains(prog, "/") {
+		p, err := exec.LookPath(prog)
+		if err != nil {
+			return ""
+		}
+		return p
+	}
+	if rest, ok := strings.CutPrefix(prog, "~/"); ok {
+		prog = filepath.Join(getenv("HOME"), rest)
+	}
+	prog = os.Expand(prog, getenv)
+	fi, err := os.Stat(prog)
+	if err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+		return ""
+	}
+	return prog
+}

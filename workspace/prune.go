@@ -1,0 +1,383 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/vcs"
+)
+
+// PruneOptions are the inputs of `ctxgit prune` (SPEC §18). A nil limit
+// takes the config's retention value.
+type PruneOptions struct {
+	DryRun      bool
+	Keep        *int
+	MaxIdleDays *int
+	MaxSessions *int
+}
+
+// What prune does to a session.
+const (
+	PruneKeep = "keep" // left as it is
+	PruneTrim = "trim" // its oldest checkpoints removed, the chain rewritten
+	PruneDrop = "drop" // removed whole: its ref is deleted
+)
+
+// SessionPrune is the plan (and, unless a dry run, the outcome) for one
+// session.
+type SessionPrune struct {
+	Session     string
+	Action      string
+	Reason      string // why a session is dropped or left alone
+	Checkpoints int    // on the chain before
+	Kept        int
+	// Oldest is the id of the oldest checkpoint kept ("" when none is).
+	Oldest string
+	// Dropped lists the checkpoint ids that go, oldest first.
+	Dropped  []string
+	Newest   string    // the newest checkpoint's id
+	NewestAt time.Time // and its time
+	OldHead  vcs.Hash
+	NewHead  vcs.Hash // zero for a dropped session
+
+	chain []Entry // newest first
+	merge bool    // the chain holds a commit with several parents
+}
+
+// PruneResult is what prune did, or with DryRun would do.
+type PruneResult struct {
+	DryRun      bool
+	Keep        int
+	MaxIdleDays int
+	MaxSessions int
+	Sessions    []SessionPrune
+	// Private is true when the store is ctxgit's own .ctxgit/store.git,
+	// which is repacked whole; in a repository only ctxgit's loose objects
+	// are packed and git's gc collects the rest (SPEC §18.4).
+	Private bool
+	Repack  *vcs.RepackResult // nil on a dry run or without a store
+}
+
+// Changed reports whether prune removes anything.
+func (r *PruneResult) Changed() bool {
+	for _, s := range r.Sessions {
+		if s.Action != PruneKeep {
+			return true
+		}
+	}
+	return false
+}
+
+// Prune applies the retention rules of SPEC §18 to the workspace's
+// sessions: each kept session keeps its newest checkpoints, idle sessions
+// and sessions over the cap are dropped whole, and the store is repacked
+// so the space comes back. Everything happens under the workspace lock,
+// in an order that leaves every ref at a complete chain whenever the
+// process dies (§18.3). A dry run takes no lock and changes nothing.
+func (w *Workspace) Prune(opts PruneOptions) (*PruneResult, error) {
+	res := &PruneResult{DryRun: opts.DryRun, Keep: w.Config.Retention.Keep,
+		MaxIdleDays: w.Config.Retention.MaxIdleDays, MaxSessions: w.Config.Retention.MaxSessions}
+	for _, o := range []struct {
+		flag string
+		v    *int
+		dst  *int
+		min  int
+	}{{"--keep", opts.Keep, &res.Keep, 1}, {"--max-idle-days", opts.MaxIdleDays, &res.MaxIdleDays, 0},
+		{"--max-sessions", opts.MaxSessions, &res.MaxSessions, 0}} {
+		if o.v == nil {
+			continue
+		}
+		if *o.v < o.min {
+			return nil, spec.Usage("%s must be at least %d, got %d", o.flag, o.min, *o.v)
+		}
+		*o.dst = *o.v
+	}
+	// Without a store there is nothing to prune, and no lock is taken:
+	// taking one would create .ctxgit/local/ (SPEC §14).
+	store, err := w.storeIfAny()
+	if err != nil {
+		return nil, err
+	}
+	if store == nil {
+		return res, nil
+	}
+	if !opts.DryRun {
+		lock, err := w.Lock()
+		if err != nil {
+			return nil, err
+		}
+		defer lock.Unlock()
+	}
+	res.Private = w.Repo == nil
+	if err := w.planPrune(store, res); err != nil {
+		return nil, err
+	}
+	if opts.DryRun {
+		return res, nil
+	}
+	if err := w.applyPrune(store, res); err != nil {
+		return nil, err
+	}
+	rep, err := w.repack(store)
+	if err != nil {
+		return res, fmt.Errorf("history pruned, but the repack failed (nothing was deleted by it): %w", err)
+	}
+	res.Repack = rep
+	return res, nil
+}
+
+// planPrune reads every session's chain and decides its fate; it writes
+// nothing.
+func (w *Workspace) planPrune(store vcs.Store, res *PruneResult) error {
+	sessions, err := w.Sessions()
+	if err != nil {
+		return err
+	}
+	plans := make([]SessionPrune, 0, len(sessions))
+	for _, s := range sessions {
+		p := SessionPrune{Session: s.Name, Action: PruneKeep, OldHead: s.ID, NewHead: s.ID}
+		merge := false
+		for id := s.ID; !id.IsZero(); {
+			c, err := vcs.ReadCommit(store, id)
+			if err != nil {
+				return fmt.Errorf("session %s: %w", s.Name, err)
+			}
+			merge = merge || len(c.Parents) > 1
+			e := entryOf(id, c)
+			p.chain = append(p.chain, e)
+			id = e.Parent
+		}
+		p.Checkpoints = len(p.chain)
+		p.Kept = p.Checkpoints
+		p.Oldest = checkpointName(p.chain[len(p.chain)-1])
+		p.Newest, p.NewestAt = checkpointName(p.chain[0]), p.chain[0].When
+		p.merge = merge
+		plans = append(plans, p)
+	}
+
+	// The workspace's newest checkpoint (SPEC §7.3) is never dropped, so
+	// prune never leaves a workspace without history.
+	newest := -1
+	for i, p := range plans {
+		if newest < 0 || p.NewestAt.After(plans[newest].NewestAt) {
+			newest = i
+		}
+	}
+	now := w.Now()
+	if res.MaxIdleDays > 0 {
+		limit := time.Duration(res.MaxIdleDays) * 24 * time.Hour
+		for i := range plans {
+			if idle := now.Sub(plans[i].NewestAt); i != newest && idle > limit {
+				plans[i].drop(fmt.Sprintf("idle %d days, over retention.max_idle_days (%d)", int(idle/(24*time.Hour)), res.MaxIdleDays))
+			}
+		}
+	}
+	if res.MaxSessions > 0 {
+		var live []int
+		for i, p := range plans {
+			if p.Action != PruneDrop {
+				live = append(live, i)
+			}
+		}
+		// Longest idle first; on a tie the key that sorts last, the
+		// opposite of §7.3's tie-break, so the newest session goes last.
+		sort.SliceStable(live, func(a, b int) bool {
+			pa, pb := plans[live[a]], plans[live[b]]
+			if !pa.NewestAt.Equal(pb.NewestAt) {
+				return pa.NewestAt.Before(pb.NewestAt)
+			}
+			return pa.Session > pb.Session
+		})
+		for _, i := range live[:max(0, len(live)-res.MaxSessions)] {
+			plans[i].drop(fmt.Sprintf("one of the longest idle over retention.max_sessions (%d)", res.MaxSessions))
+		}
+	}
+	for i := range plans {
+		p := &plans[i]
+		if p.Action != PruneKeep || p.Checkpoints <= res.Keep {
+			continue
+		}
+		if p.merge {
+			// ctxgit writes linear chains; a merge is someone else's
+			// history, and rewriting it would drop their other parents.
+			p.Reason = "its chain holds a merge commit, which prune does not rewrite"
+			continue
+		}
+		p.Action, p.Kept, p.Oldest = PruneTrim, res.Keep, checkpointName(p.chain[res.Keep-1])
+		for j := len(p.chain) - 1; j >= res.Keep; j-- {
+			p.Dropped = append(p.Dropped, checkpointName(p.chain[j]))
+		}
+	}
+	res.Sessions = plans
+	return nil
+}
+
+func (p *SessionPrune) drop(reason string) {
+	p.Action, p.Reason, p.Kept, p.Oldest, p.NewHead = PruneDrop, reason, 0, "", vcs.ZeroHash
+	p.Dropped = p.Dropped[:0]
+	for j := len(p.chain) - 1; j >= 0; j-- {
+		p.Dropped = append(p.Dropped, checkpointName(p.chain[j]))
+	}
+}
+
+// checkpointName is a checkpoint's id, or its short commit id when the
+// commit carries no Ctxgit-Checkpoint trailer.
+func checkpointName(e Entry) string {
+	if e.CheckpointID != "" {
+		return e.CheckpointID
+	}
+	return e.Commit.Short()
+}
+
+// applyPrune carries out the plan: new commits made durable first, then
+// the refs moved one by one with compare-and-swap, so a crash at any
+// instant leaves every ref at a complete chain (SPEC §18.3).
+func (w *Workspace) applyPrune(store *vcs.GitStore, res *PruneResult) error {
+	if !res.Changed() {
+		return nil
+	}
+	batch, err := store.NewBatch()
+	if err != nil {
+		return err
+	}
+	remaps := map[string]map[vcs.Hash]vcs.Hash{}
+	for i := range res.Sessions {
+		p := &res.Sessions[i]
+		if p.Action != PruneTrim {
+			continue
+		}
+		kept := make([]vcs.Hash, p.Kept)
+		for j := range kept {
+			kept[j] = p.chain[j].Commit
+		}
+		head, ids, err := vcs.RewriteChain(store, batch, kept)
+		if err != nil {
+			batch.Abort()
+			return fmt.Errorf("session %s: %w", p.Session, err)
+		}
+		p.NewHead, remaps[p.Session] = head, ids
+	}
+	if err := batch.Commit(); err != nil {
+		return fmt.Errorf("storing the rewritten checkpoints: %w", err)
+	}
+	// The stat cache names trees and an anchor commit that may be about to
+	// go; a missing cache is rebuilt silently by the next checkpoint.
+	if err := os.Remove(w.LocalPath("statcache")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s/statcache: %w", spec.LocalDir, unwrapPathError(err))
+	}
+	var done []string
+	moved := func(err error, ref string) error {
+		if errors.Is(err, vcs.ErrRefConflict) {
+			err = spec.Conflict("%v", err)
+		}
+		if len(done) > 0 {
+			return fmt.Errorf("prune stopped at %s (sessions %s already pruned; run it again): %w", ref, strings.Join(done, ", "), err)
+		}
+		return err
+	}
+	for _, p := range res.Sessions {
+		ref := w.SessionRef(p.Session)
+		switch p.Action {
+		case PruneTrim:
+			// Replay markers learn the new ids before the ref moves, so a
+			// recovered checkpoint is never injected again (SPEC §10.3).
+			if err := w.remapRecovered(p.Session, remaps[p.Session]); err != nil {
+				return moved(err, ref)
+			}
+			if err := store.UpdateRef(ref, p.NewHead, p.OldHead); err != nil {
+				return moved(err, ref)
+			}
+		case PruneDrop:
+			if err := store.DeleteRef(ref, p.OldHead); err != nil {
+				return moved(err, ref)
+			}
+			os.Remove(w.recoveredPath(p.Session))
+		default:
+			continue
+		}
+		done = append(done, p.Session)
+	}
+	return nil
+}
+
+// remapRecovered adds to a session's replay marker the new id of every
+// recovered checkpoint that prune re-creates. The old ids stay: they are
+// harmless, and the marker's own cap drops them in time.
+func (w *Workspace) remapRecovered(session string, ids map[vcs.Hash]vcs.Hash) error {
+	path := w.recoveredPath(session)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s/recovered/%s: %w", spec.LocalDir, session, unwrapPathError(err))
+	}
+	lines := strings.Fields(string(data))
+	out := append([]string(nil), lines...)
+	for _, l := range lines {
+		if h, err := vcs.ParseHash(l); err == nil {
+			if n, ok := ids[h]; ok && n != h {
+				out = append(out, n.String())
+			}
+		}
+	}
+	if len(out) == len(lines) {
+		return nil
+	}
+	return WriteFileAtomic(path, []byte(strings.Join(out, "\n")+"\n"), 0o644)
+}
+
+// repack gives the space back (SPEC §18.4): the private store is repacked
+// whole; in a repository ctxgit only packs the loose objects its refs
+// reach and leaves the rest to git's gc.
+func (w *Workspace) repack(store *vcs.GitStore) (*vcs.RepackResult, error) {
+	if w.Repo == nil {
+		return store.Repack(vcs.RepackAll, nil)
+	}
+	refs, err := store.ListRefs(spec.RefPrefix)
+	if err != nil {
+		return nil, err
+	}
+	roots := make([]vcs.Hash, len(refs))
+	for i, r := range refs {
+		roots[i] = r.ID
+	}
+	return store.Repack(vcs.RepackLoose, roots)
+}
+
+// Repack packs the store under the workspace lock, as prune does after
+// pruning (SPEC §18.4). It returns nil when there is no store.
+func (w *Workspace) Repack() (*vcs.RepackResult, error) {
+	lock, err := w.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	store, err := w.storeIfAny()
+	if err != nil || store == nil {
+		return nil, err
+	}
+	return w.repack(store)
+}
+
+// chainRoot is the oldest checkpoint on the chain below head. A checkpoint
+// whose session base was pruned away diffs against it instead (SPEC §18.2).
+func chainRoot(store vcs.Store, head vcs.Hash) (vcs.Hash, *vcs.Commit, error) {
+	id := head
+	for {
+		c, err := vcs.ReadCommit(store, id)
+		if err != nil {
+			return vcs.ZeroHash, nil, err
+		}
+		if len(c.Parents) == 0 {
+			return id, c, nil
+		}
+		id = c.Parents[0]
+	}
+}
