@@ -62,7 +62,7 @@ func (w *Workspace) Log(session string, limit int) ([]Entry, error) {
 	if store == nil {
 		return nil, spec.NotFound("session %q has no checkpoints", session)
 	}
-	id, err := store.ReadRef(w.SessionRef(session))
+	id, err := store.ReadRef(w.sessionRefFor(session))
 	if errors.Is(err, vcs.ErrRefNotFound) {
 		return nil, spec.NotFound("session %q has no checkpoints", session)
 	}
@@ -133,15 +133,15 @@ func (w *Workspace) Resolve(name, session string) (*Resolved, error) {
 	}
 	explicit := name != "" && name != "@"
 	if sess, rest, ok := strings.Cut(name, ":"); ok {
-		if err := spec.ValidateSessionKey(sess); err != nil {
+		if err := ValidateReadSession(sess); err != nil {
 			return nil, spec.Usage("checkpoint %q: %v", name, err)
 		}
 		session, name = sess, rest
 	}
-	if err := spec.ValidateSessionKey(session); err != nil {
+	if err := ValidateReadSession(session); err != nil {
 		return nil, err
 	}
-	head, err := store.ReadRef(w.SessionRef(session))
+	head, err := store.ReadRef(w.sessionRefFor(session))
 	if errors.Is(err, vcs.ErrRefNotFound) {
 		if hexRE().MatchString(name) {
 			return w.resolveHexAnywhere(store, name)

@@ -59,6 +59,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 			a.hookCommand(),
 			a.statuslineCommand(),
 			a.transcriptCommand(),
+			a.pushCommand(),
+			a.fetchCommand(),
+			a.gitCommand(),
 			a.versionCommand(),
 		},
 	}
@@ -225,7 +228,7 @@ func permute(cmds []*cli.Command, args []string) []string {
 			cmd = c
 		}
 	}
-	if cmd == nil {
+	if cmd == nil || cmd.SkipFlagParsing {
 		return args
 	}
 	start := 2

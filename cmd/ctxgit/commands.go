@@ -216,7 +216,7 @@ func (a *app) logCommand() *cli.Command {
 			&cli.BoolFlag{Name: "sessions", Usage: "list sessions and their newest checkpoint instead"},
 		},
 		Action: func(c *cli.Context) error {
-			w, sess, err := a.sessionWorkspace(c, 0, 0)
+			w, sess, err := a.readSessionWorkspace(c, 0, 0)
 			if err != nil {
 				return err
 			}
@@ -258,6 +258,22 @@ func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
 			rows = append(rows, entryJSON(entries[0]))
 		}
 	}
+	// Sessions fetched from remotes follow, named REMOTE/KEY (SPEC §19.4).
+	remote, err := w.RemoteSessions()
+	if err != nil {
+		return err
+	}
+	for _, s := range remote {
+		entries, err := w.Log(s.Name(), 1)
+		if err != nil {
+			return err
+		}
+		if len(entries) > 0 {
+			row := entryJSON(entries[0])
+			row["session"], row["remote"] = s.Name(), s.Remote
+			rows = append(rows, row)
+		}
+	}
 	if asJSON {
 		return a.printJSON(nonNilMaps(rows))
 	}
@@ -289,7 +305,7 @@ func (a *app) showCommand() *cli.Command {
 		ArgsUsage: "[CHECKPOINT]",
 		Flags:     []cli.Flag{rootFlag, jsonFlag, sessionFlag()},
 		Action: func(c *cli.Context) error {
-			w, sess, err := a.sessionWorkspace(c, 0, 1)
+			w, sess, err := a.readSessionWorkspace(c, 0, 1)
 			if err != nil {
 				return err
 			}
@@ -319,7 +335,7 @@ func (a *app) diffCommand() *cli.Command {
 			&cli.BoolFlag{Name: "name-only", Usage: "print paths only"},
 		},
 		Action: func(c *cli.Context) error {
-			w, sess, err := a.sessionWorkspace(c, 0, 2)
+			w, sess, err := a.readSessionWorkspace(c, 0, 2)
 			if err != nil {
 				return err
 			}
