@@ -90,7 +90,7 @@ func httpStatusError(e *Endpoint, resp *httpResponse) error {
 	case 401, 403:
 		return fmt.Errorf("%s: access denied (HTTP %d); put the user and password in the URL", e, resp.status)
 	case 404:
-		return fmt.Errorf("%s: no repository there (HTTP 404): %w", e, ErrNoRepository)
+		return kindf(ErrNoRepository, "%s: no repository there (HTTP 404)", e)
 	}
 	return fmt.Errorf("%s: the server answered HTTP %d", e, resp.status)
 }
@@ -111,7 +111,7 @@ func httpDo(e *Endpoint, method, rawURL string, hdr map[string]string, body io.R
 	addr := net.JoinHostPort(u.Hostname(), port)
 	c, err := net.DialTimeout("tcp", addr, dialTimeout)
 	if err != nil {
-		return nil, fmt.Errorf("cannot reach %s: %s: %w", e, shortNetErr(err), ErrUnreachable)
+		return nil, kindf(ErrUnreachable, "cannot reach %s: %s", e, shortNetErr(err))
 	}
 	if u.Scheme == "https" {
 		cfg := &tls.Config{}
@@ -122,7 +122,7 @@ func httpDo(e *Endpoint, method, rawURL string, hdr map[string]string, body io.R
 		tc := tls.Client(c, cfg)
 		if err := tc.Handshake(); err != nil {
 			c.Close()
-			return nil, fmt.Errorf("cannot reach %s: TLS: %v: %w", e, err, ErrUnreachable)
+			return nil, kindf(ErrUnreachable, "cannot reach %s: TLS: %v", e, err)
 		}
 		c = tc
 	}
@@ -152,7 +152,7 @@ func httpDo(e *Endpoint, method, rawURL string, hdr map[string]string, body io.R
 	}
 	if err := bw.Flush(); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("%s: sending the request: %v: %w", e, err, ErrUnreachable)
+		return nil, kindf(ErrUnreachable, "%s: sending the request: %v", e, err)
 	}
 	br := bufio.NewReaderSize(c, 65536)
 	resp, err := readHTTPResponse(br)

@@ -53,7 +53,7 @@ func (r *netRemote) readAdvertisement() error {
 		id, err := ParseHash(hex)
 		if !ok || err != nil {
 			if strings.HasPrefix(line, "version 2") {
-				return fmt.Errorf("%s speaks only protocol version 2: %w", r.ep, ErrUnsupportedRemote)
+				return kindf(ErrUnsupportedRemote, "%s speaks only protocol version 2", r.ep)
 			}
 			return fmt.Errorf("%s: malformed ref advertisement line %q", r.ep, line)
 		}
@@ -64,7 +64,7 @@ func (r *netRemote) readAdvertisement() error {
 	}
 	for c := range r.caps {
 		if strings.HasPrefix(c, "object-format=") && c != "object-format=sha1" {
-			return fmt.Errorf("%s: %s repositories are not supported (ctxgit stores SHA-1): %w", r.ep, strings.TrimPrefix(c, "object-format="), ErrUnsupportedRemote)
+			return kindf(ErrUnsupportedRemote, "%s: %s repositories are not supported (ctxgit stores SHA-1)", r.ep, strings.TrimPrefix(c, "object-format="))
 		}
 	}
 	sort.Slice(r.refs, func(i, j int) bool { return r.refs[i].Name < r.refs[j].Name })
@@ -78,7 +78,7 @@ func (r *netRemote) advErr(err error) error {
 	case errors.Is(err, ErrUnreachable):
 		return err
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return fmt.Errorf("%s hung up without answering: %w", r.ep, ErrUnreachable)
+		return kindf(ErrUnreachable, "%s hung up without answering", r.ep)
 	}
 	return fmt.Errorf("%s: %w", r.ep, err)
 }
@@ -176,7 +176,7 @@ func (r *netRemote) respErr(err error) error {
 		return fmt.Errorf("%s: %w", r.ep, err)
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%s hung up before the transfer finished: %w", r.ep, ErrUnreachable)
+		return kindf(ErrUnreachable, "%s hung up before the transfer finished", r.ep)
 	}
 	return fmt.Errorf("%s: %w", r.ep, err)
 }
@@ -188,7 +188,7 @@ func (r *netRemote) Push(src Store, updates []RefUpdate, known func(Hash) (bool,
 		return nil, 0, errors.New("remote opened for fetching")
 	}
 	if !r.caps["report-status"] {
-		return nil, 0, fmt.Errorf("%s does not report the status of a push: %w", r.ep, ErrUnsupportedRemote)
+		return nil, 0, kindf(ErrUnsupportedRemote, "%s does not report the status of a push", r.ep)
 	}
 	if len(updates) == 0 {
 		resp, err := r.c.request(func(w io.Writer) error { _, err := io.WriteString(w, "0000"); return err })

@@ -73,7 +73,7 @@ func ParseEndpoint(s, base string) (*Endpoint, error) {
 			return e, nil
 		case "git", "ssh", "http", "https":
 		default:
-			return nil, fmt.Errorf("remote URL %q: the %s scheme is not supported (use a path, git://, ssh://, http:// or https://): %w", s, u.Scheme, ErrUnsupportedRemote)
+			return nil, kindf(ErrUnsupportedRemote, "remote URL %q: the %s scheme is not supported (use a path, git://, ssh://, http:// or https://)", s, u.Scheme)
 		}
 		if e.Host == "" {
 			return nil, fmt.Errorf("remote URL %q: no host", s)
@@ -215,7 +215,7 @@ func Connect(e *Endpoint, opts ConnectOptions) (Remote, error) {
 	case "http", "https":
 		c, err = dialHTTP(e, svc)
 	default:
-		err = fmt.Errorf("%s: scheme %s: %w", e, e.Scheme, ErrUnsupportedRemote)
+		err = kindf(ErrUnsupportedRemote, "%s: scheme %s", e, e.Scheme)
 	}
 	if err != nil {
 		return nil, err
@@ -238,7 +238,7 @@ func openLocalRemote(e *Endpoint) (Remote, error) {
 	dir := e.Path
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("%s: no such directory: %w", e, ErrNoRepository)
+		return nil, kindf(ErrNoRepository, "%s: no such directory", e)
 	}
 	common := ""
 	if info, err := repoAt(dir); err == nil {
@@ -249,7 +249,7 @@ func openLocalRemote(e *Endpoint) (Remote, error) {
 			return nil, err
 		}
 	} else {
-		return nil, fmt.Errorf("%s: not a git repository: %w", e, ErrNoRepository)
+		return nil, kindf(ErrNoRepository, "%s: not a git repository", e)
 	}
 	store, err := OpenGit(common)
 	if err != nil {
@@ -317,3 +317,17 @@ func (l *localRemote) Push(src Store, updates []RefUpdate, _ func(Hash) (bool, e
 }
 
 func (l *localRemote) Close() error { return nil }
+
+// kindError reads as its message alone and matches its kind with
+// errors.Is, so a message never ends in the sentinel's words.
+type kindError struct {
+	msg  string
+	kind error
+}
+
+func (e *kindError) Error() string        { return e.msg }
+func (e *kindError) Is(target error) bool { return target == e.kind }
+
+func kindf(kind error, format string, args ...any) error {
+	return &kindError{msg: fmt.Sprintf(format, args...), kind: kind}
+}

@@ -94,7 +94,7 @@ func dialGit(e *Endpoint, svc string) (conn, error) {
 	addr := net.JoinHostPort(e.Host, port)
 	c, err := net.DialTimeout("tcp", addr, dialTimeout)
 	if err != nil {
-		return nil, fmt.Errorf("cannot reach %s: %v: %w", e, shortNetErr(err), ErrUnreachable)
+		return nil, kindf(ErrUnreachable, "cannot reach %s: %v", e, shortNetErr(err))
 	}
 	host := e.Host
 	if e.Port != "" {
@@ -104,7 +104,7 @@ func dialGit(e *Endpoint, svc string) (conn, error) {
 	w.raw(svc + " " + e.Path + "\x00host=" + host + "\x00")
 	if _, err := c.Write(w.Bytes()); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("cannot reach %s: %v: %w", e, shortNetErr(err), ErrUnreachable)
+		return nil, kindf(ErrUnreachable, "cannot reach %s: %v", e, shortNetErr(err))
 	}
 	return &streamConn{
 		r:    newPktReader(c),
@@ -171,7 +171,7 @@ func dialSSH(e *Endpoint, svc string, getenv func(string) string) (conn, error) 
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("cannot reach %s: starting ssh: %v: %w", e, err, ErrUnreachable)
+		return nil, kindf(ErrUnreachable, "cannot reach %s: starting ssh: %v", e, err)
 	}
 	s := &streamConn{r: newPktReader(&sshOutput{r: stdout, cmd: cmd, stderr: &stderr, ep: e}), w: stdin}
 	s.done = func() error {
@@ -204,16 +204,17 @@ func (o *sshOutput) Read(b []byte) (int, error) {
 		switch {
 		case werr == nil:
 			return 0, io.EOF
-		case errors.As(werr, &ee) && ee.ExitCode() == 255:
-			// ssh's own failure: the host, the network or the keys.
+		case errors.As(werr, &ee) && (ee.ExitCode() == 255 || ee.ExitCode() == 126 || ee.ExitCode() == 127):
+			// ssh's own failure (the host, the network, the keys), or
+			// the shell's when GIT_SSH_COMMAND cannot run.
 			if msg == "" {
 				msg = "ssh exited with status 255"
 			}
-			o.failed = fmt.Errorf("cannot reach %s: %s: %w", o.ep, msg, ErrUnreachable)
+			o.failed = kindf(ErrUnreachable, "cannot reach %s: %s", o.ep, msg)
 		case msg != "":
 			o.failed = &RemoteError{Msg: msg}
 		default:
-			o.failed = fmt.Errorf("%s: ssh: %v: %w", o.ep, werr, ErrUnreachable)
+			o.failed = kindf(ErrUnreachable, "%s: ssh: %v", o.ep, werr)
 		}
 		return 0, o.failed
 	}
@@ -290,7 +291,7 @@ func dialHTTP(e *Endpoint, svc string) (conn, error) {
 	c := &httpConn{ep: e, base: strings.TrimSuffix(final, "/info/refs?service="+svc), svc: svc, body: resp.body}
 	if ct := resp.header["content-type"]; ct != "application/x-"+svc+"-advertisement" {
 		resp.body.Close()
-		return nil, fmt.Errorf("%s is not a smart git HTTP server (content type %q; dumb HTTP is not supported): %w", e, ct, ErrUnsupportedRemote)
+		return nil, kindf(ErrUnsupportedRemote, "%s is not a smart git HTTP server (content type %q; dumb HTTP is not supported)", e, ct)
 	}
 	p := newPktReader(resp.body)
 	first, err := p.line()

@@ -196,8 +196,16 @@ func looksLikeURL(arg, cwd string) bool {
 // validateRemoteName: a remote's namespace is one ref path component,
 // held to the rules of a typed session key.
 func validateRemoteName(name string) error {
+	if name == "" {
+		return errors.New("the name is empty")
+	}
 	if err := spec.ValidateSessionKey(name); err != nil {
-		return errors.New(strings.Replace(err.Error(), "session key", "name", 1))
+		// The rule without "session key NAME: ", which the caller names.
+		msg := err.Error()
+		if _, rest, ok := strings.Cut(msg, `": `); ok {
+			msg = rest
+		}
+		return errors.New(msg)
 	}
 	return nil
 }
@@ -223,7 +231,9 @@ func remoteErr(err error) error {
 	switch {
 	case errors.Is(err, vcs.ErrNoRepository):
 		return spec.NotFound("%w", err)
-	case errors.Is(err, vcs.ErrUnsupportedRemote), errors.Is(err, vcs.ErrUnsupportedRepo):
+	case errors.Is(err, vcs.ErrUnsupportedRepo):
+		return spec.Unsupported("%s", strings.TrimSuffix(err.Error(), ": "+vcs.ErrUnsupportedRepo.Error()))
+	case errors.Is(err, vcs.ErrUnsupportedRemote):
 		return spec.Unsupported("%w", err)
 	case errors.Is(err, vcs.ErrRefConflict):
 		return spec.Conflict("%w", err)
@@ -594,7 +604,7 @@ func ValidateReadSession(name string) error {
 		return spec.ValidateSessionKey(name)
 	}
 	if err := validateRemoteName(remote); err != nil {
-		return spec.Usage("session %q: remote %v", name, err)
+		return spec.Usage("session %q: the remote's name: %v", name, err)
 	}
 	return spec.ValidateSessionKey(key)
 }

@@ -182,13 +182,14 @@ func (a *app) gitCommand() *cli.Command {
 		ArgsUsage: "[--root DIR] [--] GIT-ARGS...",
 		// Everything after `git` is git's, so its flags are not ours.
 		SkipFlagParsing: true,
+		HideHelpCommand: true,
 		Action: func(c *cli.Context) error {
 			root, args, help, err := gitArgs(c.Args().Slice())
 			if err != nil {
 				return err
 			}
 			if help {
-				return cli.ShowCommandHelp(c, "git")
+				return cli.ShowSubcommandHelp(c)
 			}
 			env, err := workspace.DefaultEnv()
 			if err != nil {
