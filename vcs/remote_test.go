@@ -47,7 +47,10 @@ func gitDaemon(t *testing.T, base string) string {
 		t.Skip("git not installed")
 	}
 	port := freePort(t)
-	cmd := exec.Command("git", "daemon", "--export-all", "--enable=receive-pack", "--reuseaddr",
+	// git-daemon itself, not `git daemon`: git would run it as a child
+	// that outlives a kill of the parent.
+	daemon := filepath.Join(strings.TrimSpace(gitCmd(t, base, "--exec-path")), "git-daemon")
+	cmd := exec.Command(daemon, "--export-all", "--enable=receive-pack", "--reuseaddr",
 		"--informative-errors", "--base-path="+base, "--listen=127.0.0.1", fmt.Sprintf("--port=%d", port), base)
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())
 	if err := cmd.Start(); err != nil {
