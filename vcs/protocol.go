@@ -17,6 +17,7 @@ type netRemote struct {
 	msgs io.Writer
 	refs []Ref
 	caps map[string]bool
+	done bool // a request was made
 }
 
 // maxHaves bounds the commits a fetch tells the remote it has: the heads
@@ -85,7 +86,14 @@ func (r *netRemote) advErr(err error) error {
 
 func (r *netRemote) Refs() []Ref { return r.refs }
 
-func (r *netRemote) Close() error { return r.c.close() }
+// Close ends the session, telling a stream service that nothing more is
+// coming when no request was made.
+func (r *netRemote) Close() error {
+	if !r.done {
+		r.hangUp()
+	}
+	return r.c.close()
+}
 
 // capsFor returns the capabilities ctxgit asks for among those offered.
 func (r *netRemote) capsFor(want ...string) string {
@@ -116,11 +124,7 @@ func (r *netRemote) Fetch(dst *GitStore, wants, haves []Hash) (int, error) {
 		return 0, errors.New("remote opened for pushing")
 	}
 	if len(wants) == 0 {
-		// Nothing to ask for: a flush ends the conversation cleanly.
-		resp, err := r.c.request(func(w io.Writer) error { _, err := io.WriteString(w, "0000"); return err })
-		if err == nil {
-			resp.next() // the remote may just hang up
-		}
+		r.hangUp()
 		return 0, nil
 	}
 	sb := r.sideband()
@@ -141,6 +145,7 @@ func (r *netRemote) Fetch(dst *GitStore, wants, haves []Hash) (int, error) {
 		req.line("have %s", id)
 	}
 	req.line("done")
+	r.done = true
 	resp, err := r.c.request(func(w io.Writer) error { _, err := w.Write(req.Bytes()); return err })
 	if err != nil {
 		return 0, err
@@ -169,6 +174,20 @@ func (r *netRemote) Fetch(dst *GitStore, wants, haves []Hash) (int, error) {
 	return n, nil
 }
 
+// hangUp ends a conversation that has nothing to ask: over a stream, a
+// flush tells the service so (it would otherwise report the remote end
+// hung up); over HTTP no request is made at all.
+func (r *netRemote) hangUp() {
+	r.done = true
+	if _, ok := r.c.(*streamConn); !ok {
+		return
+	}
+	resp, err := r.c.request(func(w io.Writer) error { _, err := io.WriteString(w, "0000"); return err })
+	if err == nil {
+		resp.next() // the service just exits
+	}
+}
+
 // respErr names the remote in an error met while reading its answer.
 func (r *netRemote) respErr(err error) error {
 	var re *RemoteError
@@ -191,10 +210,7 @@ func (r *netRemote) Push(src Store, updates []RefUpdate, known func(Hash) (bool,
 		return nil, 0, kindf(ErrUnsupportedRemote, "%s does not report the status of a push", r.ep)
 	}
 	if len(updates) == 0 {
-		resp, err := r.c.request(func(w io.Writer) error { _, err := io.WriteString(w, "0000"); return err })
-		if err == nil {
-			resp.next()
-		}
+		r.hangUp()
 		return nil, 0, nil
 	}
 	var tips []Hash
@@ -218,6 +234,7 @@ func (r *netRemote) Push(src Store, updates []RefUpdate, known func(Hash) (bool,
 		}
 	}
 	req.flush()
+	r.done = true
 	resp, err := r.c.request(func(w io.Writer) error {
 		if _, err := w.Write(req.Bytes()); err != nil {
 			return err

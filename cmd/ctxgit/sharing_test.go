@@ -123,7 +123,7 @@ func TestPushFetchThroughServers(t *testing.T) {
 			git(t, base, "init", "-q", "--bare", remote)
 			git(t, remote, "config", "http.receivepack", "true")
 			var url string
-			stop := func() {}
+			var stop func()
 			if server == "git daemon" {
 				var prefix string
 				prefix, stop = serveGitDaemon(t, base)
