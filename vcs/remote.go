@@ -33,15 +33,23 @@ type Endpoint struct {
 }
 
 // String is the endpoint as given, without a password.
-func (e *Endpoint) String() string {
-	if e.Password == "" {
-		return e.raw
+func (e *Endpoint) String() string { return redactURL(e.raw) }
+
+// redactURL drops the password from a URL's user info, so no message
+// ever shows it; what is not a URL with one is returned as is.
+func redactURL(s string) string {
+	if !strings.Contains(s, "://") || !strings.Contains(s, "@") {
+		return s
 	}
-	if u, err := url.Parse(e.raw); err == nil {
-		u.User = url.User(u.User.Username())
-		return u.String()
+	scheme, rest, _ := strings.Cut(s, "://")
+	auth, after, ok := strings.Cut(rest, "@")
+	if !ok || strings.Contains(auth, "/") {
+		return s
 	}
-	return e.raw
+	if user, _, hasPass := strings.Cut(auth, ":"); hasPass {
+		return scheme + "://" + user + "@" + after
+	}
+	return s
 }
 
 // ParseEndpoint reads a remote location as git does: a URL
@@ -58,9 +66,10 @@ func ParseEndpoint(s, base string) (*Endpoint, error) {
 	if i := strings.Index(s, "://"); i > 0 {
 		u, err := url.Parse(s)
 		if err != nil {
-			return nil, fmt.Errorf("remote URL %q: %v", s, err)
+			return nil, fmt.Errorf("remote URL %q is malformed", redactURL(s))
 		}
-		e := &Endpoint{Scheme: strings.ToLower(u.Scheme), Host: u.Hostname(), Port: u.Port(), Path: u.Path, raw: s}
+		s = redactURL(s) // for the messages below
+		e := &Endpoint{Scheme: strings.ToLower(u.Scheme), Host: u.Hostname(), Port: u.Port(), Path: u.Path, raw: u.String()}
 		if u.User != nil {
 			e.User = u.User.Username()
 			e.Password, _ = u.User.Password()

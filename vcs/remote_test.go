@@ -369,8 +369,13 @@ func TestParseEndpoint(t *testing.T) {
 		}
 	}
 	e, _ := vcs.ParseEndpoint("https://u:secret@example.com/r.git", "/")
-	if strings.Contains(e.String(), "secret") {
-		t.Errorf("String() shows the password: %s", e)
+	if strings.Contains(e.String(), "secret") || e.Password != "secret" {
+		t.Errorf("String() shows the password, or it was lost: %s", e)
+	}
+	for _, bad := range []string{"https://u:secret@example.com/%zz", "ftp://u:secret@example.com/r.git", "https://u:secret@example.com/r.git?x=1"} {
+		if _, err := vcs.ParseEndpoint(bad, "/"); err == nil || strings.Contains(err.Error(), "secret") {
+			t.Errorf("%s: err = %v; want one without the password", bad, err)
+		}
 	}
 }
 
