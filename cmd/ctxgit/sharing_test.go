@@ -197,9 +197,23 @@ func TestPushFetchThroughServers(t *testing.T) {
 				t.Fatalf("HEAD moved: %s", after)
 			}
 
+			// The remote's hooks speak through ctxgit, and a refusal is a
+			// rejected session, exit 5.
+			hook := filepath.Join(remote, "hooks", "pre-receive")
+			os.WriteFile(hook, []byte("#!/bin/sh\necho 'policy: no pushes on Fridays' >&2\nexit 1\n"), 0o755)
+			os.WriteFile(filepath.Join(alice, "notes.txt"), []byte("notes 3\n"), 0o644)
+			t.Setenv("CTXGIT_NOW", "2026-11-22T10:10:00Z")
+			mustCtxgit(t, "checkpoint", "--root", alice, "-m", "alice three")
+			code, out, errOut := ctxgitRun(t, "push", "--root", alice)
+			if code != 5 || !strings.Contains(errOut, "ctxgit: remote: policy: no pushes on Fridays\n") ||
+				!strings.Contains(out, "rejected      default  refused by the remote: pre-receive hook declined") {
+				t.Fatalf("push against a refusing hook: exit %d\n%s%s", code, out, errOut)
+			}
+			os.Remove(hook)
+
 			// With the server gone, fetch fails with one line, exit 1.
 			stop()
-			code, out, errOut := ctxgitRun(t, "fetch", "--root", bob, url, "--as", "origin")
+			code, out, errOut = ctxgitRun(t, "fetch", "--root", bob, url, "--as", "origin")
 			if code != 1 || out != "" || !strings.HasPrefix(errOut, "ctxgit: cannot reach ") || strings.Count(errOut, "\n") != 1 {
 				t.Fatalf("fetch from a stopped server: exit %d\n%s%s", code, out, errOut)
 			}
