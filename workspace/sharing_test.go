@@ -167,7 +167,10 @@ func TestShareNamespacedWorkspace(t *testing.T) {
 	if err != nil || len(rs) != 1 || rs[0].Name() != "origin/default" {
 		t.Fatalf("svc's fetched sessions = %+v, %v", rs, err)
 	}
-	r, err := bsvc.Resolve("origin/default:cp_001", "default")
+	if _, err := bsvc.Resolve("origin/default:cp_001", "default"); spec.ExitCode(err) != spec.ExitUsage {
+		t.Fatalf("Resolve, which recover uses, took a fetched session: %v", err)
+	}
+	r, err := bsvc.ResolveRead("origin/default:cp_001", "default")
 	if err != nil || r.Checkpoint.Meta.CheckpointID != "cp_001" || r.Session != "origin/default" {
 		t.Fatalf("Resolve = %+v, %v", r, err)
 	}

@@ -309,7 +309,7 @@ func (a *app) showCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			r, err := w.Resolve(c.Args().First(), sess)
+			r, err := w.ResolveRead(c.Args().First(), sess)
 			if err != nil {
 				return err
 			}
@@ -346,12 +346,12 @@ func (a *app) diffCommand() *cli.Command {
 			case 2:
 				fromName, toName = c.Args().Get(0), c.Args().Get(1)
 			}
-			to, err := w.Resolve(toName, sess)
+			to, err := w.ResolveRead(toName, sess)
 			if err != nil {
 				return err
 			}
 			var fromID vcs.Hash
-			from, err := w.Resolve(fromName, sess)
+			from, err := w.ResolveRead(fromName, sess)
 			if err != nil {
 				from = nil
 			}
