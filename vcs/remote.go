@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -151,16 +152,8 @@ func ReadRemotes(path string) ([]RemoteConfig, error) {
 		}
 		out = append(out, RemoteConfig{Name: name, URL: v, PushURL: cfg["remote."+name+".pushurl"]})
 	}
-	sortRemotes(out)
+	slices.SortFunc(out, func(a, b RemoteConfig) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
-}
-
-func sortRemotes(rs []RemoteConfig) {
-	for i := 1; i < len(rs); i++ {
-		for j := i; j > 0 && rs[j].Name < rs[j-1].Name; j-- {
-			rs[j], rs[j-1] = rs[j-1], rs[j]
-		}
-	}
 }
 
 // RefUpdate asks a remote to move a ref from Old (zero: create) to New.
