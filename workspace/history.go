@@ -62,7 +62,7 @@ func (w *Workspace) Log(session string, limit int) ([]Entry, error) {
 	if store == nil {
 		return nil, spec.NotFound("session %q has no checkpoints", session)
 	}
-	id, err := store.ReadRef(w.SessionRef(session))
+	id, err := store.ReadRef(w.sessionRefFor(session))
 	if errors.Is(err, vcs.ErrRefNotFound) {
 		return nil, spec.NotFound("session %q has no checkpoints", session)
 	}
@@ -124,6 +124,16 @@ var (
 // newest), "@~N" (N before it), "cp_007", a commit id of at least four hex
 // digits, each optionally prefixed "SESSION:".
 func (w *Workspace) Resolve(name, session string) (*Resolved, error) {
+	return w.resolve(name, session, spec.ValidateSessionKey)
+}
+
+// ResolveRead is Resolve for commands that only read history: sessions
+// fetched from a remote are named too, as REMOTE/KEY (SPEC §19.4).
+func (w *Workspace) ResolveRead(name, session string) (*Resolved, error) {
+	return w.resolve(name, session, ValidateReadSession)
+}
+
+func (w *Workspace) resolve(name, session string, validate func(string) error) (*Resolved, error) {
 	store, err := w.storeIfAny()
 	if err != nil {
 		return nil, err
@@ -133,15 +143,15 @@ func (w *Workspace) Resolve(name, session string) (*Resolved, error) {
 	}
 	explicit := name != "" && name != "@"
 	if sess, rest, ok := strings.Cut(name, ":"); ok {
-		if err := spec.ValidateSessionKey(sess); err != nil {
+		if err := validate(sess); err != nil {
 			return nil, spec.Usage("checkpoint %q: %v", name, err)
 		}
 		session, name = sess, rest
 	}
-	if err := spec.ValidateSessionKey(session); err != nil {
+	if err := validate(session); err != nil {
 		return nil, err
 	}
-	head, err := store.ReadRef(w.SessionRef(session))
+	head, err := store.ReadRef(w.sessionRefFor(session))
 	if errors.Is(err, vcs.ErrRefNotFound) {
 		if hexRE().MatchString(name) {
 			return w.resolveHexAnywhere(store, name)

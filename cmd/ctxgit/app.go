@@ -85,6 +85,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 			a.transcriptCommand(),
 			a.pruneCommand(),
 			a.doctorCommand(),
+			a.pushCommand(),
+			a.fetchCommand(),
+			a.gitCommand(),
 			a.versionCommand(),
 		},
 	}
@@ -260,7 +263,7 @@ func permute(cmds []*cli.Command, args []string) []string {
 			cmd = c
 		}
 	}
-	if cmd == nil {
+	if cmd == nil || cmd.SkipFlagParsing {
 		return args
 	}
 	start := 2

@@ -220,7 +220,7 @@ func (a *app) logCommand() *cli.Command {
 			&cli.BoolFlag{Name: "sessions", Usage: "list sessions and their newest checkpoint instead"},
 		},
 		Action: func(c *cli.Context) error {
-			w, sess, err := a.sessionWorkspace(c, 0, 0)
+			w, sess, err := a.readSessionWorkspace(c, 0, 0)
 			if err != nil {
 				return err
 			}
@@ -262,6 +262,22 @@ func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
 			rows = append(rows, entryJSON(entries[0]))
 		}
 	}
+	// Sessions fetched from remotes follow, named REMOTE/KEY (SPEC §19.4).
+	remote, err := w.RemoteSessions()
+	if err != nil {
+		return err
+	}
+	for _, s := range remote {
+		entries, err := w.Log(s.Name(), 1)
+		if err != nil {
+			return err
+		}
+		if len(entries) > 0 {
+			row := entryJSON(entries[0])
+			row["session"], row["remote"] = s.Name(), s.Remote
+			rows = append(rows, row)
+		}
+	}
 	if asJSON {
 		return a.printJSON(nonNilMaps(rows))
 	}
@@ -293,11 +309,11 @@ func (a *app) showCommand() *cli.Command {
 		ArgsUsage: "[CHECKPOINT]",
 		Flags:     []cli.Flag{rootFlag, jsonFlag, sessionFlag()},
 		Action: func(c *cli.Context) error {
-			w, sess, err := a.sessionWorkspace(c, 0, 1)
+			w, sess, err := a.readSessionWorkspace(c, 0, 1)
 			if err != nil {
 				return err
 			}
-			r, err := w.Resolve(c.Args().First(), sess)
+			r, err := w.ResolveRead(c.Args().First(), sess)
 			if err != nil {
 				return err
 			}

@@ -33,7 +33,7 @@ func (a *app) diffCommand() *cli.Command {
 			if len(forms) > 1 {
 				return spec.Usage("%s cannot be combined: pick one output form", strings.Join(forms, " and "))
 			}
-			w, sess, err := a.sessionWorkspace(c, 0, 2)
+			w, sess, err := a.readSessionWorkspace(c, 0, 2)
 			if err != nil {
 				return err
 			}
@@ -44,11 +44,11 @@ func (a *app) diffCommand() *cli.Command {
 			case 2:
 				fromName, toName = c.Args().Get(0), c.Args().Get(1)
 			}
-			to, err := w.Resolve(toName, sess)
+			to, err := w.ResolveRead(toName, sess)
 			if err != nil {
 				return err
 			}
-			from, err := w.Resolve(fromName, sess)
+			from, err := w.ResolveRead(fromName, sess)
 			switch {
 			case err == nil:
 			case c.NArg() == 0 && spec.ExitCode(err) == spec.ExitNotFound:

@@ -1,0 +1,335 @@
+package vcs
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Errors of remote repositories, matched with errors.Is.
+var (
+	// ErrUnreachable: the remote could not be reached (no such host, a
+	// refused connection, ssh failing), or hung up before answering.
+	ErrUnreachable = errors.New("remote unreachable")
+	// ErrUnsupportedRemote: a URL scheme or server ctxgit cannot talk to
+	// (dumb HTTP, protocol v2 only).
+	ErrUnsupportedRemote = errors.New("unsupported remote")
+)
+
+// Endpoint is where a remote repository is: a local path, or a URL of the
+// git, ssh, http or https kind.
+type Endpoint struct {
+	Scheme   string // "file", "git", "ssh", "http" or "https"
+	User     string
+	Password string // http(s) only, from the URL's user info
+	Host     string
+	Port     string
+	Path     string // the repository's path (a local path for "file")
+	raw      string
+}
+
+// String is the endpoint as given, without a password.
+func (e *Endpoint) String() string { return redactURL(e.raw) }
+
+// redactURL drops the password from a URL's user info, so no message
+// ever shows it; what is not a URL with one is returned as is.
+func redactURL(s string) string {
+	if !strings.Contains(s, "://") || !strings.Contains(s, "@") {
+		return s
+	}
+	scheme, rest, _ := strings.Cut(s, "://")
+	auth, after, ok := strings.Cut(rest, "@")
+	if !ok || strings.Contains(auth, "/") {
+		return s
+	}
+	if user, _, hasPass := strings.Cut(auth, ":"); hasPass {
+		return scheme + "://" + user + "@" + after
+	}
+	return s
+}
+
+// ParseEndpoint reads a remote location as git does: a URL
+// (git://, ssh://, git+ssh://, http://, https://, file://), scp-like
+// "[user@]host:path" (ssh; a colon before any slash), or a local path,
+// made absolute against base.
+func ParseEndpoint(s, base string) (*Endpoint, error) {
+	if s == "" {
+		return nil, errors.New("empty remote URL")
+	}
+	if strings.ContainsAny(s, "\x00\n") {
+		return nil, fmt.Errorf("remote URL %q: contains a control character", s)
+	}
+	if i := strings.Index(s, "://"); i > 0 {
+		u, err := url.Parse(s)
+		if err != nil {
+			return nil, fmt.Errorf("remote URL %q is malformed", redactURL(s))
+		}
+		s = redactURL(s) // for the messages below
+		e := &Endpoint{Scheme: strings.ToLower(u.Scheme), Host: u.Hostname(), Port: u.Port(), Path: u.Path, raw: u.String()}
+		if u.User != nil {
+			e.User = u.User.Username()
+			e.Password, _ = u.User.Password()
+		}
+		switch e.Scheme {
+		case "git+ssh", "ssh+git":
+			e.Scheme = "ssh"
+		case "file":
+			e.Host, e.Port = "", ""
+			return e, nil
+		case "git", "ssh", "http", "https":
+		default:
+			return nil, kindf(ErrUnsupportedRemote, "remote URL %q: the %s scheme is not supported (use a path, git://, ssh://, http:// or https://)", s, u.Scheme)
+		}
+		if e.Host == "" {
+			return nil, fmt.Errorf("remote URL %q: no host", s)
+		}
+		if e.Scheme == "http" || e.Scheme == "https" {
+			e.Path = strings.TrimRight(u.EscapedPath(), "/")
+			if u.RawQuery != "" {
+				return nil, fmt.Errorf("remote URL %q: a query string is not supported", s)
+			}
+		} else if e.Path == "" {
+			return nil, fmt.Errorf("remote URL %q: no repository path", s)
+		}
+		return e, nil
+	}
+	colon := strings.IndexByte(s, ':')
+	slash := strings.IndexByte(s, '/')
+	if colon > 0 && (slash < 0 || colon < slash) {
+		// scp-like syntax: [user@]host:path, always ssh.
+		host, path := s[:colon], s[colon+1:]
+		e := &Endpoint{Scheme: "ssh", Host: host, Path: path, raw: s}
+		if at := strings.LastIndexByte(host, '@'); at >= 0 {
+			e.User, e.Host = host[:at], host[at+1:]
+		}
+		e.Host = strings.Trim(e.Host, "[]")
+		if e.Host == "" || e.Path == "" {
+			return nil, fmt.Errorf("remote %q: want [user@]host:path", s)
+		}
+		return e, nil
+	}
+	path := s
+	if rest, ok := strings.CutPrefix(path, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			path = filepath.Join(home, rest)
+		}
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(base, path)
+	}
+	return &Endpoint{Scheme: "file", Path: filepath.Clean(path), raw: s}, nil
+}
+
+// RemoteConfig is a remote's section of a repository's git config.
+type RemoteConfig struct {
+	Name    string
+	URL     string
+	PushURL string // "" when not set: pushes go to URL
+}
+
+// ReadRemotes returns the remotes ([remote "NAME"] sections with a url)
+// of the git config file at path; a missing file has none. Includes and
+// url.<base>.insteadOf are not applied.
+func ReadRemotes(path string) ([]RemoteConfig, error) {
+	cfg, err := readGitConfig(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []RemoteConfig
+	for k, v := range cfg {
+		rest, ok := strings.CutPrefix(k, "remote.")
+		if !ok {
+			continue
+		}
+		name, ok := strings.CutSuffix(rest, ".url")
+		if !ok || name == "" {
+			continue
+		}
+		out = append(out, RemoteConfig{Name: name, URL: v, PushURL: cfg["remote."+name+".pushurl"]})
+	}
+	slices.SortFunc(out, func(a, b RemoteConfig) int { return strings.Compare(a.Name, b.Name) })
+	return out, nil
+}
+
+// RefUpdate asks a remote to move a ref from Old (zero: create) to New.
+type RefUpdate struct {
+	Name     string
+	Old, New Hash
+}
+
+// RefStatus is the remote's answer for one update: Err is "" when the
+// ref was updated, else the remote's reason.
+type RefStatus struct {
+	Name string
+	Err  string
+}
+
+// Remote is a connection to a remote repository for one direction.
+type Remote interface {
+	// Refs returns the remote's refs, sorted by name.
+	Refs() []Ref
+	// Fetch copies into dst the objects reachable from wants, telling the
+	// remote that dst has the commits haves; it returns how many objects
+	// arrived. Only for a remote opened for fetching.
+	Fetch(dst *GitStore, wants, haves []Hash) (int, error)
+	// Push sends the objects the updates need that the remote lacks
+	// (known reports what it has) and asks it to move its refs. Only for a
+	// remote opened for pushing.
+	Push(src Store, updates []RefUpdate, known func(Hash) (bool, error)) ([]RefStatus, int, error)
+	Close() error
+}
+
+// ConnectOptions tune a connection.
+type ConnectOptions struct {
+	// Push opens the remote for pushing (git-receive-pack), else for
+	// fetching (git-upload-pack).
+	Push bool
+	// Messages receives the remote's own messages (hooks, warnings);
+	// nil discards them.
+	Messages io.Writer
+	// Getenv reads GIT_SSH_COMMAND and GIT_SSH; nil reads nothing.
+	Getenv func(string) string
+}
+
+// Connect opens a remote: a local repository directly (objects and refs
+// read and written in place, no git needed), or a git server over git://,
+// ssh (the system's ssh client, as git uses it) or smart HTTP(S).
+func Connect(e *Endpoint, opts ConnectOptions) (Remote, error) {
+	if e.Scheme == "file" {
+		return openLocalRemote(e)
+	}
+	svc := "git-upload-pack"
+	if opts.Push {
+		svc = "git-receive-pack"
+	}
+	var c conn
+	var err error
+	switch e.Scheme {
+	case "git":
+		c, err = dialGit(e, svc)
+	case "ssh":
+		c, err = dialSSH(e, svc, opts.Getenv)
+	case "http", "https":
+		c, err = dialHTTP(e, svc)
+	default:
+		err = kindf(ErrUnsupportedRemote, "%s: scheme %s", e, e.Scheme)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r := &netRemote{ep: e, c: c, push: opts.Push, msgs: opts.Messages}
+	if err := r.readAdvertisement(); err != nil {
+		c.close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// localRemote is a repository on this machine, read and written directly.
+type localRemote struct {
+	store *GitStore
+	refs  []Ref
+}
+
+func openLocalRemote(e *Endpoint) (Remote, error) {
+	dir := e.Path
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return nil, kindf(ErrNoRepository, "%s: no such directory", e)
+	}
+	common := ""
+	if info, err := repoAt(dir); err == nil {
+		common = info.CommonDir
+	} else if isBareRepo(dir) {
+		common, err = commonDir(dir)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		return nil, kindf(ErrNoRepository, "%s: not a git repository", e)
+	}
+	store, err := OpenGit(common)
+	if err != nil {
+		return nil, err
+	}
+	refs, err := store.ListRefs("refs/")
+	if err != nil {
+		return nil, err
+	}
+	return &localRemote{store: store, refs: refs}, nil
+}
+
+// isBareRepo reports whether dir is a git directory: HEAD, objects/ and
+// refs/ (or a commondir file).
+func isBareRepo(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(dir, "commondir")); err == nil {
+		return true
+	}
+	for _, d := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(dir, d)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+func (l *localRemote) Refs() []Ref { return l.refs }
+
+func (l *localRemote) Fetch(dst *GitStore, wants, _ []Hash) (int, error) {
+	return CopyObjects(l.store, dst, wants)
+}
+
+func (l *localRemote) Push(src Store, updates []RefUpdate, _ func(Hash) (bool, error)) ([]RefStatus, int, error) {
+	var tips []Hash
+	for _, u := range updates {
+		if !u.New.IsZero() {
+			tips = append(tips, u.New)
+		}
+	}
+	n, err := CopyObjects(src, l.store, tips)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]RefStatus, 0, len(updates))
+	for _, u := range updates {
+		var err error
+		if u.New.IsZero() {
+			err = l.store.DeleteRef(u.Name, u.Old)
+		} else {
+			err = l.store.UpdateRef(u.Name, u.New, u.Old)
+		}
+		st := RefStatus{Name: u.Name}
+		if err != nil {
+			st.Err = err.Error()
+			if errors.Is(err, ErrRefConflict) {
+				st.Err = "the ref moved while pushing (stale info)"
+			}
+		}
+		out = append(out, st)
+	}
+	return out, n, nil
+}
+
+func (l *localRemote) Close() error { return nil }
+
+// kindError reads as its message alone and matches its kind with
+// errors.Is, so a message never ends in the sentinel's words.
+type kindError struct {
+	msg  string
+	kind error
+}
+
+func (e *kindError) Error() string        { return e.msg }
+func (e *kindError) Is(target error) bool { return target == e.kind }
+
+func kindf(kind error, format string, args ...any) error {
+	return &kindError{msg: fmt.Sprintf(format, args...), kind: kind}
+}

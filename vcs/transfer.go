@@ -1,0 +1,211 @@
+package vcs
+
+import (
+	"crypto/sha1"
+	"encoding/binary"
+	"fmt"
+	"io"
+)
+
+// Objects to transfer are found by walking from the tips being sent and
+// not descending into objects the other side is known to have. A commit,
+// or a tree, the other side has is taken to come with everything it
+// reaches — git's own assumption for objects reachable from refs.
+
+// ReachableObjects lists the objects reachable from the commits tips that
+// known does not report, in pack order (commits, then trees and blobs as
+// met). The walk does not descend into a known commit or tree. Gitlinks
+// (nested repositories) are not objects of this repository and are skipped.
+func ReachableObjects(s Store, tips []Hash, known func(Hash) (bool, error)) ([]Hash, error) {
+	seen := map[Hash]bool{}
+	var commits, rest []Hash
+	var trees []Hash
+	queue := append([]Hash(nil), tips...)
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if ok, err := known(id); err != nil || ok {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		c, err := ReadCommit(s, id)
+		if err != nil {
+			return nil, err
+		}
+		commits = append(commits, id)
+		trees = append(trees, c.Tree)
+		queue = append(queue, c.Parents...)
+	}
+	for len(trees) > 0 {
+		id := trees[len(trees)-1]
+		trees = trees[:len(trees)-1]
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if ok, err := known(id); err != nil || ok {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		entries, err := ReadTree(s, id)
+		if err != nil {
+			return nil, err
+		}
+		rest = append(rest, id)
+		for _, e := range entries {
+			switch {
+			case e.Mode == ModeGitlink || seen[e.ID]:
+			case e.IsDir():
+				trees = append(trees, e.ID)
+			default:
+				seen[e.ID] = true
+				ok, err := known(e.ID)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					rest = append(rest, e.ID)
+				}
+			}
+		}
+	}
+	return append(commits, rest...), nil
+}
+
+// KnownFrom returns a predicate reporting the objects reachable from the
+// snapshots of the commits haves (each commit and its whole tree), for a
+// walk that must leave out what a remote already has. Haves that s does
+// not hold are ignored. Each snapshot's trees are read once, so the cost
+// is that of the distinct trees among the haves.
+func KnownFrom(s Store, haves []Hash) (func(Hash) (bool, error), error) {
+	known := map[Hash]bool{}
+	var trees []Hash
+	for _, h := range haves {
+		if known[h] {
+			continue
+		}
+		ok, err := s.HasObject(h)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		c, err := ReadCommit(s, h)
+		if err != nil {
+			return nil, err
+		}
+		known[h] = true
+		trees = append(trees, c.Tree)
+	}
+	for len(trees) > 0 {
+		id := trees[len(trees)-1]
+		trees = trees[:len(trees)-1]
+		if known[id] {
+			continue
+		}
+		known[id] = true
+		entries, err := ReadTree(s, id)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			switch {
+			case e.Mode == ModeGitlink:
+			case e.IsDir():
+				trees = append(trees, e.ID)
+			default:
+				known[e.ID] = true
+			}
+		}
+	}
+	return func(h Hash) (bool, error) { return known[h], nil }, nil
+}
+
+// IsAncestor reports whether anc is desc or one of its ancestors.
+func IsAncestor(s Store, anc, desc Hash) (bool, error) {
+	seen := map[Hash]bool{}
+	queue := []Hash{desc}
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		if id == anc {
+			return true, nil
+		}
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		c, err := ReadCommit(s, id)
+		if err != nil {
+			return false, err
+		}
+		queue = append(queue, c.Parents...)
+	}
+	return false, nil
+}
+
+// CopyObjects copies into dst every object reachable from tips that dst
+// lacks, as one batch (a pack when large), and returns how many it copied.
+func CopyObjects(src, dst Store, tips []Hash) (int, error) {
+	ids, err := ReachableObjects(src, tips, dst.HasObject)
+	if err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	b, err := dst.NewBatch()
+	if err != nil {
+		return 0, err
+	}
+	for _, id := range ids {
+		t, data, err := src.ReadObject(id)
+		if err == nil {
+			_, err = b.Add(t, data)
+		}
+		if err != nil {
+			b.Abort()
+			return 0, err
+		}
+	}
+	if err := b.Commit(); err != nil {
+		return 0, err
+	}
+	return len(ids), nil
+}
+
+// WritePack writes the objects ids of s to w as a version-2 packfile
+// without deltas (each object compressed at level 1), ending with the
+// SHA-1 trailer.
+func WritePack(w io.Writer, s Store, ids []Hash) error {
+	d := sha1.New()
+	mw := io.MultiWriter(w, d)
+	hdr := []byte{'P', 'A', 'C', 'K', 0, 0, 0, 2, 0, 0, 0, 0}
+	binary.BigEndian.PutUint32(hdr[8:], uint32(len(ids)))
+	if _, err := mw.Write(hdr); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		t, data, err := s.ReadObject(id)
+		if err != nil {
+			return err
+		}
+		e, err := compressPackEntry(t, data)
+		if err != nil {
+			return err
+		}
+		if _, err := mw.Write(e); err != nil {
+			return err
+		}
+	}
+	if _, err := w.Write(d.Sum(nil)); err != nil {
+		return fmt.Errorf("sending the pack: %w", err)
+	}
+	return nil
+}

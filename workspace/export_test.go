@@ -1,0 +1,8 @@
+package workspace
+
+import "github.com/ctxgit/ctxgit/vcs"
+
+// ResolveRemoteForTest exposes resolveRemote to the tests.
+func ResolveRemoteForTest(w *Workspace, arg, as string, push bool) (string, *vcs.Endpoint, error) {
+	return w.resolveRemote(arg, as, push)
+}

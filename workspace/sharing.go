@@ -1,0 +1,625 @@
+package workspace
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/vcs"
+)
+
+// Sharing checkpoints (SPEC §19): `ctxgit push` sends this workspace's
+// session refs to the same names on a remote; `ctxgit fetch` copies a
+// remote's refs/ctxgit/ refs under refs/ctxgit/remotes/<remote>/, never
+// over local ones. Neither takes the workspace lock: they write objects
+// and refs under refs/ctxgit/remotes/ only, each ref by compare-and-swap,
+// so a checkpoint taken meanwhile is never blocked for the length of a
+// network transfer and never lost.
+
+// RemotesRefPrefix holds the refs fetched from remotes.
+const RemotesRefPrefix = spec.RefPrefix + "remotes/"
+
+// DefaultRemote is the remote push and fetch use when none is given.
+const DefaultRemote = "origin"
+
+// SyncOptions are push's and fetch's.
+type SyncOptions struct {
+	// Remote is a remote's name in the git config, or a URL or path;
+	// "" means origin.
+	Remote string
+	// As names the remote's namespace under refs/ctxgit/remotes/ when
+	// Remote is a URL or path (default: a configured remote with that
+	// URL, else a name derived from it).
+	As string
+	// Force lets push replace a remote chain that is not an ancestor of
+	// the local one.
+	Force bool
+	// Prune lets fetch drop fetched refs the remote no longer has.
+	Prune bool
+	// Messages receives the remote's own messages (hooks).
+	Messages io.Writer
+}
+
+// Ref statuses of a push or fetch.
+const (
+	RefNew         = "new"
+	RefFastForward = "fast-forward"
+	RefForced      = "forced"
+	RefUpToDate    = "up to date"
+	RefRejected    = "rejected"
+	RefDeleted     = "deleted"
+)
+
+// RefChange is what happened to one ref.
+type RefChange struct {
+	// Session is how read commands name the session: KEY for push,
+	// REMOTE/KEY for fetch; the ref name below refs/ctxgit/ for refs of
+	// another workspace's namespace.
+	Session string
+	// Ref is the name on the remote; Local the name here (the session
+	// ref for push, the fetched ref for fetch).
+	Ref, Local   string
+	Old, New     vcs.Hash
+	CheckpointID string // of New, from its trailer
+	Status       string
+	Reason       string // why it was rejected
+}
+
+// SyncResult reports a push or fetch.
+type SyncResult struct {
+	Remote   string // the namespace name under refs/ctxgit/remotes/
+	URL      string // without any password
+	Objects  int    // objects sent or received
+	Refs     []RefChange
+	Warnings []string
+}
+
+// Rejected counts the refs that were not updated.
+func (r *SyncResult) Rejected() int {
+	n := 0
+	for _, c := range r.Refs {
+		if c.Status == RefRejected {
+			n++
+		}
+	}
+	return n
+}
+
+// gitConfigPath is the config file that names the workspace's remotes:
+// the repository's, or the private store's.
+func (w *Workspace) gitConfigPath() string {
+	if w.Repo != nil {
+		return filepath.Join(w.Repo.CommonDir, "config")
+	}
+	return filepath.Join(w.Path(spec.PrivateStoreDir), "config")
+}
+
+// remoteBase is what a relative path in a remote's configured URL is
+// relative to: the working tree's top level, or the workspace root.
+func (w *Workspace) remoteBase() string {
+	if w.Repo != nil && w.Repo.WorkTree != "" {
+		return w.Repo.WorkTree
+	}
+	return w.Root
+}
+
+// resolveRemote finds the remote a command names: a configured remote,
+// else a URL or path. It returns the namespace name and the endpoint.
+func (w *Workspace) resolveRemote(arg, as string, push bool) (string, *vcs.Endpoint, error) {
+	if err := spec.CheckArg("the remote", arg); err != nil {
+		return "", nil, err
+	}
+	if as != "" {
+		if err := validateRemoteName(as); err != nil {
+			return "", nil, spec.Usage("--as %q: %v", as, err)
+		}
+	}
+	cfgPath := w.gitConfigPath()
+	remotes, err := vcs.ReadRemotes(cfgPath)
+	if err != nil {
+		return "", nil, spec.Invalid("%s", w.rel(err.Error()))
+	}
+	name := arg
+	if name == "" {
+		name = DefaultRemote
+	}
+	for _, r := range remotes {
+		if r.Name != name {
+			continue
+		}
+		url := r.URL
+		if push && r.PushURL != "" {
+			url = r.PushURL
+		}
+		ep, err := vcs.ParseEndpoint(url, w.remoteBase())
+		if err != nil {
+			return "", nil, remoteErr(fmt.Errorf("remote %s in %s: %w", name, w.rel(cfgPath), err))
+		}
+		ns := name
+		if as != "" {
+			ns = as
+		}
+		if err := validateRemoteName(ns); err != nil {
+			return "", nil, spec.Usage("remote %q cannot name refs under %s: %v; give --as NAME", name, RemotesRefPrefix, err)
+		}
+		return ns, ep, nil
+	}
+	if !looksLikeURL(arg, w.Env.Cwd) {
+		where := w.rel(cfgPath)
+		if arg == "" {
+			return "", nil, spec.NotFound("no remote origin in %s: give a URL or path, or add one with `ctxgit git -- remote add origin URL`", where)
+		}
+		return "", nil, spec.NotFound("no remote named %q in %s, and it is not a URL or a path", arg, where)
+	}
+	ep, err := vcs.ParseEndpoint(arg, w.Env.Cwd)
+	if err != nil {
+		return "", nil, remoteErr(err)
+	}
+	ns := as
+	if ns == "" {
+		for _, r := range remotes {
+			if r.URL == arg || r.PushURL == arg {
+				ns = r.Name
+			}
+		}
+		if validateRemoteName(ns) != nil {
+			ns = derivedRemoteName(arg)
+		}
+	}
+	return ns, ep, nil
+}
+
+// looksLikeURL tells a URL or path from a misspelt remote name: a scheme,
+// a slash, a colon (scp-like), a leading ~ or dot, or an existing path.
+func looksLikeURL(arg, cwd string) bool {
+	if arg == "" {
+		return false
+	}
+	if strings.ContainsAny(arg, "/:\\") || strings.HasPrefix(arg, "~") || strings.HasPrefix(arg, ".") {
+		return true
+	}
+	p := arg
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(cwd, p)
+	}
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// validateRemoteName: a remote's namespace is one ref path component,
+// held to the rules of a typed session key.
+func validateRemoteName(name string) error {
+	if name == "" {
+		return errors.New("the name is empty")
+	}
+	if err := spec.ValidateSessionKey(name); err != nil {
+		// The rule without "session key NAME: ", which the caller names.
+		msg := err.Error()
+		if _, rest, ok := strings.Cut(msg, `": `); ok {
+			msg = rest
+		}
+		return errors.New(msg)
+	}
+	return nil
+}
+
+// derivedRemoteName names the namespace of a remote given by URL: its
+// last path element without .git, and a hash of the whole URL so two
+// URLs never share it.
+func derivedRemoteName(url string) string {
+	base := strings.TrimSuffix(path.Base(strings.TrimRight(filepath.ToSlash(url), "/")), ".git")
+	if i := strings.LastIndexByte(base, ':'); i >= 0 {
+		base = base[i+1:]
+	}
+	key := spec.SanitizeSessionKey(base)
+	if i := strings.LastIndexByte(key, '-'); i > 0 && key != base {
+		key = key[:i] // drop the sanitizer's hash; ours covers the URL
+	}
+	sum := sha1.Sum([]byte(url))
+	return key + "-" + hex.EncodeToString(sum[:])[:10]
+}
+
+// remoteErr gives a remote's failure its exit code (SPEC §19.5).
+func remoteErr(err error) error {
+	switch {
+	case errors.Is(err, vcs.ErrNoRepository):
+		return spec.NotFound("%w", err)
+	case errors.Is(err, vcs.ErrUnsupportedRepo):
+		return spec.Unsupported("%s", strings.TrimSuffix(err.Error(), ": "+vcs.ErrUnsupportedRepo.Error()))
+	case errors.Is(err, vcs.ErrUnsupportedRemote):
+		return spec.Unsupported("%w", err)
+	case errors.Is(err, vcs.ErrRefConflict):
+		return spec.Conflict("%w", err)
+	}
+	return err
+}
+
+func (w *Workspace) connect(ep *vcs.Endpoint, push bool, msgs io.Writer) (vcs.Remote, error) {
+	r, err := vcs.Connect(ep, vcs.ConnectOptions{Push: push, Messages: msgs, Getenv: w.Env.Getenv})
+	if err != nil {
+		return nil, remoteErr(err)
+	}
+	return r, nil
+}
+
+// sessionsPath is this workspace's session prefix below refs/ctxgit/:
+// "sessions/" or "ws/<ns>/sessions/".
+func (w *Workspace) sessionsPath() string {
+	return strings.TrimPrefix(spec.SessionRefsPrefix(w.Namespace), spec.RefPrefix)
+}
+
+// trackingName is where fetch keeps a remote's ref.
+func trackingName(remote, ref string) string {
+	return RemotesRefPrefix + remote + "/" + strings.TrimPrefix(ref, spec.RefPrefix)
+}
+
+// checkpointIDOf reads a commit's Ctxgit-Checkpoint trailer ("" when it
+// cannot be read).
+func checkpointIDOf(s vcs.Store, id vcs.Hash) string {
+	c, err := vcs.ReadCommit(s, id)
+	if err != nil {
+		return ""
+	}
+	return entryOf(id, c).CheckpointID
+}
+
+// Push sends the workspace's sessions to a remote (SPEC §19.2): each
+// session ref to the same name there, as a fast-forward unless Force.
+// Refs that were refused are in the result with their reason, and the
+// error is a conflict (exit 5).
+func (w *Workspace) Push(opts SyncOptions) (*SyncResult, error) {
+	name, ep, err := w.resolveRemote(opts.Remote, opts.As, true)
+	if err != nil {
+		return nil, err
+	}
+	store, err := w.storeIfAny()
+	if err != nil {
+		return nil, err
+	}
+	var sessions []vcs.Ref
+	if store != nil {
+		if sessions, err = w.Sessions(); err != nil {
+			return nil, err
+		}
+	}
+	if len(sessions) == 0 {
+		return nil, spec.NotFound("nothing to push: this workspace has no checkpoints")
+	}
+	r, err := w.connect(ep, true, opts.Messages)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	res := &SyncResult{Remote: name, URL: ep.String()}
+	remote := map[string]vcs.Hash{}
+	for _, ref := range r.Refs() {
+		remote[ref.Name] = ref.ID
+	}
+	var updates []vcs.RefUpdate
+	for _, s := range sessions {
+		ref := w.SessionRef(s.Name)
+		ch := RefChange{Session: s.Name, Ref: ref, Local: ref, Old: remote[ref], New: s.ID, CheckpointID: checkpointIDOf(store, s.ID)}
+		switch {
+		case ch.Old == ch.New:
+			ch.Status = RefUpToDate
+		case ch.Old.IsZero():
+			ch.Status = RefNew
+		default:
+			have, err := store.HasObject(ch.Old)
+			if err != nil {
+				return nil, err
+			}
+			ff := false
+			if have {
+				if ff, err = vcs.IsAncestor(store, ch.Old, ch.New); err != nil {
+					return nil, err
+				}
+			}
+			switch {
+			case ff:
+				ch.Status = RefFastForward
+			case opts.Force:
+				ch.Status = RefForced
+			case have:
+				ch.Status, ch.Reason = RefRejected, "non-fast-forward: the remote's chain has checkpoints this one does not (fetch to compare them, or push --force to replace it)"
+			default:
+				ch.Status, ch.Reason = RefRejected, "fetch first: the remote has checkpoints this workspace has not fetched (fetch to compare them, or push --force to replace it)"
+			}
+		}
+		if ch.Status != RefUpToDate && ch.Status != RefRejected {
+			updates = append(updates, vcs.RefUpdate{Name: ref, Old: ch.Old, New: ch.New})
+		}
+		res.Refs = append(res.Refs, ch)
+	}
+	if len(updates) > 0 {
+		known, err := vcs.KnownFrom(store, pushHaves(r.Refs()))
+		if err != nil {
+			return nil, err
+		}
+		statuses, n, err := r.Push(store, updates, known)
+		if err != nil {
+			return nil, remoteErr(err)
+		}
+		res.Objects = n
+		got := map[string]string{}
+		reported := map[string]bool{}
+		for _, st := range statuses {
+			got[st.Name], reported[st.Name] = st.Err, true
+		}
+		for i := range res.Refs {
+			ch := &res.Refs[i]
+			if ch.Status == RefUpToDate || ch.Status == RefRejected {
+				continue
+			}
+			switch why, ok := got[ch.Ref], reported[ch.Ref]; {
+			case !ok:
+				ch.Status, ch.Reason = RefRejected, "the remote did not report on it"
+			case why != "":
+				ch.Status, ch.Reason = RefRejected, "refused by the remote: "+why
+			default:
+				if err := w.track(store, trackingName(name, ch.Ref), ch.New); err != nil {
+					res.Warnings = append(res.Warnings, err.Error())
+				}
+			}
+		}
+	}
+	if n := res.Rejected(); n > 0 {
+		return res, spec.Conflict("%s rejected by %s: %s", plural(n, "session"), name, firstRejection(res))
+	}
+	return res, nil
+}
+
+// pushHaves are the remote's refs whose snapshots are left out of a push:
+// its ctxgit refs first, then its branches (a checkpoint's files are
+// mostly a branch's), at most 64 of them.
+func pushHaves(refs []vcs.Ref) []vcs.Hash {
+	var out []vcs.Hash
+	for _, prefix := range []string{spec.RefPrefix, "refs/heads/"} {
+		for _, r := range refs {
+			if strings.HasPrefix(r.Name, prefix) && len(out) < 64 {
+				out = append(out, r.ID)
+			}
+		}
+	}
+	return out
+}
+
+func firstRejection(res *SyncResult) string {
+	for _, c := range res.Refs {
+		if c.Status == RefRejected {
+			return c.Ref + ": " + c.Reason
+		}
+	}
+	return ""
+}
+
+// track sets a fetched ref, by compare-and-swap against what it held.
+func (w *Workspace) track(store *vcs.GitStore, name string, id vcs.Hash) error {
+	old, err := store.ReadRef(name)
+	if errors.Is(err, vcs.ErrRefNotFound) {
+		old, err = vcs.ZeroHash, nil
+	}
+	if err != nil {
+		return err
+	}
+	if old == id {
+		return nil
+	}
+	return store.UpdateRef(name, id, old)
+}
+
+// Fetch copies a remote's checkpoint refs — every ref under refs/ctxgit/
+// except its own refs/ctxgit/remotes/ — and their objects into the
+// workspace's store, each under refs/ctxgit/remotes/<remote>/ (SPEC
+// §19.3). Local session refs are never written.
+func (w *Workspace) Fetch(opts SyncOptions) (*SyncResult, error) {
+	name, ep, err := w.resolveRemote(opts.Remote, opts.As, false)
+	if err != nil {
+		return nil, err
+	}
+	r, err := w.connect(ep, false, opts.Messages)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	store, err := w.Store()
+	if err != nil {
+		return nil, err
+	}
+	res := &SyncResult{Remote: name, URL: ep.String()}
+	var refs []vcs.Ref
+	for _, ref := range r.Refs() {
+		if strings.HasPrefix(ref.Name, spec.RefPrefix) && !strings.HasPrefix(ref.Name, RemotesRefPrefix) &&
+			vcs.CheckRefName(ref.Name) == nil && vcs.CheckRefName(trackingName(name, ref.Name)) == nil {
+			refs = append(refs, ref)
+		}
+	}
+	var wants []vcs.Hash
+	seen := map[vcs.Hash]bool{}
+	for _, ref := range refs {
+		if seen[ref.ID] {
+			continue
+		}
+		seen[ref.ID] = true
+		ok, err := store.HasObject(ref.ID)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			wants = append(wants, ref.ID)
+		}
+	}
+	haves, err := w.fetchHaves(store, name)
+	if err != nil {
+		return nil, err
+	}
+	n, err := r.Fetch(store, wants, haves)
+	if err != nil {
+		return nil, remoteErr(err)
+	}
+	res.Objects = n
+	for _, id := range wants {
+		if _, err := vcs.ReadCommit(store, id); err != nil {
+			return nil, fmt.Errorf("%s did not send checkpoint %s: %w", ep, id.Short(), err)
+		}
+	}
+	var conflicts []string
+	fetched := map[string]bool{}
+	for _, ref := range refs {
+		local := trackingName(name, ref.Name)
+		fetched[local] = true
+		ch := RefChange{Session: w.fetchedName(name, ref.Name), Ref: ref.Name, Local: local, New: ref.ID, CheckpointID: checkpointIDOf(store, ref.ID)}
+		old, err := store.ReadRef(local)
+		switch {
+		case errors.Is(err, vcs.ErrRefNotFound):
+			ch.Status = RefNew
+		case err != nil:
+			return nil, err
+		case old == ref.ID:
+			ch.Old, ch.Status = old, RefUpToDate
+		default:
+			ch.Old = old
+			ch.Status = RefForced
+			if ff, err := vcs.IsAncestor(store, old, ref.ID); err == nil && ff {
+				ch.Status = RefFastForward
+			}
+		}
+		if ch.Status != RefUpToDate {
+			// Fetched refs follow the remote, forced or not; the swap
+			// only guards against another fetch racing this one.
+			if err := store.UpdateRef(local, ch.New, ch.Old); err != nil {
+				ch.Status, ch.Reason = RefRejected, err.Error()
+				conflicts = append(conflicts, local)
+			}
+		}
+		res.Refs = append(res.Refs, ch)
+	}
+	if opts.Prune {
+		mine, err := store.ListRefs(RemotesRefPrefix + name + "/")
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range mine {
+			if fetched[m.Name] {
+				continue
+			}
+			ref := spec.RefPrefix + strings.TrimPrefix(m.Name, RemotesRefPrefix+name+"/")
+			ch := RefChange{Session: w.fetchedName(name, ref), Local: m.Name, Ref: ref, Old: m.ID, Status: RefDeleted}
+			if err := store.DeleteRef(m.Name, m.ID); err != nil {
+				ch.Status, ch.Reason = RefRejected, err.Error()
+				conflicts = append(conflicts, m.Name)
+			}
+			res.Refs = append(res.Refs, ch)
+		}
+	}
+	if len(conflicts) > 0 {
+		return res, spec.Conflict("%s changed while fetching: %s", plural(len(conflicts), "ref"), strings.Join(conflicts, ", "))
+	}
+	return res, nil
+}
+
+// fetchedName is how a fetched ref is named: REMOTE/KEY for a session of
+// this workspace's namespace, else REMOTE/ and the ref below refs/ctxgit/.
+func (w *Workspace) fetchedName(remote, ref string) string {
+	rest := strings.TrimPrefix(ref, spec.RefPrefix)
+	if key, ok := strings.CutPrefix(rest, w.sessionsPath()); ok && !strings.Contains(key, "/") {
+		return remote + "/" + key
+	}
+	return remote + "/" + rest
+}
+
+// fetchHaves are the commits a fetch tells the remote this store has:
+// the refs fetched from it before, then every other ctxgit ref.
+func (w *Workspace) fetchHaves(store *vcs.GitStore, remote string) ([]vcs.Hash, error) {
+	all, err := store.ListRefs(spec.RefPrefix)
+	if err != nil {
+		return nil, err
+	}
+	var first, rest []vcs.Hash
+	for _, r := range all {
+		if strings.HasPrefix(r.Name, RemotesRefPrefix+remote+"/") {
+			first = append(first, r.ID)
+		} else {
+			rest = append(rest, r.ID)
+		}
+	}
+	return append(first, rest...), nil
+}
+
+// RemoteSession is a session fetched from a remote.
+type RemoteSession struct {
+	Remote, Key string
+	ID          vcs.Hash
+}
+
+// Name is how read commands name it: REMOTE/KEY.
+func (s RemoteSession) Name() string { return s.Remote + "/" + s.Key }
+
+// RemoteSessions lists the fetched sessions of this workspace's namespace,
+// by remote, then key.
+func (w *Workspace) RemoteSessions() ([]RemoteSession, error) {
+	store, err := w.storeIfAny()
+	if err != nil || store == nil {
+		return nil, err
+	}
+	refs, err := store.ListRefs(RemotesRefPrefix)
+	if err != nil {
+		return nil, err
+	}
+	prefix := w.sessionsPath()
+	var out []RemoteSession
+	for _, r := range refs {
+		remote, rest, ok := strings.Cut(strings.TrimPrefix(r.Name, RemotesRefPrefix), "/")
+		if !ok {
+			continue
+		}
+		key, ok := strings.CutPrefix(rest, prefix)
+		if !ok || strings.Contains(key, "/") || spec.ValidateSessionKey(key) != nil {
+			continue
+		}
+		out = append(out, RemoteSession{Remote: remote, Key: key, ID: r.ID})
+	}
+	return out, nil
+}
+
+// ValidateReadSession checks a session name given to a command that only
+// reads history: a key (SPEC §6.1), or REMOTE/KEY for a fetched session.
+func ValidateReadSession(name string) error {
+	remote, key, ok := strings.Cut(name, "/")
+	if !ok {
+		return spec.ValidateSessionKey(name)
+	}
+	if err := validateRemoteName(remote); err != nil {
+		return spec.Usage("session %q: the remote's name: %v", name, err)
+	}
+	return spec.ValidateSessionKey(key)
+}
+
+// sessionRefFor is the ref of a session named KEY or REMOTE/KEY.
+func (w *Workspace) sessionRefFor(name string) string {
+	if remote, key, ok := strings.Cut(name, "/"); ok {
+		return RemotesRefPrefix + remote + "/" + w.sessionsPath() + key
+	}
+	return w.SessionRef(name)
+}
+
+// GitEnv is the environment `ctxgit git` runs git with (SPEC §19.6):
+// GIT_DIR (and GIT_WORK_TREE) of the enclosing repository, or GIT_DIR of
+// the private store, which is created if it does not exist yet so that a
+// remote can be added to it.
+func (w *Workspace) GitEnv() (map[string]string, error) {
+	if w.Repo != nil {
+		return map[string]string{"GIT_DIR": w.Repo.GitDir, "GIT_WORK_TREE": w.Repo.WorkTree}, nil
+	}
+	if _, err := w.Store(); err != nil {
+		return nil, err
+	}
+	return map[string]string{"GIT_DIR": w.Path(spec.PrivateStoreDir)}, nil
+}
