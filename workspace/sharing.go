@@ -593,7 +593,8 @@ func (w *Workspace) RemoteSessions() ([]RemoteSession, error) {
 // reads history: a key (SPEC §6.1), or REMOTE/KEY for a fetched session.
 func ValidateReadSession(name string) error {
 	remote, key, ok := strings.Cut(name, "/")
-	if !ok {
+	if !ok || remote == "" || strings.HasPrefix(name, ".") {
+		// Not REMOTE/KEY in form: say what is wrong with it as a key.
 		return spec.ValidateSessionKey(name)
 	}
 	if err := validateRemoteName(remote); err != nil {
