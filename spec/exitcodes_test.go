@@ -48,8 +48,8 @@ func TestExitCode(t *testing.T) {
 	}
 	// Every code of the table is distinct.
 	codes := []int{spec.ExitOK, spec.ExitFailure, spec.ExitUsage, spec.ExitInvalid, spec.ExitNotFound, spec.ExitConflict,
-		spec.ExitUnsupported, spec.ExitStatusMissingState, spec.ExitStatusHalt, spec.ExitStatusComplete}
-	want := []int{0, 1, 2, 3, 4, 5, 6, 10, 11, 12}
+		spec.ExitUnsupported, spec.ExitUnhealthy, spec.ExitStatusMissingState, spec.ExitStatusHalt, spec.ExitStatusComplete}
+	want := []int{0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12}
 	for i := range codes {
 		if codes[i] != want[i] {
 			t.Errorf("exit code %d is %d, SPEC §13.1 says %d", i, codes[i], want[i])

@@ -23,14 +23,18 @@ import (
 func (a *app) pushCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "push",
-		Usage:     "send this workspace's sessions to a remote (default origin), as fast-forwards",
-		ArgsUsage: "[REMOTE]",
+		Usage:     "send this workspace's sessions to REMOTE (named explicitly: nothing is pushed by default), as fast-forwards",
+		ArgsUsage: "REMOTE",
 		Flags: []cli.Flag{rootFlag, jsonFlag,
 			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "replace remote sessions that are not ancestors of the local ones"},
 			&cli.StringFlag{Name: "as", Usage: "name the remote under refs/ctxgit/remotes/ when REMOTE is a URL or path"},
 		},
 		Action: func(c *cli.Context) error {
-			w, err := a.workspace(c, 0, 1)
+			if c.NArg() == 0 {
+				// Checkpoints leave the machine only where the user says.
+				return spec.Usage("push needs a remote: ctxgit push REMOTE (e.g. origin, or a URL or path)")
+			}
+			w, err := a.workspace(c, 1, 1)
 			if err != nil {
 				return err
 			}

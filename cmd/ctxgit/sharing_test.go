@@ -148,7 +148,7 @@ func TestPushFetchThroughServers(t *testing.T) {
 			mustCtxgit(t, "checkpoint", "--root", alice, "-m", "alice one")
 			before := repoState(t, alice)
 
-			out := mustCtxgit(t, "push", "--root", alice)
+			out := mustCtxgit(t, "push", "--root", alice, "origin")
 			if !strings.Contains(out, "pushed to origin ("+url+")") || !strings.Contains(out, "new           default  cp_001") {
 				t.Fatalf("push said:\n%s", out)
 			}
@@ -184,7 +184,7 @@ func TestPushFetchThroughServers(t *testing.T) {
 			os.WriteFile(filepath.Join(alice, "notes.txt"), []byte("notes 2\n"), 0o644)
 			t.Setenv("CTXGIT_NOW", "2026-11-22T10:05:00Z")
 			mustCtxgit(t, "checkpoint", "--root", alice, "-m", "alice two")
-			mustCtxgit(t, "push", "--root", alice)
+			mustCtxgit(t, "push", "--root", alice, "origin")
 			out = mustCtxgit(t, "fetch", "--root", bob, url, "--as", "origin")
 			if !strings.Contains(out, "fast-forward  origin/default  cp_002") {
 				t.Fatalf("second fetch said:\n%s", out)
@@ -204,7 +204,7 @@ func TestPushFetchThroughServers(t *testing.T) {
 			os.WriteFile(filepath.Join(alice, "notes.txt"), []byte("notes 3\n"), 0o644)
 			t.Setenv("CTXGIT_NOW", "2026-11-22T10:10:00Z")
 			mustCtxgit(t, "checkpoint", "--root", alice, "-m", "alice three")
-			code, out, errOut := ctxgitRun(t, "push", "--root", alice)
+			code, out, errOut := ctxgitRun(t, "push", "--root", alice, "origin")
 			if code != 5 || !strings.Contains(errOut, "ctxgit: remote: policy: no pushes on Fridays\n") ||
 				!strings.Contains(out, "rejected      default  refused by the remote: pre-receive hook declined") {
 				t.Fatalf("push against a refusing hook: exit %d\n%s%s", code, out, errOut)
