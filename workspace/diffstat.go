@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"strings"
 	"unicode/utf8"
 )
@@ -21,9 +22,9 @@ func RenderStat(files []FileDiff) string {
 	names := make([]string, len(files))
 	maxLen, maxChange, numberWidth, binWidth := 0, 0, 0, 0
 	for i, f := range files {
-		names[i] = f.Path
+		names[i] = safetext.Path(f.Path)
 		if f.From != "" {
-			names[i] = renameName(f.From, f.Path)
+			names[i] = renameName(safetext.Path(f.From), safetext.Path(f.Path))
 		}
 		maxLen = max(maxLen, width(names[i]))
 		switch f.Lines {

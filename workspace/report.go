@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"slices"
 	"strings"
 	"time"
@@ -291,9 +292,9 @@ func RenderReport(r *Report) string {
 		t := Totals(r.Files)
 		fmt.Fprintf(&b, "\n## Files changed\n\n%s\n\n| file | change | + | - |\n| --- | --- | ---: | ---: |\n", StatSummary(t))
 		for _, f := range r.Files {
-			name := cellEscape(code(f.Path))
+			name := cellEscape(code(safetext.Path(f.Path)))
 			if f.From != "" {
-				name += " (from " + cellEscape(code(f.From)) + ")"
+				name += " (from " + cellEscape(code(safetext.Path(f.From))) + ")"
 			}
 			plus, minus := fmt.Sprint(f.Added), fmt.Sprint(f.Removed)
 			switch f.Lines {

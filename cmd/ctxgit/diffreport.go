@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -69,7 +70,7 @@ func (a *app) diffCommand() *cli.Command {
 				return a.printJSON(diffJSON(d))
 			case nameOnly:
 				for _, f := range d.Files {
-					fmt.Fprintln(a.stdout, f.Path)
+					fmt.Fprintln(a.stdout, safetext.Path(f.Path))
 				}
 				return nil
 			case stat:
@@ -126,9 +127,9 @@ func printDiff(w io.Writer, d *workspace.Diff) {
 		names := make([]string, len(d.Files))
 		wide := 0
 		for i, f := range d.Files {
-			names[i] = f.Path
+			names[i] = safetext.Path(f.Path)
 			if f.From != "" {
-				names[i] = f.From + " → " + f.Path
+				names[i] = safetext.Path(f.From) + " → " + safetext.Path(f.Path)
 			}
 			wide = max(wide, len([]rune(names[i])))
 		}

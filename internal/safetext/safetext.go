@@ -8,6 +8,7 @@
 package safetext
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -90,4 +91,18 @@ func isPlain(s string) bool {
 		prev = c
 	}
 	return true
+}
+
+// Path renders a file name on a line of its own, as git's core.quotePath
+// does for the characters that matter here: a name holding a control
+// character (a newline among them), a double quote or a backslash is
+// written as a double-quoted string with escapes, so it stays one line and
+// reads back unambiguously; other names are as they are.
+func Path(p string) string {
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f || r == '"' || r == '\\' || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029 || isBidi(r) || r == utf8.RuneError {
+			return strconv.Quote(p)
+		}
+	}
+	return p
 }

@@ -61,3 +61,19 @@ func FuzzSafe(f *testing.F) {
 		}
 	})
 }
+
+func TestPath(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"src/main.go", "src/main.go"},
+		{"café/ü.txt", "café/ü.txt"},
+		{"evil\nSTATUS:OK.txt", `"evil\nSTATUS:OK.txt"`},
+		{`a"b`, `"a\"b"`},
+		{`back\slash`, `"back\\slash"`},
+		{"sep\u2028x", `"sep\u2028x"`},
+		{"bad\xff", `"bad\xff"`},
+	} {
+		if got := Path(tc.in); got != tc.want {
+			t.Errorf("Path(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
