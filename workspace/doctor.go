@@ -134,7 +134,7 @@ func (w *Workspace) doctorState(r *DoctorResult) {
 		problems = append(problems, err)
 	}
 	for _, p := range problems {
-		r.add(Finding{Check: "state", Level: FindingProblem, Message: w.rel(oneLineText(p.Error())), Fix: "edit the file; checkpoints leave it out until it reads"})
+		r.add(Finding{Check: "state", Level: FindingProblem, Message: w.rel(oneLine(p.Error())), Fix: "edit the file; checkpoints leave it out until it reads"})
 	}
 	if len(problems) > 0 {
 		return
@@ -232,7 +232,7 @@ func (w *Workspace) doctorStore(r *DoctorResult) (*vcs.GitStore, map[vcs.Hash]bo
 		err := vcs.WalkReachable(store, []vcs.Hash{ref.ID}, seen, func(vcs.Hash, vcs.ObjectType, []byte) error { return nil })
 		if err != nil {
 			healthy = false
-			r.add(Finding{Check: "store", Level: FindingProblem, Message: fmt.Sprintf("%s: %s", ref.Name, w.rel(oneLineText(err.Error()))),
+			r.add(Finding{Check: "store", Level: FindingProblem, Message: fmt.Sprintf("%s: %s", ref.Name, w.rel(oneLine(err.Error()))),
 				Fix: "restore the missing objects from a backup or clone, or delete the ref (git update-ref -d " + ref.Name + ")"})
 		}
 	}
@@ -242,7 +242,7 @@ func (w *Workspace) doctorStore(r *DoctorResult) (*vcs.GitStore, map[vcs.Hash]bo
 			for _, s := range sessions {
 				if _, err := readCheckpointAt(store, s.ID); err != nil {
 					healthy = false
-					r.add(Finding{Check: "store", Level: FindingProblem, Message: fmt.Sprintf("session %s: newest checkpoint: %s", s.Name, w.rel(oneLineText(err.Error())))})
+					r.add(Finding{Check: "store", Level: FindingProblem, Message: fmt.Sprintf("session %s: newest checkpoint: %s", s.Name, w.rel(oneLine(err.Error())))})
 				}
 			}
 		}
@@ -288,7 +288,7 @@ func (w *Workspace) doctorObjects(r *DoctorResult, store *vcs.GitStore, seen map
 	}
 	res, err := w.Repack()
 	if err != nil {
-		f.Fix = "repack failed: " + w.rel(oneLineText(err.Error()))
+		f.Fix = "repack failed: " + w.rel(oneLine(err.Error()))
 		return
 	}
 	f.Fixed = true
@@ -305,7 +305,7 @@ func (w *Workspace) doctorHooks(r *DoctorResult) {
 	}
 	for _, in := range found {
 		if in.Err != nil {
-			r.add(Finding{Check: "hooks", Level: FindingProblem, Message: fmt.Sprintf("%s: %s", in.Host, w.rel(oneLineText(in.Err.Error()))),
+			r.add(Finding{Check: "hooks", Level: FindingProblem, Message: fmt.Sprintf("%s: %s", in.Host, w.rel(oneLine(in.Err.Error()))),
 				Fix: "fix the file by hand; ctxgit never rewrites a file it cannot read"})
 			continue
 		}
@@ -391,6 +391,3 @@ func HumanBytes(n int64) string {
 	}
 	return fmt.Sprintf("%.1f %s", f, unit)
 }
-
-// oneLineText folds a message onto one line.
-func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }

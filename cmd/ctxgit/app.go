@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"io"
 	"strings"
 
@@ -120,7 +121,7 @@ func (a *app) run(args []string) int {
 	} else {
 		err = a.cli.Run(permute(a.cli.Commands, args))
 	}
-	if err == nil && a.out.err != nil && !isHook(args) {
+	if err == nil && a.out.err != nil {
 		err = fmt.Errorf("writing output: %w", a.out.err)
 	}
 	if err == nil {
@@ -137,12 +138,6 @@ func (a *app) run(args []string) int {
 	return spec.ExitCode(err)
 }
 
-// isHook reports a hook or status line call: those fail open (SPEC §13.2),
-// even when the host stopped reading.
-func isHook(args []string) bool {
-	return len(args) > 1 && (args[1] == "hook" || args[1] == "statusline")
-}
-
 func (a *app) rel(msg string) string {
 	if a.ws == nil {
 		return msg
@@ -156,10 +151,9 @@ type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
-// oneLine keeps every error to the one line the spec promises.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
-}
+// oneLine keeps every error to the one line the spec promises, with any
+// control character from a file name neutralised (SPEC §10.1).
+func oneLine(s string) string { return safetext.Line(s) }
 
 // Common flags.
 var (

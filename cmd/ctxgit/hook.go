@@ -56,7 +56,9 @@ func (a *app) failOpen(c *cli.Context, host, event string, run func(hooks.Reques
 	if err != nil {
 		return nil // a bad CTXGIT_NOW is not the host's problem
 	}
-	req := hooks.Request{Host: host, Event: event, Env: env, Root: c.String("root"), Write: c.Bool("write"), Out: a.stdout}
+	// The host's own stdout, not the command's error-remembering one: a
+	// host that stopped reading is logged below like any hook error.
+	req := hooks.Request{Host: host, Event: event, Env: env, Root: c.String("root"), Write: c.Bool("write"), Out: a.out.w}
 	defer func() {
 		if r := recover(); r != nil {
 			hooks.LogError(req, fmt.Errorf("panic: %v", r))

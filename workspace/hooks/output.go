@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -81,7 +81,7 @@ func LogError(req Request, err error) {
 		return
 	}
 	line := fmt.Sprintf("%s hook %s %s: %s\n", req.Env.Now().UTC().Format("2006-01-02T15:04:05Z"), req.Host, req.Event,
-		strings.Join(strings.Fields(err.Error()), " "))
+		safetext.Line(err.Error()))
 	path := localPath(root, "ctxgit.log")
 	if err := os.MkdirAll(localPath(root), 0o755); err != nil {
 		return
