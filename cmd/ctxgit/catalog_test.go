@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -29,10 +30,7 @@ func TestBadInputCatalog(t *testing.T) {
 			continue
 		}
 		lines := strings.Split(string(script), "\n")
-		n := 0
-		for _, c := range m[2] {
-			n = n*10 + int(c-'0')
-		}
+		n, _ := strconv.Atoi(m[2]) // the pattern holds digits only
 		cmd := strings.ReplaceAll(strings.TrimSuffix(m[3], " (read-only: root without CAP_DAC_OVERRIDE)"), "\\|", "|")
 		want := "exits " + m[4] + " " + cmd
 		if strings.HasSuffix(m[3], "(read-only: root without CAP_DAC_OVERRIDE)") {
