@@ -64,22 +64,7 @@ func fixedExcludes() []string {
 
 // Checkpoint takes a checkpoint (SPEC §8) under the workspace lock.
 func (w *Workspace) Checkpoint(opts CheckpointOptions) (*CheckpointResult, error) {
-	if opts.Session == "" {
-		opts.Session = spec.DefaultSession
-	}
-	if err := spec.ValidateSessionKey(opts.Session); err != nil {
-		return nil, err
-	}
-	if opts.Trigger == "" {
-		opts.Trigger = spec.TriggerManual
-	}
-	if !spec.TriggerRE().MatchString(opts.Trigger) {
-		return nil, spec.Usage("trigger %q: use lowercase letters, digits and '-'", opts.Trigger)
-	}
-	if err := spec.CheckArg("--message", opts.Message); err != nil {
-		return nil, err
-	}
-	if err := spec.CheckArg("--next", opts.NextAction); err != nil {
+	if err := opts.normalize(); err != nil {
 		return nil, err
 	}
 	lock, err := w.Lock()
@@ -93,13 +78,30 @@ func (w *Workspace) Checkpoint(opts CheckpointOptions) (*CheckpointResult, error
 // CheckpointHeld is Checkpoint for a caller that already holds the
 // workspace lock.
 func (w *Workspace) CheckpointHeld(opts CheckpointOptions) (*CheckpointResult, error) {
-	if opts.Session == "" {
-		opts.Session = spec.DefaultSession
-	}
-	if err := spec.ValidateSessionKey(opts.Session); err != nil {
+	if err := opts.normalize(); err != nil {
 		return nil, err
 	}
 	return w.checkpointLocked(opts)
+}
+
+// normalize fills the defaults and refuses what no checkpoint may hold.
+func (o *CheckpointOptions) normalize() error {
+	if o.Session == "" {
+		o.Session = spec.DefaultSession
+	}
+	if err := spec.ValidateSessionKey(o.Session); err != nil {
+		return err
+	}
+	if o.Trigger == "" {
+		o.Trigger = spec.TriggerManual
+	}
+	if !spec.TriggerRE().MatchString(o.Trigger) {
+		return spec.Usage("trigger %q: use lowercase letters, digits and '-'", o.Trigger)
+	}
+	if err := spec.CheckArg("--message", o.Message); err != nil {
+		return err
+	}
+	return spec.CheckArg("--next", o.NextAction)
 }
 
 func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult, error) {

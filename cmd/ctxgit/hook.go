@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -52,6 +54,10 @@ func (a *app) statuslineCommand() *cli.Command {
 // failOpen runs a host-facing command: errors and panics are logged, never
 // reported to the host.
 func (a *app) failOpen(c *cli.Context, host, event string, run func(hooks.Request) error) (err error) {
+	// A host that closed its end of stdout must see exit 0, not a death by
+	// SIGPIPE (which would also leave the workspace lock behind): writes
+	// then fail with EPIPE and are logged.
+	signal.Ignore(syscall.SIGPIPE)
 	env, err := workspace.DefaultEnv()
 	if err != nil {
 		return nil // a bad CTXGIT_NOW is not the host's problem

@@ -70,7 +70,14 @@ func (c *call) sessionStart() error {
 	switch c.p.Source {
 	case "compact":
 		c.clearCycle(w.Root)
-		return c.recoverInto(w, false, "SessionStart")
+		if err := c.recoverInto(w, false, "SessionStart"); err != nil {
+			return err
+		}
+		// Delivered: the next prompt has nothing left to inject.
+		if err := os.Remove(pendingPath(w.Root, c.session)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
 	case "clear":
 	default:
 		if err := c.recoverInto(w, true, "SessionStart"); err != nil {
@@ -118,7 +125,8 @@ func (c *call) clearCycle(root string) {
 }
 
 // preToolUse delivers the flush nudge, once per compaction cycle. With no
-// marker — nearly always — it costs one stat.
+// marker — nearly always — it costs one stat; with a delivered one, one
+// read: only an undelivered nudge opens the workspace and takes the lock.
 func (c *call) preToolUse() error {
 	root, err := c.root()
 	if err != nil {
@@ -126,6 +134,15 @@ func (c *call) preToolUse() error {
 	}
 	path := nudgePath(root, c.session)
 	if !exists(path) {
+		return nil
+	}
+	// Markers are written atomically: a read is the old or the new one.
+	var m nudgeMarker
+	if ok, err := readJSON(path, &m); !ok || err != nil {
+		os.Remove(path) // gone, or damaged: no nudge rather than a wrong one
+		return nil
+	}
+	if m.Flushed {
 		return nil
 	}
 	w, err := c.workspace()
@@ -137,22 +154,20 @@ func (c *call) preToolUse() error {
 		return err
 	}
 	defer lock.Unlock()
-	var m nudgeMarker
-	if ok, err := readJSON(path, &m); !ok || err != nil {
-		os.Remove(path) // gone, or damaged: no nudge rather than a wrong one
-		return nil
-	}
-	if m.Flushed {
+	// Again under the lock: a parallel call may have delivered it.
+	if ok, err := readJSON(path, &m); !ok || err != nil || m.Flushed {
 		return nil
 	}
 	if w.Now().Sub(m.Timestamp) > time.Duration(w.Config.Pressure.NudgeStale) {
 		return os.Remove(path)
 	}
-	m.Flushed = true
-	if err := writeJSON(path, m); err != nil {
+	// Delivered first, marked after: a host that stopped reading gets the
+	// nudge on its next call rather than never.
+	if err := c.writeNudge(m.UsedPct); err != nil {
 		return err
 	}
-	return c.writeNudge(m.UsedPct)
+	m.Flushed = true
+	return writeJSON(path, m)
 }
 
 // afterTool updates the gauge from the transcript's tail, where the host
@@ -279,50 +294,78 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 // pressure.auto_checkpoint when tokens grew by pressure.min_growth since
 // the last one. It reports whether a checkpoint was taken.
 func (c *call) gaugeUpdate(w *workspace.Workspace, p workspace.Pressure) (bool, error) {
-	t := w.Config.Pressure
-	if p.Value < t.Flush && p.Value < t.AutoCheckpoint && (p.Window == 0 || p.Window == c.knownWindow(w.Root)) {
-		return false, nil // below every threshold, nothing new: no lock, no write
-	}
 	if p.Tokens == 0 && p.Window > 0 {
 		p.Tokens = int64(p.Value * float64(p.Window)) // a percentage-only reading
 	}
-	// Parallel hooks read the same markers: decide and record under the
-	// lock, so a cycle gets one nudge and each 5% one checkpoint.
+	// Decide without the lock first: a status line refreshes every turn,
+	// and most readings change nothing.
+	pre := c.gaugeWork(w, p)
+	if !pre.any() {
+		return false, nil
+	}
+	var o workspace.CheckpointOptions
+	if pre.checkpoint {
+		// The transcript is the host's: read it before taking the lock.
+		o = c.checkpointOptions(w, spec.TriggerAuto80, false)
+		o.Usage = spec.TokenUsage{InputTokens: p.Tokens, ContextWindow: p.Window, Utilization: p.Value, Source: p.Source}
+	}
+	// Parallel hooks read the same markers: decide again and record under
+	// the lock, so a cycle gets one nudge and each 5% one checkpoint.
 	lock, err := w.Lock()
 	if err != nil {
 		return false, err
 	}
 	defer lock.Unlock()
-	if p.Value >= t.Flush {
-		path := nudgePath(w.Root, c.session)
-		var m nudgeMarker
-		ok, err := readJSON(path, &m)
-		stale := ok && err == nil && !m.Flushed && w.Now().Sub(m.Timestamp) > time.Duration(t.NudgeStale)
-		if !ok || err != nil || stale {
-			if err := writeJSON(path, nudgeMarker{Timestamp: w.Now(), UsedPct: p.Value * 100}); err != nil {
-				return false, err
-			}
+	todo := c.gaugeWork(w, p)
+	if todo.nudge {
+		if err := writeJSON(nudgePath(w.Root, c.session), nudgeMarker{Timestamp: w.Now(), UsedPct: p.Value * 100}); err != nil {
+			return false, err
 		}
 	}
-	var st hookState
-	readJSON(statePath(w.Root, c.session), &st)
-	if p.Window > 0 && p.Window != st.Window {
+	st := todo.state
+	if todo.window {
 		st.Window = p.Window
-		writeJSON(statePath(w.Root, c.session), st)
+		if err := writeJSON(statePath(w.Root, c.session), st); err != nil {
+			return false, err
+		}
 	}
-	if p.Value < t.AutoCheckpoint || p.Tokens == 0 {
+	if !todo.checkpoint || o.Trigger == "" {
 		return false, nil
 	}
-	if st.LastAutoTokens > 0 && float64(p.Tokens) < float64(st.LastAutoTokens)*(1+t.MinGrowth) {
-		return false, nil
-	}
-	o := c.checkpointOptions(w, spec.TriggerAuto80, false)
-	o.Usage = spec.TokenUsage{InputTokens: p.Tokens, ContextWindow: p.Window, Utilization: p.Value, Source: p.Source}
 	if _, err := w.CheckpointHeld(o); err != nil {
 		return false, err
 	}
 	st.LastAutoTokens, st.LastAutoAt = p.Tokens, w.Now()
 	return true, writeJSON(statePath(w.Root, c.session), st)
+}
+
+// gaugeTodo is what a reading calls for.
+type gaugeTodo struct {
+	nudge, window, checkpoint bool
+	state                     hookState
+}
+
+func (t gaugeTodo) any() bool { return t.nudge || t.window || t.checkpoint }
+
+// gaugeWork reads the markers and says what a reading calls for: a nudge
+// marker from pressure.flush when there is none (or a stale undelivered
+// one), the window recorded when it changed, and an automatic checkpoint
+// from pressure.auto_checkpoint when tokens grew by pressure.min_growth.
+func (c *call) gaugeWork(w *workspace.Workspace, p workspace.Pressure) gaugeTodo {
+	t := w.Config.Pressure
+	var todo gaugeTodo
+	if p.Value >= t.Flush {
+		var m nudgeMarker
+		ok, err := readJSON(nudgePath(w.Root, c.session), &m)
+		stale := ok && err == nil && !m.Flushed && w.Now().Sub(m.Timestamp) > time.Duration(t.NudgeStale)
+		todo.nudge = !ok || err != nil || stale
+	}
+	readJSON(statePath(w.Root, c.session), &todo.state)
+	todo.window = p.Window > 0 && p.Window != todo.state.Window
+	last := todo.state.LastAutoTokens
+	todo.checkpoint = p.Value >= t.AutoCheckpoint && p.Tokens > 0 &&
+		(last == 0 || float64(p.Tokens) >= float64(last)*(1+t.MinGrowth))
+	return todo
 }
 
 // regularFile reports whether path is a regular file: a transcript path

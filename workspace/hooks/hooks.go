@@ -63,17 +63,35 @@ type Request struct {
 // maxInput bounds what a hook reads from its host.
 const maxInput = 8 << 20
 
+// inputWait bounds how long a hook waits for its host to finish writing
+// the payload: a host that keeps stdin open must not hang the hook.
+const inputWait = 2 * time.Second
+
 // ReadInput reads a hook's stdin, refusing more than a hook payload can
-// reasonably be.
+// reasonably be, or a payload not finished within inputWait.
 func ReadInput(r io.Reader) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
-	if err != nil {
-		return nil, err
+	type result struct {
+		data []byte
+		err  error
 	}
-	if len(data) > maxInput {
-		return nil, fmt.Errorf("hook input larger than %d MiB", maxInput>>20)
+	done := make(chan result, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+		done <- result{data, err}
+	}()
+	select {
+	case res := <-done:
+		if res.err != nil {
+			return nil, res.err
+		}
+		if len(res.data) > maxInput {
+			return nil, fmt.Errorf("hook input larger than %d MiB", maxInput>>20)
+		}
+		return res.data, nil
+	case <-time.After(inputWait):
+		// The reader stays blocked; the process exits soon after.
+		return nil, fmt.Errorf("hook input not closed within %v", inputWait)
 	}
-	return data, nil
 }
 
 // call is a parsed request with its workspace resolved lazily.

@@ -103,11 +103,21 @@ func TestNudgeCycle(t *testing.T) {
 	if again := run(t, dir, "claude-code", "pre-tool-use", `{"session_id":"s"}`); again != "" {
 		t.Fatalf("second nudge in one cycle: %q", again)
 	}
-	// Still above the threshold: a flushed marker is not rewritten.
-	c.gaugeUpdate(w, reading)
+	// Still above the threshold: a flushed marker is not rewritten, and
+	// neither the reading nor the tool call needs the workspace lock for
+	// it (they would fail here, the lock being held).
+	lock, err := w.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Config.Lock.Timeout = spec.Duration(time.Millisecond)
+	if _, err := c.gaugeUpdate(w, reading); err != nil {
+		t.Fatalf("a reading that changes nothing took the lock: %v", err)
+	}
 	if again := run(t, dir, "claude-code", "pre-tool-use", `{"session_id":"s"}`); again != "" {
 		t.Fatalf("nudge after a new reading in the same cycle: %q", again)
 	}
+	lock.Unlock()
 	// A compaction starts a new cycle.
 	run(t, dir, "claude-code", "post-compact", `{"session_id":"s"}`)
 	if _, err := os.Stat(nudgePath(dir, "s")); !os.IsNotExist(err) {

@@ -137,16 +137,14 @@ func Statusline(req Request) error {
 	if !p.Known {
 		return nil // right after compaction the host reports nothing yet
 	}
-	dir := in.Cwd
+	cwd := in.Cwd
 	for _, d := range []string{in.Workspace.ProjectDir, in.Workspace.CurrentDir} {
-		if dir == "" {
-			dir = d
+		if cwd == "" {
+			cwd = d
 		}
 	}
-	if dir == "" {
-		dir = req.Env.Cwd
-	}
-	c := &call{Request: req, dir: dir, p: Payload{SessionID: in.SessionID, TranscriptPath: in.TranscriptPath}}
+	c := &call{Request: req, p: Payload{SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Cwd: cwd}}
+	c.dir = payloadDir(c.p, req.Env)
 	c.Host = "claude-code"
 	c.session = sessionKey(c.p, req.Env)
 	w, err := c.workspace()
