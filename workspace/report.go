@@ -356,9 +356,9 @@ func StepChangeText(s StepChange) string {
 		t += " (was step " + s.FromNumber + ")"
 	}
 	if s.Reason != "" && s.Change != StepRemoved {
-		t += ": " + oneLine(s.Reason)
+		t += ": " + s.Reason
 	}
-	return t
+	return oneLine(t) // names and reasons come from the plan
 }
 
 // DecisionText is "d_003 What — why: Why".

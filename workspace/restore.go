@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"io/fs"
 	"os"
 	"path"
@@ -106,7 +107,7 @@ func (e *RestoreRefusedError) Error() string {
 	var b strings.Builder
 	b.WriteString("restore refused: ")
 	if len(e.Refused) == 1 {
-		fmt.Fprintf(&b, "%s: %s: the safety checkpoint cannot hold it; --force overwrites it", e.Refused[0].Path, e.Refused[0].Reason)
+		fmt.Fprintf(&b, "%s: %s: the safety checkpoint cannot hold it; --force overwrites it", safetext.Path(e.Refused[0].Path), e.Refused[0].Reason)
 	} else {
 		fmt.Fprintf(&b, "%d paths hold what the safety checkpoint cannot hold (--force overwrites them): ", len(e.Refused))
 		for i, c := range e.Refused {
@@ -117,7 +118,7 @@ func (e *RestoreRefusedError) Error() string {
 			if i > 0 {
 				b.WriteString("; ")
 			}
-			fmt.Fprintf(&b, "%s: %s", c.Path, c.Reason)
+			fmt.Fprintf(&b, "%s: %s", safetext.Path(c.Path), c.Reason)
 		}
 	}
 	b.WriteString("; nothing was restored")
@@ -749,7 +750,7 @@ func (w *Workspace) verifyRestore(changes []RestoreChange, safety string) error 
 			ok = matchesEntry(w.Path(c.Path), c.held)
 		}
 		if !ok {
-			return spec.Conflict("%s changed after the safety checkpoint %s was taken: nothing was restored; run ctxgit restore again", c.Path, safety)
+			return spec.Conflict("%s changed after the safety checkpoint %s was taken: nothing was restored; run ctxgit restore again", safetext.Path(c.Path), safety)
 		}
 	}
 	return nil

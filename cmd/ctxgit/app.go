@@ -217,12 +217,14 @@ func (a *app) printJSON(v any) error {
 	return enc.Encode(v)
 }
 
+// warn and note print one line each, folded: their text often carries a
+// file name or a message from a state file.
 func (a *app) warn(format string, args ...any) {
-	fmt.Fprintf(a.stderr, "ctxgit: warning: %s\n", a.rel(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(a.stderr, "ctxgit: warning: %s\n", a.rel(oneLine(fmt.Sprintf(format, args...))))
 }
 
 func (a *app) note(format string, args ...any) {
-	fmt.Fprintf(a.stderr, "ctxgit: %s\n", a.rel(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(a.stderr, "ctxgit: %s\n", a.rel(oneLine(fmt.Sprintf(format, args...))))
 }
 
 // args checks the number of positional arguments.

@@ -116,7 +116,7 @@ func (a *app) checkpointCommand() *cli.Command {
 // reportSnapshot puts what a checkpoint left out, and why, on stderr.
 func (a *app) reportSnapshot(res *workspace.CheckpointResult) {
 	for _, p := range res.Problems {
-		a.warn("%s", oneLine(p.Error()))
+		a.warn("%s", p.Error())
 	}
 	s := res.Snapshot
 	if s.CacheNote != "" {
@@ -240,7 +240,7 @@ func (a *app) logCommand() *cli.Command {
 			}
 			for _, e := range entries {
 				fmt.Fprintf(a.stdout, "%s  %s  %s  %-12s %5s  %s\n", e.CheckpointID, e.Commit.Short(),
-					e.When.Format("2006-01-02T15:04:05Z"), e.Trigger, pct(e.Utilization), e.Subject)
+					e.When.Format("2006-01-02T15:04:05Z"), oneLine(e.Trigger), pct(e.Utilization), oneLine(e.Subject))
 			}
 			return nil
 		},
@@ -408,13 +408,13 @@ func (a *app) printPlan(p *spec.Plan) {
 		return
 	}
 	if p.Title != "" {
-		fmt.Fprintf(a.stdout, "Plan: %s\n", p.Title)
+		fmt.Fprintf(a.stdout, "Plan: %s\n", oneLine(p.Title))
 	}
 	if p.Goal != "" {
-		fmt.Fprintf(a.stdout, "Goal: %s\n", p.Goal)
+		fmt.Fprintf(a.stdout, "Goal: %s\n", oneLine(p.Goal))
 	}
 	if p.DoneWhen != "" {
-		fmt.Fprintf(a.stdout, "Done when: %s\n", p.DoneWhen)
+		fmt.Fprintf(a.stdout, "Done when: %s\n", oneLine(p.DoneWhen))
 	}
 	done, total := p.Progress()
 	fmt.Fprintf(a.stdout, "Steps: %d of %d done\n", done, total)
@@ -424,17 +424,17 @@ func (a *app) printPlan(p *spec.Plan) {
 		if cur != nil && s.Number == cur.Number {
 			marker = "→ "
 		}
-		line := marker + statusMarks[s.Status] + " " + s.Title()
+		line := marker + statusMarks[s.Status] + " " + oneLine(s.Title())
 		if s.FailReason != "" {
-			line += " (failed: " + s.FailReason + ")"
+			line += " (failed: " + oneLine(s.FailReason) + ")"
 		}
 		if s.PivotTo != "" {
-			line += " → step " + s.PivotTo
+			line += " → step " + oneLine(s.PivotTo)
 		}
 		fmt.Fprintln(a.stdout, line)
 	}
 	for _, o := range p.OpenItems {
-		fmt.Fprintf(a.stdout, "Open: %s\n", o)
+		fmt.Fprintf(a.stdout, "Open: %s\n", oneLine(o))
 	}
 }
 

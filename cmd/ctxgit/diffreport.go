@@ -63,7 +63,7 @@ func (a *app) diffCommand() *cli.Command {
 				return err
 			}
 			for _, p := range d.Problems {
-				a.warn("%s", oneLine(p.Error()))
+				a.warn("%s", p.Error())
 			}
 			switch {
 			case c.Bool("json"):
@@ -229,7 +229,7 @@ func (a *app) reportCommand() *cli.Command {
 				return err
 			}
 			for _, p := range r.Problems {
-				a.warn("%s", oneLine(p.Error()))
+				a.warn("%s", p.Error())
 			}
 			if c.Bool("json") {
 				return a.printJSON(map[string]any{

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -55,7 +56,7 @@ func (a *app) restoreCommand() *cli.Command {
 				return err
 			}
 			for _, ch := range res.Changes {
-				line := fmt.Sprintf("%-6s %s", ch.Action, ch.Path)
+				line := fmt.Sprintf("%-6s %s", ch.Action, safetext.Path(ch.Path))
 				if ch.Reason != "" {
 					line += " (" + ch.Reason + ")"
 				}
