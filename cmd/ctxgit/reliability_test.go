@@ -152,6 +152,8 @@ func TestCrashInjection(t *testing.T) {
 		name string
 		args func(i int) []string
 		prep func(i int)
+		// check, when set, asserts what the operation writes is whole.
+		check func()
 	}{
 		{"checkpoint", func(i int) []string { return []string{"checkpoint", "-m", fmt.Sprint("crash ", i)} }, func(i int) {
 			// Change files so every checkpoint writes objects.
@@ -159,7 +161,7 @@ func TestCrashInjection(t *testing.T) {
 				p := filepath.Join(dir, fmt.Sprintf("src/d%02d/f%03d.txt", j%20, (i*40+j)%400))
 				os.WriteFile(p, []byte(fmt.Sprintf("changed %d %d\n", i, j)), 0o644)
 			}
-		}},
+		}, nil},
 		{"restore", func(int) []string { return []string{"restore", "cp_001", "--", "src/d00", "src/d01"} }, func(i int) {
 			// Diverge from cp_001 so every restore rewrites files (each
 			// written with an fsync: the two directories keep a run short).
@@ -167,9 +169,32 @@ func TestCrashInjection(t *testing.T) {
 				p := filepath.Join(dir, fmt.Sprintf("src/d%02d/f%03d.txt", j%2, j-j%20+j%2))
 				os.WriteFile(p, []byte(fmt.Sprintf("diverged %d %d\n", i, j)), 0o644)
 			}
+		}, func() {
+			// Each file is cp_001's or the diverged one, never torn. (A
+			// kill between creating a temporary file and renaming it
+			// leaves the temporary file: litter, not a torn file.)
+			for _, d := range []string{"src/d00", "src/d01"} {
+				entries, _ := os.ReadDir(filepath.Join(dir, d))
+				for _, e := range entries {
+					if strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), ".tmp-") {
+						continue
+					}
+					var n int
+					if _, err := fmt.Sscanf(e.Name(), "f%03d.txt", &n); err != nil {
+						t.Fatalf("restore left %s/%s behind", d, e.Name())
+					}
+					data, _ := os.ReadFile(filepath.Join(dir, d, e.Name()))
+					whole := bytes.Equal(data, bytes.Repeat([]byte(fmt.Sprintf("file %d line\n", n)), 200)) ||
+						(bytes.HasPrefix(data, []byte("diverged ")) && bytes.HasSuffix(data, []byte("\n")) && bytes.Count(data, []byte("\n")) == 1) ||
+						(bytes.HasPrefix(data, []byte("changed ")) && bytes.Count(data, []byte("\n")) == 1)
+					if !whole {
+						t.Fatalf("restore left %s/%s torn: %q", d, e.Name(), data[:min(len(data), 80)])
+					}
+				}
+			}
 		}},
-		{"state set", func(i int) []string { return []string{"state", "set", "next_action", fmt.Sprint("step ", i)} }, func(int) {}},
-		{"summary", func(int) []string { return []string{"summary"} }, func(int) {}},
+		{"state set", func(i int) []string { return []string{"state", "set", "next_action", fmt.Sprint("step ", i)} }, func(int) {}, nil},
+		{"summary", func(int) []string { return []string{"summary"} }, func(int) {}, nil},
 	}
 	head, err := vcs.ParseHash(strings.TrimSpace(gitIn(t, dir, "rev-parse", "refs/ctxgit/sessions/default")))
 	if err != nil {
@@ -177,11 +202,16 @@ func TestCrashInjection(t *testing.T) {
 	}
 	for _, op := range ops {
 		// How long the operation takes whole sets the range of instants.
-		op.prep(-1)
-		start := time.Now()
-		mustRun(t, ctxgitCmd(dir, op.args(-1)...))
-		full := time.Since(start)
-		head = checkIntact(t, dir, head)
+		// The quickest of three whole runs: a slow one (a loaded machine)
+		// would put most kills after the end.
+		full := time.Duration(1<<63 - 1)
+		for range 3 {
+			op.prep(-1)
+			start := time.Now()
+			mustRun(t, ctxgitCmd(dir, op.args(-1)...))
+			full = min(full, time.Since(start))
+			head = checkIntact(t, dir, head)
+		}
 		killed := 0
 		for i := range iterations {
 			op.prep(i)
@@ -189,9 +219,14 @@ func TestCrashInjection(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(time.Duration(rng.Int63n(int64(full) + 1)))
+			// Anywhere in the first three quarters of a run: the last
+			// quarter is mostly process exit.
+			time.Sleep(time.Duration(rng.Int63n(int64(full)*3/4 + 1)))
 			cmd.Process.Signal(syscall.SIGKILL)
 			cmd.Wait()
+			if op.check != nil {
+				op.check()
+			}
 			if st, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && st.Signaled() {
 				killed++
 			}
