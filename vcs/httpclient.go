@@ -131,7 +131,9 @@ func httpDo(e *Endpoint, method, rawURL string, hdr map[string]string, body io.R
 	// Servers such as GitHub speak the smart protocol only to a user agent
 	// that starts with "git/".
 	req.WriteString("User-Agent: git/2.0 (ctxgit)\r\nConnection: close\r\nPragma: no-cache\r\n")
-	if e.User != "" || e.Password != "" {
+	// Credentials go to the host they were given for, not to wherever a
+	// redirect points (as curl does).
+	if (e.User != "" || e.Password != "") && strings.EqualFold(u.Hostname(), e.Host) {
 		cred := base64.StdEncoding.EncodeToString([]byte(e.User + ":" + e.Password))
 		req.WriteString("Authorization: Basic " + cred + "\r\n")
 	}
@@ -223,18 +225,19 @@ func readHTTPResponse(br *bufio.Reader) (*httpResponse, error) {
 	return resp, nil
 }
 
+// readCRLFLine reads one line of at most the reader's buffer: a server
+// that never sends a newline cannot grow memory without bound.
 func readCRLFLine(br *bufio.Reader) (string, error) {
-	line, err := br.ReadString('\n')
-	if err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
+	line, err := br.ReadSlice('\n')
+	switch {
+	case errors.Is(err, bufio.ErrBufferFull):
+		return "", errors.New("header line too long")
+	case err == io.EOF:
+		return "", io.ErrUnexpectedEOF
+	case err != nil:
 		return "", err
 	}
-	if len(line) > 1<<16 {
-		return "", errors.New("header line too long")
-	}
-	return strings.TrimRight(line, "\r\n"), nil
+	return strings.TrimRight(string(line), "\r\n"), nil
 }
 
 // chunkedReader decodes a chunked transfer encoding.

@@ -261,7 +261,9 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 	if r.err != nil || size > 1<<34 {
 		return nil, bad
 	}
-	out := make([]byte, 0, size)
+	// The claimed size is checked as the output grows, not trusted for
+	// an allocation: a few bytes of delta could claim 16 GiB.
+	out := make([]byte, 0, min(size, uint64(len(base)+len(delta))))
 	d := r.b
 	for len(d) > 0 {
 		op := d[0]

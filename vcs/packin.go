@@ -298,6 +298,11 @@ func resolveDeltas(f *os.File, entries []*indexedEntry) error {
 		if depth > maxDeltaChain {
 			return 0, nil, fmt.Errorf("delta chain longer than %d", maxDeltaChain)
 		}
+		if e.delta == refDelta && byID[e.baseID] == nil {
+			// Before inflating it: each round must not read again every
+			// delta still waiting (quadratic in a reversed chain).
+			return 0, nil, errBaseNotYet
+		}
 		raw, err := readEntry(f, "pack", e.off)
 		if err != nil {
 			return 0, nil, err

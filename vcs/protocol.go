@@ -37,8 +37,15 @@ func (r *netRemote) readAdvertisement() error {
 			return r.advErr(err)
 		}
 		if first && line == "version 1" {
-			first = true
-			continue
+			// Protocol v1 announces itself; the refs and capabilities
+			// follow on the next line, as in v0.
+			line, err = p.line()
+			if errors.Is(err, errFlush) {
+				break
+			}
+			if err != nil {
+				return r.advErr(err)
+			}
 		}
 		if first {
 			ref, caps, _ := strings.Cut(line, "\x00")

@@ -43,10 +43,17 @@ func redactURL(s string) string {
 		return s
 	}
 	scheme, rest, _ := strings.Cut(s, "://")
-	auth, after, ok := strings.Cut(rest, "@")
-	if !ok || strings.Contains(auth, "/") {
+	// The user info ends at the last @ before the path: a password may
+	// hold an @ of its own.
+	hostEnd := len(rest)
+	if i := strings.Index(rest, "/"); i >= 0 {
+		hostEnd = i
+	}
+	at := strings.LastIndex(rest[:hostEnd], "@")
+	if at < 0 {
 		return s
 	}
+	auth, after := rest[:at], rest[at+1:]
 	if user, _, hasPass := strings.Cut(auth, ":"); hasPass {
 		return scheme + "://" + user + "@" + after
 	}

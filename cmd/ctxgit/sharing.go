@@ -108,9 +108,9 @@ func (a *app) printSync(res *workspace.SyncResult, verb string, asJSON bool) err
 		case workspace.RefDeleted:
 			detail = "was " + r.Old.Short()
 		case workspace.RefRejected:
-			detail = r.Reason
+			detail = r.Reason // the remote's words
 		}
-		fmt.Fprintf(a.stdout, "%-12s  %s  %s\n", r.Status, r.Session, strings.TrimSpace(detail))
+		fmt.Fprintf(a.stdout, "%-12s  %s  %s\n", r.Status, oneLine(r.Session), oneLine(detail))
 	}
 	return nil
 }
@@ -141,15 +141,23 @@ func (p *prefixLines) Write(b []byte) (int, error) {
 	p.buf = append(p.buf, b...)
 	for {
 		i := bytes.IndexAny(p.buf, "\r\n")
-		if i < 0 {
+		if i < 0 && len(p.buf) < maxRemoteLine {
 			return len(b), nil
 		}
-		if line := strings.TrimSpace(string(p.buf[:i])); line != "" {
+		if i < 0 {
+			i = maxRemoteLine - 1 // a remote that never ends its line
+		}
+		// The remote's text, folded: it cannot forge a line of ours or
+		// reach the terminal with escapes.
+		if line := oneLine(string(p.buf[:i+1])); line != "" {
 			fmt.Fprintf(p.w, "%s%s\n", p.prefix, line)
 		}
 		p.buf = p.buf[i+1:]
 	}
 }
+
+// maxRemoteLine bounds what is kept of a remote's unfinished line.
+const maxRemoteLine = 4096
 
 // readSession reads --session for a command that only reads history: a
 // key, or REMOTE/KEY for a fetched session (SPEC §19.4).
