@@ -41,6 +41,7 @@ type RepackResult struct {
 	RemovedPacks int    // packs deleted
 	RemovedTemp  int    // temporary files of interrupted writes deleted
 	RemovedBytes int64  // disk space of every file deleted
+	KeptRecent   int    // unreachable loose objects and packs kept as recent
 }
 
 // Reclaimed is the space the repack gave back: bytes deleted less bytes
@@ -179,13 +180,28 @@ func (g *GitStore) Repack(mode RepackMode, roots []Hash) (*RepackResult, error) 
 		}
 		return res, nil
 	}
+	reached := make(map[string]bool, len(packedLoose))
+	for _, path := range packedLoose {
+		reached[path] = true
+	}
 	for _, path := range loose {
+		// An object no ref reaches yet may be a fetch's or a
+		// checkpoint's in flight (they write objects before the ref):
+		// only an old one is garbage, as with git's gc.pruneExpire.
+		if !reached[path] && recent(path) {
+			res.KeptRecent++
+			continue
+		}
 		if remove(path) {
 			res.RemovedLoose++
 		}
 	}
 	for _, p := range packs {
 		if p.keep || (pw != nil && p.base == pw.base) {
+			continue
+		}
+		if recent(p.base + ".pack") {
+			res.KeptRecent++
 			continue
 		}
 		// The index goes first, so no reader finds the pack by it and
@@ -454,4 +470,14 @@ func (g *GitStore) AllRoots() ([]Hash, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// unreachableGrace is how long an object no ref reaches is kept: longer
+// than any transfer or checkpoint takes to move its ref.
+const unreachableGrace = time.Hour
+
+// recent reports a file written within unreachableGrace.
+func recent(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && time.Since(fi.ModTime()) < unreachableGrace
 }

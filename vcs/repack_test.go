@@ -3,6 +3,7 @@ package vcs_test
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -186,6 +187,9 @@ func TestRepackAllPrivate(t *testing.T) {
 	b2.Commit()
 	must(t, s.UpdateRef("refs/ctxgit/sessions/a", head, vcs.ZeroHash))
 	must(t, s.UpdateRef("refs/ctxgit/sessions/b", other, vcs.ZeroHash))
+	// Everything so far was written long ago: unreachable objects are
+	// garbage only past the grace period.
+	ageFiles(t, filepath.Join(dir, "objects"), 2*time.Hour)
 	// A temporary file a killed writer left an hour ago goes too; a fresh
 	// one may belong to a live writer and stays.
 	old := filepath.Join(dir, "objects", "pack", "tmp_pack_old")
@@ -405,5 +409,42 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// ageFiles dates every file under dir back by d.
+func ageFiles(t *testing.T, dir string, d time.Duration) {
+	t.Helper()
+	when := time.Now().Add(-d)
+	filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			os.Chtimes(p, when, when)
+		}
+		return nil
+	})
+}
+
+// SPEC §18.4: an object no ref reaches yet may be a transfer's in flight
+// (fetch writes objects, then moves its refs without the workspace lock):
+// a full repack keeps it until it is an hour old.
+func TestRepackKeepsRecentUnreachable(t *testing.T) {
+	s, dir := newPrivate(t)
+	chain(t, s, "a", 3)
+	inflight, err := s.WriteObject(vcs.BlobObject, []byte("fetched, ref not yet moved\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Repack(vcs.RepackAll, nil); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := s.HasObject(inflight); !ok {
+		t.Fatal("a full repack deleted an object written a moment ago")
+	}
+	ageFiles(t, filepath.Join(dir, "objects"), 2*time.Hour)
+	if _, err := s.Repack(vcs.RepackAll, nil); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := s.HasObject(inflight); ok {
+		t.Fatal("an unreachable object two hours old was kept")
 	}
 }

@@ -136,6 +136,6 @@ func repackJSON(r *vcs.RepackResult) any {
 	return map[string]any{
 		"reachable": r.Reachable, "packed": r.Packed, "pack": r.Pack, "pack_bytes": r.PackBytes,
 		"removed_loose": r.RemovedLoose, "removed_packs": r.RemovedPacks, "removed_temp": r.RemovedTemp,
-		"removed_bytes": r.RemovedBytes, "reclaimed_bytes": r.Reclaimed(),
+		"removed_bytes": r.RemovedBytes, "reclaimed_bytes": r.Reclaimed(), "kept_recent": r.KeptRecent,
 	}
 }
