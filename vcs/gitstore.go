@@ -1,15 +1,11 @@
 package vcs
 
 import (
-	"bytes"
-	"compress/zlib"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -187,42 +183,6 @@ func (g *GitStore) readObject(h Hash) (ObjectType, []byte, error) {
 		}
 	}
 	return 0, nil, fmt.Errorf("object %s: %w", h, ErrObjectNotFound)
-}
-
-// readLoose reads and inflates one loose object file.
-func readLoose(path string) (ObjectType, []byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer f.Close()
-	zr, err := zlib.NewReader(f)
-	if err != nil {
-		return 0, nil, errCorruptLoose
-	}
-	defer zr.Close()
-	raw, err := io.ReadAll(zr)
-	if err != nil {
-		return 0, nil, errCorruptLoose
-	}
-	nul := bytes.IndexByte(raw, 0)
-	if nul < 0 {
-		return 0, nil, errCorruptLoose
-	}
-	typ, size, ok := strings.Cut(string(raw[:nul]), " ")
-	data := raw[nul+1:]
-	if !ok || size != strconv.Itoa(len(data)) {
-		return 0, nil, errCorruptLoose
-	}
-	switch typ {
-	case "blob":
-		return BlobObject, data, nil
-	case "tree":
-		return TreeObject, data, nil
-	case "commit":
-		return CommitObject, data, nil
-	}
-	return 0, nil, fmt.Errorf("%w: type %q", errCorruptLoose, typ)
 }
 
 // WriteObject implements Store.

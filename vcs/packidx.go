@@ -2,7 +2,6 @@ package vcs
 
 import (
 	"bytes"
-	"compress/zlib"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -237,11 +236,11 @@ func readEntry(f *os.File, pack string, off int64) (*packEntryData, error) {
 	if size > 1<<34 {
 		return nil, corrupt
 	}
-	zr, err := zlib.NewReader(io.NewSectionReader(f, off+int64(k), 1<<62))
+	zr, err := inflater(io.NewSectionReader(f, off+int64(k), 1<<62))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w at offset %d", pack, errCorruptLoose, off)
 	}
-	defer zr.Close()
+	defer releaseInflater(zr)
 	e.data = make([]byte, size)
 	if _, err := io.ReadFull(zr, e.data); err != nil {
 		return nil, fmt.Errorf("%s: object at offset %d: %v", pack, off, err)

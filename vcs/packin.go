@@ -3,7 +3,6 @@ package vcs
 import (
 	"bufio"
 	"bytes"
-	"compress/zlib"
 	"crypto/sha1"
 	"encoding/binary"
 	"errors"
@@ -235,7 +234,7 @@ func scanPack(f *os.File, end int64, count uint32) ([]*indexedEntry, error) {
 			// Tags (4) never reach refs/ctxgit/; 5 is reserved.
 			return nil, fmt.Errorf("object of type %d at offset %d is not supported", typ, off)
 		}
-		zr, err := zlib.NewReader(cr)
+		zr, err := inflater(cr)
 		if err != nil {
 			return nil, fmt.Errorf("object at offset %d: %w", off, errCorruptLoose)
 		}
@@ -247,6 +246,7 @@ func scanPack(f *os.File, end int64, count uint32) ([]*indexedEntry, error) {
 			sink = d
 		}
 		n, err := io.Copy(sink, zr)
+		releaseInflater(zr)
 		if err == nil && uint64(n) != size {
 			err = fmt.Errorf("inflates to %d bytes, header says %d", n, size)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"sort"
 	"strings"
@@ -238,10 +239,14 @@ func (a *app) logCommand() *cli.Command {
 				}
 				return a.printJSON(out)
 			}
+			// One write for the lot, not one per line: a long history is
+			// thousands of lines.
+			out := bufio.NewWriter(a.stdout)
 			for _, e := range entries {
-				fmt.Fprintf(a.stdout, "%s  %s  %s  %-12s %5s  %s\n", e.CheckpointID, e.Commit.Short(),
+				fmt.Fprintf(out, "%s  %s  %s  %-12s %5s  %s\n", e.CheckpointID, e.Commit.Short(),
 					e.When.Format("2006-01-02T15:04:05Z"), oneLine(e.Trigger), pct(e.Utilization), oneLine(e.Subject))
 			}
+			out.Flush() // a write error is kept in a.out and reported by run
 			return nil
 		},
 	}
