@@ -470,6 +470,17 @@ func (w *Workspace) Fetch(opts SyncOptions) (*SyncResult, error) {
 			return nil, fmt.Errorf("%s did not send checkpoint %s: %w", ep, id.Short(), err)
 		}
 	}
+	// The history must be whole before a ref points into it: a shallow or
+	// broken remote can send commits without their parents or trees, and
+	// a ref to them would break every reader and git fsck. The walk stops
+	// at what this store's own refs already reach.
+	known := map[vcs.Hash]bool{}
+	for _, h := range haves {
+		known[h] = true
+	}
+	if err := vcs.WalkReachable(store, wants, known, func(vcs.Hash, vcs.ObjectType, []byte) error { return nil }); err != nil {
+		return nil, fmt.Errorf("%s sent an incomplete history (%w); no session was updated", ep, err)
+	}
 	var conflicts []string
 	fetched := map[string]bool{}
 	for _, ref := range refs {
