@@ -110,6 +110,11 @@ func FindRoot(env Env, explicit string) (string, error) {
 // workspace: one holding anything besides the machine-local directory (a
 // lock taken by a read in a parent directory must not capture it).
 func isWorkspaceMarker(dir string) bool {
+	// The config is nearly always there: one stat instead of reading the
+	// directory, on the path every hook call takes.
+	if fi, err := os.Stat(filepath.Join(dir, filepath.Base(spec.ConfigPath))); err == nil && fi.Mode().IsRegular() {
+		return true
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return false

@@ -125,8 +125,9 @@ func (c *call) clearCycle(root string) {
 }
 
 // preToolUse delivers the flush nudge, once per compaction cycle. With no
-// marker — nearly always — it costs one stat; with a delivered one, one
-// read: only an undelivered nudge opens the workspace and takes the lock.
+// marker — nearly always — it costs finding the root (a few stats) and
+// one stat more; with a delivered one, one read: only an undelivered nudge
+// opens the workspace and takes the lock.
 func (c *call) preToolUse() error {
 	root, err := c.root()
 	if err != nil {

@@ -100,6 +100,7 @@ type call struct {
 	p       Payload
 	session string
 	dir     string
+	rootDir string // found once: discovery is most of a no-op call
 	ws      *workspace.Workspace
 }
 
@@ -160,9 +161,14 @@ func sessionKey(p Payload, env workspace.Env) string {
 // root finds the workspace root without opening it: the hot path (a
 // pre-tool-use with nothing to do) only needs to stat a marker.
 func (c *call) root() (string, error) {
+	if c.rootDir != "" {
+		return c.rootDir, nil
+	}
 	env := c.Env
 	env.Cwd = c.dir
-	return workspace.FindRoot(env, c.Root)
+	root, err := workspace.FindRoot(env, c.Root)
+	c.rootDir = root
+	return root, err
 }
 
 // workspace opens the workspace (config included), once.
