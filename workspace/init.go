@@ -147,6 +147,42 @@ func (w *Workspace) ensureInfoExclude() error {
 	return WriteFileAtomic(path, []byte(out), 0o644)
 }
 
+// PrepareLocal makes the machine-local directory .ctxgit/local/ of the
+// workspace at root when it is missing, for writers that have no open
+// Workspace (hooks, the hook log). See (*Workspace).prepareLocal.
+func PrepareLocal(root string) error {
+	if localExists(root) {
+		return nil // one stat: the path every hook write takes
+	}
+	w := &Workspace{Root: root}
+	if err := w.findRepo(); err != nil {
+		return err
+	}
+	return w.prepareLocal()
+}
+
+// prepareLocal makes .ctxgit/local/ when it is missing. In a git
+// repository it first lists ctxgit's own paths in info/exclude, so the
+// first thing any command or hook writes there — a lock, a marker, a log
+// line — leaves nothing in `git status` of a repository that never ran
+// init (SPEC §3.2).
+func (w *Workspace) prepareLocal() error {
+	if localExists(w.Root) {
+		return nil
+	}
+	if w.Repo != nil {
+		if err := w.ensureInfoExclude(); err != nil {
+			return err
+		}
+	}
+	return os.MkdirAll(w.Path(spec.LocalDir), 0o755)
+}
+
+func localExists(root string) bool {
+	fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(spec.LocalDir)))
+	return err == nil && fi.IsDir()
+}
+
 // escapeGlob makes a path match itself literally as a gitignore pattern.
 func escapeGlob(p string) string {
 	var b strings.Builder

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"syscall"
 	"time"
 
@@ -33,7 +32,7 @@ type lockHolder struct {
 // lock.stale_after is taken over.
 func (w *Workspace) Lock() (*Lock, error) {
 	path := w.LocalPath("lock")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := w.prepareLocal(); err != nil {
 		return nil, err
 	}
 	host, _ := os.Hostname()

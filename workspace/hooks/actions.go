@@ -51,9 +51,17 @@ func readJSON(path string, v any) (bool, error) {
 	return true, json.Unmarshal(data, v)
 }
 
-func writeJSON(path string, v any) error {
+// writeJSON writes a marker or state file under the call's .ctxgit/local/.
+func (c *call) writeJSON(path string, v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
+		return err
+	}
+	root, err := c.root()
+	if err != nil {
+		return err
+	}
+	if err := workspace.PrepareLocal(root); err != nil {
 		return err
 	}
 	return workspace.WriteFileAtomic(path, append(data, '\n'), 0o644)
@@ -120,7 +128,7 @@ func (c *call) clearCycle(root string) {
 	var st hookState
 	if ok, _ := readJSON(statePath(root, c.session), &st); ok {
 		st.LastAutoTokens = 0
-		writeJSON(statePath(root, c.session), st)
+		c.writeJSON(statePath(root, c.session), st)
 	}
 }
 
@@ -168,7 +176,7 @@ func (c *call) preToolUse() error {
 		return err
 	}
 	m.Flushed = true
-	return writeJSON(path, m)
+	return c.writeJSON(path, m)
 }
 
 // afterTool updates the gauge from the transcript's tail, where the host
@@ -319,14 +327,14 @@ func (c *call) gaugeUpdate(w *workspace.Workspace, p workspace.Pressure) (bool, 
 	defer lock.Unlock()
 	todo := c.gaugeWork(w, p)
 	if todo.nudge {
-		if err := writeJSON(nudgePath(w.Root, c.session), nudgeMarker{Timestamp: w.Now(), UsedPct: p.Value * 100}); err != nil {
+		if err := c.writeJSON(nudgePath(w.Root, c.session), nudgeMarker{Timestamp: w.Now(), UsedPct: p.Value * 100}); err != nil {
 			return false, err
 		}
 	}
 	st := todo.state
 	if todo.window {
 		st.Window = p.Window
-		if err := writeJSON(statePath(w.Root, c.session), st); err != nil {
+		if err := c.writeJSON(statePath(w.Root, c.session), st); err != nil {
 			return false, err
 		}
 	}
@@ -337,7 +345,7 @@ func (c *call) gaugeUpdate(w *workspace.Workspace, p workspace.Pressure) (bool, 
 		return false, err
 	}
 	st.LastAutoTokens, st.LastAutoAt = p.Tokens, w.Now()
-	return true, writeJSON(statePath(w.Root, c.session), st)
+	return true, c.writeJSON(statePath(w.Root, c.session), st)
 }
 
 // gaugeTodo is what a reading calls for.

@@ -124,7 +124,7 @@ func TestNudgeCycle(t *testing.T) {
 		t.Fatal("post-compact left the marker")
 	}
 	// A stale, undelivered marker is removed without a nudge.
-	writeJSON(nudgePath(dir, "s"), nudgeMarker{Timestamp: now.Add(-31 * time.Minute), UsedPct: 70})
+	(&call{Request: Request{Root: dir}}).writeJSON(nudgePath(dir, "s"), nudgeMarker{Timestamp: now.Add(-31 * time.Minute), UsedPct: 70})
 	if got := run(t, dir, "claude-code", "pre-tool-use", `{"session_id":"s"}`); got != "" {
 		t.Fatalf("stale marker nudged: %q", got)
 	}

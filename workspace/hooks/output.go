@@ -83,7 +83,7 @@ func LogError(req Request, err error) {
 	line := fmt.Sprintf("%s hook %s %s: %s\n", req.Env.Now().UTC().Format("2006-01-02T15:04:05Z"), req.Host, req.Event,
 		safetext.Line(err.Error()))
 	path := localPath(root, "ctxgit.log")
-	if err := os.MkdirAll(localPath(root), 0o755); err != nil {
+	if err := workspace.PrepareLocal(root); err != nil {
 		return
 	}
 	f, ferr := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
