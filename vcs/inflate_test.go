@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,7 +13,7 @@ import (
 	"testing"
 )
 
-func deflated(t *testing.T, raw string) []byte {
+func deflated(t testing.TB, raw string) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	zw := zlib.NewWriter(&b)
@@ -117,5 +118,24 @@ func TestReadWhole(t *testing.T) {
 	}
 	if _, err := readWhole(dir); err == nil || !strings.Contains(err.Error(), dir) {
 		t.Fatalf("readWhole of a directory = %v, want an error naming it", err)
+	}
+}
+
+// BenchmarkReadLoose reads one loose commit of typical size: the unit of
+// `ctxgit log` over a history of loose checkpoints (scripts/bench-history.sh
+// compares the whole command with git log).
+func BenchmarkReadLoose(b *testing.B) {
+	body := "tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nparent 4b825dc642cb6eb9a060e54bf8d69288fbee4904\n" +
+		"author ctxgit <ctxgit@localhost> 1763800000 +0000\ncommitter ctxgit <ctxgit@localhost> 1763800000 +0000\n\n" +
+		"checkpoint cp_042 (manual): step 3 of 7\n\nCtxgit-Session: default\nCtxgit-Checkpoint: cp_042\nCtxgit-Trigger: manual\n"
+	path := filepath.Join(b.TempDir(), "obj")
+	if err := os.WriteFile(path, deflated(b, fmt.Sprintf("commit %d\x00%s", len(body), body)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, data, err := readLoose(path); err != nil || len(data) != len(body) {
+			b.Fatalf("readLoose = %d bytes, %v", len(data), err)
+		}
 	}
 }
