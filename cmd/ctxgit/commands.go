@@ -284,7 +284,7 @@ func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
 		}
 	}
 	if asJSON {
-		return a.printJSON(nonNilMaps(rows))
+		return a.printJSON(nonNil(rows))
 	}
 	for _, r := range rows {
 		fmt.Fprintf(a.stdout, "%s  %s  %s\n", r["session"], r["checkpoint_id"], r["created_at"])
@@ -529,16 +529,10 @@ func (a *app) versionCommand() *cli.Command {
 	}
 }
 
-func nonNil(s []string) []string {
+// nonNil makes a nil slice an empty one, so JSON prints [] and not null.
+func nonNil[T any](s []T) []T {
 	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-func nonNilMaps(s []map[string]any) []map[string]any {
-	if s == nil {
-		return []map[string]any{}
+		return []T{}
 	}
 	return s
 }

@@ -234,22 +234,15 @@ func (a *app) reportCommand() *cli.Command {
 			if c.Bool("json") {
 				return a.printJSON(map[string]any{
 					"session": r.Session, "base": cpRef(r.Base), "head": cpRef(r.Head), "since": r.Since,
-					"checkpoints": nonNilSlice(r.Checkpoints), "files": nonNilSlice(r.Files), "totals": workspace.Totals(r.Files),
+					"checkpoints": nonNil(r.Checkpoints), "files": nonNil(r.Files), "totals": workspace.Totals(r.Files),
 					"task": taskJSON(r.Task), "plan": map[string]any{
 						"from_done": r.Plan.FromDone, "from_total": r.Plan.FromTotal, "to_done": r.Plan.ToDone, "to_total": r.Plan.ToTotal,
-						"steps": nonNilSlice(r.Steps)},
-					"decisions": nonNilSlice(r.Decisions), "failures": nonNilSlice(r.Failures), "open_items": nonNilSlice(r.OpenItems),
+						"steps": nonNil(r.Steps)},
+					"decisions": nonNil(r.Decisions), "failures": nonNil(r.Failures), "open_items": nonNil(r.OpenItems),
 				})
 			}
 			_, err = fmt.Fprint(a.stdout, workspace.RenderReport(r))
 			return err
 		},
 	}
-}
-
-func nonNilSlice[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
