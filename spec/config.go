@@ -198,6 +198,14 @@ func (c *Config) validate() (string, error) {
 	if c.Version != 1 {
 		return "version", fmt.Errorf("version %d is not supported (this ctxgit reads version 1)", c.Version)
 	}
+	// -0 (as "-.0" reads) is 0: kept negative it would print as -0 and
+	// not read back the same.
+	for _, v := range []*float64{&c.Pressure.Warning, &c.Pressure.Compress, &c.Pressure.Critical, &c.Pressure.Flush,
+		&c.Pressure.AutoCheckpoint, &c.Pressure.GaugeFrom, &c.Pressure.MinGrowth} {
+		if *v == 0 {
+			*v = 0
+		}
+	}
 	p := c.Pressure
 	for _, f := range []struct {
 		name string

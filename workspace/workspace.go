@@ -25,7 +25,9 @@ type Env struct {
 }
 
 // DefaultEnv reads the real clock and environment. CTXGIT_NOW (RFC 3339)
-// fixes the clock, for tests and reproducible scripts (SPEC §13.3).
+// fixes the clock, for tests and reproducible scripts (SPEC §13.3). A bad
+// CTXGIT_NOW is an error returned with an Env on the real clock, so a hook
+// can still find where to log it.
 func DefaultEnv() (Env, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -35,7 +37,7 @@ func DefaultEnv() (Env, error) {
 	if v := os.Getenv("CTXGIT_NOW"); v != "" {
 		t, err := time.Parse(time.RFC3339, v)
 		if err != nil {
-			return Env{}, spec.Usage("CTXGIT_NOW=%q: want an RFC 3339 time such as 2026-11-22T10:00:00Z", v)
+			return env, spec.Usage("CTXGIT_NOW=%q: want an RFC 3339 time such as 2026-11-22T10:00:00Z", v)
 		}
 		env.Now = func() time.Time { return t }
 	}

@@ -58,9 +58,9 @@ func (a *app) failOpen(c *cli.Context, host, event string, run func(hooks.Reques
 	// SIGPIPE (which would also leave the workspace lock behind): writes
 	// then fail with EPIPE and are logged.
 	signal.Ignore(syscall.SIGPIPE)
-	env, err := workspace.DefaultEnv()
-	if err != nil {
-		return nil // a bad CTXGIT_NOW is not the host's problem
+	env, envErr := workspace.DefaultEnv()
+	if env.Now == nil {
+		return nil // no working directory: nowhere to log
 	}
 	// The host's own stdout, not the command's error-remembering one: a
 	// host that stopped reading is logged below like any hook error.
@@ -72,6 +72,10 @@ func (a *app) failOpen(c *cli.Context, host, event string, run func(hooks.Reques
 		}
 	}()
 	req.Input, err = hooks.ReadInput(a.stdin)
+	if err == nil {
+		// A bad CTXGIT_NOW is not the host's problem: logged, not run.
+		err = envErr
+	}
 	if err == nil {
 		err = run(req)
 	}
