@@ -2,6 +2,7 @@ package vcs
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -114,4 +115,97 @@ func TestHTTPCredentialsStayWithTheirHost(t *testing.T) {
 	if len(got) != 2 || got[0] == "first:" || got[1] != "other:" {
 		t.Fatalf("requests: %q", got)
 	}
+}
+
+// A server's answer cannot make ctxgit keep reading interim responses or
+// header lines without bound.
+func TestHTTPResponseBounds(t *testing.T) {
+	cont := "HTTP/1.1 100 Continue\r\n\r\n"
+	var many strings.Builder
+	many.WriteString("HTTP/1.1 200 OK\r\n")
+	for i := range maxHeaders + 1 {
+		fmt.Fprintf(&many, "X-H%d: v\r\n", i)
+	}
+	many.WriteString("\r\n")
+	for _, c := range []struct {
+		name, in, wantErr string
+		wantStatus        int
+	}{
+		{name: "plain", in: "HTTP/1.1 200 OK\r\nContent-Type: application/x-git-upload-pack-result; x=y\r\n\r\n", wantStatus: 200},
+		{name: "two interim", in: cont + cont + "HTTP/1.1 404 Not Found\r\n\r\n", wantStatus: 404},
+		{name: "endless interim", in: strings.Repeat(cont, 100), wantErr: "more than 8 interim (100) responses"},
+		{name: "too many headers", in: many.String(), wantErr: "more than 256 header lines"},
+		{name: "status out of range", in: "HTTP/1.1 20 OK\r\n\r\n", wantErr: `malformed status line "HTTP/1.1 20 OK"`},
+		{name: "not http", in: "SSH-2.0-OpenSSH\r\n\r\n", wantErr: `malformed status line "SSH-2.0-OpenSSH"`},
+		{name: "header without colon", in: "HTTP/1.1 200 OK\r\nbroken\r\n\r\n", wantErr: `malformed header line "broken"`},
+		{name: "cut short", in: "HTTP/1.1 200 OK\r\nA: b\r\n", wantErr: "unexpected EOF"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			resp, err := readHTTPResponse(bufio.NewReader(strings.NewReader(c.in)))
+			if c.wantErr != "" {
+				if err == nil || err.Error() != c.wantErr {
+					t.Fatalf("readHTTPResponse = %v, want error %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil || resp.status != c.wantStatus {
+				t.Fatalf("readHTTPResponse = %+v, %v; want status %d", resp, err, c.wantStatus)
+			}
+			if c.name == "plain" && resp.header["content-type"] != "application/x-git-upload-pack-result" {
+				t.Fatalf("content-type = %q", resp.header["content-type"])
+			}
+		})
+	}
+}
+
+// FuzzHTTPResponse feeds a server's bytes to the response reader and, for
+// a chunked body, the chunk decoder: errors, never a panic, and never
+// more body than was sent.
+func FuzzHTTPResponse(f *testing.F) {
+	for _, s := range []string{
+		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+		"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi",
+		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffff\r\nx",
+		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n0\r\nTrailer: x\r\n\r\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		br := bufio.NewReaderSize(strings.NewReader(string(in)), 4096)
+		resp, err := readHTTPResponse(br)
+		if err != nil {
+			return
+		}
+		if resp.status < 100 || resp.status > 999 {
+			t.Fatalf("status %d accepted", resp.status)
+		}
+		n, _ := io.Copy(io.Discard, &chunkedReader{r: br})
+		if n > int64(len(in)) {
+			t.Fatalf("decoded %d body bytes from %d bytes of input", n, len(in))
+		}
+	})
+}
+
+// FuzzPktLines feeds a remote's bytes to the pkt-line reader, as lines and
+// as a side-band stream: errors, never a panic, and never more out than in.
+func FuzzPktLines(f *testing.F) {
+	f.Add([]byte(pkt("# service=git-upload-pack\n", "", "0123456789012345678901234567890123456789 HEAD\x00side-band-64k\n", "")))
+	f.Add([]byte(pkt("\x01PACK", "\x02progress\n", "\x03fatal", "")))
+	f.Add([]byte(pkt("ERR access denied\n")))
+	f.Add([]byte("0001000200030004ffff"))
+	f.Add([]byte("00zz"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		p := newPktReader(strings.NewReader(string(in)))
+		for range len(in)/4 + 2 {
+			if _, err := p.line(); err != nil && !errors.Is(err, errFlush) {
+				break
+			}
+		}
+		var msgs strings.Builder
+		sb := &sidebandReader{p: newPktReader(strings.NewReader(string(in))), msgs: &msgs}
+		n, _ := io.Copy(io.Discard, sb)
+		if n+int64(msgs.Len()) > int64(len(in)) {
+			t.Fatalf("side band gave %d bytes and %d of messages from %d bytes of input", n, msgs.Len(), len(in))
+		}
+	})
 }

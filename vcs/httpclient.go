@@ -187,7 +187,26 @@ type connBody struct {
 
 func (b *connBody) Close() error { return b.c.Close() }
 
+// A server's answer is bounded in what it can make ctxgit keep: at most
+// maxInterim "100 Continue" answers before the real one, and maxHeaders
+// header lines (each at most the reader's buffer) in it.
+const (
+	maxInterim = 8
+	maxHeaders = 256
+)
+
 func readHTTPResponse(br *bufio.Reader) (*httpResponse, error) {
+	for range maxInterim + 1 {
+		resp, err := readHTTPHead(br)
+		if err != nil || resp.status != 100 {
+			return resp, err
+		}
+	}
+	return nil, fmt.Errorf("more than %d interim (100) responses", maxInterim)
+}
+
+// readHTTPHead reads one response's status line and headers.
+func readHTTPHead(br *bufio.Reader) (*httpResponse, error) {
 	line, err := readCRLFLine(br)
 	if err != nil {
 		return nil, err
@@ -195,17 +214,20 @@ func readHTTPResponse(br *bufio.Reader) (*httpResponse, error) {
 	proto, rest, _ := strings.Cut(line, " ")
 	code, _, _ := strings.Cut(rest, " ")
 	status, err := strconv.Atoi(code)
-	if !strings.HasPrefix(proto, "HTTP/1.") || err != nil {
+	if !strings.HasPrefix(proto, "HTTP/1.") || err != nil || status < 100 || status > 999 {
 		return nil, fmt.Errorf("malformed status line %q", line)
 	}
 	resp := &httpResponse{status: status, header: map[string]string{}}
-	for {
+	for n := 0; ; n++ {
 		line, err := readCRLFLine(br)
 		if err != nil {
 			return nil, err
 		}
 		if line == "" {
 			break
+		}
+		if n == maxHeaders {
+			return nil, fmt.Errorf("more than %d header lines", maxHeaders)
 		}
 		k, v, ok := strings.Cut(line, ":")
 		if !ok {
@@ -218,9 +240,6 @@ func readHTTPResponse(br *bufio.Reader) (*httpResponse, error) {
 			v = strings.TrimSpace(v)
 		}
 		resp.header[k] = v
-	}
-	if status == 100 {
-		return readHTTPResponse(br)
 	}
 	return resp, nil
 }
