@@ -15,9 +15,6 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
-
 type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
@@ -52,11 +49,14 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 	out := &outputWriter{w: stdout}
 	a := &app{stdin: stdin, stdout: out, stderr: stderr, out: out}
 	a.cli = &cli.App{
-		Name:        "ctxgit",
-		Usage:       "keep an agent's working state resumable across context compaction",
-		HideVersion: true,
-		Writer:      stdout,
-		ErrWriter:   stderr,
+		Name:    "ctxgit",
+		Usage:   "keep an agent's working state resumable across context compaction",
+		Version: buildInfo().String(),
+		Flags:   globalFlags(),
+		// Candidates for the completion scripts (ctxgit completion SHELL).
+		EnableBashCompletion: true,
+		Writer:               stdout,
+		ErrWriter:            stderr,
 		// Errors are printed once, by run, with their exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
@@ -90,8 +90,11 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 			a.fetchCommand(),
 			a.gitCommand(),
 			a.versionCommand(),
+			a.completionCommand(),
+			a.manCommand(),
 		},
 	}
+	addExamples(a.cli.Commands)
 	for _, c := range a.cli.Commands {
 		setUsageError(c)
 		if c.Name == "hook" || c.Name == "statusline" {
@@ -116,9 +119,22 @@ func setUsageError(c *cli.Command) {
 
 func (a *app) run(args []string) int {
 	var err error
-	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && a.cli.Command(args[1]) == nil {
-		err = spec.Usage("unknown command %q (see ctxgit --help)", args[1])
-	} else {
+	args = hoistGlobalFlags(a.cli.Commands, args)
+	switch {
+	case len(args) > 1 && args[len(args)-1] == "--generate-bash-completion":
+		// Completion candidates, urfave/cli's own protocol. A "--" typed
+		// as the word to complete would end the flags and make the request
+		// a positional argument (a decision recorded as
+		// "--generate-bash-completion"): ask for the flags instead.
+		if n := len(args); n > 2 && args[n-2] == "--" {
+			args = append(args[:n-2:n-2], "-", args[n-1])
+		}
+		err = a.cli.Run(args)
+	case len(args) > 1 && !strings.HasPrefix(args[1], "-") && a.cli.Command(args[1]) == nil && args[1] != "help" && args[1] != "h":
+		err = unknownCommand(a.cli.Commands, args[1])
+	case len(args) > 2 && (args[1] == "help" || args[1] == "h") && a.cli.Command(args[2]) == nil:
+		err = unknownCommand(a.cli.Commands, args[2])
+	default:
 		err = a.cli.Run(permute(a.cli.Commands, args))
 	}
 	if err == nil && a.out.err != nil {

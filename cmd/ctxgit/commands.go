@@ -513,20 +513,30 @@ func (a *app) failCommand() *cli.Command {
 
 func (a *app) versionCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "version",
-		Usage: "print the version",
-		Flags: []cli.Flag{rootFlag, jsonFlag},
+		Name:        "version",
+		Usage:       "print the version, commit and build date (also: ctxgit --version)",
+		Flags:       []cli.Flag{rootFlag, jsonFlag},
+		Description: examples("ctxgit version", "ctxgit version --json"),
 		Action: func(c *cli.Context) error {
 			if err := args(c, 0, 0); err != nil {
 				return err
 			}
+			b := buildInfo()
 			if c.Bool("json") {
-				return a.printJSON(map[string]any{"version": version, "spec": spec.Version, "checkpoint_schema": fmt.Sprintf("%s v%d", spec.CheckpointSchema, spec.CheckpointSchemaVersion)})
+				return a.printJSON(versionResult{buildStamp: b, Spec: spec.Version,
+					CheckpointSchema: fmt.Sprintf("%s v%d", spec.CheckpointSchema, spec.CheckpointSchemaVersion)})
 			}
-			fmt.Fprintf(a.stdout, "ctxgit %s (spec %s)\n", version, spec.Version)
-			return nil
+			_, err := fmt.Fprintln(a.stdout, b)
+			return err
 		},
 	}
+}
+
+// versionResult is `ctxgit version --json`.
+type versionResult struct {
+	buildStamp
+	Spec             string `json:"spec"`
+	CheckpointSchema string `json:"checkpoint_schema"`
 }
 
 // nonNil makes a nil slice an empty one, so JSON prints [] and not null.

@@ -1,0 +1,348 @@
+package main
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// Build stamps: scripts/dist.sh sets them with -ldflags "-X main.version=…
+// -X main.commit=… -X main.date=…". A plain `go build` or `go install`
+// leaves them empty and buildInfo fills them from the Go build info.
+var (
+	version = ""
+	commit  = ""
+	date    = ""
+)
+
+// devVersion names a build with no version stamp and no module version.
+const devVersion = "0.1.0-dev"
+
+// buildStamp is what this binary knows of its own build.
+type buildStamp struct {
+	Version string `json:"version"`
+	Commit  string `json:"commit,omitempty"`
+	Date    string `json:"date,omitempty"`
+	// Modified is true when the build's work tree had uncommitted changes.
+	Modified bool `json:"modified,omitempty"`
+}
+
+// buildInfo reads the stamps, filling what -ldflags left empty from the Go
+// build info: the module version `go install …@vX` records, and the vcs.*
+// settings `go build` records inside a git checkout.
+func buildInfo() buildStamp {
+	b := buildStamp{Version: version, Commit: commit, Date: date}
+	info, ok := debug.ReadBuildInfo()
+	if ok {
+		if b.Version == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
+			b.Version = strings.TrimPrefix(info.Main.Version, "v")
+		}
+		for _, s := range info.Settings {
+			switch {
+			case s.Key == "vcs.revision" && b.Commit == "":
+				b.Commit = s.Value
+			case s.Key == "vcs.time" && b.Date == "":
+				b.Date = s.Value
+			case s.Key == "vcs.modified":
+				b.Modified = s.Value == "true"
+			}
+		}
+	}
+	if b.Version == "" {
+		b.Version = devVersion
+	}
+	return b
+}
+
+// String is the one-line version: `ctxgit 1.2.0 (abc1234, 2026-11-24) spec ctxgit/v1`.
+func (b buildStamp) String() string {
+	var detail []string
+	if b.Commit != "" {
+		c := b.Commit
+		if len(c) > 12 {
+			c = c[:12]
+		}
+		if b.Modified {
+			c += "+dirty"
+		}
+		detail = append(detail, c)
+	}
+	if b.Date != "" {
+		detail = append(detail, b.Date)
+	}
+	s := "ctxgit " + b.Version
+	if len(detail) > 0 {
+		s += " (" + strings.Join(detail, ", ") + ")"
+	}
+	return s + " (spec " + spec.Version + ")"
+}
+
+// globalFlags are accepted before the command as well as after it:
+// `ctxgit --root DIR log` is `ctxgit log --root DIR`. They are listed
+// under GLOBAL OPTIONS; each command that takes one also lists it.
+func globalFlags() []cli.Flag {
+	return []cli.Flag{
+		rootFlag,
+		&cli.StringFlag{Name: "session", Aliases: []string{"s"}, Usage: "session key, for commands that take one (default: CTXGIT_SESSION, else default)"},
+		&cli.BoolFlag{Name: "json", Usage: "print JSON, for commands that read"},
+	}
+}
+
+// hoistGlobalFlags moves flags given before the command name to just after
+// it (after the subcommand, for a command with subcommands), where the
+// command's own flag set parses them. Anything that is not a flag of that
+// command is left where it was, for urfave/cli to refuse.
+func hoistGlobalFlags(cmds []*cli.Command, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	i := 1
+	var lead []string
+	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "-" && args[i] != "--" {
+		name := strings.TrimLeft(args[i], "-")
+		if name == "help" || name == "h" || name == "version" || name == "v" || name == "generate-bash-completion" {
+			return args // the app's own flags
+		}
+		lead = append(lead, args[i])
+		if !strings.Contains(name, "=") && globalTakesValue(name) && i+1 < len(args) {
+			lead = append(lead, args[i+1])
+			i++
+		}
+		i++
+	}
+	if len(lead) == 0 || i >= len(args) {
+		return args
+	}
+	cmd := findCommand(cmds, args[i])
+	if cmd == nil {
+		return args
+	}
+	out := append([]string{}, args[0], args[i])
+	rest := args[i+1:]
+	if len(rest) > 0 && findCommand(cmd.Subcommands, rest[0]) != nil {
+		out, rest = append(out, rest[0]), rest[1:]
+	}
+	out = append(out, lead...)
+	return append(out, rest...)
+}
+
+// globalTakesValue says whether a global flag is followed by a value.
+func globalTakesValue(name string) bool {
+	for _, f := range globalFlags() {
+		if _, isBool := f.(*cli.BoolFlag); isBool {
+			continue
+		}
+		for _, n := range f.Names() {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func findCommand(cmds []*cli.Command, name string) *cli.Command {
+	for _, c := range cmds {
+		if c.HasName(name) {
+			return c
+		}
+	}
+	return nil
+}
+
+// unknownCommand is the usage error for a command name ctxgit does not
+// have, with the nearest name when one is near enough to be a typo.
+func unknownCommand(cmds []*cli.Command, name string) error {
+	if s := nearestCommand(cmds, name); s != "" {
+		return spec.Usage("unknown command %q: did you mean %q? (see ctxgit help)", name, s)
+	}
+	return spec.Usage("unknown command %q (see ctxgit help)", name)
+}
+
+// nearestCommand is the visible command name closest to name, within an
+// edit per three letters (at least one), or one that name is a prefix of;
+// "" when none is that near.
+func nearestCommand(cmds []*cli.Command, name string) string {
+	best, bestDist := "", max(1, len(name)/3)+1
+	for _, c := range cmds {
+		if c.Hidden {
+			continue
+		}
+		for _, n := range c.Names() {
+			d := editDistance(name, n)
+			if len(name) >= 3 && strings.HasPrefix(n, name) {
+				d = 1
+			}
+			if d < bestDist {
+				best, bestDist = n, d
+			}
+		}
+	}
+	return best
+}
+
+// editDistance is the Damerau–Levenshtein distance (adjacent swaps count
+// one edit, the commonest typo) between two short words.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
+
+// flagStringer is urfave/cli's flag help line without the defaults it
+// would print twice: a bool's "(default: false)", and the computed default
+// of a flag whose usage already says its default (often a config key).
+func flagStringer(orig cli.FlagStringFunc) cli.FlagStringFunc {
+	return func(f cli.Flag) string {
+		s := orig(f)
+		df, ok := f.(cli.DocGenerationFlag)
+		if !ok {
+			return s
+		}
+		_, isBool := f.(*cli.BoolFlag)
+		if !isBool && !strings.Contains(df.GetUsage(), "(default") {
+			return s
+		}
+		usage := df.GetUsage()
+		at := strings.LastIndex(s, usage)
+		if at < 0 {
+			return s
+		}
+		tail := s[at+len(usage):]
+		if !strings.HasPrefix(tail, " (default: ") {
+			return s
+		}
+		end := strings.Index(tail, ")")
+		return s[:at+len(usage)] + tail[end+1:]
+	}
+}
+
+func init() {
+	cli.FlagStringer = flagStringer(cli.FlagStringer)
+}
+
+// completionCommand prints a shell's completion script. bash and zsh ask
+// the binary itself for candidates (urfave/cli's --generate-bash-completion),
+// so the scripts never go stale; fish gets the whole command tree.
+func (a *app) completionCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "completion",
+		Usage:     "print a shell completion script (bash, zsh or fish)",
+		ArgsUsage: "SHELL",
+		Description: examples(
+			"source <(ctxgit completion bash)          # in ~/.bashrc",
+			"ctxgit completion zsh > \"${fpath[1]}/_ctxgit\"",
+			"ctxgit completion fish > ~/.config/fish/completions/ctxgit.fish",
+		),
+		Action: func(c *cli.Context) error {
+			if err := args(c, 1, 1); err != nil {
+				return err
+			}
+			var script string
+			switch shell := c.Args().First(); shell {
+			case "bash":
+				script = bashCompletion
+			case "zsh":
+				script = zshCompletion
+			case "fish":
+				s, err := a.cli.ToFishCompletion()
+				if err != nil {
+					return err
+				}
+				script = s
+			default:
+				return spec.Usage("completion: unknown shell %q (bash, zsh or fish)", shell)
+			}
+			_, err := fmt.Fprint(a.stdout, script)
+			return err
+		},
+	}
+}
+
+// manCommand prints the man page, generated from the same definitions as
+// --help and docs/cli.md.
+func (a *app) manCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "man",
+		Usage:       "print the ctxgit(1) man page (roff)",
+		Description: examples("ctxgit man > /usr/local/share/man/man1/ctxgit.1", "ctxgit man | man -l -"),
+		Action: func(c *cli.Context) error {
+			if err := args(c, 0, 0); err != nil {
+				return err
+			}
+			page, err := a.cli.ToManWithSection(1)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprint(a.stdout, page)
+			return err
+		},
+	}
+}
+
+// examples formats a command's examples for its help's DESCRIPTION.
+func examples(lines ...string) string {
+	return "Examples:\n  " + strings.Join(lines, "\n  ")
+}
+
+const bashCompletion = `# bash completion for ctxgit: source <(ctxgit completion bash)
+_ctxgit_complete() {
+  local cur words
+  COMPREPLY=()
+  cur="${COMP_WORDS[COMP_CWORD]}"
+  words=("${COMP_WORDS[@]:0:$COMP_CWORD}")
+  if [[ "$cur" == "-"* ]]; then
+    words+=("$cur")
+  fi
+  local IFS=$'\n'
+  COMPREPLY=($(compgen -W "$("${words[@]}" --generate-bash-completion 2>/dev/null | cut -d: -f1)" -- "$cur"))
+}
+complete -o bashdefault -o default -F _ctxgit_complete ctxgit
+`
+
+const zshCompletion = `#compdef ctxgit
+# zsh completion for ctxgit: ctxgit completion zsh > "${fpath[1]}/_ctxgit"
+_ctxgit() {
+  local -a opts
+  local cur=${words[-1]}
+  if [[ "$cur" == "-"* ]]; then
+    opts=("${(@f)$(${words[@]:0:#words[@]-1} ${cur} --generate-bash-completion 2>/dev/null)}")
+  else
+    opts=("${(@f)$(${words[@]:0:#words[@]-1} --generate-bash-completion 2>/dev/null)}")
+  fi
+  if [[ "${opts[1]}" != "" ]]; then
+    _describe 'values' opts
+  else
+    _files
+  fi
+}
+compdef _ctxgit ctxgit
+`
+
+func init() {
+	// --version prints what `ctxgit version` prints.
+	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintln(c.App.Writer, c.App.Version) }
+}

@@ -1,0 +1,45 @@
+package main
+
+import "github.com/urfave/cli/v2"
+
+// commandExamples are the examples each command's help ends with. They are
+// kept in one table so a command without examples is easy to see (and
+// TestEveryCommandHasExamples fails on it).
+var commandExamples = map[string][]string{
+	"init":       {"ctxgit init", "ctxgit init --host claude-code", "ctxgit init --host codex --uninstall"},
+	"checkpoint": {"ctxgit checkpoint -m 'parser half done'", "ctxgit checkpoint --next 'wire the CSV writer' --json"},
+	"recover":    {"ctxgit recover", "ctxgit recover --force --budget 4000", "ctxgit recover --write   # CONTEXT_RECOVERY.md"},
+	"log":        {"ctxgit log", "ctxgit log --sessions", "ctxgit log -s origin/default --json"},
+	"show":       {"ctxgit show", "ctxgit show cp_003", "ctxgit show origin/default:cp_003 --json"},
+	"diff":       {"ctxgit diff", "ctxgit diff cp_001 @ --stat", "ctxgit diff cp_002 --name-only"},
+	"report":     {"ctxgit report > pr.md", "ctxgit report --since cp_004"},
+	"plan":       {"ctxgit plan", "ctxgit plan mark 2 done", "ctxgit plan mark 3 failed --reason 'API gone'"},
+	"decide":     {"ctxgit decide 'Keep the v1 ledger read-only' --why 'rollback stays possible'"},
+	"fail":       {"ctxgit fail 'Dual write lost events' --type Logic/Approach --action Pivot --lesson 'batch writes'"},
+	"ensure":     {"ctxgit ensure --goal 'migrate billing to the new ledger'"},
+	"status":     {"ctxgit status", "ctxgit status --tokens 150000 --window 200000", "ctxgit status --pressure 0.72 --json"},
+	"resume":     {"ctxgit resume --override --reason 'window raised to 1M'"},
+	"restore":    {"ctxgit restore --dry-run cp_001", "ctxgit restore cp_001 -- src/parser.go docs/", "ctxgit restore --delete cp_004"},
+	"summary":    {"ctxgit summary", "ctxgit summary --json"},
+	"bundle":     {"ctxgit bundle", "ctxgit bundle --budget 8000 --json"},
+	"state":      {"ctxgit state get next_action", "ctxgit state set next_action 'run the reconciliation job'", "ctxgit state action --summary 'dual write wired' --outcome success"},
+	"gauge":      {"ctxgit gauge --tokens 162000 --window 200000"},
+	"hook":       {"echo \"$PAYLOAD\" | ctxgit hook claude-code session-start   # as a host runs it"},
+	"statusline": {"echo \"$STATUS_JSON\" | ctxgit statusline   # as Claude Code runs it"},
+	"transcript": {"ctxgit transcript show ~/.claude/projects/app/SESSION.jsonl", "ctxgit transcript repair SESSION.jsonl --dry-run"},
+	"prune":      {"ctxgit prune --dry-run", "ctxgit prune --keep 20"},
+	"doctor":     {"ctxgit doctor", "ctxgit doctor --fix"},
+	"push":       {"ctxgit push origin", "ctxgit push origin --force"},
+	"fetch":      {"ctxgit fetch", "ctxgit fetch upstream --json"},
+	"git":        {"ctxgit git -- log refs/ctxgit/sessions/default", "ctxgit git -- remote add origin URL"},
+}
+
+// addExamples sets each command's help DESCRIPTION to its examples, unless
+// the command wrote its own.
+func addExamples(cmds []*cli.Command) {
+	for _, c := range cmds {
+		if ex, ok := commandExamples[c.Name]; ok && c.Description == "" {
+			c.Description = examples(ex...)
+		}
+	}
+}
