@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"sort"
 	"strings"
 	"time"
@@ -329,7 +330,9 @@ func (a *app) showCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "# commit %s (session %s)\n%s", r.Commit, r.Session, data)
+			// The YAML as stored, with anything that could hide or
+			// rewrite what a reader sees made visible (SPEC §10.1).
+			fmt.Fprintf(a.stdout, "# commit %s (session %s)\n%s", r.Commit, r.Session, safetext.Visible(string(data)))
 			return nil
 		},
 	}

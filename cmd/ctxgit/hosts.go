@@ -139,13 +139,13 @@ func (a *app) printTranscript(path string, s *transcript.Summary) {
 		}
 	}
 	for _, f := range s.ToolFailures {
-		fmt.Fprintf(out, "failure: line %d: %s: %s\n", f.Line, f.Tool, f.Summary)
+		fmt.Fprintf(out, "failure: line %d: %s: %s\n", f.Line, oneLine(f.Tool), oneLine(f.Summary))
 	}
 	if len(s.BadLineNumbers) > 0 {
 		fmt.Fprintf(out, "bad lines: %v\n", s.BadLineNumbers)
 	}
 	if s.Thread.Summary != "" {
-		fmt.Fprintf(out, "thread: %s\n", s.Thread.Summary)
+		fmt.Fprintf(out, "thread: %s\n", oneLine(string(s.Thread.Summary)))
 	}
 }
 

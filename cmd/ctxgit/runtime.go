@@ -250,7 +250,7 @@ func (a *app) printBundle(b *workspace.Bundle) {
 		for strings.Contains(art.Content, fence) {
 			fence += "`"
 		}
-		fmt.Fprintf(out, "%s\n%s", fence, art.Content)
+		fmt.Fprintf(out, "%s\n%s", fence, safetext.Visible(art.Content))
 		if !strings.HasSuffix(art.Content, "\n") {
 			fmt.Fprintln(out)
 		}

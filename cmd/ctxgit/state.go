@@ -1,11 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -44,7 +46,7 @@ func (a *app) stateCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "# %s\n%s", task.Path, data)
+			fmt.Fprintf(a.stdout, "# %s\n%s", task.Path, safetext.Visible(string(data)))
 			return nil
 		},
 		Subcommands: []*cli.Command{
@@ -70,7 +72,7 @@ func (a *app) stateCommand() *cli.Command {
 						return a.printJSON(map[string]any{"field": c.Args().First(), "values": nonNil(lines)})
 					}
 					for _, l := range lines {
-						fmt.Fprintln(a.stdout, l)
+						fmt.Fprintln(a.stdout, fieldLine(l))
 					}
 					return nil
 				},
@@ -169,4 +171,22 @@ func (a *app) stateCommand() *cli.Command {
 			},
 		},
 	}
+}
+
+// fieldLine prints one value of `state get` on one line: each of its
+// tab-separated fields (an artifact's path, kind, description) folded and
+// cleaned (SPEC §10.1), and the whole JSON-quoted when it would read as a
+// status signal, so a value of "STATUS:COMPLETE" is never a bare signal
+// line.
+func fieldLine(v string) string {
+	fields := strings.Split(v, "\t")
+	for i, f := range fields {
+		fields[i] = safetext.Line(f)
+	}
+	l := strings.Join(fields, "\t")
+	if strings.HasPrefix(l, "STATUS:") {
+		q, _ := json.Marshal(l)
+		return string(q)
+	}
+	return l
 }

@@ -8,6 +8,7 @@
 package safetext
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -16,10 +17,11 @@ import (
 
 // Line folds text onto one line: every run of whitespace (including the
 // line and paragraph separators U+2028 and U+2029 and NEL) becomes one
-// space, and control and bidi-override characters become U+FFFD.
+// space, control, bidi-override and invisible format characters become
+// U+FFFD, and host-tag look-alikes are defused (DefuseTags).
 func Line(s string) string {
 	if isPlain(s) {
-		return strings.TrimSpace(s)
+		return DefuseTags(strings.TrimSpace(s))
 	}
 	var b strings.Builder
 	b.Grow(len(s))
@@ -35,14 +37,15 @@ func Line(s string) string {
 		}
 		b.WriteRune(clean(r))
 	}
-	return b.String()
+	return DefuseTags(b.String())
 }
 
 // Quote renders text as a markdown block quote, every line prefixed "> ",
 // so none of it can pass for a heading or a signal line. Every character
 // a reader might take for a line break (CR, VT, FF, NEL, U+2028, U+2029)
-// breaks the line here too, so it is quoted as well; other control and
-// bidi-override characters become U+FFFD.
+// breaks the line here too, so it is quoted as well; other control,
+// bidi-override and invisible format characters become U+FFFD, and
+// host-tag look-alikes are defused (DefuseTags).
 func Quote(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 16)
@@ -59,7 +62,7 @@ func Quote(s string) string {
 			b.WriteRune(clean(r))
 		}
 	}
-	return b.String()
+	return DefuseTags(b.String())
 }
 
 // clean replaces a character that could hide or rewrite what is shown.
@@ -67,10 +70,112 @@ func clean(r rune) rune {
 	switch {
 	case r == '\t':
 		return r
-	case r == utf8.RuneError, unicode.IsControl(r), isBidi(r):
+	case r == utf8.RuneError, unicode.IsControl(r), isBidi(r), IsInvisible(r):
 		return utf8.RuneError
 	}
 	return r
+}
+
+// IsInvisible reports a character that renders as nothing yet is read by a
+// model: Unicode tag characters (U+E0000–U+E007F, which spell hidden
+// ASCII), zero-width spaces and joiners, the word joiner, invisible
+// operators and the byte-order mark; in short the format characters (Cf)
+// other than the soft hyphen, plus the variation-selector supplement.
+func IsInvisible(r rune) bool {
+	switch {
+	case r < 0x80 || r == 0xAD:
+		return false
+	case r >= 0xE0000 && r <= 0xE007F, r >= 0xE0100 && r <= 0xE01EF:
+		return true
+	}
+	return unicode.Is(unicode.Cf, r)
+}
+
+// DefuseTags breaks markup that a host or model could take for its own
+// tags: `<name>`, `</name>` and `<name attr…>` where name starts with a
+// letter (`</system-reminder>`, `<user-prompt-submit-hook>`,
+// `<command-name>`). The `<` becomes U+FF1C FULLWIDTH LESS-THAN SIGN, so
+// the text reads the same to a person and is no tag to a parser. Other
+// uses of `<` (`a < b`, `<-`, `<=`) are left alone.
+func DefuseTags(s string) string {
+	i := strings.IndexByte(s, '<')
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i >= 0 {
+		b.WriteString(s[:i])
+		if tagAt(s[i:]) {
+			b.WriteString("\uFF1C")
+		} else {
+			b.WriteByte('<')
+		}
+		s = s[i+1:]
+		i = strings.IndexByte(s, '<')
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// tagAt reports whether s, which starts with '<', opens something shaped
+// like a markup tag: an optional '/', a letter, then name characters up to
+// '>' or a space.
+func tagAt(s string) bool {
+	j := 1
+	if j < len(s) && s[j] == '/' {
+		j++
+	}
+	if j >= len(s) || !isASCIILetter(s[j]) {
+		return false
+	}
+	for j++; j < len(s); j++ {
+		c := s[j]
+		switch {
+		case c == '>' || c == ' ' || c == '/' || c == '\t':
+			return true
+		case isASCIILetter(c) || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == ':' || c == '.':
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func isASCIILetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
+
+// Visible renders text for a terminal or a model as it is, line breaks
+// and all, but with every character that could hide or rewrite what is
+// shown (controls other than tab and newline, bidi overrides, invisible
+// format characters) written as a visible \u{XXXX} escape, and host-tag
+// look-alikes defused. For whole documents such as a checkpoint's YAML,
+// where Line and Quote would change the layout.
+func Visible(s string) string {
+	plain := true
+	for _, r := range s {
+		if r == '<' || r == utf8.RuneError || (r != '\n' && clean(r) != r) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r != '\n' && clean(r) != r:
+			fmt.Fprintf(&b, "\\u{%04X}", r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return DefuseTags(b.String())
 }
 
 // isBidi reports the explicit bidirectional formatting characters
@@ -100,9 +205,9 @@ func isPlain(s string) bool {
 // reads back unambiguously; other names are as they are.
 func Path(p string) string {
 	for _, r := range p {
-		if r < 0x20 || r == 0x7f || r == '"' || r == '\\' || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029 || isBidi(r) || r == utf8.RuneError {
-			return strconv.Quote(p)
+		if r < 0x20 || r == 0x7f || r == '"' || r == '\\' || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029 || isBidi(r) || IsInvisible(r) || r == utf8.RuneError {
+			return DefuseTags(strconv.Quote(p))
 		}
 	}
-	return p
+	return DefuseTags(p)
 }
