@@ -157,3 +157,16 @@ func ExcludesFile(commonDir string) string {
 	}
 	return ""
 }
+
+// IsGitDir reports whether dir is itself a git directory, as git's
+// is_git_directory has it: a HEAD file and objects/ and refs/ directories.
+// A bare repository is one; so is a working tree's .git.
+func IsGitDir(dir string) bool {
+	for _, n := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(dir, n)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	fi, err := os.Stat(filepath.Join(dir, "HEAD"))
+	return err == nil && fi.Mode().IsRegular()
+}

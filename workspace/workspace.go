@@ -63,11 +63,27 @@ type Workspace struct {
 
 // FindRoot applies SPEC §2: an explicit root (--root, then CTXGIT_ROOT),
 // else the nearest directory up from cwd holding .ctxgit/, else the git
-// top level, else cwd.
+// top level. Outside all of these there is no workspace: an error
+// matching spec.ErrNotFound, or spec.ErrUnsupported for a directory
+// inside a bare repository. Only init and ensure make a
+// workspace there (FindRootToCreate).
 //
 // Paths are resolved through symlinks first, so a workspace reached by a
 // link finds the repository git would find.
 func FindRoot(env Env, explicit string) (string, error) {
+	return findRoot(env, explicit, false)
+}
+
+// FindRootToCreate is FindRoot for the commands that make a workspace
+// where there is none (init, ensure): outside a working tree and a
+// workspace, the current directory, unless it is the home directory or
+// the filesystem root, which hold far more than one project and the
+// user's secrets (SPEC §2 rule 4).
+func FindRootToCreate(env Env, explicit string) (string, error) {
+	return findRoot(env, explicit, true)
+}
+
+func findRoot(env Env, explicit string, create bool) (string, error) {
 	if explicit == "" {
 		explicit = env.Getenv("CTXGIT_ROOT")
 	}
@@ -105,7 +121,51 @@ func FindRoot(env Env, explicit string) (string, error) {
 	if top != "" {
 		return top, nil
 	}
+	if bare := enclosingGitDir(cwd); bare != "" {
+		return "", spec.Unsupported("%s is a bare repository or a git directory: it has no working tree to checkpoint", bare)
+	}
+	if !create {
+		return "", spec.NotFound("%s is not a workspace: outside any git working tree, with no .ctxgit/ (`ctxgit init` there makes it one)", cwd)
+	}
+	if cwd == filepath.Dir(cwd) || sameDir(cwd, homeDir(env)) {
+		return "", spec.NotFound("%s is the filesystem root or the home directory: not made a workspace (use a project directory, or --root)", cwd)
+	}
 	return cwd, nil
+}
+
+// enclosingGitDir is dir or its nearest ancestor that is itself a git
+// directory (HEAD, objects/ and refs/, as git recognises one), or "".
+func enclosingGitDir(dir string) string {
+	for d := dir; ; {
+		if vcs.IsGitDir(d) {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
+
+// homeDir is the user's home directory as the environment names it.
+func homeDir(env Env) string {
+	for _, v := range []string{"HOME", "USERPROFILE"} {
+		if h := env.Getenv(v); h != "" {
+			return h
+		}
+	}
+	return ""
+}
+
+// sameDir reports whether a and b name the same directory.
+func sameDir(a, b string) bool {
+	if b == "" {
+		return false
+	}
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 // isWorkspaceMarker reports whether dir is a .ctxgit/ that marks a

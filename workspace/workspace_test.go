@@ -67,7 +67,6 @@ func TestFindRoot(t *testing.T) {
 	}{
 		{"git top level", nested, "", nil, "", repo},
 		{"nearest .ctxgit wins over git", nested, "", nil, ws, ws},
-		{"plain directory", plain, "", nil, "", plain},
 		{"through a symlink, the real path", filepath.Join(base, "link-to-nested"), "", nil, "", repo},
 		{"a .ctxgit above the repository does not capture it", nested, "", nil, base, repo},
 		{"CTXGIT_ROOT", nested, "", map[string]string{"CTXGIT_ROOT": other}, "", other},
@@ -91,6 +90,17 @@ func TestFindRoot(t *testing.T) {
 				t.Fatalf("root = %s, want %s", got, tc.want)
 			}
 		})
+	}
+	// SPEC §2 rule 4: a plain directory is a workspace only for init and
+	// ensure, and never the home directory.
+	if _, err := workspace.FindRoot(testEnv(plain, nil), ""); spec.ExitCode(err) != spec.ExitNotFound {
+		t.Fatalf("plain directory: %v, want not found", err)
+	}
+	if got, err := workspace.FindRootToCreate(testEnv(plain, nil), ""); err != nil || got != plain {
+		t.Fatalf("plain directory to create: %s, %v", got, err)
+	}
+	if _, err := workspace.FindRootToCreate(testEnv(plain, map[string]string{"HOME": plain}), ""); spec.ExitCode(err) != spec.ExitNotFound {
+		t.Fatalf("home directory to create: %v, want not found", err)
 	}
 	_, err := workspace.FindRoot(testEnv(base, nil), filepath.Join(base, "missing"))
 	if spec.ExitCode(err) != spec.ExitUsage {

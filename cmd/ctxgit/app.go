@@ -183,11 +183,21 @@ func sessionFlag() *cli.StringFlag {
 
 // open finds and opens the workspace for a command.
 func (a *app) open(c *cli.Context) (*workspace.Workspace, error) {
+	return a.openFound(c, workspace.FindRoot)
+}
+
+// openToCreate is open for the commands that make a workspace where there
+// is none: init and ensure (SPEC §2 rule 4).
+func (a *app) openToCreate(c *cli.Context) (*workspace.Workspace, error) {
+	return a.openFound(c, workspace.FindRootToCreate)
+}
+
+func (a *app) openFound(c *cli.Context, find func(workspace.Env, string) (string, error)) (*workspace.Workspace, error) {
 	env, err := workspace.DefaultEnv()
 	if err != nil {
 		return nil, err
 	}
-	root, err := workspace.FindRoot(env, c.String("root"))
+	root, err := find(env, c.String("root"))
 	if err != nil {
 		return nil, err
 	}

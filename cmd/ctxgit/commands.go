@@ -25,7 +25,10 @@ func (a *app) initCommand() *cli.Command {
 			&cli.BoolFlag{Name: "uninstall", Usage: "with --host: remove ctxgit's hooks only"},
 		},
 		Action: func(c *cli.Context) error {
-			w, err := a.workspace(c, 0, 0)
+			if err := args(c, 0, 0); err != nil {
+				return err
+			}
+			w, err := a.openToCreate(c)
 			if err != nil {
 				return err
 			}

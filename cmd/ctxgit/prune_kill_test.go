@@ -117,6 +117,7 @@ func newKillFixture(t *testing.T, exe, kind string) *killFixture {
 		k.git(t, k.template, "commit", "-q", "--allow-empty", "-m", "initial")
 		k.gitDir = filepath.Join(k.template, ".git")
 	}
+	k.ctxgit(t, k.template, "init")
 	// A first snapshot large enough to be written as a pack, then small
 	// ones written loose, each changing files so old objects go.
 	for i := range 150 {

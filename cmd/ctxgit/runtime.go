@@ -119,7 +119,14 @@ func (a *app) ensureCommand() *cli.Command {
 			&cli.BoolFlag{Name: "reinit", Usage: "discard a task state of another shape and start over"},
 		},
 		Action: func(c *cli.Context) error {
-			w, sess, err := a.sessionWorkspace(c, 0, 0)
+			if err := args(c, 0, 0); err != nil {
+				return err
+			}
+			sess, err := session(c)
+			if err != nil {
+				return err
+			}
+			w, err := a.openToCreate(c)
 			if err != nil {
 				return err
 			}

@@ -15,6 +15,20 @@ import (
 
 var now = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 
+// initialised is a temporary directory made a workspace, as `ctxgit init`
+// would: outside git, only an initialised directory is one (SPEC §2).
+func initialised(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".ctxgit"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".ctxgit", "config.yaml"), []byte("version: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func env(dir string, vars map[string]string) workspace.Env {
 	clock := now
 	return workspace.Env{Now: func() time.Time { return clock }, Getenv: func(k string) string { return vars[k] }, Cwd: dir}
@@ -76,7 +90,7 @@ func TestHandleRejects(t *testing.T) {
 // SPEC §15.3: the nudge marker is written once a cycle, delivered once,
 // and a stale undelivered marker is replaced.
 func TestNudgeCycle(t *testing.T) {
-	dir := t.TempDir()
+	dir := initialised(t)
 	w, err := workspace.Open(env(dir, nil), dir)
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +150,7 @@ func TestNudgeCycle(t *testing.T) {
 // SPEC §15.4: automatic checkpoints from pressure.auto_checkpoint, again
 // only after pressure.min_growth more tokens; a compaction resets it.
 func TestAutoCheckpoint(t *testing.T) {
-	dir := t.TempDir()
+	dir := initialised(t)
 	os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644)
 	w, _ := workspace.Open(env(dir, nil), dir)
 	c := &call{Request: Request{Host: "claude-code", Env: env(dir, nil)}, session: "s", dir: dir}

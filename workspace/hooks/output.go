@@ -7,6 +7,7 @@ import (
 	"github.com/ctxgit/ctxgit/internal/safetext"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -71,23 +72,47 @@ func writeOut(out io.Writer, v any) error {
 }
 
 // LogError records a failed hook in the workspace's machine-local log, one
-// line, best effort: a hook's own failure must never reach its host.
+// line, best effort: a hook's own failure must never reach its host. A
+// hook called outside any workspace (a home directory, "/") writes
+// nothing there: it logs why in the user's cache directory instead
+// (UserLogPath).
 func LogError(req Request, err error) {
 	var p Payload
 	json.Unmarshal(req.Input, &p)
 	c := &call{Request: req, p: p, dir: payloadDir(p, req.Env)}
-	root, rerr := c.root()
-	if rerr != nil {
-		return
-	}
 	line := fmt.Sprintf("%s hook %s %s: %s\n", req.Env.Now().UTC().Format("2006-01-02T15:04:05Z"), req.Host, req.Event,
 		safetext.Line(err.Error()))
-	path := localPath(root, "ctxgit.log")
+	root, rerr := c.root()
+	if rerr != nil {
+		appendLine(UserLogPath(), line)
+		return
+	}
 	if err := workspace.PrepareLocal(root); err != nil {
 		return
 	}
-	f, ferr := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if ferr != nil {
+	appendLine(localPath(root, "ctxgit.log"), line)
+}
+
+// UserLogPath is where hooks called outside any workspace log: ctxgit.log
+// in ctxgit's folder of the user's cache directory, or "" when the
+// platform names none.
+func UserLogPath() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "ctxgit", "ctxgit.log")
+}
+
+func appendLine(path, line string) {
+	if path == "" {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
 		return
 	}
 	defer f.Close()
