@@ -22,9 +22,10 @@ type GitStore struct {
 	commonDir string
 	objDir    string
 
-	idxMu   sync.Mutex
-	idxs    []*packIndex // nil until first needed
-	altDirs []string     // alternate object directories
+	idxMu    sync.Mutex
+	idxs     []*packIndex // nil until first needed
+	badPacks []error      // packs left out of idxs, and why
+	altDirs  []string     // alternate object directories
 
 	ownedRefs atomic.Pointer[string] // see OwnRefLocks
 }
@@ -114,7 +115,10 @@ func (g *GitStore) HasObject(h Hash) (bool, error) {
 	return false, nil
 }
 
-// packIndexes loads every pack index of the repository and its alternates.
+// packIndexes loads every pack index of the repository and its
+// alternates. A pack that fails git's checks (verifyPack) is left out, so
+// its objects count as absent and a checkpoint writes them again; doctor
+// names it (BadPacks).
 func (g *GitStore) packIndexes() ([]*packIndex, error) {
 	g.idxMu.Lock()
 	defer g.idxMu.Unlock()
@@ -122,21 +126,38 @@ func (g *GitStore) packIndexes() ([]*packIndex, error) {
 		return g.idxs, nil
 	}
 	idxs := []*packIndex{}
+	var bad []error
 	for _, dir := range append([]string{g.objDir}, g.altDirs...) {
 		names, _ := filepath.Glob(filepath.Join(dir, "pack", "pack-*.idx"))
 		for _, name := range names {
 			idx, err := readPackIndex(name)
-			if err != nil {
-				if errors.Is(err, os.ErrNotExist) {
-					continue // removed by a concurrent repack
-				}
-				return nil, err
+			if err == nil {
+				err = idx.verifyPack()
+			}
+			switch {
+			case errors.Is(err, os.ErrNotExist):
+				continue // removed by a concurrent repack
+			case err != nil:
+				bad = append(bad, err)
+				continue
 			}
 			idxs = append(idxs, idx)
 		}
 	}
-	g.idxs = idxs
+	g.idxs, g.badPacks = idxs, bad
 	return idxs, nil
+}
+
+// BadPacks lists the packs (with alternates') that fail git's checks and
+// are not read: a truncated pack, a pack whose trailer does not match its
+// index, a corrupt index.
+func (g *GitStore) BadPacks() ([]error, error) {
+	if _, err := g.packIndexes(); err != nil {
+		return nil, err
+	}
+	g.idxMu.Lock()
+	defer g.idxMu.Unlock()
+	return g.badPacks, nil
 }
 
 // invalidatePacks makes the next lookup see packs written since.

@@ -291,7 +291,8 @@ func TestReadsDeltifiedObjects(t *testing.T) {
 	}
 }
 
-// A damaged pack index is an error naming the file, never a panic.
+// A damaged pack index is never read and never a panic: its objects are
+// absent, and BadPacks names it.
 func TestCorruptPackIndex(t *testing.T) {
 	repo := newGitRepo(t)
 	os.WriteFile(filepath.Join(repo, "f"), []byte("x"), 0o644)
@@ -305,8 +306,56 @@ func TestCorruptPackIndex(t *testing.T) {
 	copy(data[8+4*10:], []byte{0xff, 0xff, 0xff, 0xff})
 	os.WriteFile(idx, data, 0o644)
 	s := openRepo(t, repo)
-	_, err := s.HasObject(vcs.HashObject(vcs.BlobObject, []byte("x")))
-	if err == nil || !strings.Contains(err.Error(), "corrupt pack index") {
-		t.Fatalf("HasObject over a corrupt index = %v", err)
+	if ok, err := s.HasObject(vcs.HashObject(vcs.BlobObject, []byte("x"))); ok || err != nil {
+		t.Fatalf("HasObject over a corrupt index = %v, %v; want absent", ok, err)
+	}
+	bad, err := s.BadPacks()
+	if err != nil || len(bad) != 1 || !strings.Contains(bad[0].Error(), "corrupt pack index") {
+		t.Fatalf("BadPacks = %v, %v", bad, err)
+	}
+}
+
+// Issue 13 item 4: a truncated pack (its trailer no longer the one its
+// index records) is not read, as git refuses it: its objects count as
+// absent, so a write stores them again and they read back whole.
+func TestTruncatedPackIsAbsent(t *testing.T) {
+	for _, damage := range []struct {
+		name string
+		do   func(data []byte) []byte
+	}{
+		{"truncated", func(d []byte) []byte { return d[:len(d)-7] }},
+		{"trailer changed", func(d []byte) []byte { d[len(d)-1] ^= 0xff; return d }},
+		{"object count changed", func(d []byte) []byte { d[11]++; return d }},
+		{"empty", func([]byte) []byte { return nil }},
+	} {
+		t.Run(damage.name, func(t *testing.T) {
+			repo := newGitRepo(t)
+			content := strings.Repeat("packed content\n", 100)
+			os.WriteFile(filepath.Join(repo, "f"), []byte(content), 0o644)
+			gitCmd(t, repo, "add", "f")
+			gitCmd(t, repo, "commit", "-qm", "one")
+			gitCmd(t, repo, "gc", "-q")
+			pack := mustGlob(t, filepath.Join(repo, ".git/objects/pack/*.pack"))
+			data, _ := os.ReadFile(pack)
+			os.Chmod(pack, 0o644)
+			os.WriteFile(pack, damage.do(data), 0o644)
+			h := vcs.HashObject(vcs.BlobObject, []byte(content))
+
+			s := openRepo(t, repo)
+			if ok, err := s.HasObject(h); ok || err != nil {
+				t.Fatalf("HasObject in a damaged pack = %v, %v; want absent", ok, err)
+			}
+			bad, err := s.BadPacks()
+			if err != nil || len(bad) != 1 || !strings.Contains(bad[0].Error(), filepath.Base(pack)) {
+				t.Fatalf("BadPacks = %v, %v; want the pack named", bad, err)
+			}
+			if _, err := s.WriteObject(vcs.BlobObject, []byte(content)); err != nil {
+				t.Fatal(err)
+			}
+			got, err := vcs.ReadBlob(openRepo(t, repo), h)
+			if err != nil || string(got) != content {
+				t.Fatalf("rewritten object reads %d bytes, %v", len(got), err)
+			}
+		})
 	}
 }

@@ -71,6 +71,57 @@ func readPackIndex(path string) (*packIndex, error) {
 	return p, nil
 }
 
+// packChecksum is the pack's own SHA-1 as the index records it: the first
+// of the two hashes that end a version-2 index (version 1 has the same
+// trailer).
+func (p *packIndex) packChecksum() []byte {
+	if len(p.data) < 40 {
+		return nil
+	}
+	return p.data[len(p.data)-40 : len(p.data)-20]
+}
+
+// verifyPack checks the pack beside the index as git does before it uses
+// one (packfile.c, open_packed_git_1): a version 2 or 3 pack header, the
+// object count the index has, and a trailing SHA-1 equal to the one the
+// index records. A truncated or replaced pack fails: its objects must be
+// taken as absent, never read half.
+func (p *packIndex) verifyPack() error {
+	f, err := os.Open(p.pack)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	var head [12]byte
+	if fi.Size() < int64(len(head))+20 {
+		return fmt.Errorf("%s: %d bytes: too short for a pack", p.pack, fi.Size())
+	}
+	if _, err := f.ReadAt(head[:], 0); err != nil {
+		return err
+	}
+	if string(head[:4]) != "PACK" {
+		return fmt.Errorf("%s: not a pack (no PACK signature)", p.pack)
+	}
+	if v := binary.BigEndian.Uint32(head[4:8]); v != 2 && v != 3 {
+		return fmt.Errorf("%s: pack version %d is not supported", p.pack, v)
+	}
+	if n := binary.BigEndian.Uint32(head[8:12]); int(n) != p.n {
+		return fmt.Errorf("%s: holds %d objects, its index %d", p.pack, n, p.n)
+	}
+	var trailer [20]byte
+	if _, err := f.ReadAt(trailer[:], fi.Size()-20); err != nil {
+		return err
+	}
+	if !bytes.Equal(trailer[:], p.packChecksum()) {
+		return fmt.Errorf("%s: trailer does not match its index (truncated or replaced)", p.pack)
+	}
+	return nil
+}
+
 // find returns the position of h in the index.
 func (p *packIndex) find(h Hash) (int, bool) {
 	lo := 0

@@ -257,6 +257,17 @@ func (w *Workspace) doctorStore(r *DoctorResult) (*vcs.GitStore, map[vcs.Hash]bo
 // doctorObjects counts loose objects and, above the threshold, suggests
 // (or with --fix runs) the repack of SPEC §18.4.
 func (w *Workspace) doctorObjects(r *DoctorResult, store *vcs.GitStore, seen map[vcs.Hash]bool, healthy bool, opts DoctorOptions) {
+	// A pack git would refuse is not read: its objects count as absent
+	// and checkpoints write them again (issue 13 item 4), but the file
+	// stays until someone moves it.
+	bad, err := store.BadPacks()
+	if err != nil {
+		r.add(Finding{Check: "objects", Level: FindingProblem, Message: w.rel(oneLine(err.Error()))})
+	}
+	for _, b := range bad {
+		r.add(Finding{Check: "objects", Level: FindingProblem, Message: "unreadable pack, not used: " + w.rel(oneLine(b.Error())),
+			Fix: "move the pack and its .idx out of objects/pack (git fsck names what they held); checkpoints already write their objects again"})
+	}
 	count, bytes, err := store.LooseObjects()
 	if err != nil {
 		r.add(Finding{Check: "objects", Level: FindingProblem, Message: w.rel(err.Error())})
