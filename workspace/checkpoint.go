@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/vcs/ignore"
 )
 
 // CheckpointOptions are the inputs of one checkpoint beyond the state
@@ -269,9 +271,17 @@ func (w *Workspace) snapshotOptions(store *vcs.GitStore) vcs.SnapshotOptions {
 
 // overlayStateFiles adds the state files to the tree even when the user's
 // ignore rules left them out: a checkpoint always holds its own state.
+// Two rules still win over that (issue 13 items 3 and 8): a state-file
+// path that matches a secret pattern is never stored, and a state file
+// that is a symlink is stored as the link, never as its target's content
+// (which may lie outside the workspace).
 func (w *Workspace) overlayStateFiles(s vcs.Store, tree vcs.Hash, st *State) (vcs.Hash, error) {
+	secret := ignore.New(ignore.ParsePatterns([]byte(strings.Join(w.Config.Snapshot.SecretExcludes, "\n")), "", "secrets"))
 	var entries []vcs.PathEntry
 	for _, rel := range []string{st.PlanPath, st.FailurePath, st.DecisionsPath, w.Config.Paths.TaskState} {
+		if secret.Match(rel, false) {
+			continue
+		}
 		if _, err := vcs.Lookup(s, tree, rel); err == nil {
 			continue
 		}
@@ -279,7 +289,7 @@ func (w *Workspace) overlayStateFiles(s vcs.Store, tree vcs.Hash, st *State) (vc
 		if limit == 0 {
 			limit = maxStateFile // 0 means no size cap, as for the snapshot
 		}
-		data, err := readLimited(w.Path(rel), limit)
+		mode, data, err := readStateEntry(w.Path(rel), limit)
 		if err != nil {
 			continue
 		}
@@ -287,12 +297,31 @@ func (w *Workspace) overlayStateFiles(s vcs.Store, tree vcs.Hash, st *State) (vc
 		if err != nil {
 			return tree, err
 		}
-		entries = append(entries, vcs.PathEntry{Path: rel, Mode: vcs.ModeFile, ID: id})
+		entries = append(entries, vcs.PathEntry{Path: rel, Mode: mode, ID: id})
 	}
 	if len(entries) == 0 {
 		return tree, nil
 	}
 	return vcs.Overlay(s, tree, entries)
+}
+
+// readStateEntry reads a state file for the tree as git would store it: a
+// symlink as its target path (never followed), a regular file as its
+// content within limit; anything else is an error.
+func readStateEntry(path string, limit int64) (uint32, []byte, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return 0, nil, err
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(path)
+		return vcs.ModeSymlink, []byte(filepath.ToSlash(target)), err
+	case !fi.Mode().IsRegular():
+		return 0, nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	data, err := readRegularLimited(path, fi, limit)
+	return vcs.ModeFile, data, err
 }
 
 // diffWorkspace diffs two checkpoint trees, leaving out ctxgit's outputs.

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -46,6 +47,32 @@ func readLimited(path string, limit int64) ([]byte, error) {
 }
 
 var errTooLarge = errors.New("file too large")
+
+// readRegularLimited reads the file at path that an Lstat found regular
+// (fi), refusing it when what was opened is another file: a symlink or a
+// FIFO swapped in between the Lstat and the open is not followed or read.
+func readRegularLimited(path string, fi fs.FileInfo, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	opened, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !opened.Mode().IsRegular() || !os.SameFile(fi, opened) {
+		return nil, fmt.Errorf("%s: changed while being read", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, errTooLarge
+	}
+	return data, nil
+}
 
 // writeStateFile replaces a state file a person keeps (plan, logs, task
 // state). When it is a symlink to a file inside the workspace — a plan
