@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
-	"golang.org/x/sys/unix"
 
 	"github.com/ctxgit/ctxgit/vcs/ignore"
 )
@@ -340,14 +339,16 @@ func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
 // to list. A directory holding `.git` is a repository of its own: recorded
 // as a gitlink, never descended (as git does).
 func (w *walker) walkDir(t dirTask) []dirTask {
-	f, err := os.Open(t.abs)
+	// The root may be reached through a symlink; below it, a directory
+	// swapped for a symlink since its parent was listed is not followed.
+	d, err := openDir(t.abs, t.rel == "")
 	if err != nil {
 		t.node.dropped = true
 		w.skip(t.rel+"/", err)
 		return nil
 	}
-	defer f.Close()
-	entries, err := f.ReadDir(-1)
+	defer d.f.Close()
+	entries, err := d.f.ReadDir(-1)
 	if err != nil {
 		t.node.dropped = true
 		w.skip(t.rel+"/", err)
@@ -379,7 +380,6 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 			break
 		}
 	}
-	fd := int(f.Fd())
 	cached := w.res.old.dirs[t.rel]
 	dir := t.node
 	dir.kids = make([]*snapNode, 0, len(entries))
@@ -419,7 +419,7 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 			}
 			dir.kids = append(dir.kids, &snapNode{name: name, mode: ModeSymlink, link: []byte(target), pending: true, path: r})
 		case typ.IsRegular():
-			if n := w.fileNode(fd, r, name, cached); n != nil {
+			if n := w.fileNode(d, r, name, cached); n != nil {
 				dir.kids = append(dir.kids, n)
 			}
 		}
@@ -446,22 +446,22 @@ func (w *walker) secretRule(rel string, isDir bool) bool {
 	return true
 }
 
-// fileNode lstats a file relative to its directory's descriptor (no path
-// walk per file) and looks it up in the stat cache.
-func (w *walker) fileNode(dirfd int, rel, name string, cached *cachedDir) *snapNode {
-	var st unix.Stat_t
-	if err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+// fileNode lstats a file in its directory (walkfs.go) and looks it up in
+// the stat cache.
+func (w *walker) fileNode(d openedDir, rel, name string, cached *cachedDir) *snapNode {
+	st, err := lstatAt(d, name)
+	if err != nil {
 		w.skip(rel, &fs.PathError{Op: "lstat", Path: rel, Err: err})
 		return nil
 	}
-	if w.opts.MaxFileSize > 0 && st.Size > w.opts.MaxFileSize {
+	if w.opts.MaxFileSize > 0 && st.size > w.opts.MaxFileSize {
 		w.mu.Lock()
-		w.res.TooLarge = append(w.res.TooLarge, fmt.Sprintf("%s (%d bytes)", rel, st.Size))
+		w.res.TooLarge = append(w.res.TooLarge, fmt.Sprintf("%s (%d bytes)", rel, st.size))
 		w.mu.Unlock()
 		return nil
 	}
-	e := statEntry{size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino, mode: ModeFile}
-	if st.Mode&0o100 != 0 {
+	e := statEntry{size: st.size, mtime: st.mtime, ctime: st.ctime, ino: st.ino, mode: ModeFile}
+	if st.exec {
 		e.mode = ModeExecutable
 	}
 	n := &snapNode{name: name, mode: e.mode, path: rel, st: e}
