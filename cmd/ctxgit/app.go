@@ -15,8 +15,14 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
+// version, commit and date are set at build time by scripts/dist.sh
+// with -ldflags "-X main.version=… -X main.commit=… -X main.date=…";
+// commit and date stay empty in a plain `go build` or `go install`.
+var (
+	version = "0.1.0-dev"
+	commit  string
+	date    string
+)
 
 type app struct {
 	stdin          io.Reader

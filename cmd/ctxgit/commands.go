@@ -521,7 +521,11 @@ func (a *app) versionCommand() *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				return a.printJSON(map[string]any{"version": version, "spec": spec.Version, "checkpoint_schema": fmt.Sprintf("%s v%d", spec.CheckpointSchema, spec.CheckpointSchemaVersion)})
+				return a.printJSON(map[string]any{"version": version, "commit": commit, "date": date, "spec": spec.Version, "checkpoint_schema": fmt.Sprintf("%s v%d", spec.CheckpointSchema, spec.CheckpointSchemaVersion)})
+			}
+			if commit != "" {
+				fmt.Fprintf(a.stdout, "ctxgit %s (spec %s, commit %s, built %s)\n", version, spec.Version, commit, date)
+				return nil
 			}
 			fmt.Fprintf(a.stdout, "ctxgit %s (spec %s)\n", version, spec.Version)
 			return nil
