@@ -283,7 +283,7 @@ func (g *GitStore) looseTemp(h Hash, t ObjectType, data []byte, sync func(*os.Fi
 }
 
 func (g *GitStore) placeLoose(h Hash, tmp string) error {
-	if err := os.Rename(tmp, loosePath(g.objDir, h)); err != nil {
+	if err := atomicfile.Rename(tmp, loosePath(g.objDir, h)); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("writing object %s: %w", h.Short(), err)
 	}

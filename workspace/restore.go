@@ -895,7 +895,7 @@ func writeLinkAtomic(abs, target string) error {
 		if err != nil {
 			return err
 		}
-		if err := os.Rename(tmp, abs); err != nil {
+		if err := atomicfile.Rename(tmp, abs); err != nil {
 			os.Remove(tmp)
 			return err
 		}
