@@ -59,6 +59,12 @@ type SnapshotOptions struct {
 	// Progress, when not nil, is updated as the snapshot goes, for a
 	// caller that shows it.
 	Progress *Progress
+	// FS says what the workspace's file system cannot do (core.ignoreCase,
+	// core.fileMode, core.symlinks); Previous is the tree of the session's
+	// previous checkpoint (zero for none), whose modes a file system
+	// without an executable bit or symlinks keeps (SPEC §9.7).
+	FS       FSFlags
+	Previous Hash
 }
 
 // Progress counts a snapshot's work as it happens; safe to read from
@@ -123,6 +129,29 @@ type walker struct {
 
 	trackedOnce sync.Once
 	tracked     []string // sorted repository-relative paths in the index
+
+	fold      bool  // core.ignoreCase: match ignore rules and tracked paths folded
+	prevStore Store // where Previous is read
+	keptOnce  sync.Once
+	kept      map[string]uint32 // see keptModes
+}
+
+// patterns compiles ignore patterns, folded on a case-insensitive file
+// system.
+func (w *walker) patterns(src []byte, base, source string) []ignore.Pattern {
+	ps := ignore.ParsePatterns(src, base, source)
+	if w.fold {
+		return ignore.FoldCase(ps)
+	}
+	return ps
+}
+
+// matchPath is a path as the ignore rules see it.
+func (w *walker) matchPath(rel string) string {
+	if w.fold {
+		return ignore.FoldPath(rel)
+	}
+	return rel
 }
 
 // loadTracked reads the index's paths, once, the first time an ignore rule
@@ -146,7 +175,7 @@ func (w *walker) loadTracked() []string {
 		}
 		paths := make([]string, 0, len(idx.Entries))
 		for _, e := range idx.Entries {
-			paths = append(paths, e.Name)
+			paths = append(paths, w.matchPath(e.Name))
 		}
 		sort.Strings(paths)
 		w.tracked = paths
@@ -158,6 +187,7 @@ func (w *walker) loadTracked() []string {
 // below it.
 func (w *walker) isTracked(path string, isDir bool) bool {
 	tracked := w.loadTracked()
+	path = w.matchPath(path)
 	if isDir {
 		path += "/"
 	}
@@ -186,14 +216,15 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	res.old, res.CacheNote = loadStatCache(opts.StatCache, opts.StoreKey, s.HasObject)
 	res.cache = newStatCache(opts.StoreKey, len(res.old.dirs))
 
-	w := &walker{opts: opts, res: res, start: opts.Start.Add(-racyMargin).UnixNano()}
-	w.fixed = ignore.New(ignore.ParsePatterns([]byte(strings.Join(opts.Fixed, "\n")), "", "ctxgit"))
-	w.excludes = ignore.New(ignore.ParsePatterns([]byte(strings.Join(opts.Excludes, "\n")), "", "snapshot.excludes"))
+	w := &walker{opts: opts, res: res, start: opts.Start.Add(-racyMargin).UnixNano(), fold: opts.FS.IgnoreCase, prevStore: s}
+	w.fixed = ignore.New(w.patterns([]byte(strings.Join(opts.Fixed, "\n")), "", "ctxgit"))
+	w.excludes = ignore.New(w.patterns([]byte(strings.Join(opts.Excludes, "\n")), "", "snapshot.excludes"))
 	// One matcher answers "is it a secret?" for every file; the rules one
-	// by one only say which, for the few that are.
-	w.anySecret = ignore.New(ignore.ParsePatterns([]byte(strings.Join(opts.Secrets, "\n")), "", "secrets"))
+	// by one only say which, for the few that are. Secrets match whatever
+	// the case, on every file system: SERVER.PEM is a key too.
+	w.anySecret = ignore.New(ignore.FoldCase(ignore.ParsePatterns([]byte(strings.Join(opts.Secrets, "\n")), "", "secrets")))
 	for _, p := range opts.Secrets {
-		w.secrets = append(w.secrets, ignore.New(ignore.ParsePatterns([]byte(p), "", "secret")))
+		w.secrets = append(w.secrets, ignore.New(ignore.FoldCase(ignore.ParsePatterns([]byte(p), "", "secret"))))
 	}
 	m, err := w.baseMatcher()
 	if err != nil {
@@ -232,7 +263,7 @@ func (w *walker) baseMatcher() (*ignore.Matcher, error) {
 		if err != nil {
 			return nil
 		}
-		return ignore.ParsePatterns(data, base, source)
+		return w.patterns(data, base, source)
 	}
 	m := ignore.New(read(w.opts.ExcludesFile, "", w.opts.ExcludesFile), read(w.opts.InfoExclude, "", "info/exclude"))
 	if w.opts.RepoTop == "" {
@@ -372,10 +403,12 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 	}
 	m := t.m
 	for _, de := range entries {
-		if de.Name() == ".gitignore" && de.Type().IsRegular() {
-			if data, err := os.ReadFile(filepath.Join(t.abs, ".gitignore")); err == nil {
-				src := joinRel(t.rel, ".gitignore")
-				m = m.Push(ignore.ParsePatterns(data, strings.TrimSuffix(w.prefix+t.rel, "/"), src))
+		// On a case-insensitive file system git's open of ".gitignore"
+		// finds ".GitIgnore" too.
+		if (de.Name() == ".gitignore" || w.fold && strings.EqualFold(de.Name(), ".gitignore")) && de.Type().IsRegular() {
+			if data, err := os.ReadFile(filepath.Join(t.abs, de.Name())); err == nil {
+				src := joinRel(t.rel, de.Name())
+				m = m.Push(w.patterns(data, strings.TrimSuffix(w.prefix+t.rel, "/"), src))
 			}
 			break
 		}
@@ -396,11 +429,12 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 			continue
 		}
 		isDir := typ.IsDir()
-		if w.fixed.Match(r, isDir) || w.secretRule(r, isDir) || w.excludes.Match(r, isDir) {
+		mr := w.matchPath(r)
+		if w.fixed.Match(mr, isDir) || w.secretRule(r, isDir) || w.excludes.Match(mr, isDir) {
 			continue
 		}
 		kidOnlyTracked := t.onlyTracked
-		if t.onlyTracked || m.Match(w.prefix+r, isDir) {
+		if t.onlyTracked || m.Match(w.matchPath(w.prefix+r), isDir) {
 			if !w.isTracked(w.prefix+r, isDir) {
 				continue
 			}
@@ -429,6 +463,7 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 }
 
 func (w *walker) secretRule(rel string, isDir bool) bool {
+	rel = ignore.FoldPath(rel)
 	if !w.anySecret.Match(rel, isDir) {
 		return false
 	}
@@ -460,9 +495,16 @@ func (w *walker) fileNode(d openedDir, rel, name string, cached *cachedDir) *sna
 		w.mu.Unlock()
 		return nil
 	}
-	e := statEntry{size: st.size, mtime: st.mtime, ctime: st.ctime, ino: st.ino, mode: ModeFile}
-	if st.exec {
-		e.mode = ModeExecutable
+	e := statEntry{size: st.size, mtime: st.mtime, ctime: st.ctime, ino: st.ino, mode: w.fileMode(rel, st.exec)}
+	if e.mode == ModeSymlink {
+		// A symlink checked out as a plain file (core.symlinks=false):
+		// its content is the target. Links are never cached.
+		target, err := os.ReadFile(filepath.Join(d.abs, name))
+		if err != nil {
+			w.skip(rel, err)
+			return nil
+		}
+		return &snapNode{name: name, mode: ModeSymlink, link: target, pending: true, path: rel}
 	}
 	n := &snapNode{name: name, mode: e.mode, path: rel, st: e}
 	if old, ok := cached.lookup(name); ok && old.size == e.size && old.mtime == e.mtime &&
