@@ -650,13 +650,18 @@ func (p *restorePlan) heldEntry(rel string) (vcs.TreeEntry, bool) {
 }
 
 // checkSafe refuses a checkpoint path a restore must never write: one
-// that climbs out of the workspace or into a .git directory. ctxgit
-// writes no such tree; one from elsewhere might.
+// that climbs out of the workspace or into a .git directory (ctxgit
+// writes no such tree; one from elsewhere might), or one this system
+// cannot hold: on Windows a name made on Linux with a `\` (a separator
+// there), a `:` (a stream) or a device name (SPEC §9.7).
 func (p *restorePlan) checkSafe(rel string, symlink bool) error {
 	els := strings.Split(rel, "/")
 	for i, el := range els {
 		if el == "" || el == "." || el == ".." || vcs.RefusedName(el, symlink && i == len(els)-1) {
 			return spec.Invalid("checkpoint %s holds the path %q, which ctxgit never writes: nothing was restored", p.label, rel)
+		}
+		if vcs.UnwritableName(el) {
+			return spec.Invalid("checkpoint %s holds the path %q, a name this system's files cannot have (Windows): nothing was restored", p.label, rel)
 		}
 	}
 	return nil
