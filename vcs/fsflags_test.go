@@ -110,3 +110,48 @@ func TestProbeFSFlags(t *testing.T) {
 		t.Fatal("probe of a missing directory succeeded")
 	}
 }
+
+// SPEC §9.7: a snapshot stores a file's bytes as they are on disk; it
+// applies neither core.autocrlf nor .gitattributes, so a CRLF working tree
+// (Git for Windows' default) comes back byte for byte.
+func TestSnapshotKeepsCRLF(t *testing.T) {
+	repo := newGitRepo(t)
+	gitCmd(t, repo, "config", "core.autocrlf", "true")
+	writeFiles(t, repo, map[string]string{
+		"crlf.txt":       "one\r\ntwo\r\n",
+		"mixed.txt":      "lf\ncrlf\r\n",
+		".gitattributes": "*.txt text eol=lf\n",
+	})
+	s := openRepo(t, repo)
+	res := snapshotOf(t, s, repo, "", nil)
+	for name, want := range map[string]string{"crlf.txt": "one\r\ntwo\r\n", "mixed.txt": "lf\ncrlf\r\n"} {
+		e, err := vcs.Lookup(s, res.Tree, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := vcs.ReadBlob(s, e.ID)
+		if err != nil || string(data) != want {
+			t.Fatalf("%s stored as %q (%v), want %q", name, data, err, want)
+		}
+	}
+}
+
+// Paths far longer than Windows' old 260-character limit, and deep, are
+// stored with `/` between their names.
+func TestSnapshotLongPaths(t *testing.T) {
+	repo := newGitRepo(t)
+	var parts []string
+	for i := 0; i < 12; i++ {
+		parts = append(parts, strings.Repeat(string(rune('a'+i)), 40))
+	}
+	long := strings.Join(parts, "/") + "/file.txt"
+	writeFiles(t, repo, map[string]string{long: "deep\n"})
+	s := openRepo(t, repo)
+	res := snapshotOf(t, s, repo, "", nil)
+	if len(long) < 400 {
+		t.Fatalf("path of %d characters is not long", len(long))
+	}
+	if names := gitCmd(t, repo, "ls-tree", "-r", "--name-only", res.Tree.String()); names != long+"\n" {
+		t.Fatalf("tree holds %q", names)
+	}
+}
