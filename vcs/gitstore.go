@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
-	"golang.org/x/sys/unix"
+	"github.com/ctxgit/ctxgit/internal/durable"
 )
 
 // GitStore is a Store over a git repository's object database and refs,
@@ -240,14 +240,14 @@ func (g *GitStore) writeLooseBatch(objs []bufferedObject) error {
 		}
 	}
 	for i, o := range objs {
-		tmp, err := g.looseTemp(o.h, o.t, o.data, writeOut)
+		tmp, err := g.looseTemp(o.h, o.t, o.data, durable.WriteOut)
 		if err != nil {
 			cleanup()
 			return err
 		}
 		tmps[i] = tmp
 	}
-	if err := fsyncMarker(g.objDir); err != nil {
+	if err := durable.Marker(g.objDir); err != nil {
 		cleanup()
 		return err
 	}
@@ -304,7 +304,7 @@ func (g *GitStore) looseTemp(h Hash, t ObjectType, data []byte, sync func(*os.Fi
 }
 
 func (g *GitStore) placeLoose(h Hash, tmp string) error {
-	if err := os.Rename(tmp, loosePath(g.objDir, h)); err != nil {
+	if err := atomicfile.Rename(tmp, loosePath(g.objDir, h)); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("writing object %s: %w", h.Short(), err)
 	}
@@ -318,32 +318,6 @@ func (g *GitStore) writeLooseRetry(h Hash, t ObjectType, data []byte) error {
 		if err = g.writeLoose(h, t, data); !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-	}
-	return err
-}
-
-// writeOut writes a file's data to disk and waits for it, without the
-// journal commit of a full fsync; where the system cannot, it fsyncs.
-func writeOut(f *os.File) error {
-	err := unix.SyncFileRange(int(f.Fd()), 0, 0,
-		unix.SYNC_FILE_RANGE_WAIT_BEFORE|unix.SYNC_FILE_RANGE_WRITE|unix.SYNC_FILE_RANGE_WAIT_AFTER)
-	if err != nil {
-		return f.Sync()
-	}
-	return nil
-}
-
-// fsyncMarker fsyncs a throwaway file in dir: the journal commit and disk
-// cache flush it causes make the data written out before it durable.
-func fsyncMarker(dir string) error {
-	f, err := os.CreateTemp(dir, "tmp_sync_")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
 	}
 	return err
 }

@@ -5,12 +5,9 @@ import (
 	"compress/zlib"
 	"fmt"
 	"io"
-	"io/fs"
 	"strconv"
 	"strings"
 	"sync"
-
-	"golang.org/x/sys/unix"
 )
 
 // inflaters pools zlib readers. A new one allocates about 40 KB (its
@@ -92,48 +89,4 @@ func readLoose(path string) (ObjectType, []byte, error) {
 		return CommitObject, data, nil
 	}
 	return 0, nil, fmt.Errorf("%w: type %q", errCorruptLoose, typ)
-}
-
-// readWhole reads a file with open, fstat, read and close. os.ReadFile
-// also tries to register the file with the runtime's poller (five more
-// system calls that fail for a regular file), which on a log of 1,000
-// loose commits was a tenth of the time.
-func readWhole(path string) ([]byte, error) {
-	fd, err := openRetry(path)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
-	}
-	defer unix.Close(fd)
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
-	}
-	// One byte more than the size, so a file that grew is read to its
-	// end rather than cut at the size fstat saw.
-	buf := make([]byte, 0, st.Size+1)
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
-		}
-		if n == 0 {
-			return buf, nil
-		}
-		buf = buf[:len(buf)+n]
-	}
-}
-
-func openRetry(path string) (int, error) {
-	for {
-		fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-		if err != unix.EINTR {
-			return fd, err
-		}
-	}
 }

@@ -158,7 +158,7 @@ func (p *packWriter) finish() (err error) {
 	if err := os.Chmod(p.f.Name(), 0o444); err != nil {
 		return err
 	}
-	if err := os.Rename(p.f.Name(), base+".pack"); err != nil {
+	if err := atomicfile.Rename(p.f.Name(), base+".pack"); err != nil {
 		return err
 	}
 	if err := atomicfile.Write(base+".idx", ib.Bytes(), 0o444); err != nil {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -246,10 +245,7 @@ func fileSize(path string) int64 {
 	if err != nil {
 		return 0
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Blocks > 0 {
-		return st.Blocks * 512
-	}
-	return fi.Size()
+	return allocated(fi)
 }
 
 // looseObjects lists the store's own loose objects (not its alternates'),

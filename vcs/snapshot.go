@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
-	"golang.org/x/sys/unix"
 
 	"github.com/ctxgit/ctxgit/vcs/ignore"
 )
@@ -60,6 +59,12 @@ type SnapshotOptions struct {
 	// Progress, when not nil, is updated as the snapshot goes, for a
 	// caller that shows it.
 	Progress *Progress
+	// FS says what the workspace's file system cannot do (core.ignoreCase,
+	// core.fileMode, core.symlinks); Previous is the tree of the session's
+	// previous checkpoint (zero for none), whose modes a file system
+	// without an executable bit or symlinks keeps (SPEC §9.7).
+	FS       FSFlags
+	Previous Hash
 }
 
 // Progress counts a snapshot's work as it happens; safe to read from
@@ -124,6 +129,29 @@ type walker struct {
 
 	trackedOnce sync.Once
 	tracked     []string // sorted repository-relative paths in the index
+
+	fold      bool  // core.ignoreCase: match ignore rules and tracked paths folded
+	prevStore Store // where Previous is read
+	keptOnce  sync.Once
+	kept      map[string]uint32 // see keptModes
+}
+
+// patterns compiles ignore patterns, folded on a case-insensitive file
+// system.
+func (w *walker) patterns(src []byte, base, source string) []ignore.Pattern {
+	ps := ignore.ParsePatterns(src, base, source)
+	if w.fold {
+		return ignore.FoldCase(ps)
+	}
+	return ps
+}
+
+// matchPath is a path as the ignore rules see it.
+func (w *walker) matchPath(rel string) string {
+	if w.fold {
+		return ignore.FoldPath(rel)
+	}
+	return rel
 }
 
 // loadTracked reads the index's paths, once, the first time an ignore rule
@@ -147,7 +175,7 @@ func (w *walker) loadTracked() []string {
 		}
 		paths := make([]string, 0, len(idx.Entries))
 		for _, e := range idx.Entries {
-			paths = append(paths, e.Name)
+			paths = append(paths, w.matchPath(e.Name))
 		}
 		sort.Strings(paths)
 		w.tracked = paths
@@ -159,6 +187,7 @@ func (w *walker) loadTracked() []string {
 // below it.
 func (w *walker) isTracked(path string, isDir bool) bool {
 	tracked := w.loadTracked()
+	path = w.matchPath(path)
 	if isDir {
 		path += "/"
 	}
@@ -187,14 +216,15 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	res.old, res.CacheNote = loadStatCache(opts.StatCache, opts.StoreKey, s.HasObject)
 	res.cache = newStatCache(opts.StoreKey, len(res.old.dirs))
 
-	w := &walker{opts: opts, res: res, start: opts.Start.Add(-racyMargin).UnixNano()}
-	w.fixed = ignore.New(ignore.ParsePatterns([]byte(strings.Join(opts.Fixed, "\n")), "", "ctxgit"))
-	w.excludes = ignore.New(ignore.ParsePatterns([]byte(strings.Join(opts.Excludes, "\n")), "", "snapshot.excludes"))
+	w := &walker{opts: opts, res: res, start: opts.Start.Add(-racyMargin).UnixNano(), fold: opts.FS.IgnoreCase, prevStore: s}
+	w.fixed = ignore.New(w.patterns([]byte(strings.Join(opts.Fixed, "\n")), "", "ctxgit"))
+	w.excludes = ignore.New(w.patterns([]byte(strings.Join(opts.Excludes, "\n")), "", "snapshot.excludes"))
 	// One matcher answers "is it a secret?" for every file; the rules one
-	// by one only say which, for the few that are.
-	w.anySecret = ignore.New(ignore.ParsePatterns([]byte(strings.Join(opts.Secrets, "\n")), "", "secrets"))
+	// by one only say which, for the few that are. Secrets match whatever
+	// the case, on every file system: SERVER.PEM is a key too.
+	w.anySecret = ignore.New(ignore.FoldCase(ignore.ParsePatterns([]byte(strings.Join(opts.Secrets, "\n")), "", "secrets")))
 	for _, p := range opts.Secrets {
-		w.secrets = append(w.secrets, ignore.New(ignore.ParsePatterns([]byte(p), "", "secret")))
+		w.secrets = append(w.secrets, ignore.New(ignore.FoldCase(ignore.ParsePatterns([]byte(p), "", "secret"))))
 	}
 	m, err := w.baseMatcher()
 	if err != nil {
@@ -233,7 +263,7 @@ func (w *walker) baseMatcher() (*ignore.Matcher, error) {
 		if err != nil {
 			return nil
 		}
-		return ignore.ParsePatterns(data, base, source)
+		return w.patterns(data, base, source)
 	}
 	m := ignore.New(read(w.opts.ExcludesFile, "", w.opts.ExcludesFile), read(w.opts.InfoExclude, "", "info/exclude"))
 	if w.opts.RepoTop == "" {
@@ -340,14 +370,16 @@ func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
 // to list. A directory holding `.git` is a repository of its own: recorded
 // as a gitlink, never descended (as git does).
 func (w *walker) walkDir(t dirTask) []dirTask {
-	f, err := os.Open(t.abs)
+	// The root may be reached through a symlink; below it, a directory
+	// swapped for a symlink since its parent was listed is not followed.
+	d, err := openDir(t.abs, t.rel == "")
 	if err != nil {
 		t.node.dropped = true
 		w.skip(t.rel+"/", err)
 		return nil
 	}
-	defer f.Close()
-	entries, err := f.ReadDir(-1)
+	defer d.f.Close()
+	entries, err := d.f.ReadDir(-1)
 	if err != nil {
 		t.node.dropped = true
 		w.skip(t.rel+"/", err)
@@ -371,15 +403,16 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 	}
 	m := t.m
 	for _, de := range entries {
-		if de.Name() == ".gitignore" && de.Type().IsRegular() {
-			if data, err := os.ReadFile(filepath.Join(t.abs, ".gitignore")); err == nil {
-				src := joinRel(t.rel, ".gitignore")
-				m = m.Push(ignore.ParsePatterns(data, strings.TrimSuffix(w.prefix+t.rel, "/"), src))
+		// On a case-insensitive file system git's open of ".gitignore"
+		// finds ".GitIgnore" too.
+		if (de.Name() == ".gitignore" || w.fold && strings.EqualFold(de.Name(), ".gitignore")) && de.Type().IsRegular() {
+			if data, err := os.ReadFile(filepath.Join(t.abs, de.Name())); err == nil {
+				src := joinRel(t.rel, de.Name())
+				m = m.Push(w.patterns(data, strings.TrimSuffix(w.prefix+t.rel, "/"), src))
 			}
 			break
 		}
 	}
-	fd := int(f.Fd())
 	cached := w.res.old.dirs[t.rel]
 	dir := t.node
 	dir.kids = make([]*snapNode, 0, len(entries))
@@ -396,11 +429,12 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 			continue
 		}
 		isDir := typ.IsDir()
-		if w.fixed.Match(r, isDir) || w.secretRule(r, isDir) || w.excludes.Match(r, isDir) {
+		mr := w.matchPath(r)
+		if w.fixed.Match(mr, isDir) || w.secretRule(r, isDir) || w.excludes.Match(mr, isDir) {
 			continue
 		}
 		kidOnlyTracked := t.onlyTracked
-		if t.onlyTracked || m.Match(w.prefix+r, isDir) {
+		if t.onlyTracked || m.Match(w.matchPath(w.prefix+r), isDir) {
 			if !w.isTracked(w.prefix+r, isDir) {
 				continue
 			}
@@ -419,7 +453,7 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 			}
 			dir.kids = append(dir.kids, &snapNode{name: name, mode: ModeSymlink, link: []byte(target), pending: true, path: r})
 		case typ.IsRegular():
-			if n := w.fileNode(fd, r, name, cached); n != nil {
+			if n := w.fileNode(d, r, name, cached); n != nil {
 				dir.kids = append(dir.kids, n)
 			}
 		}
@@ -429,6 +463,7 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 }
 
 func (w *walker) secretRule(rel string, isDir bool) bool {
+	rel = ignore.FoldPath(rel)
 	if !w.anySecret.Match(rel, isDir) {
 		return false
 	}
@@ -446,23 +481,30 @@ func (w *walker) secretRule(rel string, isDir bool) bool {
 	return true
 }
 
-// fileNode lstats a file relative to its directory's descriptor (no path
-// walk per file) and looks it up in the stat cache.
-func (w *walker) fileNode(dirfd int, rel, name string, cached *cachedDir) *snapNode {
-	var st unix.Stat_t
-	if err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+// fileNode lstats a file in its directory (walkfs.go) and looks it up in
+// the stat cache.
+func (w *walker) fileNode(d openedDir, rel, name string, cached *cachedDir) *snapNode {
+	st, err := lstatAt(d, name)
+	if err != nil {
 		w.skip(rel, &fs.PathError{Op: "lstat", Path: rel, Err: err})
 		return nil
 	}
-	if w.opts.MaxFileSize > 0 && st.Size > w.opts.MaxFileSize {
+	if w.opts.MaxFileSize > 0 && st.size > w.opts.MaxFileSize {
 		w.mu.Lock()
-		w.res.TooLarge = append(w.res.TooLarge, fmt.Sprintf("%s (%d bytes)", rel, st.Size))
+		w.res.TooLarge = append(w.res.TooLarge, fmt.Sprintf("%s (%d bytes)", rel, st.size))
 		w.mu.Unlock()
 		return nil
 	}
-	e := statEntry{size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino, mode: ModeFile}
-	if st.Mode&0o100 != 0 {
-		e.mode = ModeExecutable
+	e := statEntry{size: st.size, mtime: st.mtime, ctime: st.ctime, ino: st.ino, mode: w.fileMode(rel, st.exec)}
+	if e.mode == ModeSymlink {
+		// A symlink checked out as a plain file (core.symlinks=false):
+		// its content is the target. Links are never cached.
+		target, err := os.ReadFile(filepath.Join(d.abs, name))
+		if err != nil {
+			w.skip(rel, err)
+			return nil
+		}
+		return &snapNode{name: name, mode: ModeSymlink, link: target, pending: true, path: rel}
 	}
 	n := &snapNode{name: name, mode: e.mode, path: rel, st: e}
 	if old, ok := cached.lookup(name); ok && old.size == e.size && old.mtime == e.mtime &&

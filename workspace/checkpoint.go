@@ -149,6 +149,7 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 	}()
 	so := w.snapshotOptions(store)
 	so.Progress = opts.Progress
+	so.Previous = w.previousTree(store, opts.Session)
 	snap, err := vcs.Snapshot(pending, so)
 	if err != nil {
 		return nil, err
@@ -257,6 +258,7 @@ func (w *Workspace) snapshotOptions(store *vcs.GitStore) vcs.SnapshotOptions {
 		MaxFileSize: int64(w.Config.Snapshot.MaxFileSize),
 		StatCache:   w.LocalPath("statcache"),
 		StoreKey:    store.CommonDir(),
+		FS:          w.fsFlags(),
 	}
 	if w.Repo != nil {
 		o.RepoTop = w.Repo.WorkTree

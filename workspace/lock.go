@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"syscall"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/lockfile"
+	"github.com/ctxgit/ctxgit/internal/proc"
 	"github.com/ctxgit/ctxgit/spec"
 )
 
@@ -93,7 +94,7 @@ func isStale(h lockHolder, path, host string, staleAfter time.Duration) bool {
 		fi, err := os.Stat(path)
 		return err == nil && time.Since(fi.ModTime()) > garbledLockGrace
 	}
-	if h.Host == host && !processAlive(h.PID) {
+	if h.Host == host && !proc.Alive(h.PID) {
 		return true
 	}
 	// A live holder refreshes the lock's mtime (heartbeat), so only a hung
@@ -127,13 +128,8 @@ func (l *Lock) heartbeat(every time.Duration) {
 // taken for the leftover of a killed process.
 const garbledLockGrace = 2 * time.Second
 
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
-
 // takeOver removes a stale lock, but only if it still holds what was
-// judged stale: the decision is made under a flock'd guard file, so two
+// judged stale: the decision is made under a locked guard file (internal/lockfile), so two
 // processes can never both remove a lock and one of them remove the
 // other's fresh one.
 // It reports whether the lock was removed.
@@ -143,10 +139,10 @@ func takeOver(path string, judged []byte) bool {
 		return false
 	}
 	defer g.Close()
-	if err := syscall.Flock(int(g.Fd()), syscall.LOCK_EX); err != nil {
+	if err := lockfile.Lock(g); err != nil {
 		return false
 	}
-	defer syscall.Flock(int(g.Fd()), syscall.LOCK_UN)
+	defer lockfile.Unlock(g)
 	now, err := os.ReadFile(path)
 	if err != nil || string(now) != string(judged) {
 		return false

@@ -183,7 +183,9 @@ func (w *Workspace) restore(opts RestoreOptions, scope []string) (*RestoreResult
 	// files a checkpoint takes, hashed but not stored, so a dry run or a
 	// refusal writes nothing.
 	view := newHashOnlyStore(store)
-	snap, err := vcs.Snapshot(view, w.snapshotOptions(store))
+	so := w.snapshotOptions(store)
+	so.Previous = w.previousTree(store, opts.Session)
+	snap, err := vcs.Snapshot(view, so)
 	if err != nil {
 		return nil, err
 	}
@@ -340,6 +342,7 @@ type restorePlan struct {
 	tooLarge map[string]bool
 	byPath   map[string]*RestoreChange
 	anc      map[string]ancState
+	fs       vcs.FSFlags // what this file system cannot do (SPEC §9.7)
 
 	secrets  []*ignore.Matcher
 	excludes *ignore.Matcher
@@ -360,7 +363,7 @@ const (
 func (w *Workspace) planRestore(s vcs.Store, from *Resolved, target, cur vcs.Hash, snap *vcs.SnapshotResult, scope []string, opts RestoreOptions) ([]RestoreChange, error) {
 	p := &restorePlan{w: w, s: s, cur: cur, snap: snap, scope: scope, opts: opts,
 		label:  from.Session + ":" + from.Checkpoint.Meta.CheckpointID,
-		byPath: map[string]*RestoreChange{}, anc: map[string]ancState{}, tooLarge: map[string]bool{}}
+		byPath: map[string]*RestoreChange{}, anc: map[string]ancState{}, tooLarge: map[string]bool{}, fs: w.fsFlags()}
 	// A file the checkpoint left out for its size was there all the same:
 	// --delete must not take its absence from the tree for a deletion.
 	for _, t := range from.Checkpoint.Snapshot.TooLarge {
@@ -373,6 +376,11 @@ func (w *Workspace) planRestore(s vcs.Store, from *Resolved, target, cur vcs.Has
 		p.state = []string{ps.Plan, ps.FailureLog, ps.FailureLogFallback, ps.Decisions, ps.TaskState, ps.Summaries}
 		if alt := strings.TrimSuffix(strings.TrimSuffix(ps.TaskState, ".yaml"), ".yml") + ".json"; alt != ps.TaskState {
 			p.state = append(p.state, alt)
+		}
+	}
+	if p.fs.IgnoreCase {
+		if err := checkCaseClash(s, target, "", p.skip, p.label); err != nil {
+			return nil, err
 		}
 	}
 	for _, sc := range scope {
@@ -642,13 +650,18 @@ func (p *restorePlan) heldEntry(rel string) (vcs.TreeEntry, bool) {
 }
 
 // checkSafe refuses a checkpoint path a restore must never write: one
-// that climbs out of the workspace or into a .git directory. ctxgit
-// writes no such tree; one from elsewhere might.
+// that climbs out of the workspace or into a .git directory (ctxgit
+// writes no such tree; one from elsewhere might), or one this system
+// cannot hold: on Windows a name made on Linux with a `\` (a separator
+// there), a `:` (a stream) or a device name (SPEC §9.7).
 func (p *restorePlan) checkSafe(rel string, symlink bool) error {
 	els := strings.Split(rel, "/")
 	for i, el := range els {
 		if el == "" || el == "." || el == ".." || vcs.RefusedName(el, symlink && i == len(els)-1) {
 			return spec.Invalid("checkpoint %s holds the path %q, which ctxgit never writes: nothing was restored", p.label, rel)
+		}
+		if vcs.UnwritableName(el) {
+			return spec.Invalid("checkpoint %s holds the path %q, a name this system's files cannot have (Windows): nothing was restored", p.label, rel)
 		}
 	}
 	return nil
@@ -660,7 +673,7 @@ func (p *restorePlan) whyNotHeld(rel string, fi fs.FileInfo) string {
 	cfg := p.w.Config.Snapshot
 	if p.excludes == nil {
 		for _, pat := range cfg.SecretExcludes {
-			p.secrets = append(p.secrets, ignore.New(ignore.ParsePatterns([]byte(pat), "", "secret")))
+			p.secrets = append(p.secrets, ignore.New(ignore.FoldCase(ignore.ParsePatterns([]byte(pat), "", "secret"))))
 		}
 		p.excludes = ignore.New(ignore.ParsePatterns([]byte(strings.Join(cfg.Excludes, "\n")), "", "snapshot.excludes"))
 	}
@@ -671,7 +684,7 @@ func (p *restorePlan) whyNotHeld(rel string, fi fs.FileInfo) string {
 		q := strings.Join(els[:i+1], "/")
 		isDir := i < len(els)-1 || fi.IsDir()
 		for j, m := range p.secrets {
-			if m.Match(q, isDir) {
+			if m.Match(ignore.FoldPath(q), isDir) {
 				return fmt.Sprintf("a secret (snapshot.secret_excludes %q)", cfg.SecretExcludes[j])
 			}
 		}
@@ -737,6 +750,7 @@ func flattenTree(s vcs.Store, id vcs.Hash, prefix string, out map[string]bool) e
 // replaced or deleted still holds what the safety checkpoint holds, so a
 // file changed in between is never lost.
 func (w *Workspace) verifyRestore(changes []RestoreChange, safety string) error {
+	flags := w.fsFlags()
 	for _, c := range changes {
 		ok := true
 		switch {
@@ -747,7 +761,7 @@ func (w *Workspace) verifyRestore(changes []RestoreChange, safety string) error 
 		case c.Action != RestoreWrite && c.Action != RestoreDelete, c.forced, c.replaceDir:
 			continue
 		default:
-			ok = matchesEntry(w.Path(c.Path), c.held)
+			ok = matchesEntry(w.Path(c.Path), c.held, flags)
 		}
 		if !ok {
 			return spec.Conflict("%s changed after the safety checkpoint %s was taken: nothing was restored; run ctxgit restore again", safetext.Path(c.Path), safety)
@@ -757,8 +771,9 @@ func (w *Workspace) verifyRestore(changes []RestoreChange, safety string) error 
 }
 
 // matchesEntry reports whether the file or link at abs is what a tree
-// entry records.
-func matchesEntry(abs string, e vcs.TreeEntry) bool {
+// entry records, on a file system that may have no executable bit or no
+// symlinks (then a link is a plain file holding its target).
+func matchesEntry(abs string, e vcs.TreeEntry, flags vcs.FSFlags) bool {
 	fi, err := os.Lstat(abs)
 	if err != nil {
 		return false
@@ -771,8 +786,12 @@ func matchesEntry(abs string, e vcs.TreeEntry) bool {
 			return false
 		}
 		data = []byte(target)
+	case restoreAsFile(flags, e.Mode) && fi.Mode().IsRegular():
+		if data, err = os.ReadFile(abs); err != nil {
+			return false
+		}
 	case (e.Mode == vcs.ModeFile || e.Mode == vcs.ModeExecutable) && fi.Mode().IsRegular():
-		if (fi.Mode()&0o100 != 0) != (e.Mode == vcs.ModeExecutable) {
+		if !flags.NoFileMode && (fi.Mode()&0o100 != 0) != (e.Mode == vcs.ModeExecutable) {
 			return false
 		}
 		if data, err = os.ReadFile(abs); err != nil {
@@ -787,6 +806,7 @@ func matchesEntry(abs string, e vcs.TreeEntry) bool {
 // applyRestore carries out a verified plan: removals first, then each
 // file written atomically.
 func (w *Workspace) applyRestore(s vcs.Store, changes []RestoreChange) error {
+	flags := w.fsFlags()
 	var emptied []string
 	for _, c := range changes {
 		if c.Action != RestoreDelete {
@@ -826,9 +846,12 @@ func (w *Workspace) applyRestore(s vcs.Store, changes []RestoreChange) error {
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 			return ioError(c.Path, err)
 		}
-		if c.want.Mode == vcs.ModeSymlink {
+		switch {
+		case restoreAsFile(flags, c.want.Mode):
+			err = atomicfile.Write(abs, data, restorePerm(abs, vcs.ModeFile))
+		case c.want.Mode == vcs.ModeSymlink:
 			err = writeLinkAtomic(abs, string(data))
-		} else {
+		default:
 			err = atomicfile.Write(abs, data, restorePerm(abs, c.want.Mode))
 		}
 		if err != nil {
@@ -895,7 +918,7 @@ func writeLinkAtomic(abs, target string) error {
 		if err != nil {
 			return err
 		}
-		if err := os.Rename(tmp, abs); err != nil {
+		if err := atomicfile.Rename(tmp, abs); err != nil {
 			os.Remove(tmp)
 			return err
 		}

@@ -47,7 +47,9 @@ func buildInfo() buildStamp {
 				b.Commit = s.Value
 			case s.Key == "vcs.time" && b.Date == "":
 				b.Date = s.Value
-			case s.Key == "vcs.modified":
+			case s.Key == "vcs.modified" && commit == "":
+				// Only of the commit the build info names: a stamped
+				// version says "-dirty" itself (git describe --dirty).
 				b.Modified = s.Value == "true"
 			}
 		}

@@ -61,7 +61,7 @@ func commit(f *os.File, dest string, data []byte, sync bool) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), dest)
+		err = Rename(f.Name(), dest)
 	}
 	if err != nil {
 		os.Remove(f.Name())

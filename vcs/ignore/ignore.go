@@ -322,3 +322,36 @@ func (m *Matcher) decide(path string, isDir bool) *Pattern {
 	}
 	return nil
 }
+
+// FoldCase returns copies of patterns that match whatever the ASCII case,
+// as git matches with core.ignoreCase (wildmatch's WM_CASEFOLD, and
+// strcasecmp for literals): match them against paths passed through
+// FoldPath. Like git, only ASCII letters fold. A folded path has no
+// upper-case letters, so `[:upper:]` becomes `[:alpha:]`, which is what
+// WM_CASEFOLD makes of it.
+func FoldCase(patterns []Pattern) []Pattern {
+	out := make([]Pattern, len(patterns))
+	for i, p := range patterns {
+		p.pattern = strings.ReplaceAll(FoldPath(p.pattern), "[:upper:]", "[:alpha:]")
+		p.base = FoldPath(p.base)
+		out[i] = p
+	}
+	return out
+}
+
+// FoldPath lower-cases the ASCII letters of path, and returns path itself
+// (no copy) when it has none in upper case.
+func FoldPath(path string) string {
+	for i := 0; i < len(path); i++ {
+		if c := path[i]; 'A' <= c && c <= 'Z' {
+			b := []byte(path)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; 'A' <= c && c <= 'Z' {
+					b[j] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return path
+}

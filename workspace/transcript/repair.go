@@ -11,10 +11,10 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/proc"
 	"github.com/ctxgit/ctxgit/spec"
 )
 
@@ -193,7 +193,7 @@ func lockHolder(path string, now time.Time) (holder string, data []byte, err err
 	if !ok {
 		created = fi.ModTime()
 	}
-	if now.Sub(created) >= maxLockHold || !processAlive(l.PID) {
+	if now.Sub(created) >= maxLockHold || !proc.Alive(l.PID) {
 		return "", data, nil
 	}
 	return fmt.Sprintf("process %d since %s", l.PID, created.UTC().Format(time.RFC3339)), data, nil
@@ -213,11 +213,6 @@ func lockTime(raw json.RawMessage) (time.Time, bool) {
 		return time.UnixMilli(int64(ms)), true
 	}
 	return time.Time{}, false
-}
-
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // takeLock refuses a live lock, replaces a stale one, and returns the

@@ -1,0 +1,5 @@
+//go:build !windows
+
+package vcs
+
+func unwritableHere(string) bool { return false }

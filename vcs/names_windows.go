@@ -1,0 +1,5 @@
+//go:build windows
+
+package vcs
+
+func unwritableHere(name string) bool { return win32Refuses(name) }

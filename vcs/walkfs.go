@@ -1,0 +1,60 @@
+package vcs
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// The snapshot walker's view of the file system: open a directory without
+// following a symlink, lstat a name in it, read a whole file. Linux and
+// macOS have a fast path (walkfs_unix.go: fstatat relative to the open
+// directory, no path walk per file); elsewhere the portable functions
+// below do the same by path.
+
+// fileStat is what a snapshot needs of an lstat.
+type fileStat struct {
+	size  int64
+	mtime int64  // ns
+	ctime int64  // ns; 0 where the system has no change time
+	ino   uint64 // 0 where the system has no inode number
+	exec  bool   // owner-executable; always false where files have no such bit
+}
+
+// openedDir is a directory being listed: its path, and where the fast path
+// has one, its descriptor.
+type openedDir struct {
+	f   *os.File
+	abs string
+	fd  int
+}
+
+var errDirIsSymlink = errors.New("is a symlink now, not a directory")
+
+// openDirByPath opens a directory; one that is a symlink is refused
+// unless follow is set (the workspace root may be reached through one).
+// The check and the open are two steps, so a directory swapped for a
+// symlink in between is followed; the fast path has no such window.
+func openDirByPath(abs string, follow bool) (openedDir, error) {
+	if !follow {
+		fi, err := os.Lstat(abs)
+		if err != nil {
+			return openedDir{}, err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return openedDir{}, &fs.PathError{Op: "open", Path: abs, Err: errDirIsSymlink}
+		}
+	}
+	f, err := os.Open(abs)
+	return openedDir{f: f, abs: abs, fd: -1}, err
+}
+
+// lstatByPath lstats name in d by its path.
+func lstatByPath(d openedDir, name string) (fileStat, error) {
+	fi, err := os.Lstat(filepath.Join(d.abs, name))
+	if err != nil {
+		return fileStat{}, err
+	}
+	return fileStat{size: fi.Size(), mtime: fi.ModTime().UnixNano(), exec: fi.Mode()&0o100 != 0}, nil
+}

@@ -1,0 +1,19 @@
+//go:build !linux && !darwin
+
+package vcs
+
+import (
+	"io/fs"
+	"os"
+)
+
+func openDir(abs string, follow bool) (openedDir, error) {
+	return openDirByPath(abs, follow)
+}
+
+func lstatAt(d openedDir, name string) (fileStat, error) { return lstatByPath(d, name) }
+
+func readWhole(path string) ([]byte, error) { return os.ReadFile(path) }
+
+// allocated is a file's length: this system's stat has no block count.
+func allocated(fi fs.FileInfo) int64 { return fi.Size() }

@@ -1,0 +1,92 @@
+//go:build linux || darwin
+
+package vcs
+
+import (
+	"io/fs"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// openDir opens a directory, with O_NOFOLLOW unless follow is set: a
+// directory replaced by a symlink since it was listed is refused, never
+// followed.
+func openDir(abs string, follow bool) (openedDir, error) {
+	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
+	if !follow {
+		flags |= unix.O_NOFOLLOW
+	}
+	for {
+		fd, err := unix.Open(abs, flags, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return openedDir{}, &fs.PathError{Op: "open", Path: abs, Err: err}
+		}
+		return openedDir{f: os.NewFile(uintptr(fd), abs), abs: abs, fd: fd}, nil
+	}
+}
+
+// lstatAt lstats name relative to its directory's descriptor.
+func lstatAt(d openedDir, name string) (fileStat, error) {
+	var st unix.Stat_t
+	if err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return fileStat{}, err
+	}
+	return fileStat{size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino, exec: st.Mode&0o100 != 0}, nil
+}
+
+// readWhole reads a file with open, fstat, read and close. os.ReadFile
+// also tries to register the file with the runtime's poller (five more
+// system calls that fail for a regular file), which on a log of 1,000
+// loose commits was a tenth of the time.
+func readWhole(path string) ([]byte, error) {
+	fd, err := openRetry(path)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	// One byte more than the size, so a file that grew is read to its
+	// end rather than cut at the size fstat saw.
+	buf := make([]byte, 0, st.Size+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n == 0 {
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
+	}
+}
+
+func openRetry(path string) (int, error) {
+	for {
+		fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
+}
+
+// allocated is the disk space a file takes: its allocated blocks, or its
+// length where the file system reports none.
+func allocated(fi fs.FileInfo) int64 {
+	if st, ok := fi.Sys().(*unix.Stat_t); ok && st.Blocks > 0 {
+		return st.Blocks * 512
+	}
+	return fi.Size()
+}
