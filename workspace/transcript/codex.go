@@ -80,7 +80,7 @@ func (c *codexReader) event(p []byte) {
 		}
 	case "user_message":
 		c.evTurns++
-		c.st.mark = false
+		c.st.promptSeen()
 		c.ev.prompt(strOr(field(p, "message")))
 	case "turn_aborted":
 		c.st.mark = true
@@ -158,7 +158,7 @@ func (c *codexReader) item(n int, p []byte) {
 			c.itTurns++
 			c.items.prompt(text)
 			if c.evTurns == 0 {
-				c.st.mark = false
+				c.st.promptSeen()
 			}
 		case "assistant":
 			c.ev.assistant("", text)

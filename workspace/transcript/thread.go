@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,7 +30,7 @@ type threadBuilder struct {
 	// Claude Code message share it), its length, and the start of its text.
 	asstID   string
 	asstLen  int
-	asstText strings.Builder
+	asstText []byte
 
 	long []exchange // prompts after long replies, the newest max
 	prev turn
@@ -70,7 +71,7 @@ func (t *threadBuilder) prompt(text string) {
 	}
 	// The next prompt follows whatever the assistant says after this one.
 	t.asstID, t.asstLen = "", 0
-	t.asstText.Reset()
+	t.asstText = t.asstText[:0]
 	t.prev, t.cur = t.cur, turn{ok: true, seq: seq, gist: gist}
 }
 
@@ -79,21 +80,29 @@ func (t *threadBuilder) prompt(text string) {
 func (t *threadBuilder) assistant(id, text string) {
 	if id == "" || id != t.asstID {
 		t.asstID, t.asstLen = id, 0
-		t.asstText.Reset()
+		t.asstText = t.asstText[:0]
 	}
 	if strings.TrimSpace(text) == "" {
 		return
 	}
 	t.asstLen += runeCount(text)
-	if room := prefixBytes - t.asstText.Len(); room > 0 {
-		if t.asstText.Len() > 0 {
-			t.asstText.WriteByte('\n')
+	if room := prefixBytes - len(t.asstText); room > 0 {
+		if len(t.asstText) > 0 {
+			t.asstText = append(t.asstText, '\n')
 		}
-		t.asstText.WriteString(prefix(text, room))
+		t.asstText = append(t.asstText, prefix(text, room)...)
 	}
 	if t.cur.ok {
-		t.cur.reply = oneLine(t.asstText.String(), gistChars)
+		t.cur.reply = oneLine(string(t.asstText), gistChars)
 	}
+}
+
+// clone is a copy that shares nothing mutable with t.
+func (t *threadBuilder) clone() *threadBuilder {
+	c := *t
+	c.asstText = slices.Clone(t.asstText)
+	c.long = slices.Clone(t.long)
+	return &c
 }
 
 func (t *threadBuilder) build() spec.Thread {

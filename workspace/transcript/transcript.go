@@ -94,11 +94,18 @@ type Summary struct {
 	Lines          int    `json:"lines"`            // lines read, blank ones included
 	BadLines       int    `json:"bad_lines"`        // lines that are not one JSON object in UTF-8
 	BadLineNumbers []int  `json:"bad_line_numbers"` // the first 20 of them
-	// Turns counts prompts: user messages that are not tool results,
-	// compaction summaries, host notes (Claude Code isMeta) or subagent
-	// (sidechain) messages.
-	Turns       int `json:"turns"`
-	Compactions int `json:"compactions"`
+	// Turns counts prompts: messages the user wrote (SPEC §15.5), on the
+	// live branch of the conversation; a prompt queued while the agent
+	// was busy counts once, when it was queued.
+	Turns int `json:"turns"`
+	// HostMessages counts user-role messages the host wrote (task
+	// notifications, command echoes and output, reminders, compaction
+	// summaries, meta lines): not prompts.
+	HostMessages int `json:"host_messages"`
+	// AbandonedPrompts counts prompts left behind on a branch by a rewind
+	// or an edited prompt; they are not in Turns or the thread.
+	AbandonedPrompts int `json:"abandoned_prompts"`
+	Compactions      int `json:"compactions"`
 	// Usage is the last assistant usage after the last compaction; when
 	// there is none, UsageKnown is false (usage from before a compaction
 	// says nothing about the context now).
@@ -110,8 +117,11 @@ type Summary struct {
 	FilesModified []string      `json:"files_modified"`
 	ToolsUsed     []string      `json:"tools_used"` // deduplicated, first-use order, at most 100
 	ToolCalls     int           `json:"tool_calls"`
-	ToolFailures  []ToolFailure `json:"tool_failures"`  // the newest 20, oldest first
-	LastToolCall  string        `json:"last_tool_call"` // the name of the last tool call
+	ToolFailures  []ToolFailure `json:"tool_failures"` // the newest 20, oldest first
+	// ToolRejections counts calls the user declined at the host's
+	// permission prompt: not failures.
+	ToolRejections int    `json:"tool_rejections"`
+	LastToolCall   string `json:"last_tool_call"` // the name of the last tool call
 	// Interrupted is true when the last tool call has no result, or the
 	// user interrupted and has not prompted since.
 	Interrupted bool        `json:"interrupted"`
@@ -258,7 +268,7 @@ func read(r io.Reader, f Format, o ReadOptions) (*Summary, int, error) {
 	var h lineHandler
 	switch f {
 	case ClaudeCode:
-		h = &claudeReader{st: st}
+		h = newClaudeReader(st)
 	case Codex:
 		h = newCodexReader(st)
 	case OpenClaw:
@@ -409,8 +419,24 @@ func (st *state) usage(u Usage) {
 // prompt records a user prompt (text may be empty: an image alone).
 func (st *state) prompt(text string) {
 	st.s.Turns++
-	st.mark = false
+	st.promptSeen()
 	st.thread.prompt(text)
+}
+
+// promptSeen clears what a new prompt ends: an interruption, and the wait
+// for the last call's result (the user moved on from it).
+func (st *state) promptSeen() {
+	st.mark = false
+	st.lastOpen = false
+}
+
+// toolRejected records that the user declined call id.
+func (st *state) toolRejected(id string) {
+	delete(st.open, id)
+	if id != "" && id == st.lastCall {
+		st.lastOpen = false
+	}
+	st.s.ToolRejections++
 }
 
 // toolCall records a call; side is true for a subagent's call, which
