@@ -271,6 +271,9 @@ func (c *claudeReader) assistant(msg []byte, side bool) {
 			name := strOr(bname)
 			c.st.toolCall(strOr(bid), name, side)
 			c.st.fileTool(name, binput)
+			if !side {
+				c.st.planCall(name, binput)
+			}
 		}
 	}
 	if !side {

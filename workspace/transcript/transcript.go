@@ -372,6 +372,12 @@ type state struct {
 	nfail    int
 
 	thread *threadBuilder
+
+	// plan is the newest host plan; taskIDs and nextTask number the steps
+	// Claude Code's task tools create.
+	plan     *spec.HostPlan
+	taskIDs  []string
+	nextTask int
 }
 
 func newState(f Format, o ReadOptions) *state {
@@ -528,6 +534,7 @@ func (st *state) summary() *Summary {
 	s.ToolFailures = st.failures
 	s.Interrupted = st.lastCall != "" && st.lastOpen || st.mark
 	s.Thread = st.thread.build()
+	s.Thread.HostPlan = st.plan
 	return s
 }
 
