@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -52,14 +53,13 @@ func (a *app) installHosts(w *workspace.Workspace, names []string, local, uninst
 }
 
 func (a *app) transcriptCommand() *cli.Command {
-	format := &cli.StringFlag{Name: "format", Usage: "claude-code, codex or openclaw (default: detected)"}
+	format := &cli.StringFlag{Name: "format", Usage: "claude-code, codex, openclaw or gemini (default: detected)"}
 	detect := func(c *cli.Context, path string) (transcript.Format, error) {
 		if f := c.String("format"); f != "" {
-			switch transcript.Format(f) {
-			case transcript.ClaudeCode, transcript.Codex, transcript.OpenClaw:
+			if slices.Contains(transcript.Formats, transcript.Format(f)) {
 				return transcript.Format(f), nil
 			}
-			return "", spec.Usage("--format %q: want claude-code, codex or openclaw", f)
+			return "", spec.Usage("--format %q: want claude-code, codex, openclaw or gemini", f)
 		}
 		return transcript.Detect(path)
 	}
