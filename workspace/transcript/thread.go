@@ -25,6 +25,8 @@ type threadBuilder struct {
 
 	first, last string // summary halves
 	firstGist   string
+	// latest is the newest prompt as written, cut to LatestPromptChars.
+	latest string
 
 	// The assistant message being read: its id (consecutive lines of one
 	// Claude Code message share it), its length, and the start of its text.
@@ -63,6 +65,7 @@ func (t *threadBuilder) prompt(text string) {
 		t.first, t.firstGist = half, gist
 	}
 	t.last = half
+	t.latest = latestPrompt(text)
 	if t.asstLen > longReply {
 		if len(t.long) >= t.max {
 			t.long = append(t.long[:0], t.long[1:]...)
@@ -110,6 +113,7 @@ func (t *threadBuilder) build() spec.Thread {
 	if t.n == 0 {
 		return th
 	}
+	th.LatestPrompt = spec.Text(t.latest)
 	th.Summary = spec.Text(t.first)
 	if t.n > 1 {
 		th.Summary = spec.Text(t.first + " ... " + t.last)
@@ -145,4 +149,16 @@ func (t *threadBuilder) build() spec.Thread {
 		th.KeyExchanges = append(th.KeyExchanges, spec.Exchange{Role: e.role, Gist: spec.Text(e.gist)})
 	}
 	return th
+}
+
+// latestPrompt keeps a prompt as the user wrote it, lines and all, cut to
+// spec.LatestPromptChars characters ("…" marks a cut); only trailing
+// whitespace and invalid UTF-8 go.
+func latestPrompt(text string) string {
+	text = strings.TrimSpace(strings.ToValidUTF8(prefix(text, 4*spec.LatestPromptChars+4), ""))
+	if runeCount(text) <= spec.LatestPromptChars {
+		return text
+	}
+	r := []rune(text)
+	return strings.TrimRight(string(r[:spec.LatestPromptChars-1]), " \t\r\n") + "…"
 }
