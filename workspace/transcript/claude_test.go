@@ -193,3 +193,29 @@ func TestInterruptedClearedByPrompt(t *testing.T) {
 		}
 	}
 }
+
+// SPEC §15.5: a session built on real Claude Code lines (testdata README):
+// a command echo and its coloured output, a meta caveat, an edited first
+// prompt, a prompt queued while a tool ran and delivered later, a queued
+// and a delivered task notification, a reminder-only message, a declined
+// edit. Only the user's words are prompts; the latest is the queued one.
+func TestClaudeQueuedSessionFixture(t *testing.T) {
+	s, err := ReadFile("testdata/claude-code-queued.jsonl", ClaudeCode, ReadOptions{Root: "/home/dev/app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Turns != 2 || s.HostMessages != 6 || s.AbandonedPrompts != 1 || s.ToolRejections != 1 || len(s.ToolFailures) != 1 || s.Interrupted {
+		t.Errorf("Turns %d, HostMessages %d, AbandonedPrompts %d, ToolRejections %d, ToolFailures %d, Interrupted %v; want 2, 6, 1, 1, 1, false",
+			s.Turns, s.HostMessages, s.AbandonedPrompts, s.ToolRejections, len(s.ToolFailures), s.Interrupted)
+	}
+	if s.Thread.LatestPrompt != "Also handle a UTF-8 BOM at the start of the file." {
+		t.Errorf("LatestPrompt = %q", s.Thread.LatestPrompt)
+	}
+	want := []string{"Make the CSV importer stream its input instead of loading it whole.", "Also handle a UTF-8 BOM at the start of the file."}
+	if got := userGists(s); !reflect.DeepEqual(got, want) {
+		t.Errorf("user gists = %q\nwant %q", got, want)
+	}
+	if s.Thread.HostPlan == nil || s.Thread.HostPlan.Current().Text != "Strip a leading UTF-8 BOM" {
+		t.Errorf("HostPlan = %+v", s.Thread.HostPlan)
+	}
+}

@@ -153,7 +153,7 @@ func TestRealClaudeCodeTranscript(t *testing.T) {
 			t.Errorf("a host message in the thread: %+v", e)
 		}
 	}
-	if lastUser != "continue" || !strings.HasSuffix(string(s.Thread.Summary), " ... continue") {
+	if lastUser != "continue" || !strings.HasSuffix(string(s.Thread.Summary), " ... continue") || s.Thread.LatestPrompt != "continue" {
 		t.Errorf("the latest instruction is not the thread's last prompt: %+v", s.Thread)
 	}
 	if !strings.HasPrefix(string(s.Thread.Summary), "Work on bead spotter-dov.") || len(s.Thread.KeyExchanges) == 0 {
