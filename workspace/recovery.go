@@ -49,7 +49,7 @@ func RenderRecovery(cp *spec.Checkpoint, o RenderOptions) string {
 
 	// The user's latest instruction opens the thread, and its room is
 	// kept before anything else optional is packed.
-	threadHead := latestInstruction(cp.Thread, min(latestInstructionCap, max(room/2, 0)))
+	threadHead := latestInstruction(cp.Thread, min(latestInstructionCap+runes(threadHeading), max(room/2, 0)))
 	reserve := runes(threadHead)
 	if reserve > room {
 		threadHead, reserve = "", 0
@@ -106,8 +106,11 @@ func RenderRecovery(cp *spec.Checkpoint, o RenderOptions) string {
 
 // Shapes of the optional sections (SPEC §10.1, §10.2).
 const (
-	// latestInstructionCap bounds the latest instruction's quote.
+	// latestInstructionCap bounds the latest instruction's text.
 	latestInstructionCap = 600
+	// threadHeading opens the Thread section when it has the latest
+	// instruction.
+	threadHeading = "\n## Thread\nThe user's latest instruction:\n"
 	// decisionWhatCap and decisionWhyCap shorten a decision's item, so
 	// one long decision cannot push the others out.
 	decisionWhatCap = 240
@@ -132,7 +135,7 @@ func latestInstruction(th spec.Thread, max int) string {
 			}
 		}
 	}
-	head := "\n## Thread\nThe user's latest instruction:\n"
+	head := threadHeading
 	if text == "" || max < runes(head)+minItemChars {
 		return ""
 	}
