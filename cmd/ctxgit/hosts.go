@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 	"github.com/ctxgit/ctxgit/workspace/hostconfig"
@@ -121,6 +122,17 @@ func (a *app) printTranscript(path string, s *transcript.Summary) {
 	out := a.stdout
 	fmt.Fprintf(out, "%s (%s): %d lines, %d bad\n", path, s.Format, s.Lines, s.BadLines)
 	fmt.Fprintf(out, "turns: %d · compactions: %d · tool calls: %d\n", s.Turns, s.Compactions, s.ToolCalls)
+	if s.HostMessages+s.AbandonedPrompts+s.ToolRejections > 0 {
+		fmt.Fprintf(out, "not prompts: %d host messages, %d on abandoned branches · declined tool calls: %d\n", s.HostMessages, s.AbandonedPrompts, s.ToolRejections)
+	}
+	if hp := s.Thread.HostPlan; hp != nil {
+		done, total := hp.Progress()
+		fmt.Fprintf(out, "host plan (%s): %d of %d done", hp.Tool, done, total)
+		if cur := hp.Current(); cur != nil {
+			fmt.Fprintf(out, "; current: %s", safetext.Line(string(cur.Text)))
+		}
+		fmt.Fprintln(out)
+	}
 	if s.UsageKnown {
 		fmt.Fprintf(out, "usage since the last compaction: %d tokens", s.Usage.Used())
 		if s.Usage.ContextWindow > 0 {
