@@ -134,6 +134,9 @@ type Metacog struct {
 type DecisionRef struct {
 	ID   string `yaml:"id" json:"id"`
 	What Text   `yaml:"what" json:"what"`
+	// Why is the decision's reason, so a recovery can show it; omitted
+	// when the log gives none.
+	Why  Text   `yaml:"why,omitempty" json:"why,omitempty"`
 	When string `yaml:"when" json:"when"`
 }
 
@@ -161,6 +164,67 @@ type FileChange struct {
 type Thread struct {
 	Summary      Text       `yaml:"summary" json:"summary"`
 	KeyExchanges []Exchange `yaml:"key_exchanges" json:"key_exchanges"`
+	// LatestPrompt is the user's latest instruction as written, cut to
+	// LatestPromptChars; omitted when unknown.
+	LatestPrompt Text `yaml:"latest_prompt,omitempty" json:"latest_prompt,omitempty"`
+	// HostPlan is the newest state of the plan the agent keeps with its
+	// host's own tool, as the transcript shows it (SPEC §8.3); nil when
+	// the transcript has none.
+	HostPlan *HostPlan `yaml:"host_plan,omitempty" json:"host_plan,omitempty"`
+}
+
+// LatestPromptChars caps Thread.LatestPrompt (SPEC §8.3).
+const LatestPromptChars = 1000
+
+// HostPlan is a host's own plan: Claude Code's TodoWrite list or task
+// tools, Codex's update_plan, Gemini CLI's write_todos.
+type HostPlan struct {
+	Tool  string         `yaml:"tool" json:"tool"`
+	Steps []HostPlanStep `yaml:"steps" json:"steps"`
+}
+
+// HostPlanStep is one step of a host plan.
+type HostPlanStep struct {
+	Text   Text   `yaml:"text" json:"text"`
+	Status string `yaml:"status" json:"status"` // pending, in_progress, done or cancelled
+}
+
+// Host plan step statuses.
+const (
+	HostStepPending    = "pending"
+	HostStepInProgress = "in_progress"
+	HostStepDone       = "done"
+	HostStepCancelled  = "cancelled"
+)
+
+// Progress counts the steps done of those not cancelled.
+func (p *HostPlan) Progress() (done, total int) {
+	for _, s := range p.Steps {
+		switch s.Status {
+		case HostStepCancelled:
+			continue
+		case HostStepDone:
+			done++
+		}
+		total++
+	}
+	return done, total
+}
+
+// Current is the step in progress, else the first pending one; nil when
+// every step is done or cancelled.
+func (p *HostPlan) Current() *HostPlanStep {
+	for i := range p.Steps {
+		if p.Steps[i].Status == HostStepInProgress {
+			return &p.Steps[i]
+		}
+	}
+	for i := range p.Steps {
+		if p.Steps[i].Status == HostStepPending {
+			return &p.Steps[i]
+		}
+	}
+	return nil
 }
 
 // Exchange is one remembered message.

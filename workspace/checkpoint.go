@@ -197,7 +197,7 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 		return nil, err
 	}
 	md := []byte(RenderRecovery(cp, RenderOptions{Budget: w.Config.BudgetChars(), ChangedFiles: w.Config.Recovery.ChangedFiles,
-		CompactionWarn: w.Config.Recovery.CompactionWarn, FullName: opts.Session + ":" + cp.Meta.CheckpointID}))
+		CompactionWarn: w.Config.Recovery.CompactionWarn, FullName: opts.Session + ":" + cp.Meta.CheckpointID, StateFiles: w.StateFiles()}))
 	yamlID, err := pending.WriteObject(vcs.BlobObject, yamlData)
 	if err != nil {
 		return nil, err
@@ -476,7 +476,7 @@ func (w *Workspace) buildCheckpoint(opts CheckpointOptions, st *State, prev *spe
 	cp.Decisions = []spec.DecisionRef{}
 	cp.Resources.NewDecisions = []string{}
 	for _, d := range ds {
-		ref := spec.DecisionRef{ID: d.ID, What: spec.Text(d.What)}
+		ref := spec.DecisionRef{ID: d.ID, What: spec.Text(d.What), Why: spec.Text(d.Why)}
 		if !d.When.IsZero() {
 			ref.When = d.When.UTC().Format(time.RFC3339)
 		}
@@ -498,6 +498,14 @@ func (w *Workspace) buildCheckpoint(opts CheckpointOptions, st *State, prev *spe
 	}
 	if cp.Thread.KeyExchanges == nil {
 		cp.Thread.KeyExchanges = []spec.Exchange{}
+	}
+	if hp := cp.Thread.HostPlan; hp != nil {
+		// A copy: the caller's plan is not ours to trim.
+		c := *hp
+		if len(c.Steps) > maxHostPlanSteps {
+			c.Steps = c.Steps[:maxHostPlanSteps]
+		}
+		cp.Thread.HostPlan = &c
 	}
 
 	cp.Learnings = append([]string{}, opts.Learnings...)
@@ -529,7 +537,16 @@ const (
 	maxRecordedSteps = 200
 	maxLearnings     = 20
 	maxOpenItems     = 50
+	maxHostPlanSteps = 50
 )
+
+// StateFiles are ctxgit's own files in the workspace, as configured: the
+// plan, the failure log and its fallback, the decisions log and the task
+// state (the recovery block leaves them out of the changed files).
+func (w *Workspace) StateFiles() []string {
+	p := w.Config.Paths
+	return []string{p.Plan, p.FailureLog, p.FailureLogFallback, p.Decisions, p.TaskState, spec.DefaultTaskStateAlt}
+}
 
 // nextAction is, in order: the caller's, the task state's, else "continue"
 // with the plan's current step (SPEC §10.4).
@@ -546,6 +563,13 @@ func (w *Workspace) nextAction(opts CheckpointOptions, st *State) string {
 		}
 		if len(st.Plan.Steps) > 0 {
 			return "All plan steps are done or failed: check the plan's done-when condition"
+		}
+	}
+	if hp := opts.Thread.HostPlan; st.Plan == nil && hp != nil {
+		// Without a plan file, the plan the agent keeps with its host
+		// says what comes next (SPEC §10.4).
+		if cur := hp.Current(); cur != nil {
+			return "Continue: " + string(cur.Text)
 		}
 	}
 	return ""

@@ -21,6 +21,10 @@ type RenderOptions struct {
 	// FullName names the checkpoint for `ctxgit show` ("cp_003" or
 	// "session:cp_003").
 	FullName string
+	// StateFiles are ctxgit's own files in the workspace (state files and
+	// the plan), left out of the changed files as files under .ctxgit/,
+	// the default plan and the checkpoint's plan always are.
+	StateFiles []string
 }
 
 // requiredFieldCap bounds each always-kept field, so a pathological goal
@@ -41,57 +45,187 @@ func RenderRecovery(cp *spec.Checkpoint, o RenderOptions) string {
 			break
 		}
 	}
-	b := &packer{budget: o.Budget - runes(footer)}
+	room := o.Budget - runes(footer) - runes(required)
+
+	// The user's latest instruction opens the thread, and its room is
+	// kept before anything else optional is packed.
+	threadHead := latestInstruction(cp.Thread, min(latestInstructionCap+runes(threadHeading), max(room/2, 0)))
+	reserve := runes(threadHead)
+	if reserve > room {
+		threadHead, reserve = "", 0
+	}
+	b := &packer{budget: o.Budget - runes(footer) - reserve}
 	b.buf.WriteString(required)
 	b.used = runes(required)
 
+	hp := cp.Thread.HostPlan
+	ownPlan := cp.Plan.Source != ""
+	if hp != nil && !ownPlan {
+		b.section("## Plan ("+oneLine(hp.Tool)+")", hostPlanLines(hp, len(hp.Steps)), "")
+	}
 	var ds []string
 	for i := len(cp.Decisions) - 1; i >= 0; i-- {
-		d := cp.Decisions[i]
-		label := d.ID
-		if d.When != "" {
-			label += " " + d.When
-		}
-		ds = append(ds, "["+oneLine(label)+"] "+oneLine(string(d.What)))
+		ds = append(ds, decisionLine(cp.Decisions[i]))
 	}
 	b.section("## Decisions (newest first)", ds, "")
 	b.section("## Open items", mapLines(cp.OpenItems), "")
+	if hp != nil && ownPlan {
+		done, total := hp.Progress()
+		b.section(fmt.Sprintf("## Host plan (%s, %d of %d done)", oneLine(hp.Tool), done, total), hostPlanLines(hp, hostPlanExtra), "")
+	}
+	b.section(changedFiles(cp, o))
 
-	files := cp.Resources.SinceSession
-	total := cp.Resources.SinceCount
-	heading := "## Files changed since the session began"
-	if total == 0 {
-		files, total = cp.Resources.FilesChanged, cp.Resources.ChangedCount
-		heading = "## Files changed since the previous checkpoint"
-	}
-	var fl []string
-	for i, f := range files {
-		if i == o.ChangedFiles {
-			break
-		}
-		if f.From != "" {
-			fl = append(fl, f.Status+" "+oneLine(f.From)+" → "+oneLine(f.Path))
-		} else {
-			fl = append(fl, f.Status+" "+oneLine(f.Path))
-		}
-	}
-	more := ""
-	if total > len(fl) {
-		more = fmt.Sprintf("… and %d more (%d in all)", total-len(fl), total)
-	}
-	b.section(heading, fl, more)
-
+	b.budget += reserve
 	var thread []string
 	if s := strings.TrimSpace(string(cp.Thread.Summary)); s != "" {
 		thread = append(thread, "summary: "+oneLine(s))
 	}
-	for _, e := range cp.Thread.KeyExchanges {
-		thread = append(thread, oneLine(e.Role)+": "+oneLine(string(e.Gist)))
+	latest := oneLine(string(cp.Thread.LatestPrompt))
+	lastUser := -1
+	for i, e := range cp.Thread.KeyExchanges {
+		if e.Role == "user" {
+			lastUser = i
+		}
 	}
-	b.section("## Thread", thread, "")
+	for i, e := range cp.Thread.KeyExchanges {
+		gist := oneLine(string(e.Gist))
+		if i == lastUser && threadHead != "" && strings.HasPrefix(latest, strings.TrimSuffix(gist, "…")) {
+			continue // the latest instruction, shown whole above
+		}
+		thread = append(thread, oneLine(e.Role)+": "+gist)
+	}
+	if threadHead != "" {
+		b.sectionUnder(threadHead, thread, "")
+	} else {
+		b.section("## Thread", thread, "")
+	}
 	b.section("## Learnings", mapLines(cp.Learnings), "")
 
 	return fitBudget(b.buf.String(), footer, o.Budget)
+}
+
+// Shapes of the optional sections (SPEC §10.1, §10.2).
+const (
+	// latestInstructionCap bounds the latest instruction's text.
+	latestInstructionCap = 600
+	// threadHeading opens the Thread section when it has the latest
+	// instruction.
+	threadHeading = "\n## Thread\nThe user's latest instruction:\n"
+	// decisionWhatCap and decisionWhyCap shorten a decision's item, so
+	// one long decision cannot push the others out.
+	decisionWhatCap = 240
+	decisionWhyCap  = 160
+	// hostPlanExtra is how many steps the host plan shows beside a plan
+	// file: the current one and the next.
+	hostPlanExtra = 3
+	// minItemChars is the least a shortened item keeps; a section with
+	// less room than that is left out.
+	minItemChars = 40
+)
+
+// latestInstruction is the start of the Thread section: the user's
+// latest instruction, verbatim (quoted) up to max characters, or "".
+func latestInstruction(th spec.Thread, max int) string {
+	text := strings.TrimSpace(string(th.LatestPrompt))
+	if text == "" {
+		// A checkpoint from before latest_prompt: the last user gist.
+		for _, e := range th.KeyExchanges {
+			if e.Role == "user" {
+				text = strings.TrimSpace(string(e.Gist))
+			}
+		}
+	}
+	head := threadHeading
+	if text == "" || max < runes(head)+minItemChars {
+		return ""
+	}
+	for cap := max - runes(head); cap >= minItemChars; cap -= 20 {
+		q := quote(truncateRunes(text, cap)) + "\n"
+		if runes(head)+runes(q) <= max {
+			return head + q
+		}
+	}
+	return ""
+}
+
+// decisionLine is a decision with its reason, each shortened.
+func decisionLine(d spec.DecisionRef) string {
+	label := d.ID
+	if d.When != "" {
+		label += " " + d.When
+	}
+	line := "[" + oneLine(label) + "] " + truncateRunes(oneLine(string(d.What)), decisionWhatCap)
+	if why := oneLine(string(d.Why)); why != "" {
+		line += " — why: " + truncateRunes(why, decisionWhyCap)
+	}
+	return line
+}
+
+// hostPlanLines lists a host plan's steps, at most max of them: all when
+// the host plan is the plan; else the current step and those after it.
+func hostPlanLines(hp *spec.HostPlan, max int) []string {
+	steps := hp.Steps
+	if max < len(steps) {
+		from := 0
+		if cur := hp.Current(); cur != nil {
+			for i := range steps {
+				if &steps[i] == cur {
+					from = i
+				}
+			}
+		}
+		steps = steps[from:min(from+max, len(steps))]
+	}
+	marks := map[string]string{spec.HostStepDone: "[x] ", spec.HostStepInProgress: "[>] ", spec.HostStepCancelled: "[-] "}
+	var out []string
+	for _, s := range steps {
+		mark, ok := marks[s.Status]
+		if !ok {
+			mark = "[ ] "
+		}
+		out = append(out, mark+oneLine(string(s.Text)))
+	}
+	return out
+}
+
+// changedFiles is the changed files section: the workspace's own files,
+// never ctxgit's state files or the plan.
+func changedFiles(cp *spec.Checkpoint, o RenderOptions) (heading string, items []string, tail string) {
+	files := cp.Resources.SinceSession
+	total := cp.Resources.SinceCount
+	heading = "## Files changed since the session began"
+	if total == 0 {
+		files, total = cp.Resources.FilesChanged, cp.Resources.ChangedCount
+		heading = "## Files changed since the previous checkpoint"
+	}
+	own := map[string]bool{spec.DefaultPlan: true}
+	if cp.Plan.Source != "" {
+		own[cp.Plan.Source] = true
+	}
+	for _, f := range o.StateFiles {
+		own[f] = true
+	}
+	isOwn := func(p string) bool { return own[p] || strings.HasPrefix(p, spec.DirName+"/") }
+	shown := 0
+	for _, f := range files {
+		if isOwn(f.Path) && (f.From == "" || isOwn(f.From)) {
+			total--
+			continue
+		}
+		if shown == o.ChangedFiles {
+			continue
+		}
+		shown++
+		if f.From != "" {
+			items = append(items, f.Status+" "+oneLine(f.From)+" → "+oneLine(f.Path))
+		} else {
+			items = append(items, f.Status+" "+oneLine(f.Path))
+		}
+	}
+	if total > len(items) {
+		tail = fmt.Sprintf("… and %d more (%d in all)", total-len(items), total)
+	}
+	return heading, items, tail
 }
 
 // fitBudget appends the footer, cutting the body at its last whole line
@@ -119,7 +253,7 @@ func renderRequired(cp *spec.Checkpoint, o RenderOptions, fieldCap int) string {
 	}
 	b.WriteString("\n")
 	if o.Status != "" {
-		b.WriteString(o.Status + "\n")
+		b.WriteString(statusSentence(o.Status) + "\n")
 	}
 	if cp.Meta.CompactionCount > o.CompactionWarn {
 		fmt.Fprintf(&b, "Warning: %d compactions in this session — a compaction death spiral. Save state to files and keep each step small.\n", cp.Meta.CompactionCount)
@@ -141,10 +275,22 @@ func renderRequired(cp *spec.Checkpoint, o RenderOptions, fieldCap int) string {
 	}
 	field("## Goal", goal)
 	step := "## Current step"
+	current := string(cp.Plan.CurrentStep)
 	if cp.Plan.Total > 0 {
 		step = fmt.Sprintf("## Current step (%d of %d done)", cp.Plan.Done, cp.Plan.Total)
 	}
-	field(step, string(cp.Plan.CurrentStep))
+	if hp := cp.Thread.HostPlan; hp != nil && cp.Plan.Source == "" {
+		// No plan file: the plan the agent keeps with its host stands in.
+		done, total := hp.Progress()
+		step = fmt.Sprintf("## Current step (%d of %d done, %s)", done, total, hp.Tool)
+		switch cur := hp.Current(); {
+		case cur != nil:
+			current = string(cur.Text)
+		case total > 0:
+			current = "every step of the plan is done"
+		}
+	}
+	field(step, current)
 	if cp.Task != nil {
 		field("## Current phase", cp.Task.CurrentPhase)
 	}
@@ -173,13 +319,23 @@ type packer struct {
 }
 
 // section adds a heading and as many items as fit, then the tail line
-// if it fits; a section none of whose items fit is left out whole.
+// if it fits; a section none of whose items fit, even shortened, is left
+// out whole.
 func (p *packer) section(heading string, items []string, tail string) {
 	if len(items) == 0 {
 		return
 	}
-	head := "\n" + heading + "\n"
-	if p.used+runes(head) >= p.budget {
+	p.add("\n"+heading+"\n", items, tail, false)
+}
+
+// sectionUnder is section under a head already written out (a heading and
+// the lines under it), which is added even when no item fits.
+func (p *packer) sectionUnder(head string, items []string, tail string) {
+	p.add(head, items, tail, true)
+}
+
+func (p *packer) add(head string, items []string, tail string, keepHead bool) {
+	if p.used+runes(head) > p.budget || !keepHead && p.used+runes(head) >= p.budget {
 		return
 	}
 	var added []string
@@ -189,34 +345,78 @@ func (p *packer) section(heading string, items []string, tail string) {
 		line := "- " + it + "\n"
 		if used+runes(line) > p.budget {
 			cut = true
+			if len(added) == 0 {
+				// The first item alone is too long: shorten it, keeping
+				// room to say how many more there are.
+				more := 0
+				if len(items) > 1 {
+					more = runes(fmt.Sprintf("… %d more not shown\n", len(items)-1))
+				}
+				if keep := p.budget - used - more - 3; keep >= minItemChars {
+					line = "- " + truncateRunes(it, keep) + "\n"
+					added = append(added, line)
+					used += runes(line)
+				}
+			}
 			break
 		}
 		added = append(added, line)
 		used += runes(line)
 	}
-	if cut {
-		// Say how many were left out, giving up items to make room.
-		for len(added) > 0 {
+	if cut && len(added) > 0 {
+		// Say how many were left out, giving up items to make room, and
+		// shortening the first rather than giving it up.
+		for {
 			tail = fmt.Sprintf("… %d more not shown", len(items)-len(added))
 			if used+runes(tail)+1 <= p.budget {
 				break
 			}
-			used -= runes(added[len(added)-1])
-			added = added[:len(added)-1]
+			if len(added) > 1 {
+				used -= runes(added[len(added)-1])
+				added = added[:len(added)-1]
+				continue
+			}
+			used -= runes(added[0])
+			tail = fmt.Sprintf("… %d more not shown", len(items)-1)
+			keep := p.budget - used - runes(tail) - 1 - 3
+			if keep < minItemChars {
+				added = nil
+				break
+			}
+			added[0] = "- " + truncateRunes(items[0], keep) + "\n"
+			used += runes(added[0])
+			break
 		}
 	}
-	if len(added) == 0 {
+	if len(added) == 0 && !keepHead {
 		return
 	}
 	p.buf.WriteString(head)
 	for _, l := range added {
 		p.buf.WriteString(l)
 	}
-	if tail != "" && used+runes(tail)+1 <= p.budget {
+	if tail != "" && len(added) > 0 && used+runes(tail)+1 <= p.budget {
 		p.buf.WriteString(tail + "\n")
 		used += runes(tail) + 1
 	}
 	p.used = used
+}
+
+// statusSentence says what a status token means (SPEC §12.2): a block
+// meant for a chat model carries no bare STATUS: token, which the model
+// could echo as if it were its own signal.
+func statusSentence(token string) string {
+	switch token {
+	case StatusOK:
+		return "Status: OK, go on."
+	case StatusMissingState:
+		return "Status: there is no usable task state; rebuild it before the next major action."
+	case StatusHalt:
+		return "Status: the context is at its limit; save state and stop."
+	case StatusComplete:
+		return "Status: the task state says the task is done."
+	}
+	return "Status: " + oneLine(strings.TrimPrefix(token, "STATUS:"))
 }
 
 // quote and oneLine render untrusted text (SPEC §10.1).

@@ -40,7 +40,21 @@ func TestRecoveryBudgetProperty(t *testing.T) {
 	for i := range 300 {
 		cp := sampleCheckpoint()
 		for range rng.IntN(120) {
-			cp.Decisions = append(cp.Decisions, spec.DecisionRef{ID: fmt.Sprintf("d_%03d", len(cp.Decisions)+1), What: spec.Text(text(rng.IntN(30)))})
+			cp.Decisions = append(cp.Decisions, spec.DecisionRef{ID: fmt.Sprintf("d_%03d", len(cp.Decisions)+1), What: spec.Text(text(rng.IntN(30))), Why: spec.Text(text(rng.IntN(80)))})
+		}
+		if rng.IntN(2) == 0 {
+			cp.Thread.LatestPrompt = spec.Text(text(rng.IntN(400)))
+			cp.Thread.KeyExchanges = []spec.Exchange{{Role: "user", Gist: spec.Text(text(10))}, {Role: "assistant", Gist: spec.Text(text(10))}}
+		}
+		if rng.IntN(2) == 0 {
+			hp := &spec.HostPlan{Tool: "TodoWrite"}
+			for range rng.IntN(40) {
+				hp.Steps = append(hp.Steps, spec.HostPlanStep{Text: spec.Text(text(rng.IntN(20))), Status: []string{"done", "in_progress", "pending", "cancelled"}[rng.IntN(4)]})
+			}
+			cp.Thread.HostPlan = hp
+			if rng.IntN(2) == 0 {
+				cp.Plan.Source = ".active-plan.md"
+			}
 		}
 		for range rng.IntN(300) {
 			cp.Resources.SinceSession = append(cp.Resources.SinceSession, spec.FileChange{Path: text(3), Status: "M"})
@@ -56,7 +70,11 @@ func TestRecoveryBudgetProperty(t *testing.T) {
 			t.Fatalf("case %d: %d characters over a budget of %d", i, n, budget)
 		}
 		if budget >= 600 {
-			for _, want := range []string{"> ship the ledger migration", "> 2. Dual write — write to both ledgers", "> run the reconciliation job", "> dual write lost events under load"} {
+			wants := []string{"> ship the ledger migration", "> run the reconciliation job", "> dual write lost events under load"}
+			if cp.Plan.Source != "" || cp.Thread.HostPlan == nil {
+				wants = append(wants, "> 2. Dual write — write to both ledgers")
+			}
+			for _, want := range wants {
 				if !strings.Contains(block, want) {
 					t.Fatalf("case %d (budget %d): %q lost:\n%s", i, budget, want, block)
 				}
@@ -90,7 +108,8 @@ func TestRecoveryQuotesUntrustedText(t *testing.T) {
 			headings += 10
 		}
 	}
-	if headings != 11 || statuses != 1 {
+	// The status itself is a sentence, never a bare token (SPEC §10.1).
+	if headings != 11 || statuses != 0 || !strings.Contains(block, "\nStatus: OK, go on.\n") {
 		t.Fatalf("forged lines got through (%d headings, %d statuses):\n%s", headings, statuses, block)
 	}
 }
@@ -106,6 +125,154 @@ func TestRecoveryCompactionWarning(t *testing.T) {
 		block := workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 2000, CompactionWarn: 3})
 		if got := strings.Contains(block, "compaction death spiral"); got != tc.warn {
 			t.Fatalf("%d compactions: warning %v, want %v", tc.count, got, tc.warn)
+		}
+	}
+}
+
+// SPEC §10.1: the changed files are the workspace's own: never ctxgit's
+// state files or the plan, which the count leaves out too.
+func TestRecoveryChangedFilesLeaveOutStateFiles(t *testing.T) {
+	cp := sampleCheckpoint()
+	cp.Plan.Source = "docs/PLAN.md"
+	cp.Resources.SinceSession = []spec.FileChange{
+		{Path: ".active-plan.md", Status: "M"}, {Path: ".ctxgit/decisions.md", Status: "A"}, {Path: ".ctxgit/failure-log.md", Status: "A"},
+		{Path: "docs/PLAN.md", Status: "M"}, {Path: "notes/state.md", Status: "M"}, {Path: "ledger/write.go", Status: "M"},
+		{Path: "ledger/old.go", Status: "R", From: ".ctxgit/tmp.go"},
+	}
+	cp.Resources.SinceCount = 9 // two more than listed
+	block := workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 2000, ChangedFiles: 10, StateFiles: []string{"notes/state.md"}})
+	want := "## Files changed since the session began\n- M ledger/write.go\n- R .ctxgit/tmp.go → ledger/old.go\n… and 2 more (4 in all)\n"
+	if !strings.Contains(block, want) {
+		t.Fatalf("want\n%s\nin:\n%s", want, block)
+	}
+	// Only ctxgit's files changed: no section.
+	cp.Resources.SinceSession = cp.Resources.SinceSession[:5]
+	cp.Resources.SinceCount = 5
+	block = workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 2000, ChangedFiles: 10, StateFiles: []string{"notes/state.md"}})
+	if strings.Contains(block, "## Files changed") {
+		t.Fatalf("a files section of ctxgit's own files:\n%s", block)
+	}
+}
+
+// SPEC §10.1, §10.2: a decision shows its why, shortened; one huge newest
+// decision is shortened, not allowed to remove the whole section, and the
+// entries it leaves no room for are counted.
+func TestRecoveryDecisions(t *testing.T) {
+	cp := sampleCheckpoint()
+	cp.Decisions = []spec.DecisionRef{
+		{ID: "d_001", What: "Keep the v1 ledger read-only", Why: "rollback stays possible", When: "2026-11-22T10:00:00Z"},
+	}
+	block := workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 2000})
+	if !strings.Contains(block, "\n- [d_001 2026-11-22T10:00:00Z] Keep the v1 ledger read-only — why: rollback stays possible\n") {
+		t.Fatalf("no why:\n%s", block)
+	}
+	long := strings.Repeat("because the ledger must never lose an event ", 20)
+	cp.Decisions = append(cp.Decisions, spec.DecisionRef{ID: "d_002", What: spec.Text(strings.Repeat("write both ledgers ", 20)), Why: spec.Text(long)})
+	block = workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 2000})
+	line := lineAfter(block, "## Decisions (newest first)")
+	if !strings.HasPrefix(line, "- [d_002] write both ledgers") || !strings.Contains(line, "— why: because") || utf8.RuneCountInString(line) > 450 || !strings.HasSuffix(line, "…") {
+		t.Fatalf("the long decision is not shortened with its why (%d characters):\n%s", utf8.RuneCountInString(line), block)
+	}
+
+	// A 3,000-character newest decision, and room for little else.
+	cp.Decisions = nil
+	for i := range 5 {
+		cp.Decisions = append(cp.Decisions, spec.DecisionRef{ID: fmt.Sprintf("d_%03d", i+1), What: spec.Text(fmt.Sprintf("decision %d", i+1))})
+	}
+	cp.Decisions = append(cp.Decisions, spec.DecisionRef{ID: "d_006", What: spec.Text(strings.Repeat("x", 3000))})
+	cp.Metacog.LastFailure = spec.Text(strings.Repeat("lost events ", 30))
+	for _, budget := range []int{800, 1000, 2000} {
+		block = workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: budget})
+		if n := utf8.RuneCountInString(block); n > budget {
+			t.Fatalf("budget %d: %d characters", budget, n)
+		}
+		if !strings.Contains(block, "## Decisions (newest first)\n- [d_006] xxx") {
+			t.Fatalf("budget %d: the Decisions section is gone:\n%s", budget, block)
+		}
+		shown := strings.Count(block, "\n- [d_")
+		if marker := fmt.Sprintf("\n… %d more not shown\n", 6-shown); shown < 6 && !strings.Contains(block, marker) {
+			t.Fatalf("budget %d: %d of 6 decisions shown, and no %q:\n%s", budget, shown, marker, block)
+		}
+	}
+}
+
+// lineAfter is the line that follows the line want in block.
+func lineAfter(block, want string) string {
+	lines := strings.Split(block, "\n")
+	for i, l := range lines {
+		if l == want && i+1 < len(lines) {
+			return lines[i+1]
+		}
+	}
+	return ""
+}
+
+// SPEC §10.1: the thread starts with the user's latest instruction,
+// verbatim (quoted, lines kept) up to a cap; the key exchange repeating
+// it is not shown twice.
+func TestRecoveryLatestInstruction(t *testing.T) {
+	cp := sampleCheckpoint()
+	cp.Thread = spec.Thread{
+		Summary:      "Migrate the ledger ... Also update the changelog, then",
+		LatestPrompt: "Also update the changelog, then\nrun the reconciliation job twice.",
+		KeyExchanges: []spec.Exchange{
+			{Role: "user", Gist: "Migrate the ledger"}, {Role: "assistant", Gist: "Done with step 1"},
+			{Role: "user", Gist: "Also update the changelog, then run the reconciliation job twice."},
+		},
+	}
+	block := workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 2000})
+	want := "\n## Thread\nThe user's latest instruction:\n> Also update the changelog, then\n> run the reconciliation job twice.\n- summary: Migrate the ledger ... Also update the changelog, then\n- user: Migrate the ledger\n- assistant: Done with step 1\n\n"
+	if !strings.Contains(block, want) {
+		t.Fatalf("want\n%s\nin:\n%s", want, block)
+	}
+	// Cut at the cap, whatever the length.
+	cp.Thread.LatestPrompt = spec.Text(strings.Repeat("long instruction ", 200))
+	block = workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 2000})
+	quoted := lineAfter(block, "The user's latest instruction:")
+	if n := utf8.RuneCountInString(quoted); !strings.HasPrefix(quoted, "> long instruction") || n > 602 || n < 200 || !strings.HasSuffix(quoted, "…") {
+		t.Fatalf("latest instruction not cut at the cap (%d characters):\n%s", n, block)
+	}
+	// Its room is kept ahead of decisions and files.
+	for i := range 80 {
+		cp.Decisions = append(cp.Decisions, spec.DecisionRef{ID: fmt.Sprintf("d_%03d", i+1), What: spec.Text(strings.Repeat("d", 60))})
+	}
+	block = workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 2000})
+	if !strings.Contains(block, "The user's latest instruction:\n> long instruction") || utf8.RuneCountInString(block) > 2000 {
+		t.Fatalf("the latest instruction lost to decisions:\n%s", block)
+	}
+}
+
+// SPEC §10.1: without a plan file the host's plan gives the current step,
+// the progress and the plan; beside a plan file it is a short extra
+// section.
+func TestRecoveryHostPlan(t *testing.T) {
+	cp := sampleCheckpoint()
+	cp.Plan = spec.PlanInfo{}
+	cp.Thread.HostPlan = &spec.HostPlan{Tool: "TodoWrite", Steps: []spec.HostPlanStep{
+		{Text: "Inventory the ledger calls", Status: "done"}, {Text: "Dual write", Status: "in_progress"},
+		{Text: "Cut over", Status: "pending"}, {Text: "Drop v1", Status: "pending"}, {Text: "Old idea", Status: "cancelled"},
+	}}
+	block := workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 2000})
+	for _, want := range []string{
+		"\n## Current step (1 of 4 done, TodoWrite)\n> Dual write\n",
+		"\n## Plan (TodoWrite)\n- [x] Inventory the ledger calls\n- [>] Dual write\n- [ ] Cut over\n- [ ] Drop v1\n- [-] Old idea\n",
+	} {
+		if !strings.Contains(block, want) {
+			t.Fatalf("want\n%s\nin:\n%s", want, block)
+		}
+	}
+	cp = sampleCheckpoint()
+	cp.Plan.Source = ".active-plan.md"
+	cp.Thread.HostPlan = &spec.HostPlan{Tool: "update_plan", Steps: []spec.HostPlanStep{
+		{Text: "a", Status: "done"}, {Text: "b", Status: "in_progress"}, {Text: "c", Status: "pending"}, {Text: "d", Status: "pending"}, {Text: "e", Status: "pending"},
+	}}
+	block = workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 2000})
+	for _, want := range []string{
+		"\n## Current step (1 of 3 done)\n> 2. Dual write — write to both ledgers\n",
+		"\n## Host plan (update_plan, 1 of 5 done)\n- [>] b\n- [ ] c\n- [ ] d\n\n",
+	} {
+		if !strings.Contains(block, want) {
+			t.Fatalf("want\n%s\nin:\n%s", want, block)
 		}
 	}
 }

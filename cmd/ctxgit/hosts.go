@@ -3,10 +3,12 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 	"github.com/ctxgit/ctxgit/workspace/hostconfig"
@@ -52,14 +54,13 @@ func (a *app) installHosts(w *workspace.Workspace, names []string, local, uninst
 }
 
 func (a *app) transcriptCommand() *cli.Command {
-	format := &cli.StringFlag{Name: "format", Usage: "claude-code, codex or openclaw (default: detected)"}
+	format := &cli.StringFlag{Name: "format", Usage: "claude-code, codex, openclaw or gemini (default: detected)"}
 	detect := func(c *cli.Context, path string) (transcript.Format, error) {
 		if f := c.String("format"); f != "" {
-			switch transcript.Format(f) {
-			case transcript.ClaudeCode, transcript.Codex, transcript.OpenClaw:
+			if slices.Contains(transcript.Formats, transcript.Format(f)) {
 				return transcript.Format(f), nil
 			}
-			return "", spec.Usage("--format %q: want claude-code, codex or openclaw", f)
+			return "", spec.Usage("--format %q: want claude-code, codex, openclaw or gemini", f)
 		}
 		return transcript.Detect(path)
 	}
@@ -121,6 +122,17 @@ func (a *app) printTranscript(path string, s *transcript.Summary) {
 	out := a.stdout
 	fmt.Fprintf(out, "%s (%s): %d lines, %d bad\n", path, s.Format, s.Lines, s.BadLines)
 	fmt.Fprintf(out, "turns: %d · compactions: %d · tool calls: %d\n", s.Turns, s.Compactions, s.ToolCalls)
+	if s.HostMessages+s.AbandonedPrompts+s.ToolRejections > 0 {
+		fmt.Fprintf(out, "not prompts: %d host messages, %d on abandoned branches · declined tool calls: %d\n", s.HostMessages, s.AbandonedPrompts, s.ToolRejections)
+	}
+	if hp := s.Thread.HostPlan; hp != nil {
+		done, total := hp.Progress()
+		fmt.Fprintf(out, "host plan (%s): %d of %d done", hp.Tool, done, total)
+		if cur := hp.Current(); cur != nil {
+			fmt.Fprintf(out, "; current: %s", safetext.Line(string(cur.Text)))
+		}
+		fmt.Fprintln(out)
+	}
 	if s.UsageKnown {
 		fmt.Fprintf(out, "usage since the last compaction: %d tokens", s.Usage.Used())
 		if s.Usage.ContextWindow > 0 {

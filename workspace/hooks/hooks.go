@@ -225,6 +225,8 @@ func transcriptFormat(host string) (transcript.Format, bool) {
 		return transcript.Codex, true
 	case "openclaw":
 		return transcript.OpenClaw, true
+	case "gemini":
+		return transcript.Gemini, true
 	}
 	return "", false
 }

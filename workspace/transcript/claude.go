@@ -2,6 +2,9 @@ package transcript
 
 import (
 	"bytes"
+	"hash/maphash"
+	"slices"
+	"sort"
 	"strings"
 )
 
@@ -10,15 +13,52 @@ import (
 // an assistant message is written once per content block, each line
 // repeating the message id and usage; compaction is a system line with
 // subtype compact_boundary followed by a user line with isCompactSummary.
+//
+// Every line of the conversation names its parent (parentUuid). A rewind
+// or an edited prompt starts a new branch from an earlier line, and the
+// old branch stays in the file: a prompt whose parent comes before the
+// previous prompt abandons every prompt after that parent, so the thread
+// and the turn count are rolled back to what they were before the first
+// of them (SPEC §15.5 "The live branch").
 type claudeReader struct {
 	st     *state
 	cwdRaw []byte // the last raw cwd seen, to decode it only when it changes
+
+	seed maphash.Seed
+	// lineOf maps a main-session line's uuid (hashed) to its line number,
+	// so a prompt's parent can be placed before or after earlier prompts.
+	lineOf map[uint64]int32
+	// marks are the conversation's state before each prompt, the newest
+	// maxMarks, to roll back to when a later prompt abandons them.
+	marks []promptMark
+	// queued are prompts the user queued and that were counted at their
+	// queue time; the same text arriving later as a user line or a
+	// queued_command attachment is their delivery, not a new prompt.
+	queued []string
+}
+
+// promptMark is the conversation's state just before a prompt.
+type promptMark struct {
+	line   int
+	turns  int
+	mark   bool
+	thread *threadBuilder
+}
+
+const (
+	maxMarks    = 256
+	maxQueued   = 16
+	maxLineRefs = 1 << 20
+)
+
+func newClaudeReader(st *state) *claudeReader {
+	return &claudeReader{st: st, seed: maphash.MakeSeed(), lineOf: map[uint64]int32{}}
 }
 
 func (c *claudeReader) finish() {}
 
 func (c *claudeReader) line(n int, line []byte) bool {
-	var typ, subtype, message, cwd []byte
+	var typ, subtype, message, cwd, uuid, parent, op, content, attachment []byte
 	var side, compactSummary, meta bool
 	m := objectMembers(line)
 	for {
@@ -39,8 +79,18 @@ func (c *claudeReader) line(n int, line []byte) bool {
 			side = isTrue(val)
 		case "isCompactSummary":
 			compactSummary = isTrue(val)
-		case "isMeta":
-			meta = isTrue(val)
+		case "isMeta", "isVisibleInTranscriptOnly":
+			meta = meta || isTrue(val)
+		case "uuid":
+			uuid = val
+		case "parentUuid":
+			parent = val
+		case "operation":
+			op = val
+		case "content":
+			content = val
+		case "attachment":
+			attachment = val
 		}
 	}
 	if m.err || skipWS(line, m.end()) != len(line) {
@@ -50,15 +100,88 @@ func (c *claudeReader) line(n int, line []byte) bool {
 		c.cwdRaw = append(c.cwdRaw[:0], cwd...)
 		c.st.cwd = strOr(cwd)
 	}
+	if !side && isString(uuid) && len(c.lineOf) < maxLineRefs {
+		c.lineOf[maphash.Bytes(c.seed, uuid)] = int32(n)
+	}
 	switch {
 	case keyIs(typ, "assistant"):
 		c.assistant(message, side)
 	case keyIs(typ, "user"):
-		c.user(n, message, side, compactSummary, meta)
+		c.user(n, message, parent, side, compactSummary, meta)
 	case keyIs(typ, "system") && keyIs(subtype, "compact_boundary"):
 		c.st.compaction()
+	case keyIs(typ, "queue-operation") && keyIs(op, "enqueue") && isString(content):
+		// A prompt typed while the agent was busy: it counts when queued.
+		text, kind := userText([]string{strOr(content)})
+		if kind != "" {
+			c.st.s.HostMessages++
+			return true
+		}
+		c.prompt(n, nil, text, true)
+		if len(c.queued) == maxQueued {
+			c.queued = c.queued[1:]
+		}
+		c.queued = append(c.queued, text)
+	case keyIs(typ, "attachment") && keyIs(field(attachment, "type"), "queued_command") && !side:
+		// A queued prompt handed to the model in the middle of a turn.
+		if p := field(attachment, "prompt"); isString(p) {
+			text, kind := userText([]string{strOr(p)})
+			if kind != "" {
+				c.st.s.HostMessages++
+				return true
+			}
+			c.prompt(n, parent, text, false)
+		}
 	}
 	return true
+}
+
+// parentLine is the line of the parent a line names: 0 for an explicit
+// null (a new root: the conversation restarted from its beginning), and
+// not ok when the line names none or one not seen.
+func (c *claudeReader) parentLine(parent []byte) (int, bool) {
+	if string(parent) == "null" {
+		return 0, true
+	}
+	if !isString(parent) {
+		return 0, false
+	}
+	pl, ok := c.lineOf[maphash.Bytes(c.seed, parent)]
+	return int(pl), ok
+}
+
+// prompt records a prompt the user wrote at line n, first rolling back the
+// prompts its parent abandons, and leaving out the delivery of a prompt
+// already counted when it was queued.
+func (c *claudeReader) prompt(n int, parent []byte, text string, queuing bool) {
+	if i := slices.Index(c.queued, text); i >= 0 && !queuing {
+		c.queued = slices.Delete(c.queued, i, i+1)
+		c.st.promptSeen()
+		return
+	}
+	if pl, ok := c.parentLine(parent); ok && len(c.marks) > 0 {
+		if pl < c.marks[len(c.marks)-1].line {
+			i := sort.Search(len(c.marks), func(i int) bool { return c.marks[i].line > pl })
+			if i == 0 && c.marks[0].thread == nil {
+				// Older than every mark kept: nothing to roll back to.
+				i = len(c.marks)
+			}
+			if i < len(c.marks) {
+				pm := c.marks[i]
+				c.st.s.Turns, c.st.mark, c.st.thread = pm.turns, pm.mark, pm.thread
+				c.st.s.AbandonedPrompts += len(c.marks) - i
+				c.marks = c.marks[:i]
+			}
+		}
+	}
+	if len(c.marks) == maxMarks {
+		// The oldest mark can no longer be rolled back to; its successor
+		// keeps the place so older parents are still recognised.
+		c.marks = append(c.marks[:0], c.marks[1:]...)
+		c.marks[0].thread = nil
+	}
+	c.marks = append(c.marks, promptMark{line: n, turns: c.st.s.Turns, mark: c.st.mark, thread: c.st.thread.clone()})
+	c.st.prompt(text)
 }
 
 // claudeUsage reads message.usage. Sidechain usage is a subagent's
@@ -148,6 +271,9 @@ func (c *claudeReader) assistant(msg []byte, side bool) {
 			name := strOr(bname)
 			c.st.toolCall(strOr(bid), name, side)
 			c.st.fileTool(name, binput)
+			if !side {
+				c.st.planCall(name, binput)
+			}
 		}
 	}
 	if !side {
@@ -155,7 +281,7 @@ func (c *claudeReader) assistant(msg []byte, side bool) {
 	}
 }
 
-func (c *claudeReader) user(n int, msg []byte, side, compactSummary, meta bool) {
+func (c *claudeReader) user(n int, msg, parent []byte, side, compactSummary, meta bool) {
 	content := field(msg, "content")
 	// A compaction summary, a host note or a subagent's message is not the
 	// user speaking: it is neither a prompt nor an interruption.
@@ -163,11 +289,17 @@ func (c *claudeReader) user(n int, msg []byte, side, compactSummary, meta bool) 
 	if isString(content) {
 		text := strOr(content)
 		switch {
+		case side:
 		case quiet:
+			c.st.s.HostMessages++
 		case isInterrupt(text):
 			c.st.mark = true
 		default:
-			c.st.prompt(text)
+			if t, kind := userText([]string{text}); kind != "" {
+				c.st.s.HostMessages++
+			} else {
+				c.prompt(n, parent, t, false)
+			}
 		}
 		return
 	}
@@ -202,8 +334,14 @@ func (c *claudeReader) user(n int, msg []byte, side, compactSummary, meta bool) 
 		switch {
 		case keyIs(bt, "tool_result"):
 			results = true
-			c.st.toolResult(strOr(bid), "", isTrue(berr), func() string { return oneLine(resultText(bcontent), gistChars) }, n)
-			if !quiet && startsWithInterrupt(bcontent) {
+			id := strOr(bid)
+			switch {
+			case isTrue(berr) && startsWith(bcontent, rejectionMarker):
+				c.st.toolRejected(id)
+			default:
+				c.st.toolResult(id, "", isTrue(berr), func() string { return oneLine(resultText(bcontent), gistChars) }, n)
+			}
+			if !quiet && startsWith(bcontent, interruptMarker) {
 				c.st.mark = true
 			}
 		case keyIs(bt, "text"):
@@ -211,15 +349,24 @@ func (c *claudeReader) user(n int, msg []byte, side, compactSummary, meta bool) 
 		}
 	}
 	if quiet {
+		if !side && !results {
+			c.st.s.HostMessages++
+		}
 		return
 	}
-	text := strings.Join(texts, "\n")
-	switch {
-	case isInterrupt(text):
+	if isInterrupt(strings.Join(texts, "\n")) {
 		c.st.mark = true
-	case !results && blocks.begun && !blocks.err:
-		c.st.prompt(text)
+		return
 	}
+	if results || !blocks.begun || blocks.err {
+		return
+	}
+	text, kind := userText(texts)
+	if kind != "" {
+		c.st.s.HostMessages++
+		return
+	}
+	c.prompt(n, parent, text, false)
 }
 
 // resultText is the text of a tool result's content: a string, or blocks
@@ -248,9 +395,9 @@ func resultText(raw []byte) string {
 	return b.String()
 }
 
-// startsWithInterrupt checks a tool result's content for the interruption
-// marker without decoding it.
-func startsWithInterrupt(raw []byte) bool {
+// startsWith checks whether a tool result's content (a string, or blocks
+// of which the first is text) starts with marker, without decoding it.
+func startsWith(raw []byte, marker string) bool {
 	if !isString(raw) {
 		e := arrayElements(raw)
 		el, ok := e.next()
@@ -261,5 +408,5 @@ func startsWithInterrupt(raw []byte) bool {
 			return false
 		}
 	}
-	return bytes.HasPrefix(raw[1:], []byte(interruptMarker))
+	return bytes.HasPrefix(raw[1:], []byte(marker))
 }

@@ -20,6 +20,11 @@ type codexReader struct {
 	st               *state
 	ev, items        *threadBuilder
 	evTurns, itTurns int
+
+	// metaSeen is set by the rollout's first session_meta; copying while
+	// the lines are a forked thread's copy of its parent's history.
+	metaSeen, copying bool
+	copiedPrompts     int
 }
 
 func newCodexReader(st *state) *codexReader {
@@ -62,6 +67,20 @@ func (c *codexReader) line(n int, line []byte) bool {
 		if cwd := strOr(field(payload, "cwd")); cwd != "" {
 			c.st.cwd = cwd
 		}
+		switch {
+		case t == "session_meta" && !c.metaSeen:
+			// A forked thread's rollout starts with its own meta naming
+			// the thread it was forked from, then a copy of that thread's
+			// history: prompts in the copy are the parent's.
+			c.metaSeen = true
+			c.copying = isString(field(payload, "forked_from_id"))
+		case t == "turn_context" && c.copying:
+			// The copy keeps no turn context when the fork took the last
+			// turns only; one when it took the whole history (Codex
+			// keep_forked_rollout_item). The first one after the copy's
+			// prompts begins the fork's own first turn.
+			c.copying = c.copiedPrompts == 0
+		}
 	case "compacted":
 		c.st.compaction()
 	case "event_msg":
@@ -79,8 +98,12 @@ func (c *codexReader) event(p []byte) {
 			c.st.usage(u)
 		}
 	case "user_message":
+		if c.copying {
+			c.copiedPrompts++
+			return
+		}
 		c.evTurns++
-		c.st.mark = false
+		c.st.promptSeen()
 		c.ev.prompt(strOr(field(p, "message")))
 	case "turn_aborted":
 		c.st.mark = true
@@ -155,10 +178,13 @@ func (c *codexReader) item(n int, p []byte) {
 			if t := strings.TrimSpace(text); strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") {
 				return
 			}
+			if c.copying {
+				return
+			}
 			c.itTurns++
 			c.items.prompt(text)
 			if c.evTurns == 0 {
-				c.st.mark = false
+				c.st.promptSeen()
 			}
 		case "assistant":
 			c.ev.assistant("", text)
@@ -169,6 +195,9 @@ func (c *codexReader) item(n int, p []byte) {
 		c.st.toolCall(strOr(callID), tool, false)
 		c.st.fileTool(tool, args)
 		c.shellPatch(args)
+		if tool == "update_plan" {
+			c.st.planCall(tool, args)
+		}
 	case "custom_tool_call":
 		tool := strOr(name)
 		c.st.toolCall(strOr(callID), tool, false)
@@ -221,8 +250,9 @@ func codexText(content []byte) string {
 
 // codexOutput tells whether a function call output is a failure, and
 // returns a function for its text. Outputs come as a string holding
-// {"output", "metadata": {"exit_code"}}, as plain text starting
-// "Exit code: N", or as an object {content, success}.
+// {"output", "metadata": {"exit_code"}}, as plain text with a header
+// naming the exit code (shellExitCode), or as an object {content,
+// success}.
 func codexOutput(raw []byte) (failed bool, text func() string) {
 	if !isString(raw) {
 		failed = string(field(raw, "success")) == "false"
@@ -238,19 +268,38 @@ func codexOutput(raw []byte) (failed bool, text func() string) {
 			return string(succ) == "false", func() string { return s }
 		}
 	}
-	if rest, ok := strings.CutPrefix(s, "Exit code: "); ok {
-		end := strings.IndexAny(rest, "\r\n")
-		if end < 0 {
-			end = len(rest)
-		}
-		if code, err := strconv.Atoi(strings.TrimSpace(rest[:end])); err == nil && code != 0 {
-			return true, func() string {
-				if _, out, ok := strings.Cut(s, "Output:"); ok {
-					return out
-				}
-				return s
+	if code, ok := shellExitCode(s); ok && code != 0 {
+		return true, func() string {
+			if _, out, ok := strings.Cut(s, "Output:"); ok {
+				return out
 			}
+			return s
 		}
 	}
 	return false, func() string { return s }
+}
+
+// shellExitCode finds the exit code in the header of a shell result as
+// Codex formats it as text: "Exit code: N" (the shell tool's
+// format_exec_output), or "Process exited with code N" among the lines
+// "Chunk ID: …", "Wall time: …", "Original token count: …" of
+// exec_command and write_stdin (unified exec format_response). The header
+// ends at the line "Output:".
+func shellExitCode(s string) (int, bool) {
+	for i := 0; i < 8 && s != ""; i++ {
+		line, rest, _ := strings.Cut(s, "\n")
+		line = strings.TrimSpace(line)
+		if line == "Output:" {
+			break
+		}
+		for _, p := range []string{"Exit code: ", "Process exited with code "} {
+			if v, ok := strings.CutPrefix(line, p); ok {
+				if code, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+					return code, true
+				}
+			}
+		}
+		s = rest
+	}
+	return 0, false
 }

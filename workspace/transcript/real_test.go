@@ -137,9 +137,24 @@ func TestRealClaudeCodeTranscript(t *testing.T) {
 			t.Errorf("implausible failure %+v", f)
 		}
 	}
-	// Three prompts: the compaction summary is not one.
-	if s.Turns != 3 {
-		t.Errorf("Turns = %d, want 3", s.Turns)
+	// Two prompts, "Work on bead …" and "continue": the compaction summary
+	// and the background task's notification (queued at line 459,
+	// delivered at line 1502) are the host's.
+	if s.Turns != 2 || s.HostMessages != 3 {
+		t.Errorf("Turns, HostMessages = %d, %d; want 2, 3", s.Turns, s.HostMessages)
+	}
+	ke := s.Thread.KeyExchanges
+	var lastUser string
+	for _, e := range ke {
+		if e.Role == "user" {
+			lastUser = string(e.Gist)
+		}
+		if strings.Contains(string(e.Gist), "task-notification") {
+			t.Errorf("a host message in the thread: %+v", e)
+		}
+	}
+	if lastUser != "continue" || !strings.HasSuffix(string(s.Thread.Summary), " ... continue") || s.Thread.LatestPrompt != "continue" {
+		t.Errorf("the latest instruction is not the thread's last prompt: %+v", s.Thread)
 	}
 	if !strings.HasPrefix(string(s.Thread.Summary), "Work on bead spotter-dov.") || len(s.Thread.KeyExchanges) == 0 {
 		t.Errorf("Thread = %+v", s.Thread)

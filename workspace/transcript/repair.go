@@ -330,8 +330,18 @@ func repairBytes(data []byte, now time.Time, rep *RepairReport) ([]byte, error) 
 		}
 		entries = append(entries, &entry{n: n, raw: line})
 	}
+	if format == "" && detectDocument(bytes.TrimSpace(data)) == Gemini {
+		// Gemini CLI's older layout is one document over many lines:
+		// lines that do not stand alone are not damage.
+		return data, nil
+	}
 	if len(entries) == 0 && len(rep.DroppedUnparseable) > 0 {
 		return nil, spec.Invalid("no line of the transcript is parseable; left as it is")
+	}
+	if format == "" && len(entries) > 0 {
+		// Nothing says which host wrote it: dropping its "bad" lines could
+		// destroy a file that is no transcript at all.
+		return nil, spec.Invalid("%s; left as it is", NotATranscript)
 	}
 	if d, ok := dialects[format]; ok {
 		r := &repairer{f: format, d: d, now: now, rep: rep, ids: map[string]bool{}}

@@ -470,6 +470,21 @@ func TestRepairMissingAndHopeless(t *testing.T) {
 	if got, _ := os.ReadFile(p); string(got) != "junk\nmore junk\n" {
 		t.Error("a hopeless file was rewritten")
 	}
+	// JSON lines no host wrote, one of them broken: not a transcript, so
+	// nothing is dropped, backed up or rewritten (SPEC §15.5).
+	p = filepath.Join(dir, "log.jsonl")
+	log := "{\"level\":\"info\"}\nnot json\n{\"level\":\"warn\"}\n"
+	os.WriteFile(p, []byte(log), 0o644)
+	_, err = Repair(p, RepairOptions{})
+	if !errors.As(err, &fe) || fe.Path != p || !errors.Is(err, spec.ErrInvalid) || !strings.Contains(err.Error(), NotATranscript) {
+		t.Errorf("Repair(not a transcript) = %v; want %q naming it", err, NotATranscript)
+	}
+	if got, _ := os.ReadFile(p); string(got) != log {
+		t.Error("a file that is not a transcript was rewritten")
+	}
+	if m, _ := filepath.Glob(p + ".*"); len(m) != 0 {
+		t.Errorf("left beside it: %q", m)
+	}
 }
 
 // The fixtures are healthy: Repair leaves them alone.

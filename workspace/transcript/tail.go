@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 	"os"
@@ -33,6 +34,16 @@ func TailUsage(path string, f Format, maxBack int64) (u Usage, ok bool, err erro
 	fi, err := fh.Stat()
 	if err != nil {
 		return Usage{}, false, err
+	}
+	if f == Gemini && legacyDocument(bufio.NewReader(fh)) {
+		// The older Gemini layout is one document: no line of its tail
+		// stands alone, so it is read whole (it predates long sessions
+		// being recorded as lines).
+		s, err := ReadFile(path, f, ReadOptions{})
+		if err != nil {
+			return Usage{}, false, err
+		}
+		return s.Usage, s.UsageKnown, nil
 	}
 	u, ok, err = tailUsage(fh, fi.Size(), f, maxBack)
 	if err != nil {
@@ -113,6 +124,7 @@ var tailProbes = map[Format]tailProbe{
 	ClaudeCode: {marks: [2][]byte{[]byte(`"usage"`), []byte(`compact_boundary`)}, probe: claudeProbe},
 	Codex:      {marks: [2][]byte{[]byte(`token_count`), []byte(`compacted`)}, probe: codexProbe},
 	OpenClaw:   {marks: [2][]byte{[]byte(`"usage"`), []byte(`compaction`)}, probe: openclawProbe},
+	Gemini:     {marks: [2][]byte{[]byte(`"tokens"`), []byte(`"$set"`)}, probe: geminiProbe},
 }
 
 // The probes read a line exactly as Read does (same usage functions, same
@@ -186,4 +198,19 @@ func openclawProbe(line []byte) (Usage, bool, bool) {
 		return u, u.Used() > 0, false
 	}
 	return Usage{}, false, false
+}
+
+// geminiProbe: a $set of the whole conversation ends the search (the
+// usage before it is stale, as Read has it); a gemini message with tokens
+// is the usage.
+func geminiProbe(line []byte) (Usage, bool, bool) {
+	if set := field(line, "$set"); set != nil {
+		return Usage{}, false, field(set, "messages") != nil
+	}
+	if strOr(field(line, "type")) != "gemini" || !isString(field(line, "id")) {
+		return Usage{}, false, false
+	}
+	u, ok := geminiUsage(field(line, "tokens"))
+	u.MessageID = strOr(field(line, "id"))
+	return u, ok && u.Used() > 0, false
 }

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,12 +25,14 @@ type threadBuilder struct {
 
 	first, last string // summary halves
 	firstGist   string
+	// latest is the newest prompt as written, cut to LatestPromptChars.
+	latest string
 
 	// The assistant message being read: its id (consecutive lines of one
 	// Claude Code message share it), its length, and the start of its text.
 	asstID   string
 	asstLen  int
-	asstText strings.Builder
+	asstText []byte
 
 	long []exchange // prompts after long replies, the newest max
 	prev turn
@@ -62,6 +65,7 @@ func (t *threadBuilder) prompt(text string) {
 		t.first, t.firstGist = half, gist
 	}
 	t.last = half
+	t.latest = latestPrompt(text)
 	if t.asstLen > longReply {
 		if len(t.long) >= t.max {
 			t.long = append(t.long[:0], t.long[1:]...)
@@ -70,7 +74,7 @@ func (t *threadBuilder) prompt(text string) {
 	}
 	// The next prompt follows whatever the assistant says after this one.
 	t.asstID, t.asstLen = "", 0
-	t.asstText.Reset()
+	t.asstText = t.asstText[:0]
 	t.prev, t.cur = t.cur, turn{ok: true, seq: seq, gist: gist}
 }
 
@@ -79,21 +83,29 @@ func (t *threadBuilder) prompt(text string) {
 func (t *threadBuilder) assistant(id, text string) {
 	if id == "" || id != t.asstID {
 		t.asstID, t.asstLen = id, 0
-		t.asstText.Reset()
+		t.asstText = t.asstText[:0]
 	}
 	if strings.TrimSpace(text) == "" {
 		return
 	}
 	t.asstLen += runeCount(text)
-	if room := prefixBytes - t.asstText.Len(); room > 0 {
-		if t.asstText.Len() > 0 {
-			t.asstText.WriteByte('\n')
+	if room := prefixBytes - len(t.asstText); room > 0 {
+		if len(t.asstText) > 0 {
+			t.asstText = append(t.asstText, '\n')
 		}
-		t.asstText.WriteString(prefix(text, room))
+		t.asstText = append(t.asstText, prefix(text, room)...)
 	}
 	if t.cur.ok {
-		t.cur.reply = oneLine(t.asstText.String(), gistChars)
+		t.cur.reply = oneLine(string(t.asstText), gistChars)
 	}
+}
+
+// clone is a copy that shares nothing mutable with t.
+func (t *threadBuilder) clone() *threadBuilder {
+	c := *t
+	c.asstText = slices.Clone(t.asstText)
+	c.long = slices.Clone(t.long)
+	return &c
 }
 
 func (t *threadBuilder) build() spec.Thread {
@@ -101,6 +113,7 @@ func (t *threadBuilder) build() spec.Thread {
 	if t.n == 0 {
 		return th
 	}
+	th.LatestPrompt = spec.Text(t.latest)
 	th.Summary = spec.Text(t.first)
 	if t.n > 1 {
 		th.Summary = spec.Text(t.first + " ... " + t.last)
@@ -136,4 +149,16 @@ func (t *threadBuilder) build() spec.Thread {
 		th.KeyExchanges = append(th.KeyExchanges, spec.Exchange{Role: e.role, Gist: spec.Text(e.gist)})
 	}
 	return th
+}
+
+// latestPrompt keeps a prompt as the user wrote it, lines and all, cut to
+// spec.LatestPromptChars characters ("…" marks a cut); only trailing
+// whitespace and invalid UTF-8 go.
+func latestPrompt(text string) string {
+	text = strings.TrimSpace(strings.ToValidUTF8(prefix(text, 4*spec.LatestPromptChars+4), ""))
+	if runeCount(text) <= spec.LatestPromptChars {
+		return text
+	}
+	r := []rune(text)
+	return strings.TrimRight(string(r[:spec.LatestPromptChars-1]), " \t\r\n") + "…"
 }

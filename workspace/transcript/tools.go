@@ -6,12 +6,12 @@ import (
 
 // How tool calls name files. These are the hosts' tool protocols (Claude
 // Code's Read/Write/Edit/MultiEdit/NotebookEdit, OpenClaw's read/write/edit,
-// Codex's apply_patch), matched case-insensitively since OpenClaw spells
+// Codex's apply_patch, Gemini CLI's read_file/write_file/replace), matched case-insensitively since OpenClaw spells
 // Claude Code's tools in lower case.
 var (
 	readTools  = map[string]bool{"read": true, "read_file": true}
-	writeTools = map[string]bool{"write": true, "edit": true, "multiedit": true, "notebookedit": true, "write_file": true, "edit_file": true}
-	pathKeys   = []string{"file_path", "notebook_path", "path"}
+	writeTools = map[string]bool{"write": true, "edit": true, "multiedit": true, "notebookedit": true, "write_file": true, "edit_file": true, "replace": true}
+	pathKeys   = []string{"file_path", "notebook_path", "path", "absolute_path"}
 )
 
 // fileTool records the files named by a call of tool name with input (a

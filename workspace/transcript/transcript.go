@@ -33,9 +33,13 @@ const (
 	ClaudeCode Format = "claude-code"
 	Codex      Format = "codex"
 	OpenClaw   Format = "openclaw"
+	Gemini     Format = "gemini"
 )
 
-func (f Format) known() bool { return f == ClaudeCode || f == Codex || f == OpenClaw }
+// Formats lists the formats ctxgit reads, for messages and flags.
+var Formats = []Format{ClaudeCode, Codex, OpenClaw, Gemini}
+
+func (f Format) known() bool { return f == ClaudeCode || f == Codex || f == OpenClaw || f == Gemini }
 
 // Caps on what a Summary keeps, so memory stays constant however long the
 // session ran (SPEC §8.5).
@@ -94,11 +98,18 @@ type Summary struct {
 	Lines          int    `json:"lines"`            // lines read, blank ones included
 	BadLines       int    `json:"bad_lines"`        // lines that are not one JSON object in UTF-8
 	BadLineNumbers []int  `json:"bad_line_numbers"` // the first 20 of them
-	// Turns counts prompts: user messages that are not tool results,
-	// compaction summaries, host notes (Claude Code isMeta) or subagent
-	// (sidechain) messages.
-	Turns       int `json:"turns"`
-	Compactions int `json:"compactions"`
+	// Turns counts prompts: messages the user wrote (SPEC §15.5), on the
+	// live branch of the conversation; a prompt queued while the agent
+	// was busy counts once, when it was queued.
+	Turns int `json:"turns"`
+	// HostMessages counts user-role messages the host wrote (task
+	// notifications, command echoes and output, reminders, compaction
+	// summaries, meta lines): not prompts.
+	HostMessages int `json:"host_messages"`
+	// AbandonedPrompts counts prompts left behind on a branch by a rewind
+	// or an edited prompt; they are not in Turns or the thread.
+	AbandonedPrompts int `json:"abandoned_prompts"`
+	Compactions      int `json:"compactions"`
 	// Usage is the last assistant usage after the last compaction; when
 	// there is none, UsageKnown is false (usage from before a compaction
 	// says nothing about the context now).
@@ -110,8 +121,11 @@ type Summary struct {
 	FilesModified []string      `json:"files_modified"`
 	ToolsUsed     []string      `json:"tools_used"` // deduplicated, first-use order, at most 100
 	ToolCalls     int           `json:"tool_calls"`
-	ToolFailures  []ToolFailure `json:"tool_failures"`  // the newest 20, oldest first
-	LastToolCall  string        `json:"last_tool_call"` // the name of the last tool call
+	ToolFailures  []ToolFailure `json:"tool_failures"` // the newest 20, oldest first
+	// ToolRejections counts calls the user declined at the host's
+	// permission prompt: not failures.
+	ToolRejections int    `json:"tool_rejections"`
+	LastToolCall   string `json:"last_tool_call"` // the name of the last tool call
 	// Interrupted is true when the last tool call has no result, or the
 	// user interrupted and has not prompted since.
 	Interrupted bool        `json:"interrupted"`
@@ -153,17 +167,43 @@ func Detect(path string) (Format, error) {
 			return f, nil
 		}
 	}
-	return "", spec.InvalidAt(path, 0, "not a transcript ctxgit knows (Claude Code, Codex or OpenClaw JSONL)")
+	if f, err := detectFileDocument(path); err != nil || f != "" {
+		return f, err
+	}
+	return "", spec.InvalidAt(path, 0, NotATranscript)
+}
+
+// NotATranscript is the error of a file no reader recognises.
+const NotATranscript = "not a transcript ctxgit knows (Claude Code, Codex, OpenClaw or Gemini CLI)"
+
+// detectFileDocument tries the file as one JSON document.
+func detectFileDocument(path string) (Format, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer fh.Close()
+	br := bufio.NewReader(fh)
+	if !legacyDocument(br) {
+		return "", nil
+	}
+	data, err := io.ReadAll(io.LimitReader(br, maxDocumentBytes))
+	if err != nil {
+		return "", &spec.FileError{Path: path, Err: err}
+	}
+	return detectDocument(bytes.TrimSpace(data)), nil
 }
 
 // detectLine names the format one line belongs to, or "" when the line
-// does not tell.
+// does not tell. Each host is recognised by keys only it writes (SPEC
+// §15.5 "Format detection"); a key several hosts share (sessionId,
+// type "user") never decides alone.
 func detectLine(line []byte) Format {
 	if !validLine(line) {
 		return ""
 	}
-	var typ, payload, message, role []byte
-	var claudeKeys, parentID bool
+	var typ, payload, message, role, id, content []byte
+	var claudeKeys, parentID, geminiKeys, sessionID bool
 	m := objectMembers(line)
 	for {
 		key, val, ok := m.next()
@@ -179,20 +219,32 @@ func detectLine(line []byte) Format {
 			message = val
 		case "role":
 			role = val
-		case "parentUuid", "uuid", "sessionId", "isSidechain":
+		case "id":
+			id = val
+		case "content":
+			content = val
+		case "parentUuid", "uuid", "isSidechain", "leafUuid", "userType":
 			claudeKeys = true
+		case "sessionId":
+			sessionID = true
 		case "parentId":
 			parentID = true
+		case "projectHash", "$rewindTo", "$set":
+			geminiKeys = true
 		}
 	}
 	t := strOr(typ)
 	switch {
 	case payload != nil && codexLineTypes[t]:
 		return Codex
+	case geminiKeys:
+		return Gemini
 	case t == "session" || t == "message" && message != nil && !claudeKeys || parentID && openclawEntryTypes[t]:
 		return OpenClaw
-	case claudeKeys || claudeLineTypes[t]:
+	case claudeKeys || claudeLineTypes[t] && (message != nil || sessionID && t != "user" && t != "assistant"):
 		return ClaudeCode
+	case isString(id) && content != nil && message == nil && geminiMessageTypes[t]:
+		return Gemini
 	case role != nil && codexItemTypes[t]:
 		// An old Codex rollout: response items without the envelope.
 		return Codex
@@ -205,7 +257,37 @@ var (
 	codexItemTypes     = map[string]bool{"message": true, "function_call": true, "function_call_output": true, "reasoning": true}
 	openclawEntryTypes = map[string]bool{"message": true, "compaction": true, "branch_summary": true, "custom": true, "custom_message": true, "model_change": true, "thinking_level_change": true, "label": true}
 	claudeLineTypes    = map[string]bool{"user": true, "assistant": true, "system": true, "progress": true, "summary": true, "file-history-snapshot": true, "queue-operation": true, "attachment": true}
+	geminiMessageTypes = map[string]bool{"user": true, "gemini": true, "info": true, "error": true, "warning": true}
 )
+
+// detectDocument recognises a whole file that is one JSON document rather
+// than JSON Lines: Gemini CLI's older chat layout {sessionId,
+// projectHash, messages}.
+func detectDocument(data []byte) Format {
+	if !validLine(data) {
+		return ""
+	}
+	if field(data, "projectHash") != nil && field(data, "messages") != nil {
+		return Gemini
+	}
+	return ""
+}
+
+// maxDocumentBytes bounds a transcript read as one JSON document.
+const maxDocumentBytes = 64 << 20
+
+// legacyDocument reports whether r (buffered) starts with a JSON document
+// spread over lines, as Gemini CLI's older layout is: its first line is
+// an opening brace that is not a whole object.
+func legacyDocument(br *bufio.Reader) bool {
+	head, _ := br.Peek(64 << 10)
+	head = bytes.TrimLeft(head, " \t\r\n")
+	if len(head) == 0 || head[0] != '{' {
+		return false
+	}
+	first, _, _ := bytes.Cut(head, []byte{'\n'})
+	return !validLine(first)
+}
 
 // keyText is a raw member key without its quotes, unescaped in the rare
 // case it holds escapes. Callers switch on string(keyText(k)), which Go
@@ -258,13 +340,22 @@ func read(r io.Reader, f Format, o ReadOptions) (*Summary, int, error) {
 	var h lineHandler
 	switch f {
 	case ClaudeCode:
-		h = &claudeReader{st: st}
+		h = newClaudeReader(st)
 	case Codex:
 		h = newCodexReader(st)
 	case OpenClaw:
 		h = &openclawReader{st: st}
+	case Gemini:
+		h = newGeminiReader(st)
 	default:
-		return nil, 0, spec.Invalid("unknown transcript format %q (want %s, %s or %s)", f, ClaudeCode, Codex, OpenClaw)
+		return nil, 0, spec.Invalid("unknown transcript format %q (want %s, %s, %s or %s)", f, ClaudeCode, Codex, OpenClaw, Gemini)
+	}
+	if f == Gemini {
+		br := bufio.NewReaderSize(r, 256<<10)
+		if legacyDocument(br) {
+			return readDocument(br, st, h)
+		}
+		r = br
 	}
 	lr := newLineReader(r, maxLineBytes)
 	for {
@@ -280,6 +371,25 @@ func read(r io.Reader, f Format, o ReadOptions) (*Summary, int, error) {
 		if tooLong || len(line) > 0 && (!utf8.Valid(line) || !h.line(lr.n, line)) {
 			st.bad(lr.n)
 		}
+	}
+	h.finish()
+	return st.summary(), 0, nil
+}
+
+// readDocument reads a transcript that is one JSON document over many
+// lines (Gemini CLI's older layout) as a single record.
+func readDocument(r io.Reader, st *state, h lineHandler) (*Summary, int, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxDocumentBytes+1))
+	if err != nil {
+		return nil, 1, err
+	}
+	st.s.Lines = bytes.Count(data, []byte{'\n'})
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		st.s.Lines++
+	}
+	doc := bytes.TrimSpace(data)
+	if len(doc) > maxDocumentBytes || !utf8.Valid(doc) || !h.line(1, doc) {
+		st.bad(1)
 	}
 	h.finish()
 	return st.summary(), 0, nil
@@ -362,6 +472,12 @@ type state struct {
 	nfail    int
 
 	thread *threadBuilder
+
+	// plan is the newest host plan; taskIDs and nextTask number the steps
+	// Claude Code's task tools create.
+	plan     *spec.HostPlan
+	taskIDs  []string
+	nextTask int
 }
 
 func newState(f Format, o ReadOptions) *state {
@@ -409,8 +525,24 @@ func (st *state) usage(u Usage) {
 // prompt records a user prompt (text may be empty: an image alone).
 func (st *state) prompt(text string) {
 	st.s.Turns++
-	st.mark = false
+	st.promptSeen()
 	st.thread.prompt(text)
+}
+
+// promptSeen clears what a new prompt ends: an interruption, and the wait
+// for the last call's result (the user moved on from it).
+func (st *state) promptSeen() {
+	st.mark = false
+	st.lastOpen = false
+}
+
+// toolRejected records that the user declined call id.
+func (st *state) toolRejected(id string) {
+	delete(st.open, id)
+	if id != "" && id == st.lastCall {
+		st.lastOpen = false
+	}
+	st.s.ToolRejections++
 }
 
 // toolCall records a call; side is true for a subagent's call, which
@@ -502,6 +634,7 @@ func (st *state) summary() *Summary {
 	s.ToolFailures = st.failures
 	s.Interrupted = st.lastCall != "" && st.lastOpen || st.mark
 	s.Thread = st.thread.build()
+	s.Thread.HostPlan = st.plan
 	return s
 }
 

@@ -19,7 +19,9 @@ type want struct {
 	usage                     Usage
 	usageKnown                bool
 	read, modified, tools     []string
-	toolCalls                 int
+	toolCalls, rejections     int
+	hostMessages, abandoned   int
+	plan                      *spec.HostPlan
 	failures                  []ToolFailure
 	lastTool                  string
 	interrupted               bool
@@ -42,7 +44,7 @@ func TestReadFixtures(t *testing.T) {
 		{
 			name: "SPEC §15.5: Claude Code", file: "claude-code-small.jsonl", root: "/home/dev/app", format: ClaudeCode,
 			want: want{
-				lines: 29, turns: 3, compactions: 1,
+				lines: 29, turns: 3, compactions: 1, rejections: 1, hostMessages: 2, // a caveat (isMeta), the compaction summary
 				usage:      Usage{InputTokens: 2, CacheCreationTokens: 3000, CacheReadTokens: 9000, OutputTokens: 15, MessageID: "msg_H"},
 				usageKnown: true,
 				read:       []string{"importer/csv.go"},
@@ -51,7 +53,6 @@ func TestReadFixtures(t *testing.T) {
 				toolCalls:  9,
 				failures: []ToolFailure{
 					{Tool: "Bash", Summary: "Exit code 1 --- FAIL: TestImportLarge (0.31s) csv_test.go:40: line too long", Line: 17},
-					{Tool: "Edit", Summary: "The user doesn't want to proceed with this tool use. The tool use was rejected.", Line: 24},
 				},
 				lastTool:    "Write",
 				interrupted: true, // the Write call has no result
@@ -111,6 +112,56 @@ func TestReadFixtures(t *testing.T) {
 				},
 			},
 		},
+		{
+			// Gemini CLI's JSON Lines layout: messages appended again when
+			// they change, a rewind, a compression ($set of a shorter
+			// conversation), an info line, and a call still running.
+			name: "SPEC §15.5: Gemini CLI", file: "gemini-session.jsonl", root: "/home/dev/shop", format: Gemini,
+			want: want{
+				lines: 17, turns: 3, compactions: 1, hostMessages: 1, abandoned: 1,
+				usage:      Usage{InputTokens: 5000, CacheReadTokens: 4000, OutputTokens: 60, MessageID: "g6"},
+				usageKnown: true,
+				read:       []string{"api/orders.go"},
+				modified:   []string{"api/orders.go", "api/orders_test.go", "docs/api.md"},
+				tools:      []string{"read_file", "write_todos", "replace", "run_shell_command", "write_file"},
+				toolCalls:  6,
+				failures: []ToolFailure{
+					{Tool: "run_shell_command", Summary: "--- FAIL: TestListOrders (0.01s) orders_test.go:22: want 10 orders, got 0", Line: 8},
+				},
+				lastTool:    "write_file",
+				interrupted: true, // write_file is still executing
+				summary:     "Add pagination to the /orders endpoint. @api/orders.go ... Now document the new parameters in docs/api.md.",
+				exchanges: []spec.Exchange{
+					ex("user", "Add pagination to the /orders endpoint. @api/orders.go"),
+					ex("user", "Keep the cursor pagination; fix the failing test."),
+					ex("assistant", "The test expected the old signature; I updated it."),
+					ex("user", "Now document the new parameters in docs/api.md."),
+				},
+				plan: &spec.HostPlan{Tool: "write_todos", Steps: []spec.HostPlanStep{
+					{Text: "Read the orders handler", Status: "done"},
+					{Text: "Add limit and cursor parameters", Status: "in_progress"},
+					{Text: "Update the handler tests", Status: "pending"}}},
+			},
+		},
+		{
+			// Gemini CLI's older layout: one pretty-printed JSON document.
+			name: "SPEC §15.5: Gemini CLI, one JSON document", file: "gemini-session.json", root: "/home/dev/shop", format: Gemini,
+			want: want{
+				lines: 51, turns: 1, rejections: 1,
+				usage:       Usage{InputTokens: 4000, CacheReadTokens: 8000, OutputTokens: 90, MessageID: "a2"},
+				usageKnown:  true,
+				modified:    []string{"config/load.go"},
+				tools:       []string{"replace", "run_shell_command"},
+				toolCalls:   2,
+				lastTool:    "run_shell_command",
+				interrupted: true, // the user cancelled the build
+				summary:     "Rename the config loader to LoadConfig.",
+				exchanges: []spec.Exchange{
+					ex("user", "Rename the config loader to LoadConfig."),
+					ex("assistant", "Renamed it and updated the callers."),
+				},
+			},
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -140,6 +191,10 @@ func TestReadFixtures(t *testing.T) {
 			check("FilesModified", s.FilesModified, w.modified)
 			check("ToolsUsed", s.ToolsUsed, w.tools)
 			check("ToolCalls", s.ToolCalls, w.toolCalls)
+			check("ToolRejections", s.ToolRejections, w.rejections)
+			check("HostMessages", s.HostMessages, w.hostMessages)
+			check("AbandonedPrompts", s.AbandonedPrompts, w.abandoned)
+			check("Thread.HostPlan", s.Thread.HostPlan, w.plan)
 			check("ToolFailures", s.ToolFailures, w.failures)
 			check("LastToolCall", s.LastToolCall, w.lastTool)
 			check("Interrupted", s.Interrupted, w.interrupted)
@@ -190,6 +245,12 @@ func TestDetect(t *testing.T) {
 		{"old Codex without envelope", `{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}` + "\n", Codex},
 		{"OpenClaw", `{"type":"session","version":3,"id":"x","cwd":"/"}` + "\n", OpenClaw},
 		{"OpenClaw without header", "garbage\n\n" + `{"type":"message","id":"a","parentId":null,"message":{"role":"user","content":"hi"}}` + "\n", OpenClaw},
+		// sessionId alone is Claude Code's and Gemini CLI's: projectHash decides.
+		{"Gemini CLI metadata line", `{"sessionId":"s","projectHash":"h","startTime":"t","lastUpdated":"t"}` + "\n", Gemini},
+		{"Gemini CLI message line", `{"id":"u1","timestamp":"t","type":"user","content":[{"text":"hi"}]}` + "\n", Gemini},
+		{"Gemini CLI rewind line", `{"$rewindTo":"u1"}` + "\n", Gemini},
+		{"Gemini CLI JSON document", "{\n  \"sessionId\": \"s\",\n  \"projectHash\": \"h\",\n  \"messages\": []\n}\n", Gemini},
+		{"Claude Code queue operation", `{"type":"queue-operation","operation":"enqueue","timestamp":"t","sessionId":"s","content":"hi"}` + "\n", ClaudeCode},
 	}
 	for i, tc := range tests {
 		p := filepath.Join(dir, strings.Repeat("x", i+1)+".jsonl")
@@ -211,11 +272,11 @@ func TestDetect(t *testing.T) {
 }
 
 func TestReadUnknownFormat(t *testing.T) {
-	if _, err := Read(strings.NewReader("{}\n"), "gemini", ReadOptions{}); !errors.Is(err, spec.ErrInvalid) {
-		t.Errorf("Read(gemini) = %v; want ErrInvalid", err)
+	if _, err := Read(strings.NewReader("{}\n"), "cursor", ReadOptions{}); !errors.Is(err, spec.ErrInvalid) {
+		t.Errorf("Read(cursor) = %v; want ErrInvalid", err)
 	}
-	if _, _, err := TailUsage(filepath.Join("testdata", "codex-rollout.jsonl"), "gemini", 0); !errors.Is(err, spec.ErrInvalid) {
-		t.Errorf("TailUsage(gemini) = %v; want ErrInvalid", err)
+	if _, _, err := TailUsage(filepath.Join("testdata", "codex-rollout.jsonl"), "cursor", 0); !errors.Is(err, spec.ErrInvalid) {
+		t.Errorf("TailUsage(cursor) = %v; want ErrInvalid", err)
 	}
 }
 

@@ -1,0 +1,126 @@
+package transcript
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+func cxItem(payload obj) string {
+	return js(obj{"timestamp": "2026-03-04T10:00:00.000Z", "type": "response_item", "payload": payload})
+}
+
+func cxEvent(payload obj) string {
+	return js(obj{"timestamp": "2026-03-04T10:00:00.000Z", "type": "event_msg", "payload": payload})
+}
+
+func cxCall(id, name, args string) string {
+	return cxItem(obj{"type": "function_call", "name": name, "arguments": args, "call_id": id})
+}
+
+func cxOutput(id, output string) string {
+	return cxItem(obj{"type": "function_call_output", "call_id": id, "output": output})
+}
+
+// SPEC §15.5: every shell result format Codex writes counts as a failure
+// when it reports a non-zero exit.
+func TestCodexShellResults(t *testing.T) {
+	tests := []struct {
+		name, output string
+		failed       bool
+	}{
+		{"unified exec, exit 2", "Chunk ID: 4f1a\nWall time: 0.5120 seconds\nProcess exited with code 2\nOriginal token count: 12\nOutput:\nmake: *** [test] Error 2", true},
+		{"unified exec, exit 0", "Wall time: 0.0100 seconds\nProcess exited with code 0\nOutput:\nok", false},
+		{"unified exec, still running", "Chunk ID: 1\nWall time: 10.0000 seconds\nProcess running with session ID 7\nOutput:\nProcess exited with code 9", false},
+		{"shell text, exit 1", "Exit code: 1\nWall time: 0.2 seconds\nOutput:\nFAIL", true},
+		{"shell JSON, exit 1", `{"output":"FAIL","metadata":{"exit_code":1,"duration_seconds":0.1}}`, true},
+		{"shell JSON, exit 0", `{"output":"ok","metadata":{"exit_code":0,"duration_seconds":0.1}}`, false},
+	}
+	for _, tc := range tests {
+		s := readLines(t, Codex, cxCall("c1", "exec_command", `{"cmd":"make test"}`), cxOutput("c1", tc.output))
+		if got := len(s.ToolFailures) == 1; got != tc.failed {
+			t.Errorf("%s: failures %+v, want failed=%v", tc.name, s.ToolFailures, tc.failed)
+		}
+		if tc.failed && s.ToolFailures[0].Tool != "exec_command" {
+			t.Errorf("%s: failure %+v", tc.name, s.ToolFailures[0])
+		}
+	}
+	s := readLines(t, Codex, cxCall("c1", "exec_command", `{"cmd":"make"}`), cxOutput("c1", "Chunk ID: 4f1a\nWall time: 0.5 seconds\nProcess exited with code 2\nOutput:\nmake: *** [test] Error 2"))
+	if len(s.ToolFailures) != 1 || s.ToolFailures[0].Summary != "make: *** [test] Error 2" {
+		t.Errorf("failure summary = %+v; want the output after the header", s.ToolFailures)
+	}
+}
+
+// SPEC §15.5: a forked thread's copy of its parent's history is not its
+// conversation.
+func TestCodexForkedCopy(t *testing.T) {
+	s := readLines(t, Codex,
+		js(obj{"timestamp": "t", "type": "session_meta", "payload": obj{"id": "child", "forked_from_id": "parent", "cwd": "/w"}}),
+		js(obj{"timestamp": "t", "type": "session_meta", "payload": obj{"id": "parent", "cwd": "/w"}}),
+		cxItem(obj{"type": "message", "role": "user", "content": []obj{{"type": "input_text", "text": "refactor the parser"}}}),
+		cxEvent(obj{"type": "user_message", "message": "refactor the parser"}),
+		js(obj{"timestamp": "t", "type": "turn_context", "payload": obj{"cwd": "/w"}}),
+		cxItem(obj{"type": "message", "role": "user", "content": []obj{{"type": "input_text", "text": "write the tests for the lexer"}}}),
+		cxEvent(obj{"type": "user_message", "message": "write the tests for the lexer"}),
+	)
+	if s.Turns != 1 || s.Thread.Summary != "write the tests for the lexer" {
+		t.Errorf("forked: Turns %d, Summary %q; want only the fork's own prompt", s.Turns, s.Thread.Summary)
+	}
+	// Not forked: both count.
+	s = readLines(t, Codex,
+		js(obj{"timestamp": "t", "type": "session_meta", "payload": obj{"id": "a", "cwd": "/w"}}),
+		cxEvent(obj{"type": "user_message", "message": "one"}),
+		js(obj{"timestamp": "t", "type": "turn_context", "payload": obj{"cwd": "/w"}}),
+		cxEvent(obj{"type": "user_message", "message": "two"}),
+	)
+	if s.Turns != 2 {
+		t.Errorf("not forked: Turns %d, want 2", s.Turns)
+	}
+}
+
+// SPEC §15.5 "Host plans": the newest plan tool call is the plan.
+func TestHostPlans(t *testing.T) {
+	step := func(text, status string) spec.HostPlanStep {
+		return spec.HostPlanStep{Text: spec.Text(text), Status: status}
+	}
+	s := readLines(t, Codex,
+		cxCall("p1", "update_plan", `{"plan":[{"step":"Read the code","status":"in_progress"},{"step":"Fix the bug","status":"pending"}]}`),
+		cxOutput("p1", "Plan updated"),
+		cxCall("p2", "update_plan", `{"explanation":"moving on","plan":[{"step":"Read the code","status":"completed"},{"step":"Fix the bug","status":"in_progress"},{"step":"Add a test","status":"pending"}]}`),
+	)
+	want := &spec.HostPlan{Tool: "update_plan", Steps: []spec.HostPlanStep{step("Read the code", "done"), step("Fix the bug", "in_progress"), step("Add a test", "pending")}}
+	if !reflect.DeepEqual(s.Thread.HostPlan, want) {
+		t.Errorf("Codex update_plan: %+v", s.Thread.HostPlan)
+	}
+	if d, n := want.Progress(); d != 1 || n != 3 || want.Current().Text != "Fix the bug" {
+		t.Errorf("Progress %d/%d, Current %+v", d, n, want.Current())
+	}
+
+	s = readLines(t, ClaudeCode,
+		ccUser("go"),
+		ccAsst("m1", ccUsage(1, 1, 1, 1), ccCall("t1", "TodoWrite", obj{"todos": []obj{
+			{"content": "Write the lexer", "status": "completed", "activeForm": "Writing the lexer"},
+			{"content": "Write the parser", "status": "in_progress", "activeForm": "Writing the parser"}}})),
+		ccSideAsst("s1", ccUsage(1, 1, 1, 1), ccCall("t2", "TodoWrite", obj{"todos": []obj{{"content": "subagent's own", "status": "pending"}}})),
+	)
+	want = &spec.HostPlan{Tool: "TodoWrite", Steps: []spec.HostPlanStep{step("Write the lexer", "done"), step("Write the parser", "in_progress")}}
+	if !reflect.DeepEqual(s.Thread.HostPlan, want) {
+		t.Errorf("Claude TodoWrite (a subagent's list ignored): %+v", s.Thread.HostPlan)
+	}
+
+	s = readLines(t, ClaudeCode,
+		ccAsst("m1", ccUsage(1, 1, 1, 1), ccCall("t1", "TaskCreate", obj{"subject": "Design the schema", "description": "d", "activeForm": "Designing"})),
+		ccAsst("m2", ccUsage(1, 1, 1, 1), ccCall("t2", "TaskCreate", obj{"subject": "Migrate the data", "description": "d", "activeForm": "Migrating"})),
+		ccAsst("m3", ccUsage(1, 1, 1, 1), ccCall("t3", "TaskUpdate", obj{"taskId": "1", "status": "completed"})),
+		ccAsst("m4", ccUsage(1, 1, 1, 1), ccCall("t4", "TaskUpdate", obj{"taskId": "2", "status": "in_progress"})),
+	)
+	want = &spec.HostPlan{Tool: "TaskCreate", Steps: []spec.HostPlanStep{step("Design the schema", "done"), step("Migrate the data", "in_progress")}}
+	if !reflect.DeepEqual(s.Thread.HostPlan, want) {
+		t.Errorf("Claude task tools: %+v", s.Thread.HostPlan)
+	}
+
+	if s := readLines(t, ClaudeCode, ccUser("go")); s.Thread.HostPlan != nil {
+		t.Errorf("no plan tool: HostPlan %+v", s.Thread.HostPlan)
+	}
+}

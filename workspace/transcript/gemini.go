@@ -1,0 +1,313 @@
+package transcript
+
+import (
+	"strings"
+)
+
+// geminiReader reads a Gemini CLI chat recording (SPEC §15.5; Gemini CLI
+// packages/core/src/services/chatRecordingService.ts and
+// chatRecordingTypes.ts). The current layout is JSON Lines:
+//
+//   - a metadata record {sessionId, projectHash, startTime, lastUpdated,
+//     kind, directories};
+//   - message records {id, timestamp, type, content, displayContent} of
+//     type user, gemini (with toolCalls [{id, name, args, result, status,
+//     resultDisplay}], tokens {input, output, cached, thoughts, tool,
+//     total} and model), info, error or warning. A message is appended
+//     again, whole, each time it changes (its tokens arrive, a tool call
+//     finishes): the newest copy of an id wins, in the place of the first;
+//   - {$rewindTo: id}: the message id and every later one are removed;
+//   - {$set: {…}}: a metadata update; with messages it replaces the whole
+//     conversation (after a compression, or when tool output is masked).
+//
+// The older layout is one JSON document {sessionId, projectHash,
+// startTime, lastUpdated, messages: […]}, read as one metadata record
+// holding its messages.
+type geminiReader struct {
+	st *state
+	// order lists the conversation's message ids in order; known marks
+	// those read once (later copies are updates, not new messages), and
+	// texted those whose text the thread already has.
+	order  []string
+	known  map[string]int // id → line of its first copy
+	texted map[string]bool
+	// calls maps a tool call id to whether its outcome was counted.
+	calls map[string]bool
+	marks []promptMark
+}
+
+func newGeminiReader(st *state) *geminiReader {
+	return &geminiReader{st: st, known: map[string]int{}, texted: map[string]bool{}, calls: map[string]bool{}}
+}
+
+func (g *geminiReader) finish() {}
+
+func (g *geminiReader) line(n int, line []byte) bool {
+	var id, rewind, set, messages []byte
+	m := objectMembers(line)
+	for {
+		key, val, ok := m.next()
+		if !ok {
+			break
+		}
+		switch string(keyText(key)) {
+		case "id":
+			id = val
+		case "$rewindTo":
+			rewind = val
+		case "$set":
+			set = val
+		case "messages":
+			messages = val
+		}
+	}
+	if m.err || skipWS(line, m.end()) != len(line) {
+		return false
+	}
+	switch {
+	case isString(rewind):
+		g.rewind(strOr(rewind))
+	case set != nil:
+		if msgs := field(set, "messages"); msgs != nil {
+			g.replaced(msgs)
+		}
+	case isString(id):
+		g.message(n, line)
+	case messages != nil:
+		// The older layout: the whole conversation in the metadata.
+		e := arrayElements(messages)
+		for {
+			el, ok := e.next()
+			if !ok {
+				break
+			}
+			g.message(n, el)
+		}
+	}
+	return true
+}
+
+// replaced reads a $set of the whole conversation. Usage read before it
+// described a context that is gone; a shorter conversation is a
+// compression. Its messages are not read again: those already seen were
+// read, and a new one is the host's summary, not a prompt.
+func (g *geminiReader) replaced(msgs []byte) {
+	var ids []string
+	e := arrayElements(msgs)
+	for {
+		el, ok := e.next()
+		if !ok {
+			break
+		}
+		id := strOr(field(el, "id"))
+		ids = append(ids, id)
+		if _, ok := g.known[id]; !ok {
+			g.known[id] = 0
+		}
+	}
+	if len(ids) < len(g.order) {
+		g.st.compaction()
+	} else {
+		g.st.s.Usage, g.st.s.UsageKnown = Usage{}, false
+	}
+	g.order = ids
+}
+
+// rewind removes message id and every later one: prompts among them are
+// rolled back as in Claude Code (SPEC §15.5 "The live branch").
+func (g *geminiReader) rewind(id string) {
+	at := 0 // the line of the first removed message; 0 removes all
+	for i, mid := range g.order {
+		if mid == id {
+			at = g.known[id]
+			g.order = g.order[:i]
+			break
+		}
+	}
+	if at == 0 {
+		g.order = g.order[:0]
+	}
+	for i, pm := range g.marks {
+		if pm.line >= at {
+			g.st.s.Turns, g.st.mark, g.st.thread = pm.turns, pm.mark, pm.thread
+			g.st.s.AbandonedPrompts += len(g.marks) - i
+			g.marks = g.marks[:i]
+			break
+		}
+	}
+}
+
+// geminiUsage reads a message's tokens. input is the prompt's token
+// count, of which cached is a part (as Codex counts).
+func geminiUsage(raw []byte) (Usage, bool) {
+	if raw == nil || raw[0] != '{' {
+		return Usage{}, false
+	}
+	var u Usage
+	var input, cached int64
+	m := objectMembers(raw)
+	for {
+		key, val, ok := m.next()
+		if !ok {
+			break
+		}
+		switch string(keyText(key)) {
+		case "input":
+			input, _ = num(val)
+		case "cached":
+			cached, _ = num(val)
+		case "output":
+			u.OutputTokens, _ = num(val)
+		}
+	}
+	cached = min(max(cached, 0), max(input, 0))
+	u.InputTokens, u.CacheReadTokens = input-cached, cached
+	return u, true
+}
+
+func (g *geminiReader) message(n int, raw []byte) {
+	var id, typ, content, display, toolCalls, tokens []byte
+	m := objectMembers(raw)
+	for {
+		key, val, ok := m.next()
+		if !ok {
+			break
+		}
+		switch string(keyText(key)) {
+		case "id":
+			id = val
+		case "type":
+			typ = val
+		case "content":
+			content = val
+		case "displayContent":
+			display = val
+		case "toolCalls":
+			toolCalls = val
+		case "tokens":
+			tokens = val
+		}
+	}
+	mid := strOr(id)
+	_, seen := g.known[mid]
+	if !seen {
+		g.known[mid] = n
+		g.order = append(g.order, mid)
+	}
+	switch strOr(typ) {
+	case "user":
+		if seen {
+			return
+		}
+		// displayContent is what the user typed, before @file expansion.
+		text := geminiText(display)
+		if display == nil {
+			text = geminiText(content)
+		}
+		g.marks = append(g.marks, promptMark{line: n, turns: g.st.s.Turns, mark: g.st.mark, thread: g.st.thread.clone()})
+		if len(g.marks) > maxMarks {
+			g.marks = g.marks[1:]
+		}
+		g.st.prompt(text)
+	case "gemini":
+		if u, ok := geminiUsage(tokens); ok {
+			u.MessageID = mid
+			g.st.usage(u)
+		}
+		if !g.texted[mid] {
+			if text := geminiText(content); strings.TrimSpace(text) != "" {
+				g.texted[mid] = true
+				g.st.thread.assistant(mid, text)
+			}
+		}
+		g.toolCalls(n, toolCalls)
+	case "info", "error", "warning":
+		if !seen {
+			g.st.s.HostMessages++
+		}
+	}
+}
+
+// toolCalls reads a gemini message's calls: each is counted when first
+// seen, and its outcome once it has one (success, error, or cancelled:
+// the user declined or stopped it).
+func (g *geminiReader) toolCalls(n int, raw []byte) {
+	e := arrayElements(raw)
+	for {
+		c, ok := e.next()
+		if !ok {
+			break
+		}
+		id, name := strOr(field(c, "id")), strOr(field(c, "name"))
+		done, seen := g.calls[id]
+		if !seen {
+			g.calls[id] = false
+			g.st.toolCall(id, name, false)
+			args := field(c, "args")
+			g.st.fileTool(name, args)
+			g.st.planCall(name, args)
+		}
+		if done {
+			continue
+		}
+		switch strOr(field(c, "status")) {
+		case "success":
+			g.calls[id] = true
+			g.st.toolResult(id, name, false, nil, n)
+		case "error":
+			g.calls[id] = true
+			g.st.toolResult(id, name, true, func() string { return oneLine(geminiResultText(c), gistChars) }, n)
+		case "cancelled":
+			g.calls[id] = true
+			g.st.toolRejected(id)
+			g.st.mark = true
+		}
+	}
+}
+
+// geminiText joins the text of a PartListUnion: a string, a part {text},
+// or a list of either.
+func geminiText(raw []byte) string {
+	if isString(raw) {
+		return strOr(raw)
+	}
+	if len(raw) > 0 && raw[0] == '{' {
+		return strOr(field(raw, "text"))
+	}
+	var parts []string
+	e := arrayElements(raw)
+	for {
+		p, ok := e.next()
+		if !ok {
+			break
+		}
+		if isString(p) {
+			parts = append(parts, strOr(p))
+		} else if t := field(p, "text"); isString(t) {
+			parts = append(parts, strOr(t))
+		}
+	}
+	return joinLines(parts)
+}
+
+// geminiResultText is a failed call's message: its resultDisplay when a
+// string, else the error (or output) of its functionResponse.
+func geminiResultText(call []byte) string {
+	if d := field(call, "resultDisplay"); isString(d) {
+		return strOr(d)
+	}
+	e := arrayElements(field(call, "result"))
+	for {
+		p, ok := e.next()
+		if !ok {
+			break
+		}
+		resp := path(p, "functionResponse", "response")
+		for _, k := range []string{"error", "output"} {
+			if v := field(resp, k); isString(v) {
+				return strOr(v)
+			}
+		}
+	}
+	return ""
+}

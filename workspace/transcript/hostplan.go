@@ -1,0 +1,105 @@
+package transcript
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// maxPlanSteps bounds a host plan, as plan.steps is bounded (SPEC §8.5).
+const maxPlanSteps = 50
+
+// planTools are the host tools that write the agent's plan, and how each
+// names a step's text (SPEC §15.5 "Host plans"): Claude Code's TodoWrite
+// {todos: [{content, status, activeForm}]}, Codex's update_plan {plan:
+// [{step, status}]}, Gemini CLI's write_todos {todos: [{description,
+// status}]}. Each call carries the whole list, so the newest call is the
+// plan.
+var planTools = map[string]struct{ list, text string }{
+	"TodoWrite":   {"todos", "content"},
+	"update_plan": {"plan", "step"},
+	"write_todos": {"todos", "description"},
+}
+
+// hostStatus maps a host's step status to the checkpoint's.
+func hostStatus(s string) string {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "completed", "complete", "done", "resolved":
+		return spec.HostStepDone
+	case "in_progress", "in-progress", "active":
+		return spec.HostStepInProgress
+	case "cancelled", "canceled", "deleted":
+		return spec.HostStepCancelled
+	}
+	return spec.HostStepPending
+}
+
+// planCall reads a call of one of the host's plan tools; input is the
+// call's arguments (an object, or a string holding one).
+func (st *state) planCall(tool string, input []byte) {
+	if isString(input) {
+		input = []byte(strOr(input))
+	}
+	if keys, ok := planTools[tool]; ok {
+		p := &spec.HostPlan{Tool: tool, Steps: []spec.HostPlanStep{}}
+		e := arrayElements(field(input, keys.list))
+		for {
+			el, ok := e.next()
+			if !ok {
+				break
+			}
+			if len(p.Steps) == maxPlanSteps {
+				break
+			}
+			text := strings.TrimSpace(strOr(field(el, keys.text)))
+			if text == "" {
+				continue
+			}
+			p.Steps = append(p.Steps, spec.HostPlanStep{Text: spec.Text(oneLine(text, gistChars)), Status: hostStatus(strOr(field(el, "status")))})
+		}
+		if e.err {
+			return
+		}
+		st.plan = p
+		return
+	}
+	switch tool {
+	case "TaskCreate":
+		// Claude Code's task tools build the list a call at a time; tasks
+		// are numbered from 1 in the order they are created.
+		subject := strings.TrimSpace(strOr(field(input, "subject")))
+		if subject == "" {
+			return
+		}
+		if st.plan == nil || st.plan.Tool != "TaskCreate" {
+			st.plan, st.taskIDs = &spec.HostPlan{Tool: "TaskCreate", Steps: []spec.HostPlanStep{}}, nil
+		}
+		st.nextTask++
+		if len(st.plan.Steps) < maxPlanSteps {
+			st.plan.Steps = append(st.plan.Steps, spec.HostPlanStep{Text: spec.Text(oneLine(subject, gistChars)), Status: spec.HostStepPending})
+			st.taskIDs = append(st.taskIDs, strconv.Itoa(st.nextTask))
+		}
+	case "TaskUpdate":
+		if st.plan == nil || st.plan.Tool != "TaskCreate" {
+			return
+		}
+		id := strOr(field(input, "taskId"))
+		if id == "" {
+			if n, ok := num(field(input, "taskId")); ok {
+				id = strconv.FormatInt(n, 10)
+			}
+		}
+		for i, tid := range st.taskIDs {
+			if tid != id {
+				continue
+			}
+			if s := field(input, "status"); isString(s) {
+				st.plan.Steps[i].Status = hostStatus(strOr(s))
+			}
+			if s := strings.TrimSpace(strOr(field(input, "subject"))); s != "" {
+				st.plan.Steps[i].Text = spec.Text(oneLine(s, gistChars))
+			}
+		}
+	}
+}
