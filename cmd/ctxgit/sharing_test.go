@@ -180,7 +180,9 @@ func TestPushFetchThroughServers(t *testing.T) {
 				shim = sshShim(t)
 				t.Setenv("GIT_SSH_COMMAND", shim)
 				url = "ssh://example.invalid" + remote
-				stop = func() { os.WriteFile(shim, []byte("#!/bin/sh\necho 'ssh: connect to host example.invalid port 22: Connection refused' >&2\nexit 255\n"), 0o755) }
+				stop = func() {
+					os.WriteFile(shim, []byte("#!/bin/sh\necho 'ssh: connect to host example.invalid port 22: Connection refused' >&2\nexit 255\n"), 0o755)
+				}
 			}
 
 			alice := filepath.Join(t.TempDir(), "alice")
