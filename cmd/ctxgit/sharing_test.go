@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // ctxgitRun runs the CLI in-process and returns its exit code and output.
@@ -388,4 +390,35 @@ func TestFetchHungRemoteTimesOut(t *testing.T) {
 	if refs := git(t, repo, "for-each-ref"); refs != "" {
 		t.Fatalf("a timed-out fetch left refs:\n%s", refs)
 	}
+}
+
+// docs/SHARING.md's CI script is the one testdata/scripts/sharing_ci.txtar
+// runs: the recipe users copy is the tested one.
+func TestSharingRecipeIsTested(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/SHARING.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "<!-- ci-report.sh:")
+	if !ok {
+		t.Fatal("docs/SHARING.md has no ci-report.sh marker")
+	}
+	_, rest, _ = strings.Cut(rest, "```sh\n")
+	script, _, ok := strings.Cut(rest, "```\n")
+	if !ok {
+		t.Fatal("docs/SHARING.md: the ci-report.sh block does not end")
+	}
+	ar, err := txtar.ParseFile("../../testdata/scripts/sharing_ci.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range ar.Files {
+		if f.Name == "ci-report.sh" {
+			if string(f.Data) != script {
+				t.Fatalf("docs/SHARING.md's script and sharing_ci.txtar's differ:\n--- doc\n%s--- script\n%s", script, f.Data)
+			}
+			return
+		}
+	}
+	t.Fatal("sharing_ci.txtar has no ci-report.sh")
 }
