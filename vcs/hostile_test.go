@@ -91,11 +91,13 @@ func TestLocalRemoteLimits(t *testing.T) {
 		t.Fatalf("a huge packed-refs: %v", err)
 	}
 	os.Remove(big)
-	os.Symlink("/dev/zero", big)
-	if err := checkLocalRefLimits(e, dir); err == nil || !strings.Contains(err.Error(), "packed-refs is not a regular file") {
-		t.Fatalf("packed-refs linked to /dev/zero: %v", err)
+	if runtime.GOOS != "windows" { // no /dev/zero, and symlinks need a privilege
+		os.Symlink("/dev/zero", big)
+		if err := checkLocalRefLimits(e, dir); err == nil || !strings.Contains(err.Error(), "packed-refs is not a regular file") {
+			t.Fatalf("packed-refs linked to /dev/zero: %v", err)
+		}
+		os.Remove(big)
 	}
-	os.Remove(big)
 	id := []byte(strings.Repeat("a", 40) + "\n")
 	for i := range MaxRemoteRefs + 1 {
 		os.WriteFile(filepath.Join(dir, "refs/ctxgit/sessions", fmt.Sprintf("s%d", i)), id, 0o644)
