@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -142,7 +143,11 @@ func (r *gitRemote) Fetch(dst *GitStore, refs []Ref) ([]Ref, int, error) {
 	if _, err := rand.Read(tok[:]); err != nil {
 		return nil, 0, err
 	}
-	stage := stagePrefix + hex.EncodeToString(tok[:]) + "/"
+	now := time.Now()
+	removeStaleStages(dst, now, max(time.Hour, 2*r.timeout))
+	// The namespace starts with its time, so that one a killed fetch left
+	// is known to be stale and removed by a later fetch.
+	stage := fmt.Sprintf("%s%d-%s/", stagePrefix, now.Unix(), hex.EncodeToString(tok[:]))
 	r.gitDir = dst.CommonDir()
 	var spec strings.Builder
 	for _, ref := range refs {
@@ -251,6 +256,25 @@ func pushReason(summary string) string {
 		return "the ref moved while pushing (stale info)"
 	}
 	return reason
+}
+
+// removeStaleStages deletes the staging refs of fetches that began more
+// than maxAge before now: a fetch killed before its Close left them, and
+// they would keep what it fetched from ever being pruned. Errors are
+// ignored; the next fetch tries again.
+func removeStaleStages(g *GitStore, now time.Time, maxAge time.Duration) {
+	refs, err := g.ListRefs(stagePrefix)
+	if err != nil {
+		return
+	}
+	for _, ref := range refs {
+		ns, _, _ := strings.Cut(strings.TrimPrefix(ref.Name, stagePrefix), "/")
+		secs, _, _ := strings.Cut(ns, "-")
+		began, err := strconv.ParseInt(secs, 10, 64)
+		if err != nil || now.Sub(time.Unix(began, 0)) > maxAge {
+			g.DeleteRef(ref.Name, ref.ID)
+		}
+	}
 }
 
 func (r *gitRemote) Close() error {

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A delta claiming a huge result is refused as it is applied, not
@@ -123,5 +124,33 @@ func TestParsePushPorcelain(t *testing.T) {
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("parsed %v, want %v", got, want)
+	}
+}
+
+// The staging refs a killed fetch left are removed by a later one once
+// they are older than the limit; a running fetch's are kept.
+func TestRemoveStaleStages(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s.git")
+	g, err := InitPrivate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := g.WriteObject(BlobObject, []byte("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Unix(1_800_000_000, 0)
+	old := fmt.Sprintf("%s%d-aaaa/ctxgit/sessions/default", stagePrefix, now.Add(-2*time.Hour).Unix())
+	fresh := fmt.Sprintf("%s%d-bbbb/ctxgit/sessions/default", stagePrefix, now.Add(-time.Minute).Unix())
+	odd := stagePrefix + "garbage/ctxgit/sessions/default"
+	for _, n := range []string{old, fresh, odd} {
+		if err := g.UpdateRef(n, id, ZeroHash); err != nil {
+			t.Fatal(err)
+		}
+	}
+	removeStaleStages(g, now, time.Hour)
+	refs, _ := g.ListRefs(stagePrefix)
+	if len(refs) != 1 || refs[0].Name != fresh {
+		t.Fatalf("left %v, want only %s", refs, fresh)
 	}
 }
