@@ -119,7 +119,7 @@ func parseLsRemote(e *Endpoint, out []byte) ([]Ref, error) {
 			continue
 		}
 		if strings.HasPrefix(name, RefsPrefixCtxgit) {
-			if ours++; ours > MaxRemoteRefs {
+			if ours++; ours > refLimit {
 				return nil, tooManyRefs(e)
 			}
 		}

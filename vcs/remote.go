@@ -245,8 +245,12 @@ const (
 	MaxAdvertisement = 16 << 20
 )
 
+// refLimit is MaxRemoteRefs, lowered by tests that would otherwise write
+// ten thousand refs.
+var refLimit = MaxRemoteRefs
+
 func tooManyRefs(e *Endpoint) error {
-	return fmt.Errorf("%s has more than %d refs under refs/ctxgit/; ctxgit fetches at most that many", e, MaxRemoteRefs)
+	return fmt.Errorf("%s has more than %d refs under refs/ctxgit/; ctxgit fetches at most that many", e, refLimit)
 }
 
 // IsNetwork reports whether the endpoint is reached over a network, and so
@@ -301,7 +305,7 @@ func openLocalRemote(e *Endpoint, push bool) (Remote, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(refs) > MaxRemoteRefs {
+	if len(refs) > refLimit {
 		return nil, tooManyRefs(e)
 	}
 	if push {
@@ -339,7 +343,7 @@ func checkLocalRefLimits(e *Endpoint, common string) error {
 			return err
 		}
 		if !d.IsDir() {
-			if n++; n > MaxRemoteRefs {
+			if n++; n > refLimit {
 				return errTooMany
 			}
 		}
