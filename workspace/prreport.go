@@ -80,10 +80,11 @@ func (r *Report) setHeadFacts(head *cpState) {
 }
 
 // reportAllSessions merges the reports of every session of the workspace
-// into one, in time order: rows from all sessions by time, the plan and
-// state of the newest checkpoint, each decision and failure once, named by
-// the earliest checkpoint that shows it.
-func (w *Workspace) reportAllSessions(o ReportOptions) (*Report, error) {
+// whose newest checkpoint is not before since (zero: all) into one, in
+// time order: rows from all sessions by time, the plan and state of the
+// newest checkpoint, each decision and failure once, named by the earliest
+// checkpoint that shows it.
+func (w *Workspace) reportAllSessions(o ReportOptions, since time.Time) (*Report, error) {
 	sessions, err := w.Sessions()
 	if err != nil {
 		return nil, err
@@ -97,7 +98,13 @@ func (w *Workspace) reportAllSessions(o ReportOptions) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
+		if n := len(r.Checkpoints); n > 0 && r.Checkpoints[n-1].CreatedAt.Before(since) {
+			continue
+		}
 		reps = append(reps, r)
+	}
+	if len(reps) == 0 {
+		return nil, spec.NotFound("no session has a checkpoint since the branch began (%s)", stamp(since))
 	}
 	if len(reps) == 1 {
 		return reps[0], nil
@@ -244,35 +251,58 @@ func (w *Workspace) reportAllSessions(o ReportOptions) (*Report, error) {
 	return out, nil
 }
 
+// branchStart is when the branch being reported began: the committer time
+// of the merge base of HEAD and ref.
+func (w *Workspace) branchStart(ref string) (time.Time, error) {
+	store, mb, err := w.mergeBaseWith(ref)
+	if err != nil {
+		return time.Time{}, err
+	}
+	c, err := vcs.ReadCommit(store, mb)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return c.Committer.When, nil
+}
+
+// mergeBaseWith finds the merge base of the repository's HEAD and ref.
+func (w *Workspace) mergeBaseWith(ref string) (*vcs.GitStore, vcs.Hash, error) {
+	if w.Repo == nil {
+		return nil, vcs.ZeroHash, spec.Usage("--base %s: the workspace is not in a git repository", ref)
+	}
+	store, err := w.storeIfAny()
+	if err != nil {
+		return nil, vcs.ZeroHash, err
+	}
+	if store == nil {
+		return nil, vcs.ZeroHash, spec.NotFound("the workspace has no checkpoints")
+	}
+	other, err := resolveGitRef(store, ref)
+	if err != nil {
+		return nil, vcs.ZeroHash, err
+	}
+	head, err := vcs.ReadHEAD(w.Repo.GitDir)
+	if err != nil || head.IsZero() {
+		return nil, vcs.ZeroHash, spec.NotFound("--base %s: the repository's HEAD has no commit", ref)
+	}
+	mb, err := mergeBase(store, head, other)
+	if err != nil {
+		return nil, vcs.ZeroHash, err
+	}
+	if mb.IsZero() {
+		return nil, vcs.ZeroHash, spec.NotFound("--base %s: it has no history in common with HEAD", ref)
+	}
+	return store, mb, nil
+}
+
 // filesAgainstBase replaces a report's files with those of its head
 // checkpoint against the merge base of the repository's HEAD and ref:
 // what a pull request from this branch into ref shows. ctxgit's own files
 // are left out, and renames are found as git finds them.
 func (w *Workspace) filesAgainstBase(r *Report, ref string) error {
-	if w.Repo == nil {
-		return spec.Usage("--base %s: the workspace is not in a git repository", ref)
-	}
-	store, err := w.storeIfAny()
+	store, mb, err := w.mergeBaseWith(ref)
 	if err != nil {
 		return err
-	}
-	if store == nil {
-		return spec.NotFound("the workspace has no checkpoints")
-	}
-	other, err := resolveGitRef(store, ref)
-	if err != nil {
-		return err
-	}
-	head, err := vcs.ReadHEAD(w.Repo.GitDir)
-	if err != nil || head.IsZero() {
-		return spec.NotFound("--base %s: the repository's HEAD has no commit", ref)
-	}
-	mb, err := mergeBase(store, head, other)
-	if err != nil {
-		return err
-	}
-	if mb.IsZero() {
-		return spec.NotFound("--base %s: it has no history in common with HEAD", ref)
 	}
 	mc, err := vcs.ReadCommit(store, mb)
 	if err != nil {

@@ -118,7 +118,14 @@ func (w *Workspace) Report(o ReportOptions) (*Report, error) {
 	var r *Report
 	var err error
 	if o.AllSessions {
-		r, err = w.reportAllSessions(o)
+		var since time.Time
+		if o.Base != "" {
+			// Sessions that ended before the branch began did not touch it.
+			if since, err = w.branchStart(o.Base); err != nil {
+				return nil, err
+			}
+		}
+		r, err = w.reportAllSessions(o, since)
 	} else {
 		r, err = w.reportSession(o)
 	}
