@@ -1,53 +1,14 @@
 package vcs
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
-
-// pkt frames lines as pkt-lines; "" is a flush.
-func pkt(lines ...string) string {
-	var b strings.Builder
-	for _, l := range lines {
-		if l == "" {
-			b.WriteString("0000")
-			continue
-		}
-		fmt.Fprintf(&b, "%04x%s", len(l)+4, l)
-	}
-	return b.String()
-}
-
-type advConn struct{ r *pktReader }
-
-func (c advConn) advertisement() *pktReader                         { return c.r }
-func (c advConn) request(func(io.Writer) error) (*pktReader, error) { return nil, io.EOF }
-func (c advConn) close() error                                      { return nil }
-
-// A protocol v1 advertisement: "version 1" first, then the refs with the
-// capabilities on the first of them, as in v0.
-func TestAdvertisementVersion1(t *testing.T) {
-	id := strings.Repeat("a", 40)
-	for _, adv := range []string{
-		pkt("version 1\n", id+" refs/heads/main\x00report-status side-band-64k\n", ""),
-		pkt(id+" refs/heads/main\x00report-status side-band-64k\n", ""),
-	} {
-		r := &netRemote{c: advConn{newPktReader(strings.NewReader(adv))}}
-		if err := r.readAdvertisement(); err != nil {
-			t.Fatal(err)
-		}
-		if len(r.refs) != 1 || r.refs[0].Name != "refs/heads/main" || !r.caps["report-status"] || !r.caps["side-band-64k"] {
-			t.Fatalf("advertisement %q read as refs %v, caps %v", adv, r.refs, r.caps)
-		}
-	}
-}
 
 // A delta claiming a huge result is refused as it is applied, not
 // allocated up front.
@@ -66,18 +27,6 @@ func TestApplyDeltaHugeClaim(t *testing.T) {
 	}
 }
 
-// A server line with no newline stops at the buffer, not at memory's end.
-func TestReadCRLFLineBounded(t *testing.T) {
-	br := bufio.NewReaderSize(io.MultiReader(strings.NewReader(strings.Repeat("x", 1<<20)), strings.NewReader("\r\n")), 4096)
-	if _, err := readCRLFLine(br); err == nil || !strings.Contains(err.Error(), "too long") {
-		t.Fatalf("a 1 MiB header line: %v", err)
-	}
-	br = bufio.NewReader(strings.NewReader("HTTP/1.1 200 OK\r\n"))
-	if line, err := readCRLFLine(br); err != nil || line != "HTTP/1.1 200 OK" {
-		t.Fatalf("status line = %q, %v", line, err)
-	}
-}
-
 // No part of a password shows in a message, an @ in it included.
 func TestRedactURL(t *testing.T) {
 	for in, want := range map[string]string{
@@ -91,121 +40,120 @@ func TestRedactURL(t *testing.T) {
 			t.Errorf("redactURL(%q) = %q, want %q", in, got, want)
 		}
 	}
+	// git's own text can name the URL too.
+	if got := redactURLs("fatal: repository 'https://u:hunter2@h/r/' not found"); strings.Contains(got, "hunter2") {
+		t.Errorf("redactURLs kept the password: %q", got)
+	}
 }
 
-// A redirect to another host does not take the credentials along.
-func TestHTTPCredentialsStayWithTheirHost(t *testing.T) {
-	var got []string
-	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got = append(got, "other:"+r.Header.Get("Authorization"))
-		w.WriteHeader(404)
-	}))
-	defer other.Close()
-	otherURL := strings.Replace(other.URL, "127.0.0.1", "localhost", 1)
-	first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got = append(got, "first:"+r.Header.Get("Authorization"))
-		http.Redirect(w, r, otherURL+r.URL.Path, http.StatusFound)
-	}))
-	defer first.Close()
-	e, err := ParseEndpoint(strings.Replace(first.URL, "http://", "http://user:secret@", 1)+"/repo.git", "")
+// git ls-remote's listing is held to the limit on refs under
+// refs/ctxgit/; other refs and peeled tags do not count, and a line that
+// is not a ref is an error.
+func TestParseLsRemoteLimits(t *testing.T) {
+	e := &Endpoint{Scheme: "https", raw: "https://h/r.git"}
+	id := strings.Repeat("a", 40)
+	var b strings.Builder
+	for i := range MaxRemoteRefs {
+		fmt.Fprintf(&b, "%s\trefs/ctxgit/sessions/s%d\n", id, i)
+	}
+	fmt.Fprintf(&b, "%s\trefs/heads/main\n%s\trefs/tags/v1^{}\n", id, id)
+	refs, err := parseLsRemote(e, []byte(b.String()))
+	if err != nil || len(refs) != MaxRemoteRefs+1 {
+		t.Fatalf("at the limit: %d refs, %v", len(refs), err)
+	}
+	fmt.Fprintf(&b, "%s\trefs/ctxgit/sessions/one-more\n", id)
+	if _, err := parseLsRemote(e, []byte(b.String())); err == nil || !strings.Contains(err.Error(), "more than 10000 refs under refs/ctxgit/") {
+		t.Fatalf("past the limit: %v", err)
+	}
+	if _, err := parseLsRemote(e, []byte("garbage\n")); err == nil || !strings.Contains(err.Error(), `printed "garbage", not a ref`) {
+		t.Fatalf("garbage: %v", err)
+	}
+}
+
+// A local remote is held to the same limits before its refs are read: a
+// packed-refs that is a pipe or too large, and too many loose refs.
+func TestLocalRemoteLimits(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"objects", "refs/heads", "refs/ctxgit/sessions"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	e := &Endpoint{Scheme: "file", Path: dir, raw: dir}
+	if err := checkLocalRefLimits(e, dir); err != nil {
+		t.Fatalf("an empty repository: %v", err)
+	}
+	big := filepath.Join(dir, "packed-refs")
+	f, _ := os.Create(big)
+	f.Truncate(MaxAdvertisement + 1)
+	f.Close()
+	if err := checkLocalRefLimits(e, dir); err == nil || !strings.Contains(err.Error(), "packed-refs is over 16 MiB") {
+		t.Fatalf("a huge packed-refs: %v", err)
+	}
+	os.Remove(big)
+	if runtime.GOOS != "windows" { // no /dev/zero, and symlinks need a privilege
+		os.Symlink("/dev/zero", big)
+		if err := checkLocalRefLimits(e, dir); err == nil || !strings.Contains(err.Error(), "packed-refs is not a regular file") {
+			t.Fatalf("packed-refs linked to /dev/zero: %v", err)
+		}
+		os.Remove(big)
+	}
+	// The limit, lowered so the test writes 11 refs, not 10,001.
+	defer func(n int) { refLimit = n }(refLimit)
+	refLimit = 10
+	id := []byte(strings.Repeat("a", 40) + "\n")
+	for i := range refLimit + 1 {
+		os.WriteFile(filepath.Join(dir, "refs/ctxgit/sessions", fmt.Sprintf("s%d", i)), id, 0o644)
+	}
+	if _, err := Connect(e, ConnectOptions{}); err == nil || !strings.Contains(err.Error(), "more than 10 refs") {
+		t.Fatalf("too many loose refs: %v", err)
+	}
+}
+
+// git push --porcelain is read per ref: accepted, refused with the
+// remote's reason, and a stale lease as the ref having moved.
+func TestParsePushPorcelain(t *testing.T) {
+	out := "To https://h/r.git\n" +
+		"*\t" + strings.Repeat("a", 40) + ":refs/ctxgit/sessions/a\t[new reference]\n" +
+		"!\t" + strings.Repeat("b", 40) + ":refs/ctxgit/sessions/b\t[remote rejected] (pre-receive hook declined)\n" +
+		"!\t" + strings.Repeat("c", 40) + ":refs/ctxgit/sessions/c\t[rejected] (stale info)\n" +
+		"Done\n"
+	got := parsePushPorcelain([]byte(out))
+	want := []RefStatus{
+		{Name: "refs/ctxgit/sessions/a"},
+		{Name: "refs/ctxgit/sessions/b", Err: "pre-receive hook declined"},
+		{Name: "refs/ctxgit/sessions/c", Err: "the ref moved while pushing (stale info)"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("parsed %v, want %v", got, want)
+	}
+}
+
+// The staging refs a killed fetch left are removed by a later one once
+// they are older than the limit; a running fetch's are kept.
+func TestRemoveStaleStages(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s.git")
+	g, err := InitPrivate(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	httpGet(e, first.URL+"/repo.git/info/refs?service=git-upload-pack")
-	if len(got) != 2 || got[0] == "first:" || got[1] != "other:" {
-		t.Fatalf("requests: %q", got)
+	id, err := g.WriteObject(BlobObject, []byte("x"))
+	if err != nil {
+		t.Fatal(err)
 	}
-}
-
-// A server's answer cannot make ctxgit keep reading interim responses or
-// header lines without bound.
-func TestHTTPResponseBounds(t *testing.T) {
-	cont := "HTTP/1.1 100 Continue\r\n\r\n"
-	var many strings.Builder
-	many.WriteString("HTTP/1.1 200 OK\r\n")
-	for i := range maxHeaders + 1 {
-		fmt.Fprintf(&many, "X-H%d: v\r\n", i)
+	now := time.Unix(1_800_000_000, 0)
+	old := fmt.Sprintf("%s%d-aaaa/ctxgit/sessions/default", stagePrefix, now.Add(-2*time.Hour).Unix())
+	fresh := fmt.Sprintf("%s%d-bbbb/ctxgit/sessions/default", stagePrefix, now.Add(-time.Minute).Unix())
+	odd := stagePrefix + "garbage/ctxgit/sessions/default"
+	for _, n := range []string{old, fresh, odd} {
+		if err := g.UpdateRef(n, id, ZeroHash); err != nil {
+			t.Fatal(err)
+		}
 	}
-	many.WriteString("\r\n")
-	for _, c := range []struct {
-		name, in, wantErr string
-		wantStatus        int
-	}{
-		{name: "plain", in: "HTTP/1.1 200 OK\r\nContent-Type: application/x-git-upload-pack-result; x=y\r\n\r\n", wantStatus: 200},
-		{name: "two interim", in: cont + cont + "HTTP/1.1 404 Not Found\r\n\r\n", wantStatus: 404},
-		{name: "endless interim", in: strings.Repeat(cont, 100), wantErr: "more than 8 interim (100) responses"},
-		{name: "too many headers", in: many.String(), wantErr: "more than 256 header lines"},
-		{name: "status out of range", in: "HTTP/1.1 20 OK\r\n\r\n", wantErr: `malformed status line "HTTP/1.1 20 OK"`},
-		{name: "not http", in: "SSH-2.0-OpenSSH\r\n\r\n", wantErr: `malformed status line "SSH-2.0-OpenSSH"`},
-		{name: "header without colon", in: "HTTP/1.1 200 OK\r\nbroken\r\n\r\n", wantErr: `malformed header line "broken"`},
-		{name: "cut short", in: "HTTP/1.1 200 OK\r\nA: b\r\n", wantErr: "unexpected EOF"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			resp, err := readHTTPResponse(bufio.NewReader(strings.NewReader(c.in)))
-			if c.wantErr != "" {
-				if err == nil || err.Error() != c.wantErr {
-					t.Fatalf("readHTTPResponse = %v, want error %q", err, c.wantErr)
-				}
-				return
-			}
-			if err != nil || resp.status != c.wantStatus {
-				t.Fatalf("readHTTPResponse = %+v, %v; want status %d", resp, err, c.wantStatus)
-			}
-			if c.name == "plain" && resp.header["content-type"] != "application/x-git-upload-pack-result" {
-				t.Fatalf("content-type = %q", resp.header["content-type"])
-			}
-		})
+	removeStaleStages(g, now, time.Hour)
+	refs, _ := g.ListRefs(stagePrefix)
+	if len(refs) != 1 || refs[0].Name != fresh {
+		t.Fatalf("left %v, want only %s", refs, fresh)
 	}
-}
-
-// FuzzHTTPResponse feeds a server's bytes to the response reader and, for
-// a chunked body, the chunk decoder: errors, never a panic, and never
-// more body than was sent.
-func FuzzHTTPResponse(f *testing.F) {
-	for _, s := range []string{
-		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
-		"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi",
-		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffff\r\nx",
-		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n0\r\nTrailer: x\r\n\r\n",
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, in []byte) {
-		br := bufio.NewReaderSize(strings.NewReader(string(in)), 4096)
-		resp, err := readHTTPResponse(br)
-		if err != nil {
-			return
-		}
-		if resp.status < 100 || resp.status > 999 {
-			t.Fatalf("status %d accepted", resp.status)
-		}
-		n, _ := io.Copy(io.Discard, &chunkedReader{r: br})
-		if n > int64(len(in)) {
-			t.Fatalf("decoded %d body bytes from %d bytes of input", n, len(in))
-		}
-	})
-}
-
-// FuzzPktLines feeds a remote's bytes to the pkt-line reader, as lines and
-// as a side-band stream: errors, never a panic, and never more out than in.
-func FuzzPktLines(f *testing.F) {
-	f.Add([]byte(pkt("# service=git-upload-pack\n", "", "0123456789012345678901234567890123456789 HEAD\x00side-band-64k\n", "")))
-	f.Add([]byte(pkt("\x01PACK", "\x02progress\n", "\x03fatal", "")))
-	f.Add([]byte(pkt("ERR access denied\n")))
-	f.Add([]byte("0001000200030004ffff"))
-	f.Add([]byte("00zz"))
-	f.Fuzz(func(t *testing.T, in []byte) {
-		p := newPktReader(strings.NewReader(string(in)))
-		for range len(in)/4 + 2 {
-			if _, err := p.line(); err != nil && !errors.Is(err, errFlush) {
-				break
-			}
-		}
-		var msgs strings.Builder
-		sb := &sidebandReader{p: newPktReader(strings.NewReader(string(in))), msgs: &msgs}
-		n, _ := io.Copy(io.Discard, sb)
-		if n+int64(msgs.Len()) > int64(len(in)) {
-			t.Fatalf("side band gave %d bytes and %d of messages from %d bytes of input", n, msgs.Len(), len(in))
-		}
-	})
 }

@@ -4,20 +4,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
+	"time"
 )
 
 // Errors of remote repositories, matched with errors.Is.
 var (
 	// ErrUnreachable: the remote could not be reached (no such host, a
-	// refused connection, ssh failing), or hung up before answering.
+	// refused connection, ssh failing, access denied), or git failed
+	// against it.
 	ErrUnreachable = errors.New("remote unreachable")
-	// ErrUnsupportedRemote: a URL scheme or server ctxgit cannot talk to
-	// (dumb HTTP, protocol v2 only).
+	// ErrUnsupportedRemote: a URL scheme ctxgit cannot talk to.
 	ErrUnsupportedRemote = errors.New("unsupported remote")
 )
 
@@ -163,6 +166,24 @@ func ReadRemotes(path string) ([]RemoteConfig, error) {
 	return out, nil
 }
 
+// ReadRemoteTimeout reads ctxgit.remoteTimeout from the git config file at
+// path: a Go duration ("90s", "5m"); 0 when unset.
+func ReadRemoteTimeout(path string) (time.Duration, error) {
+	cfg, err := readGitConfig(path)
+	if err != nil {
+		return 0, err
+	}
+	v := cfg.get("ctxgit.remotetimeout")
+	if v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s: ctxgit.remoteTimeout %q is not a positive duration such as 90s or 5m", path, v)
+	}
+	return d, nil
+}
+
 // RefUpdate asks a remote to move a ref from Old (zero: create) to New.
 type RefUpdate struct {
 	Name     string
@@ -178,72 +199,85 @@ type RefStatus struct {
 
 // Remote is a connection to a remote repository for one direction.
 type Remote interface {
-	// Refs returns the remote's refs, sorted by name.
+	// Refs returns the remote's refs under refs/ctxgit/ (and, opened for
+	// pushing, its branches), sorted by name.
 	Refs() []Ref
-	// Fetch copies into dst the objects reachable from wants, telling the
-	// remote that dst has the commits haves; it returns how many objects
+	// Fetch copies into dst the refs named (from Refs) with everything
+	// they reach, and returns them as they arrived — their ids can differ
+	// from Refs' when the remote moved meanwhile — and how many objects
 	// arrived. Only for a remote opened for fetching.
-	Fetch(dst *GitStore, wants, haves []Hash) (int, error)
+	Fetch(dst *GitStore, refs []Ref) ([]Ref, int, error)
 	// Push sends the objects the updates need that the remote lacks
-	// (known reports what it has) and asks it to move its refs. Only for a
-	// remote opened for pushing.
+	// (known reports what it has) and asks it to move its refs, each from
+	// Old. Only for a remote opened for pushing.
 	Push(src Store, updates []RefUpdate, known func(Hash) (bool, error)) ([]RefStatus, int, error)
+	// Close ends the connection; after a fetch it removes what was
+	// staged, so call it once the fetched refs are recorded.
 	Close() error
 }
 
 // ConnectOptions tune a connection.
 type ConnectOptions struct {
-	// Push opens the remote for pushing (git-receive-pack), else for
-	// fetching (git-upload-pack).
+	// Push opens the remote for pushing, else for fetching.
 	Push bool
 	// Messages receives the remote's own messages (hooks, warnings);
 	// nil discards them.
 	Messages io.Writer
-	// Getenv reads GIT_SSH_COMMAND and GIT_SSH; nil reads nothing.
-	Getenv func(string) string
+	// GitDir is the store git runs on for a network remote.
+	GitDir string
+	// Name is the configured remote's name, given to git so that its
+	// config (pushurl, proxy, insteadOf) applies; "" for a URL given.
+	Name string
+	// PushURL is the URL a configured remote pushes to, listed before a
+	// push ("" when it has none).
+	PushURL string
+	// Timeout bounds each git run for a network remote (0: the default).
+	Timeout time.Duration
 }
 
+// Limits on what a remote may hand ctxgit (SPEC §19.5): a remote is not
+// trusted to be small.
+const (
+	// MaxRemoteRefs bounds the refs under refs/ctxgit/ a remote may have.
+	MaxRemoteRefs = 10000
+	// MaxAdvertisement bounds the bytes of a remote's ref listing: git
+	// ls-remote's output, or a local remote's packed-refs file.
+	MaxAdvertisement = 16 << 20
+)
+
+// refLimit is MaxRemoteRefs, lowered by tests that would otherwise write
+// ten thousand refs.
+var refLimit = MaxRemoteRefs
+
+func tooManyRefs(e *Endpoint) error {
+	return fmt.Errorf("%s has more than %d refs under refs/ctxgit/; ctxgit fetches at most that many", e, refLimit)
+}
+
+// IsNetwork reports whether the endpoint is reached over a network, and so
+// through git.
+func (e *Endpoint) IsNetwork() bool { return e.Scheme != "file" }
+
 // Connect opens a remote: a local repository directly (objects and refs
-// read and written in place, no git needed), or a git server over git://,
-// ssh (the system's ssh client, as git uses it) or smart HTTP(S).
+// read and written in place, no git needed), or a network remote through
+// the user's git (git://, ssh, http(s)).
 func Connect(e *Endpoint, opts ConnectOptions) (Remote, error) {
-	if e.Scheme == "file" {
-		return openLocalRemote(e)
-	}
-	svc := "git-upload-pack"
-	if opts.Push {
-		svc = "git-receive-pack"
-	}
-	var c conn
-	var err error
 	switch e.Scheme {
-	case "git":
-		c, err = dialGit(e, svc)
-	case "ssh":
-		c, err = dialSSH(e, svc, opts.Getenv)
-	case "http", "https":
-		c, err = dialHTTP(e, svc)
-	default:
-		err = kindf(ErrUnsupportedRemote, "%s: scheme %s", e, e.Scheme)
+	case "file":
+		return openLocalRemote(e, opts.Push)
+	case "git", "ssh", "http", "https":
+		return connectGit(e, opts)
 	}
-	if err != nil {
-		return nil, err
-	}
-	r := &netRemote{ep: e, c: c, push: opts.Push, msgs: opts.Messages}
-	if err := r.readAdvertisement(); err != nil {
-		c.close()
-		return nil, err
-	}
-	return r, nil
+	return nil, kindf(ErrUnsupportedRemote, "%s: scheme %s", e, e.Scheme)
 }
 
 // localRemote is a repository on this machine, read and written directly.
 type localRemote struct {
+	ep    *Endpoint
 	store *GitStore
 	refs  []Ref
 }
 
-func openLocalRemote(e *Endpoint) (Remote, error) {
+func openLocalRemote(e *Endpoint, push bool) (Remote, error) {
 	dir := e.Path
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
@@ -260,15 +294,65 @@ func openLocalRemote(e *Endpoint) (Remote, error) {
 	} else {
 		return nil, kindf(ErrNoRepository, "%s: not a git repository", e)
 	}
+	if err := checkLocalRefLimits(e, common); err != nil {
+		return nil, err
+	}
 	store, err := OpenGit(common)
 	if err != nil {
 		return nil, err
 	}
-	refs, err := store.ListRefs("refs/")
+	refs, err := store.ListRefs(RefsPrefixCtxgit)
 	if err != nil {
 		return nil, err
 	}
-	return &localRemote{store: store, refs: refs}, nil
+	if len(refs) > refLimit {
+		return nil, tooManyRefs(e)
+	}
+	if push {
+		heads, err := store.ListRefs("refs/heads/")
+		if err != nil {
+			return nil, err
+		}
+		refs = append(refs, heads...)
+		sort.Slice(refs, func(i, j int) bool { return refs[i].Name < refs[j].Name })
+	}
+	return &localRemote{ep: e, store: store, refs: refs}, nil
+}
+
+// checkLocalRefLimits holds a local remote to the limits before its refs
+// are read: its packed-refs a regular file of bounded size (not a pipe
+// that never ends), and at most MaxRemoteRefs loose refs under
+// refs/ctxgit/, counted without reading them.
+func checkLocalRefLimits(e *Endpoint, common string) error {
+	packed := filepath.Join(common, "packed-refs")
+	if fi, err := os.Lstat(packed); err == nil {
+		if !fi.Mode().IsRegular() {
+			return fmt.Errorf("%s: packed-refs is not a regular file", e)
+		}
+		if fi.Size() > MaxAdvertisement {
+			return fmt.Errorf("%s: packed-refs is over %d MiB; ctxgit reads at most that much from a remote", e, MaxAdvertisement>>20)
+		}
+	}
+	n := 0
+	errTooMany := errors.New("too many")
+	err := filepath.WalkDir(filepath.Join(common, "refs", "ctxgit"), func(_ string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if !d.IsDir() {
+			if n++; n > refLimit {
+				return errTooMany
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, errTooMany) {
+		return tooManyRefs(e)
+	}
+	return err
 }
 
 // isBareRepo reports whether dir is a git directory: HEAD, objects/ and
@@ -290,8 +374,34 @@ func isBareRepo(dir string) bool {
 
 func (l *localRemote) Refs() []Ref { return l.refs }
 
-func (l *localRemote) Fetch(dst *GitStore, wants, _ []Hash) (int, error) {
-	return CopyObjects(l.store, dst, wants)
+func (l *localRemote) Fetch(dst *GitStore, refs []Ref) ([]Ref, int, error) {
+	tips := make([]Hash, 0, len(refs))
+	odd := 0
+	for _, r := range refs {
+		t, data, err := l.store.ReadObject(r.ID)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: %s: %w", l.ep, r.Name, err)
+		}
+		if t == CommitObject {
+			tips = append(tips, r.ID)
+			continue
+		}
+		// A ref at a blob, tree or tag is not a checkpoint: the object
+		// alone comes, so the caller sees what it is and refuses the ref.
+		if ok, err := dst.HasObject(r.ID); err != nil {
+			return nil, 0, err
+		} else if !ok {
+			if _, err := dst.WriteObject(t, data); err != nil {
+				return nil, 0, err
+			}
+			odd++
+		}
+	}
+	n, err := CopyObjects(l.store, dst, tips)
+	if err != nil {
+		return nil, 0, err
+	}
+	return refs, n + odd, nil
 }
 
 func (l *localRemote) Push(src Store, updates []RefUpdate, _ func(Hash) (bool, error)) ([]RefStatus, int, error) {

@@ -1,8 +1,7 @@
 package vcs_test
 
 import (
-	"crypto/tls"
-	"crypto/x509"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"net"
@@ -75,7 +74,8 @@ func gitDaemon(t *testing.T, base string) string {
 	return "git://" + addr + "/"
 }
 
-// httpBackend serves base with git http-backend behind a test server.
+// httpBackend serves base with git http-backend behind a test server; for
+// TLS, git is told to trust the server's certificate.
 func httpBackend(t *testing.T, base string, tlsOn bool) string {
 	t.Helper()
 	execPath := strings.TrimSpace(gitCmd(t, base, "--exec-path"))
@@ -90,9 +90,12 @@ func httpBackend(t *testing.T, base string, tlsOn bool) string {
 	}
 	srv := httptest.NewTLSServer(h)
 	t.Cleanup(srv.Close)
-	pool := x509.NewCertPool()
-	pool.AddCert(srv.Certificate())
-	t.Cleanup(vcs.SetHTTPTLSConfig(&tls.Config{RootCAs: pool}))
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	pemData := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	if err := os.WriteFile(ca, pemData, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_SSL_CAINFO", ca)
 	return srv.URL + "/"
 }
 
@@ -110,13 +113,18 @@ func fakeSSH(t *testing.T, body string) string {
 	return path
 }
 
-func connect(t *testing.T, url string, push bool, env map[string]string) vcs.Remote {
+// connect opens url for pushing from, or fetching into, the store at
+// gitDir, with env set for git.
+func connect(t *testing.T, url string, push bool, gitDir string, env map[string]string) vcs.Remote {
 	t.Helper()
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
 	ep, err := vcs.ParseEndpoint(url, "/")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := vcs.Connect(ep, vcs.ConnectOptions{Push: push, Getenv: func(k string) string { return env[k] }})
+	r, err := vcs.Connect(ep, vcs.ConnectOptions{Push: push, GitDir: gitDir, Timeout: time.Minute})
 	if err != nil {
 		t.Fatalf("connect %s: %v", url, err)
 	}
@@ -154,7 +162,7 @@ func TestRemoteRoundTrip(t *testing.T) {
 			return httpBackend(t, filepath.Dir(remote), true) + "remote.git", nil
 		}},
 		{"ssh", func(t *testing.T, remote string) (string, map[string]string) {
-			return "ssh://example.invalid" + remote, map[string]string{"GIT_SSH": fakeSSH(t, "")}
+			return "ssh://example.invalid" + remote, map[string]string{"GIT_SSH": fakeSSH(t, ""), "GIT_SSH_VARIANT": "simple"}
 		}},
 		{"ssh scp-like", func(t *testing.T, remote string) (string, map[string]string) {
 			return "me@example.invalid:" + remote, map[string]string{"GIT_SSH_COMMAND": fakeSSH(t, "") + " -o Ignored=yes"}
@@ -163,7 +171,8 @@ func TestRemoteRoundTrip(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			remote := bareRemote(t)
 			url, env := tc.url(t, remote)
-			src, err := vcs.InitPrivate(filepath.Join(t.TempDir(), "src.git"))
+			srcDir := filepath.Join(t.TempDir(), "src.git")
+			src, err := vcs.InitPrivate(srcDir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -171,7 +180,7 @@ func TestRemoteRoundTrip(t *testing.T) {
 			c2 := commitFiles(t, src, c1, map[string]string{"a.txt": "alpha", "dir/b.txt": "beta 2"})
 
 			// Push c1 to an empty remote.
-			r := connect(t, url, true, env)
+			r := connect(t, url, true, srcDir, env)
 			if len(r.Refs()) != 0 {
 				t.Fatalf("empty remote advertises %v", r.Refs())
 			}
@@ -188,7 +197,7 @@ func TestRemoteRoundTrip(t *testing.T) {
 			}
 
 			// Push c2 as a fast-forward: only the new objects go.
-			r = connect(t, url, true, env)
+			r = connect(t, url, true, srcDir, env)
 			have := refOf(r.Refs(), ref)
 			if have != c1 {
 				t.Fatalf("remote advertises %s at %s", ref, have)
@@ -207,7 +216,7 @@ func TestRemoteRoundTrip(t *testing.T) {
 			r.Close()
 
 			// A stale old value is refused by the remote, which keeps its ref.
-			r = connect(t, url, true, env)
+			r = connect(t, url, true, srcDir, env)
 			st, _, err = r.Push(src, []vcs.RefUpdate{{Name: ref, Old: c1, New: c1}}, noneKnown)
 			if err != nil || len(st) != 1 || st[0].Err == "" {
 				t.Fatalf("stale push = %v, %v; want a refusal", st, err)
@@ -224,19 +233,23 @@ func TestRemoteRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r = connect(t, url, false, env)
+			r = connect(t, url, false, dstDir, env)
 			tip := refOf(r.Refs(), ref)
 			if tip != c2 {
 				t.Fatalf("fetch advertisement: %s at %s", ref, tip)
 			}
-			n, err = r.Fetch(dst, []vcs.Hash{tip}, nil)
+			got, n, err := r.Fetch(dst, []vcs.Ref{{Name: ref, ID: tip}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n != 9 {
-				t.Fatalf("fetched %d objects, want 9", n)
+			if n != 9 || len(got) != 1 || got[0].Name != ref || got[0].ID != c2 {
+				t.Fatalf("fetched %v with %d objects, want c2 with 9", got, n)
 			}
 			r.Close()
+			// What git staged is gone once the fetch is over.
+			if staged, _ := dst.ListRefs("refs/"); len(staged) != 0 {
+				t.Fatalf("refs left after a fetch: %v", staged)
+			}
 			data, err := vcs.ReadFileAt(dst, mustTree(t, dst, c2), "dir/b.txt")
 			if err != nil || string(data) != "beta 2" {
 				t.Fatalf("dir/b.txt = %q, %v", data, err)
@@ -246,26 +259,26 @@ func TestRemoteRoundTrip(t *testing.T) {
 			}
 			gitCmd(t, dstDir, "--git-dir="+dstDir, "fsck", "--strict", "--no-dangling")
 
-			r = connect(t, url, false, env)
-			if n, err := r.Fetch(dst, nil, []vcs.Hash{c2}); n != 0 || err != nil {
-				t.Fatalf("empty fetch = %d, %v", n, err)
+			r = connect(t, url, false, dstDir, env)
+			if _, n, err := r.Fetch(dst, []vcs.Ref{{Name: ref, ID: c2}}); n != 0 || err != nil {
+				t.Fatalf("fetch with nothing new = %d, %v", n, err)
 			}
 			r.Close()
 
 			// An incremental fetch sends what is new since the have.
 			c3 := commitFiles(t, src, c2, map[string]string{"a.txt": "alpha 3", "dir/b.txt": "beta 2"})
-			r = connect(t, url, true, env)
+			r = connect(t, url, true, srcDir, env)
 			known, _ = vcs.KnownFrom(src, []vcs.Hash{c2})
 			if st, _, err := r.Push(src, []vcs.RefUpdate{{Name: ref, Old: c2, New: c3}}, known); err != nil || st[0].Err != "" {
 				t.Fatalf("push c3 = %v, %v", st, err)
 			}
 			r.Close()
-			r = connect(t, url, false, env)
-			n, err = r.Fetch(dst, []vcs.Hash{c3}, []vcs.Hash{c2})
+			r = connect(t, url, false, dstDir, env)
+			_, n, err = r.Fetch(dst, []vcs.Ref{{Name: ref, ID: c3}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tc.name != "local path" && tc.name != "file url" && n != 3 {
+			if n != 3 {
 				t.Fatalf("incremental fetch got %d objects, want 3", n)
 			}
 			if ok, _ := dst.HasObject(c3); !ok {
@@ -297,19 +310,23 @@ func TestRemoteErrors(t *testing.T) {
 	gitCmd(t, served, "init", "-q", "--bare", "there.git")
 	daemon := gitDaemon(t, served)
 	web := httpBackend(t, served, false)
+	store := filepath.Join(t.TempDir(), "store.git")
+	if _, err := vcs.InitPrivate(store); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name, url string
 		env       map[string]string
 		is        error
 		msg       string
 	}{
-		{"refused git", fmt.Sprintf("git://127.0.0.1:%d/x.git", port), nil, vcs.ErrUnreachable, "connection refused"},
-		{"refused http", fmt.Sprintf("http://127.0.0.1:%d/x.git", port), nil, vcs.ErrUnreachable, "connection refused"},
-		{"ssh fails", "ssh://nowhere.invalid/x.git", map[string]string{"GIT_SSH": failingSSH}, vcs.ErrUnreachable, "Connection refused"},
+		{"refused git", fmt.Sprintf("git://127.0.0.1:%d/x.git", port), nil, vcs.ErrUnreachable, "Connection refused"},
+		{"refused http", fmt.Sprintf("http://127.0.0.1:%d/x.git", port), nil, vcs.ErrUnreachable, "Failed to connect"},
+		{"ssh fails", "ssh://nowhere.invalid/x.git", map[string]string{"GIT_SSH": failingSSH}, vcs.ErrUnreachable, "cannot reach ssh://nowhere.invalid/x.git: ssh: connect to host nowhere.invalid port 22: Connection refused"},
 		{"no such path", missing, nil, vcs.ErrNoRepository, "no such directory"},
 		{"not a repository", notRepo, nil, vcs.ErrNoRepository, "not a git repository"},
 		{"daemon, no such repository", daemon + "missing.git", nil, nil, "no such repository"},
-		{"http, no such repository", web + "missing.git", nil, vcs.ErrNoRepository, "HTTP 404"},
+		{"http, no such repository", web + "missing.git", nil, vcs.ErrNoRepository, "missing.git/' not found"},
 		{"ssh, no such repository", "ssh://x.invalid" + missing, map[string]string{"GIT_SSH": fakeSSH(t, "")}, nil, "does not appear to be a git repository"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -317,7 +334,10 @@ func TestRemoteErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = vcs.Connect(ep, vcs.ConnectOptions{Getenv: func(k string) string { return tc.env[k] }})
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			_, err = vcs.Connect(ep, vcs.ConnectOptions{GitDir: store, Timeout: time.Minute})
 			if err == nil {
 				t.Fatal("connected")
 			}
@@ -393,4 +413,38 @@ func TestReadRemotes(t *testing.T) {
 	if none, err := vcs.ReadRemotes(filepath.Join(t.TempDir(), "missing")); err != nil || len(none) != 0 {
 		t.Fatalf("missing config = %v, %v", none, err)
 	}
+}
+
+// commitFiles commits files (path to content) on parent in s.
+func commitFiles(t *testing.T, s vcs.Store, parent vcs.Hash, files map[string]string) vcs.Hash {
+	t.Helper()
+	var entries []vcs.PathEntry
+	for p, content := range files {
+		id, err := s.WriteObject(vcs.BlobObject, []byte(content))
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries = append(entries, vcs.PathEntry{Path: p, Mode: vcs.ModeFile, ID: id})
+	}
+	root, err := vcs.Overlay(s, vcs.ZeroHash, entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	when := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	c := &vcs.Commit{Tree: root, Message: "checkpoint\n",
+		Author: vcs.Signature{Name: "t", Email: "t@t", When: when}, Committer: vcs.Signature{Name: "t", Email: "t@t", When: when}}
+	if !parent.IsZero() {
+		c.Parents = []vcs.Hash{parent}
+		pc, err := vcs.ReadCommit(s, parent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Committer.When = pc.Committer.When.Add(time.Second)
+		c.Author.When = c.Committer.When
+	}
+	id, err := vcs.WriteCommit(s, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }

@@ -1,12 +1,5 @@
 package vcs
 
-import (
-	"crypto/sha1"
-	"encoding/binary"
-	"fmt"
-	"io"
-)
-
 // Objects to transfer are found by walking from the tips being sent and
 // not descending into objects the other side is known to have. A commit,
 // or a tree, the other side has is taken to come with everything it
@@ -178,34 +171,4 @@ func CopyObjects(src, dst Store, tips []Hash) (int, error) {
 		return 0, err
 	}
 	return len(ids), nil
-}
-
-// WritePack writes the objects ids of s to w as a version-2 packfile
-// without deltas (each object compressed at level 1), ending with the
-// SHA-1 trailer.
-func WritePack(w io.Writer, s Store, ids []Hash) error {
-	d := sha1.New()
-	mw := io.MultiWriter(w, d)
-	hdr := []byte{'P', 'A', 'C', 'K', 0, 0, 0, 2, 0, 0, 0, 0}
-	binary.BigEndian.PutUint32(hdr[8:], uint32(len(ids)))
-	if _, err := mw.Write(hdr); err != nil {
-		return err
-	}
-	for _, id := range ids {
-		t, data, err := s.ReadObject(id)
-		if err != nil {
-			return err
-		}
-		e, err := compressPackEntry(t, data)
-		if err != nil {
-			return err
-		}
-		if _, err := mw.Write(e); err != nil {
-			return err
-		}
-	}
-	if _, err := w.Write(d.Sum(nil)); err != nil {
-		return fmt.Errorf("sending the pack: %w", err)
-	}
-	return nil
 }

@@ -229,6 +229,14 @@ func (w *Workspace) doctorStore(r *DoctorResult) (*vcs.GitStore, map[vcs.Hash]bo
 	}
 	seen := map[vcs.Hash]bool{}
 	for _, ref := range refs {
+		// Every ctxgit ref names a commit: one at a blob (which plain git
+		// fetch writes as readily as any) fails every reader of it.
+		if t, _, err := store.ReadObject(ref.ID); err == nil && t != vcs.CommitObject {
+			healthy = false
+			r.add(Finding{Check: "store", Level: FindingProblem, Message: fmt.Sprintf("%s points at a %s, not a checkpoint commit", ref.Name, t),
+				Fix: "delete the ref (git update-ref -d " + ref.Name + ")"})
+			continue
+		}
 		err := vcs.WalkReachable(store, []vcs.Hash{ref.ID}, seen, func(vcs.Hash, vcs.ObjectType, []byte) error { return nil })
 		if err != nil {
 			healthy = false

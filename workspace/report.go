@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"fmt"
-	"github.com/ctxgit/ctxgit/internal/safetext"
 	"slices"
 	"strings"
 	"time"
@@ -15,6 +14,18 @@ import (
 // its checkpoints oldest first, and what changed from Base to Head.
 type Report struct {
 	Session string
+	// Sessions are the sessions merged with AllSessions, in the order of
+	// their first checkpoint; just Session otherwise.
+	Sessions []string
+	// Title and Goal are the head's plan's (the goal falls back to the
+	// task state's); Checklist its steps.
+	Title, Goal string
+	Checklist   []spec.Step
+	// Open are the open items at the head.
+	Open []string
+	// FilesBase is set with --base: Files are then counted from the merge
+	// base of the repository's HEAD and that ref.
+	FilesBase *ReportBase
 	// Base is where changes are counted from: the --since checkpoint, or
 	// the session's first checkpoint. Head is the session's newest; it is
 	// Base itself when nothing came after.
@@ -37,6 +48,7 @@ type Report struct {
 // ReportRow is one checkpoint of the timeline and what it changed since
 // the one before it.
 type ReportRow struct {
+	Session      string          `json:"session"`
 	CheckpointID string          `json:"checkpoint_id"`
 	Commit       string          `json:"commit"`
 	CreatedAt    time.Time       `json:"created_at"`
@@ -86,11 +98,50 @@ type ReportOptions struct {
 	// Since names the checkpoint after which the timeline starts (SPEC
 	// §8.4 names); "" for the session's start.
 	Since string
+	// Base is a git ref of the repository: files are then listed against
+	// its merge base with HEAD (SPEC §16.3).
+	Base string
+	// AllSessions merges every session of the workspace in time order.
+	AllSessions bool
 }
+
+// ChangeExisting marks a decision or failure recorded before the range's
+// first checkpoint and still in the log at its head.
+const ChangeExisting = "existing"
 
 // Report reads a session's checkpoints and compares them. It writes
 // nothing and takes no lock.
 func (w *Workspace) Report(o ReportOptions) (*Report, error) {
+	if o.AllSessions && o.Since != "" {
+		return nil, spec.Usage("--all-sessions and --since cannot be used together")
+	}
+	var r *Report
+	var err error
+	if o.AllSessions {
+		var since time.Time
+		if o.Base != "" {
+			// Sessions that ended before the branch began did not touch it.
+			if since, err = w.branchStart(o.Base); err != nil {
+				return nil, err
+			}
+		}
+		r, err = w.reportAllSessions(o, since)
+	} else {
+		r, err = w.reportSession(o)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if o.Base != "" {
+		if err := w.filesAgainstBase(r, o.Base); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// reportSession reports one session.
+func (w *Workspace) reportSession(o ReportOptions) (*Report, error) {
 	entries, err := w.Log(o.Session, 0) // newest first
 	if err != nil {
 		return nil, err
@@ -99,7 +150,7 @@ func (w *Workspace) Report(o ReportOptions) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Report{Session: o.Session}
+	r := &Report{Session: o.Session, Sessions: []string{o.Session}}
 	var base *Resolved
 	if o.Since != "" {
 		base, err = w.Resolve(o.Since, o.Session)
@@ -139,7 +190,7 @@ func (w *Workspace) Report(o ReportOptions) (*Report, error) {
 		}
 		id := cp.Meta.CheckpointID
 		row := ReportRow{
-			CheckpointID: id, Commit: e.Commit.String(), CreatedAt: cp.Meta.CreatedAt.UTC(),
+			Session: o.Session, CheckpointID: id, Commit: e.Commit.String(), CreatedAt: cp.Meta.CreatedAt.UTC(),
 			Trigger: cp.Meta.Trigger, TokenUsage: cp.Meta.TokenUsage, Topic: oneLine(string(cp.Working.Topic)),
 			PlanDone: cp.Plan.Done, PlanTotal: cp.Plan.Total,
 		}
@@ -149,7 +200,7 @@ func (w *Workspace) Report(o ReportOptions) (*Report, error) {
 		} else {
 			d := &Diff{}
 			compareStates(d, prev, cur)
-			files, err := w.FileDiffs(prev.ref.Commit, cur.ref.Commit, true)
+			files, err := w.reportFiles(prev.ref.Commit, cur.ref)
 			if err != nil {
 				return nil, err
 			}
@@ -177,7 +228,7 @@ func (w *Workspace) Report(o ReportOptions) (*Report, error) {
 	r.Base, r.Head = baseState.ref, prev.ref
 	r.addProblems(baseState.problems)
 
-	if r.Files, err = w.FileDiffs(r.Base.Commit, r.Head.Commit, true); err != nil {
+	if r.Files, err = w.reportFiles(r.Base.Commit, r.Head); err != nil {
 		return nil, err
 	}
 	d := &Diff{}
@@ -199,6 +250,13 @@ func (w *Workspace) Report(o ReportOptions) (*Report, error) {
 	for _, c := range d.OpenItems {
 		r.OpenItems = append(r.OpenItems, ReportOpenItem{at("o" + c.Change + fold(c.Text)), c})
 	}
+	if !r.Since && len(r.Checkpoints) > 0 {
+		// What the log held at the first checkpoint was recorded before
+		// it: it belongs in the report as much as what came after.
+		r.Decisions = append(existingDecisions(baseState, prev, r.Base), r.Decisions...)
+		r.Failures = append(existingFailures(baseState, prev, r.Base), r.Failures...)
+	}
+	r.setHeadFacts(prev)
 	return r, nil
 }
 
@@ -218,99 +276,6 @@ func (r *Report) addProblems(ps []error) {
 			r.Problems = append(r.Problems, p)
 		}
 	}
-}
-
-// RenderReport renders a report as markdown for a pull request
-// description. It depends only on the report: no clock, no environment.
-func RenderReport(r *Report) string {
-	var b strings.Builder
-	head, base := r.Head.Checkpoint.Meta.CheckpointID, r.Base.Checkpoint.Meta.CheckpointID
-	fmt.Fprintf(&b, "# Session %s: %s → %s\n\n", code(r.Session), base, head)
-	n := len(r.Checkpoints)
-	if n == 0 {
-		fmt.Fprintf(&b, "No checkpoints after %s.\n", base)
-		return b.String()
-	}
-	span := "at " + stamp(r.Checkpoints[0].CreatedAt)
-	if n > 1 {
-		span = "from " + stamp(r.Checkpoints[0].CreatedAt) + " to " + stamp(r.Checkpoints[n-1].CreatedAt)
-	}
-	if r.Since {
-		fmt.Fprintf(&b, "%s after %s, %s. Changes are counted from %s.\n", plural(n, "checkpoint"), base, span, base)
-	} else {
-		fmt.Fprintf(&b, "%s, %s. Changes are counted from %s, the session's first checkpoint.\n", plural(n, "checkpoint"), span, base)
-	}
-
-	b.WriteString("\n## Checkpoints\n\n| checkpoint | time | trigger | context | plan | changes | topic |\n| --- | --- | --- | --- | --- | --- | --- |\n")
-	for _, c := range r.Checkpoints {
-		plan := "—"
-		if c.PlanTotal > 0 {
-			plan = fmt.Sprintf("%d/%d done", c.PlanDone, c.PlanTotal)
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", c.CheckpointID, stamp(c.CreatedAt), cell(c.Trigger),
-			usageText(c.TokenUsage), plan, rowChanges(c), cell(truncateRunes(c.Topic, 60)))
-	}
-
-	if len(r.Steps) > 0 || r.Plan.FromDone != r.Plan.ToDone || r.Plan.FromTotal != r.Plan.ToTotal {
-		b.WriteString("\n## Plan progress\n\n")
-		fmt.Fprintf(&b, "%d of %d steps done at %s; %d of %d at %s.\n", r.Plan.FromDone, r.Plan.FromTotal, base, r.Plan.ToDone, r.Plan.ToTotal, head)
-		if len(r.Steps) > 0 {
-			b.WriteString("\n")
-		}
-		for _, s := range r.Steps {
-			fmt.Fprintf(&b, "- %s: %s\n", s.At, StepChangeText(s.StepChange))
-		}
-	}
-	if len(r.Decisions) > 0 {
-		b.WriteString("\n## Decisions\n\n")
-		for _, d := range r.Decisions {
-			fmt.Fprintf(&b, "- %s%s (%s)\n", removedPrefix(d.Change), DecisionText(d.Decision), d.At)
-		}
-	}
-	if len(r.Failures) > 0 {
-		b.WriteString("\n## Failures\n\n")
-		for _, f := range r.Failures {
-			fmt.Fprintf(&b, "- %s%s (%s)\n", removedPrefix(f.Change), FailureText(f.FailureEntry), f.At)
-			if f.Lesson != "" && f.Change == ChangeAdded {
-				fmt.Fprintf(&b, "  - Lesson: %s\n", oneLine(f.Lesson))
-			}
-		}
-	}
-	if len(r.OpenItems) > 0 {
-		b.WriteString("\n## Open items\n\n")
-		for _, o := range r.OpenItems {
-			fmt.Fprintf(&b, "- %s: %s (%s)\n", o.Change, oneLine(o.Text), o.At)
-		}
-	}
-	if len(r.Task) > 0 {
-		b.WriteString("\n## Task state\n\n")
-		for _, t := range r.Task {
-			fmt.Fprintf(&b, "- %s: %s → %s\n", t.Field, quoteOrNone(t.From), quoteOrNone(t.To))
-		}
-	}
-	if len(r.Files) > 0 {
-		t := Totals(r.Files)
-		fmt.Fprintf(&b, "\n## Files changed\n\n%s\n\n| file | change | + | - |\n| --- | --- | ---: | ---: |\n", StatSummary(t))
-		for _, f := range r.Files {
-			name := cellEscape(code(safetext.Path(f.Path)))
-			if f.From != "" {
-				name += " (from " + cellEscape(code(safetext.Path(f.From))) + ")"
-			}
-			plus, minus := fmt.Sprint(f.Added), fmt.Sprint(f.Removed)
-			switch f.Lines {
-			case LinesBinary:
-				plus, minus = "binary", ""
-			case LinesTooLarge:
-				plus, minus = "too large to count", ""
-			case LinesSubmodule:
-				plus, minus = "submodule", ""
-			case LinesEstimated:
-				plus, minus = "~"+plus, "~"+minus
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", name, statusWord[f.Status], plus, minus)
-		}
-	}
-	return b.String()
 }
 
 var statusWord = map[string]string{vcs.Added: "added", vcs.Modified: "modified", vcs.Deleted: "deleted", vcs.Renamed: "renamed"}

@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
@@ -45,6 +46,9 @@ type SyncOptions struct {
 	Prune bool
 	// Messages receives the remote's own messages (hooks).
 	Messages io.Writer
+	// Timeout bounds each git run against a network remote; 0 reads
+	// ctxgit.remoteTimeout from the git config, else the default.
+	Timeout time.Duration
 }
 
 // Ref statuses of a push or fetch.
@@ -110,21 +114,38 @@ func (w *Workspace) remoteBase() string {
 	return w.Root
 }
 
+// resolvedRemote is the remote a command names.
+type resolvedRemote struct {
+	ns      string // the namespace under refs/ctxgit/remotes/
+	ep      *vcs.Endpoint
+	name    string // the configured remote's name; "" for a URL or path
+	pushURL string // its pushurl, if any
+	cfgPath string // the git config that names remotes
+}
+
 // resolveRemote finds the remote a command names: a configured remote,
 // else a URL or path. It returns the namespace name and the endpoint.
-func (w *Workspace) resolveRemote(arg, as string, push bool) (string, *vcs.Endpoint, error) {
+func (w *Workspace) resolveRemote(arg, as string, push bool) (*resolvedRemote, error) {
+	ns, ep, name, pushURL, err := w.resolveRemoteParts(arg, as, push)
+	if err != nil {
+		return nil, err
+	}
+	return &resolvedRemote{ns: ns, ep: ep, name: name, pushURL: pushURL, cfgPath: w.gitConfigPath()}, nil
+}
+
+func (w *Workspace) resolveRemoteParts(arg, as string, push bool) (string, *vcs.Endpoint, string, string, error) {
 	if err := spec.CheckArg("the remote", arg); err != nil {
-		return "", nil, err
+		return "", nil, "", "", err
 	}
 	if as != "" {
 		if err := validateRemoteName(as); err != nil {
-			return "", nil, spec.Usage("--as %q: %v", as, err)
+			return "", nil, "", "", spec.Usage("--as %q: %v", as, err)
 		}
 	}
 	cfgPath := w.gitConfigPath()
 	remotes, err := vcs.ReadRemotes(cfgPath)
 	if err != nil {
-		return "", nil, spec.Invalid("%s", w.rel(err.Error()))
+		return "", nil, "", "", spec.Invalid("%s", w.rel(err.Error()))
 	}
 	name := arg
 	if name == "" {
@@ -140,27 +161,27 @@ func (w *Workspace) resolveRemote(arg, as string, push bool) (string, *vcs.Endpo
 		}
 		ep, err := vcs.ParseEndpoint(url, w.remoteBase())
 		if err != nil {
-			return "", nil, remoteErr(fmt.Errorf("remote %s in %s: %w", name, w.rel(cfgPath), err))
+			return "", nil, "", "", remoteErr(fmt.Errorf("remote %s in %s: %w", name, w.rel(cfgPath), err))
 		}
 		ns := name
 		if as != "" {
 			ns = as
 		}
 		if err := validateRemoteName(ns); err != nil {
-			return "", nil, spec.Usage("remote %q cannot name refs under %s: %v; give --as NAME", name, RemotesRefPrefix, err)
+			return "", nil, "", "", spec.Usage("remote %q cannot name refs under %s: %v; give --as NAME", name, RemotesRefPrefix, err)
 		}
-		return ns, ep, nil
+		return ns, ep, r.Name, r.PushURL, nil
 	}
 	if !looksLikeURL(arg, w.Env.Cwd) {
 		where := w.rel(cfgPath)
 		if arg == "" {
-			return "", nil, spec.NotFound("no remote origin in %s: give a URL or path, or add one with `ctxgit git -- remote add origin URL`", where)
+			return "", nil, "", "", spec.NotFound("no remote origin in %s: give a URL or path, or add one with `ctxgit git -- remote add origin URL`", where)
 		}
-		return "", nil, spec.NotFound("no remote named %q in %s, and it is not a URL or a path", arg, where)
+		return "", nil, "", "", spec.NotFound("no remote named %q in %s, and it is not a URL or a path", arg, where)
 	}
 	ep, err := vcs.ParseEndpoint(arg, w.Env.Cwd)
 	if err != nil {
-		return "", nil, remoteErr(err)
+		return "", nil, "", "", remoteErr(err)
 	}
 	ns := as
 	if ns == "" {
@@ -173,7 +194,7 @@ func (w *Workspace) resolveRemote(arg, as string, push bool) (string, *vcs.Endpo
 			ns = derivedRemoteName(arg)
 		}
 	}
-	return ns, ep, nil
+	return ns, ep, "", "", nil
 }
 
 // looksLikeURL tells a URL or path from a misspelt remote name: a scheme,
@@ -233,7 +254,7 @@ func remoteErr(err error) error {
 		return spec.NotFound("%w", err)
 	case errors.Is(err, vcs.ErrUnsupportedRepo):
 		return spec.Unsupported("%s", strings.TrimSuffix(err.Error(), ": "+vcs.ErrUnsupportedRepo.Error()))
-	case errors.Is(err, vcs.ErrUnsupportedRemote):
+	case errors.Is(err, vcs.ErrUnsupportedRemote), errors.Is(err, vcs.ErrNoGit):
 		return spec.Unsupported("%w", err)
 	case errors.Is(err, vcs.ErrRefConflict):
 		return spec.Conflict("%w", err)
@@ -241,12 +262,32 @@ func remoteErr(err error) error {
 	return err
 }
 
-func (w *Workspace) connect(ep *vcs.Endpoint, push bool, msgs io.Writer) (vcs.Remote, error) {
-	r, err := vcs.Connect(ep, vcs.ConnectOptions{Push: push, Messages: msgs, Getenv: w.Env.Getenv})
+// connect opens the remote: a local one in process, a network one through
+// git run on the checkpoint store (SPEC §19.5).
+func (w *Workspace) connect(rr *resolvedRemote, push bool, opts SyncOptions) (vcs.Remote, error) {
+	timeout := opts.Timeout
+	if timeout == 0 && rr.ep.IsNetwork() {
+		t, err := vcs.ReadRemoteTimeout(rr.cfgPath)
+		if err != nil {
+			return nil, spec.Invalid("%s", w.rel(err.Error()))
+		}
+		timeout = t
+	}
+	r, err := vcs.Connect(rr.ep, vcs.ConnectOptions{Push: push, Messages: opts.Messages, GitDir: w.storeGitDir(),
+		Name: rr.name, PushURL: rr.pushURL, Timeout: timeout})
 	if err != nil {
 		return nil, remoteErr(err)
 	}
 	return r, nil
+}
+
+// storeGitDir is the checkpoint store's git directory (which a private
+// store may not have yet).
+func (w *Workspace) storeGitDir() string {
+	if w.Repo != nil {
+		return w.Repo.CommonDir
+	}
+	return w.Path(spec.PrivateStoreDir)
 }
 
 // sessionsPath is this workspace's session prefix below refs/ctxgit/:
@@ -275,10 +316,11 @@ func checkpointIDOf(s vcs.Store, id vcs.Hash) string {
 // Refs that were refused are in the result with their reason, and the
 // error is a conflict (exit 5).
 func (w *Workspace) Push(opts SyncOptions) (*SyncResult, error) {
-	name, ep, err := w.resolveRemote(opts.Remote, opts.As, true)
+	rr, err := w.resolveRemote(opts.Remote, opts.As, true)
 	if err != nil {
 		return nil, err
 	}
+	name, ep := rr.ns, rr.ep
 	store, err := w.storeIfAny()
 	if err != nil {
 		return nil, err
@@ -292,7 +334,7 @@ func (w *Workspace) Push(opts SyncOptions) (*SyncResult, error) {
 	if len(sessions) == 0 {
 		return nil, spec.NotFound("nothing to push: this workspace has no checkpoints")
 	}
-	r, err := w.connect(ep, true, opts.Messages)
+	r, err := w.connect(rr, true, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -420,11 +462,12 @@ func (w *Workspace) track(store *vcs.GitStore, name string, id vcs.Hash) error {
 // workspace's store, each under refs/ctxgit/remotes/<remote>/ (SPEC
 // §19.3). Local session refs are never written.
 func (w *Workspace) Fetch(opts SyncOptions) (*SyncResult, error) {
-	name, ep, err := w.resolveRemote(opts.Remote, opts.As, false)
+	rr, err := w.resolveRemote(opts.Remote, opts.As, false)
 	if err != nil {
 		return nil, err
 	}
-	r, err := w.connect(ep, false, opts.Messages)
+	name, ep := rr.ns, rr.ep
+	r, err := w.connect(rr, false, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -434,41 +477,40 @@ func (w *Workspace) Fetch(opts SyncOptions) (*SyncResult, error) {
 		return nil, err
 	}
 	res := &SyncResult{Remote: name, URL: ep.String()}
-	var refs []vcs.Ref
+	var listed []vcs.Ref
 	for _, ref := range r.Refs() {
 		if strings.HasPrefix(ref.Name, spec.RefPrefix) && !strings.HasPrefix(ref.Name, RemotesRefPrefix) &&
 			vcs.CheckRefName(ref.Name) == nil && vcs.CheckRefName(trackingName(name, ref.Name)) == nil {
-			refs = append(refs, ref)
-		}
-	}
-	var wants []vcs.Hash
-	seen := map[vcs.Hash]bool{}
-	for _, ref := range refs {
-		if seen[ref.ID] {
-			continue
-		}
-		seen[ref.ID] = true
-		ok, err := store.HasObject(ref.ID)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			wants = append(wants, ref.ID)
+			listed = append(listed, ref)
 		}
 	}
 	haves, err := w.fetchHaves(store, name)
 	if err != nil {
 		return nil, err
 	}
-	n, err := r.Fetch(store, wants, haves)
+	arrived, n, err := r.Fetch(store, listed)
 	if err != nil {
 		return nil, remoteErr(err)
 	}
 	res.Objects = n
-	for _, id := range wants {
-		if _, err := vcs.ReadCommit(store, id); err != nil {
-			return nil, fmt.Errorf("%s did not send checkpoint %s: %w", ep, id.Short(), err)
+	// A fetched ref must name a checkpoint: a ref at a blob, tree or tag
+	// would fail every reader of the session (SPEC §19.3). It is refused;
+	// the others are fetched.
+	var refs []vcs.Ref
+	var tips []vcs.Hash
+	var refused []RefChange
+	for _, ref := range arrived {
+		t, _, err := store.ReadObject(ref.ID)
+		if err != nil {
+			return nil, fmt.Errorf("%s did not send %s (%s): %w", ep, ref.Name, ref.ID.Short(), err)
 		}
+		if t != vcs.CommitObject {
+			refused = append(refused, RefChange{Session: w.fetchedName(name, ref.Name), Ref: ref.Name, Local: trackingName(name, ref.Name),
+				New: ref.ID, Status: RefRejected, Reason: fmt.Sprintf("points at a %s, not a checkpoint commit", t)})
+			continue
+		}
+		refs = append(refs, ref)
+		tips = append(tips, ref.ID)
 	}
 	// The history must be whole before a ref points into it: a shallow or
 	// broken remote can send commits without their parents or trees, and
@@ -478,7 +520,7 @@ func (w *Workspace) Fetch(opts SyncOptions) (*SyncResult, error) {
 	for _, h := range haves {
 		known[h] = true
 	}
-	if err := vcs.WalkReachable(store, wants, known, func(vcs.Hash, vcs.ObjectType, []byte) error { return nil }); err != nil {
+	if err := vcs.WalkReachable(store, tips, known, func(vcs.Hash, vcs.ObjectType, []byte) error { return nil }); err != nil {
 		return nil, fmt.Errorf("%s sent an incomplete history (%w); no session was updated", ep, err)
 	}
 	var conflicts []string
@@ -530,8 +572,12 @@ func (w *Workspace) Fetch(opts SyncOptions) (*SyncResult, error) {
 			res.Refs = append(res.Refs, ch)
 		}
 	}
+	res.Refs = append(res.Refs, refused...)
 	if len(conflicts) > 0 {
 		return res, spec.Conflict("%s changed while fetching: %s", plural(len(conflicts), "ref"), strings.Join(conflicts, ", "))
+	}
+	if len(refused) > 0 {
+		return res, fmt.Errorf("%s: %s %s; not fetched", name, refused[0].Ref, refused[0].Reason)
 	}
 	return res, nil
 }

@@ -28,6 +28,7 @@ func (a *app) pushCommand() *cli.Command {
 		Flags: []cli.Flag{rootFlag, jsonFlag,
 			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "replace remote sessions that are not ancestors of the local ones"},
 			&cli.StringFlag{Name: "as", Usage: "name the remote under refs/ctxgit/remotes/ when REMOTE is a URL or path"},
+			timeoutFlag,
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
@@ -38,7 +39,7 @@ func (a *app) pushCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := w.Push(workspace.SyncOptions{Remote: c.Args().First(), As: c.String("as"), Force: c.Bool("force"), Messages: a.remoteMessages()})
+			res, err := w.Push(workspace.SyncOptions{Remote: c.Args().First(), As: c.String("as"), Force: c.Bool("force"), Messages: a.remoteMessages(), Timeout: c.Duration("timeout")})
 			if res != nil {
 				if perr := a.printSync(res, "pushed to", c.Bool("json")); perr != nil && err == nil {
 					err = perr
@@ -49,6 +50,9 @@ func (a *app) pushCommand() *cli.Command {
 	}
 }
 
+// timeoutFlag bounds each git run against a network remote (SPEC §19.5).
+var timeoutFlag = &cli.DurationFlag{Name: "timeout", Usage: "give up on a network remote after `DURATION` (e.g. 90s; default: git config ctxgit.remoteTimeout, else 5m)"}
+
 func (a *app) fetchCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "fetch",
@@ -57,13 +61,14 @@ func (a *app) fetchCommand() *cli.Command {
 		Flags: []cli.Flag{rootFlag, jsonFlag,
 			&cli.BoolFlag{Name: "prune", Usage: "drop fetched sessions the remote no longer has"},
 			&cli.StringFlag{Name: "as", Usage: "name the remote under refs/ctxgit/remotes/ when REMOTE is a URL or path"},
+			timeoutFlag,
 		},
 		Action: func(c *cli.Context) error {
 			w, err := a.workspace(c, 0, 1)
 			if err != nil {
 				return err
 			}
-			res, err := w.Fetch(workspace.SyncOptions{Remote: c.Args().First(), As: c.String("as"), Prune: c.Bool("prune"), Messages: a.remoteMessages()})
+			res, err := w.Fetch(workspace.SyncOptions{Remote: c.Args().First(), As: c.String("as"), Prune: c.Bool("prune"), Messages: a.remoteMessages(), Timeout: c.Duration("timeout")})
 			if res != nil {
 				if perr := a.printSync(res, "fetched from", c.Bool("json")); perr != nil && err == nil {
 					err = perr

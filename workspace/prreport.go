@@ -1,0 +1,609 @@
+package workspace
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/vcs"
+)
+
+// The parts of `ctxgit report` a pull request needs beyond one session's
+// timeline (SPEC §16.3): the plan's title, goal and checklist, what was
+// recorded before the first checkpoint, files against the branch's merge
+// base, several sessions merged, and a size GitHub accepts.
+
+// ReportBase is where --base counts files from.
+type ReportBase struct {
+	Ref    string `json:"ref"`
+	Commit string `json:"merge_base"`
+}
+
+// existingDecisions are the decisions of the first checkpoint's log that
+// the head still has: recorded before the first checkpoint.
+func existingDecisions(first, head *cpState, base *Resolved) []ReportDecision {
+	if first.bad.decisions || head.bad.decisions {
+		return nil
+	}
+	kept := map[string]int{}
+	for _, d := range head.decisions {
+		kept[fold(d.What)]++
+	}
+	var out []ReportDecision
+	for _, d := range first.decisions {
+		if k := fold(d.What); kept[k] > 0 {
+			kept[k]--
+			out = append(out, ReportDecision{base.Checkpoint.Meta.CheckpointID, DecisionChange{ChangeExisting, d}})
+		}
+	}
+	return out
+}
+
+// existingFailures are the failure-log entries of the first checkpoint
+// that the head still has.
+func existingFailures(first, head *cpState, base *Resolved) []ReportFailure {
+	if first.bad.failures || head.bad.failures {
+		return nil
+	}
+	kept := map[string]int{}
+	for _, f := range head.failures {
+		kept[failureKey(f)]++
+	}
+	var out []ReportFailure
+	for _, f := range first.failures {
+		if k := failureKey(f); kept[k] > 0 {
+			kept[k]--
+			out = append(out, ReportFailure{base.Checkpoint.Meta.CheckpointID, FailureChange{ChangeExisting, f}})
+		}
+	}
+	return out
+}
+
+// setHeadFacts fills what the report says of where the work stands: the
+// head's plan title, goal, checklist and open items.
+func (r *Report) setHeadFacts(head *cpState) {
+	cp := head.ref.Checkpoint
+	if head.plan != nil {
+		r.Title, r.Goal = oneLine(head.plan.Title), oneLine(head.plan.Goal)
+		r.Checklist = head.plan.Steps
+	}
+	if r.Goal == "" && cp.Task != nil {
+		r.Goal = oneLine(cp.Task.Goal)
+	}
+	r.Open = cp.OpenItems
+}
+
+// reportAllSessions merges the reports of every session of the workspace
+// whose newest checkpoint is not before since (zero: all) into one, in
+// time order: rows from all sessions by time, the plan and state of the
+// newest checkpoint, each decision and failure once, named by the earliest
+// checkpoint that shows it.
+func (w *Workspace) reportAllSessions(o ReportOptions, since time.Time) (*Report, error) {
+	sessions, err := w.Sessions()
+	if err != nil {
+		return nil, err
+	}
+	if len(sessions) == 0 {
+		return nil, spec.NotFound("the workspace has no checkpoints")
+	}
+	var reps []*Report
+	for _, s := range sessions {
+		r, err := w.reportSession(ReportOptions{Session: s.Name})
+		if err != nil {
+			return nil, err
+		}
+		if n := len(r.Checkpoints); n > 0 && r.Checkpoints[n-1].CreatedAt.Before(since) {
+			continue
+		}
+		reps = append(reps, r)
+	}
+	if len(reps) == 0 {
+		return nil, spec.NotFound("no session has a checkpoint since the branch began (%s)", stamp(since))
+	}
+	if len(reps) == 1 {
+		return reps[0], nil
+	}
+	first := func(r *Report) time.Time { return r.Checkpoints[0].CreatedAt }
+	last := func(r *Report) time.Time { return r.Checkpoints[len(r.Checkpoints)-1].CreatedAt }
+	sort.SliceStable(reps, func(i, j int) bool {
+		if !first(reps[i]).Equal(first(reps[j])) {
+			return first(reps[i]).Before(first(reps[j]))
+		}
+		return reps[i].Session < reps[j].Session
+	})
+	newest := reps[0]
+	for _, r := range reps[1:] {
+		if !last(r).Before(last(newest)) {
+			newest = r
+		}
+	}
+	out := &Report{Session: newest.Session, Base: reps[0].Base, Head: newest.Head,
+		Title: newest.Title, Goal: newest.Goal, Checklist: newest.Checklist, Open: newest.Open}
+	when := map[string]time.Time{} // SESSION:cp_NNN → created_at
+	for _, r := range reps {
+		out.Sessions = append(out.Sessions, r.Session)
+		for _, c := range r.Checkpoints {
+			when[r.Session+":"+c.CheckpointID] = c.CreatedAt
+			out.Checkpoints = append(out.Checkpoints, c)
+		}
+		out.addProblems(r.Problems)
+	}
+	sort.SliceStable(out.Checkpoints, func(i, j int) bool {
+		a, b := out.Checkpoints[i], out.Checkpoints[j]
+		if !a.CreatedAt.Equal(b.CreatedAt) {
+			return a.CreatedAt.Before(b.CreatedAt)
+		}
+		if a.Session != b.Session {
+			return a.Session < b.Session
+		}
+		return a.CheckpointID < b.CheckpointID
+	})
+	at := func(sess, id string) string { return sess + ":" + id }
+	earlier := func(a, b string) bool {
+		ta, tb := when[a], when[b]
+		if !ta.Equal(tb) {
+			return ta.Before(tb)
+		}
+		return a < b
+	}
+	// Steps, in the order of their checkpoints.
+	for _, r := range reps {
+		for _, s := range r.Steps {
+			out.Steps = append(out.Steps, ReportStep{at(r.Session, s.At), s.StepChange})
+		}
+	}
+	sort.SliceStable(out.Steps, func(i, j int) bool { return earlier(out.Steps[i].At, out.Steps[j].At) })
+	// Decisions and failures are the workspace's, shared by its sessions:
+	// each once, from the earliest checkpoint that shows it; an entry that
+	// was there before the first checkpoint of all stays "existing".
+	firstAt := at(reps[0].Session, reps[0].Base.Checkpoint.Meta.CheckpointID)
+	decisions := map[string]int{}
+	for _, r := range reps {
+		for _, d := range r.Decisions {
+			d.At = at(r.Session, d.At)
+			if d.Change == ChangeExisting && d.At != firstAt {
+				d.Change = ChangeAdded // recorded before this session, during another
+			}
+			k := d.Change + "\x00" + fold(d.What)
+			if d.Change == ChangeExisting {
+				k = ChangeAdded + "\x00" + fold(d.What)
+			}
+			if i, ok := decisions[k]; ok {
+				if earlier(d.At, out.Decisions[i].At) {
+					out.Decisions[i] = d
+				}
+				continue
+			}
+			decisions[k] = len(out.Decisions)
+			out.Decisions = append(out.Decisions, d)
+		}
+	}
+	sort.SliceStable(out.Decisions, func(i, j int) bool { return earlier(out.Decisions[i].At, out.Decisions[j].At) })
+	failures := map[string]int{}
+	for _, r := range reps {
+		for _, f := range r.Failures {
+			f.At = at(r.Session, f.At)
+			if f.Change == ChangeExisting && f.At != firstAt {
+				f.Change = ChangeAdded
+			}
+			change := f.Change
+			if change == ChangeExisting {
+				change = ChangeAdded
+			}
+			k := change + "\x00" + failureKey(f.FailureEntry)
+			if i, ok := failures[k]; ok {
+				if earlier(f.At, out.Failures[i].At) {
+					out.Failures[i] = f
+				}
+				continue
+			}
+			failures[k] = len(out.Failures)
+			out.Failures = append(out.Failures, f)
+		}
+	}
+	sort.SliceStable(out.Failures, func(i, j int) bool { return earlier(out.Failures[i].At, out.Failures[j].At) })
+
+	store, err := w.storeIfAny()
+	if err != nil {
+		return nil, err
+	}
+	if out.Files, err = w.reportFiles(out.Base.Commit, out.Head); err != nil {
+		return nil, err
+	}
+	from, err := w.readCPState(store, out.Base)
+	if err != nil {
+		return nil, err
+	}
+	to, err := w.readCPState(store, out.Head)
+	if err != nil {
+		return nil, err
+	}
+	d := &Diff{}
+	compareStates(d, from, to)
+	out.Task, out.Plan = d.Task, d.Plan
+	out.Plan.Steps = nil
+	// Open items are compared from the first checkpoint of all to the
+	// newest: an item closed in a session's first checkpoint shows too.
+	// Each is named by the earliest checkpoint of any session that shows
+	// the change, else the head.
+	firstShown := map[string]string{}
+	for _, r := range reps {
+		for _, o := range r.OpenItems {
+			k, a := o.Change+"\x00"+fold(o.Text), at(r.Session, o.At)
+			if cur, ok := firstShown[k]; !ok || earlier(a, cur) {
+				firstShown[k] = a
+			}
+		}
+	}
+	for _, o := range d.OpenItems {
+		a, ok := firstShown[o.Change+"\x00"+fold(o.Text)]
+		if !ok {
+			a = out.Head.name()
+		}
+		out.OpenItems = append(out.OpenItems, ReportOpenItem{a, o})
+	}
+	return out, nil
+}
+
+// branchStart is when the branch being reported began: the committer time
+// of the merge base of HEAD and ref.
+func (w *Workspace) branchStart(ref string) (time.Time, error) {
+	store, mb, err := w.mergeBaseWith(ref)
+	if err != nil {
+		return time.Time{}, err
+	}
+	c, err := vcs.ReadCommit(store, mb)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return c.Committer.When, nil
+}
+
+// mergeBaseWith finds the merge base of the repository's HEAD and ref.
+func (w *Workspace) mergeBaseWith(ref string) (*vcs.GitStore, vcs.Hash, error) {
+	if w.Repo == nil {
+		return nil, vcs.ZeroHash, spec.Usage("--base %s: the workspace is not in a git repository", ref)
+	}
+	store, err := w.storeIfAny()
+	if err != nil {
+		return nil, vcs.ZeroHash, err
+	}
+	if store == nil {
+		return nil, vcs.ZeroHash, spec.NotFound("the workspace has no checkpoints")
+	}
+	other, err := resolveGitRef(store, ref)
+	if err != nil {
+		return nil, vcs.ZeroHash, err
+	}
+	head, err := vcs.ReadHEAD(w.Repo.GitDir)
+	if err != nil || head.IsZero() {
+		return nil, vcs.ZeroHash, spec.NotFound("--base %s: the repository's HEAD has no commit", ref)
+	}
+	mb, err := mergeBase(store, head, other)
+	if err != nil {
+		return nil, vcs.ZeroHash, err
+	}
+	if mb.IsZero() {
+		return nil, vcs.ZeroHash, spec.NotFound("--base %s: it has no history in common with HEAD", ref)
+	}
+	return store, mb, nil
+}
+
+// filesAgainstBase replaces a report's files with those of its head
+// checkpoint against the merge base of the repository's HEAD and ref:
+// what a pull request from this branch into ref shows. ctxgit's own files
+// are left out, and renames are found as git finds them.
+func (w *Workspace) filesAgainstBase(r *Report, ref string) error {
+	store, mb, err := w.mergeBaseWith(ref)
+	if err != nil {
+		return err
+	}
+	mc, err := vcs.ReadCommit(store, mb)
+	if err != nil {
+		return err
+	}
+	baseTree := mc.Tree
+	if rel, err := filepath.Rel(w.Repo.WorkTree, w.Root); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+		// The workspace is a directory of the repository: its snapshot
+		// is that directory's tree.
+		e, err := vcs.Lookup(store, baseTree, filepath.ToSlash(rel))
+		switch {
+		case err == nil && e.IsDir():
+			baseTree = e.ID
+		default:
+			baseTree = vcs.ZeroHash
+		}
+	}
+	hc, err := vcs.ReadCommit(store, r.Head.Commit)
+	if err != nil {
+		return err
+	}
+	changes, err := vcs.DiffTrees(store, baseTree, hc.Tree)
+	if err != nil {
+		return err
+	}
+	files, err := w.countReportFiles(store, changes, r.Head.Checkpoint)
+	if err != nil {
+		return err
+	}
+	r.Files = files
+	r.FilesBase = &ReportBase{Ref: ref, Commit: mb.String()}
+	return nil
+}
+
+// reportFiles are the files changed from one checkpoint to another, with
+// line counts, ctxgit's own files left out: a reviewer reads the work,
+// not the state files (their changes are the report's other sections).
+func (w *Workspace) reportFiles(from vcs.Hash, to *Resolved) ([]FileDiff, error) {
+	store, err := w.storeIfAny()
+	if err != nil {
+		return nil, err
+	}
+	changes, err := w.Changes(from, to.Commit)
+	if err != nil {
+		return nil, err
+	}
+	return w.countReportFiles(store, changes, to.Checkpoint)
+}
+
+// countReportFiles leaves ctxgit's own files out of changes, finds renames
+// as git does, and counts lines.
+func (w *Workspace) countReportFiles(store vcs.Store, changes []vcs.Change, head *spec.Checkpoint) ([]FileDiff, error) {
+	own := w.ownPaths(head)
+	kept := changes[:0]
+	for _, c := range changes {
+		if !own(c.Path) {
+			kept = append(kept, c)
+		}
+	}
+	changes = detectRenames(store, kept)
+	files := make([]FileDiff, 0, len(changes))
+	for _, c := range changes {
+		f := FileDiff{Path: c.Path, Status: c.Status, From: c.From}
+		if err := countLines(store, c, &f); err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Path, err)
+		}
+		files = append(files, f)
+	}
+	return files, nil
+}
+
+// ownPaths reports ctxgit's own files: everything under .ctxgit/, the
+// state files the config names (and the plan the checkpoint recorded),
+// and the files a checkpoint writes.
+func (w *Workspace) ownPaths(cp *spec.Checkpoint) func(string) bool {
+	p := w.Config.Paths
+	files := map[string]bool{}
+	for _, f := range []string{p.Plan, p.FailureLog, p.FailureLogFallback, p.Decisions, p.TaskState, p.SelfModel, p.EnvModel, cp.Plan.Source} {
+		if f != "" {
+			files[filepath.ToSlash(filepath.Clean(f))] = true
+		}
+	}
+	summaries := strings.TrimSuffix(filepath.ToSlash(p.Summaries), "/")
+	return func(path string) bool {
+		return files[path] || isOutputPath(path) || strings.HasPrefix(path, ".ctxgit/") ||
+			(summaries != "" && strings.HasPrefix(path, summaries+"/"))
+	}
+}
+
+// resolveGitRef finds the commit a ref names as git would for a branch to
+// compare with: a full ref, then refs/REF, refs/heads/, refs/remotes/,
+// refs/tags/ (an annotated tag peeled), or a full commit id.
+func resolveGitRef(store *vcs.GitStore, ref string) (vcs.Hash, error) {
+	if err := spec.CheckArg("--base", ref); err != nil {
+		return vcs.ZeroHash, err
+	}
+	if id, err := vcs.ParseHash(ref); err == nil {
+		if _, err := vcs.ReadCommit(store, id); err == nil {
+			return id, nil
+		}
+	}
+	for _, name := range []string{ref, "refs/" + ref, "refs/heads/" + ref, "refs/remotes/" + ref, "refs/tags/" + ref} {
+		if vcs.CheckRefName(name) != nil {
+			continue
+		}
+		id, err := store.ReadRef(name)
+		if errors.Is(err, vcs.ErrRefNotFound) {
+			continue
+		}
+		if err != nil {
+			return vcs.ZeroHash, err
+		}
+		for range 8 { // peel annotated tags
+			t, data, err := store.ReadObject(id)
+			if err != nil {
+				return vcs.ZeroHash, err
+			}
+			if t == vcs.CommitObject {
+				return id, nil
+			}
+			target, ok := bytes.CutPrefix(data, []byte("object "))
+			if t != tagObject || !ok || len(target) < 40 {
+				break
+			}
+			if id, err = vcs.ParseHash(string(target[:40])); err != nil {
+				break
+			}
+		}
+		return vcs.ZeroHash, spec.Usage("--base %s: %s does not name a commit", ref, name)
+	}
+	return vcs.ZeroHash, spec.NotFound("--base %s: no such branch, remote branch, tag or commit in the repository", ref)
+}
+
+// tagObject is git's type number for an annotated tag.
+const tagObject vcs.ObjectType = 4
+
+// mergeBase is git's merge base of a and b: a common ancestor that no
+// other common ancestor descends from (the first in commit order when
+// there are several); zero when they share no history.
+func mergeBase(s vcs.Store, a, b vcs.Hash) (vcs.Hash, error) {
+	ofA := map[vcs.Hash]bool{}
+	queue := []vcs.Hash{a}
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		if ofA[id] {
+			continue
+		}
+		ofA[id] = true
+		c, err := vcs.ReadCommit(s, id)
+		if err != nil {
+			return vcs.ZeroHash, err
+		}
+		queue = append(queue, c.Parents...)
+	}
+	var common []vcs.Hash
+	seen := map[vcs.Hash]bool{}
+	queue = []vcs.Hash{b}
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if ofA[id] {
+			common = append(common, id) // its ancestors are common too, and older
+			continue
+		}
+		c, err := vcs.ReadCommit(s, id)
+		if err != nil {
+			return vcs.ZeroHash, err
+		}
+		queue = append(queue, c.Parents...)
+	}
+	for _, c := range common {
+		best := true
+		for _, o := range common {
+			if o == c {
+				continue
+			}
+			if anc, err := vcs.IsAncestor(s, c, o); err != nil {
+				return vcs.ZeroHash, err
+			} else if anc {
+				best = false
+				break
+			}
+		}
+		if best {
+			return c, nil
+		}
+	}
+	return vcs.ZeroHash, nil
+}
+
+// Rename detection as git does it by default: an added file whose content
+// is at least half a deleted one's (git's -M50%) is that file renamed,
+// best matches first. Files over renameMaxSize or binary are matched only
+// when identical (vcs.DiffTrees already did), and the search is skipped
+// past renameMaxPairs pairs, as git skips it past diff.renameLimit.
+const (
+	renameMinScore = 50
+	renameMaxSize  = 1 << 20
+	renameMaxPairs = 250000
+)
+
+func detectRenames(s vcs.Store, changes []vcs.Change) []vcs.Change {
+	var dels, adds []int
+	for i, c := range changes {
+		switch {
+		case c.Status == vcs.Deleted && c.OldMode != vcs.ModeGitlink:
+			dels = append(dels, i)
+		case c.Status == vcs.Added && c.NewMode != vcs.ModeGitlink:
+			adds = append(adds, i)
+		}
+	}
+	if len(dels) == 0 || len(adds) == 0 || len(dels)*len(adds) > renameMaxPairs {
+		return changes
+	}
+	lines := func(id vcs.Hash) (map[string]int, int) {
+		data, err := vcs.ReadBlob(s, id)
+		if err != nil || len(data) > renameMaxSize || bytes.IndexByte(data, 0) >= 0 {
+			return nil, 0
+		}
+		m := map[string]int{}
+		for len(data) > 0 {
+			n := bytes.IndexByte(data, '\n') + 1
+			if n == 0 || n > 64 {
+				n = min(len(data), 64) // git hashes in chunks of at most 64 bytes
+			}
+			m[string(data[:n])]++
+			data = data[n:]
+		}
+		return m, 0
+	}
+	type sig struct {
+		m    map[string]int
+		size int
+	}
+	sigOf := func(id vcs.Hash) sig {
+		m, _ := lines(id)
+		size := 0
+		for l, n := range m {
+			size += len(l) * n
+		}
+		return sig{m, size}
+	}
+	delSig := make([]sig, len(dels))
+	for i, d := range dels {
+		delSig[i] = sigOf(changes[d].OldID)
+	}
+	type pair struct{ score, del, add int }
+	var pairs []pair
+	for j, a := range adds {
+		as := sigOf(changes[a].NewID)
+		if as.m == nil {
+			continue
+		}
+		for i := range dels {
+			ds := delSig[i]
+			if ds.m == nil || max(ds.size, as.size) == 0 {
+				continue
+			}
+			if min(ds.size, as.size)*100 < renameMinScore*max(ds.size, as.size) {
+				continue // too different in size to reach the score
+			}
+			common := 0
+			for l, n := range ds.m {
+				common += len(l) * min(n, as.m[l])
+			}
+			if score := common * 100 / max(ds.size, as.size); score >= renameMinScore {
+				pairs = append(pairs, pair{score, i, j})
+			}
+		}
+	}
+	sort.SliceStable(pairs, func(x, y int) bool {
+		if pairs[x].score != pairs[y].score {
+			return pairs[x].score > pairs[y].score
+		}
+		if pairs[x].add != pairs[y].add {
+			return changes[adds[pairs[x].add]].Path < changes[adds[pairs[y].add]].Path
+		}
+		return changes[dels[pairs[x].del]].Path < changes[dels[pairs[y].del]].Path
+	})
+	usedDel, usedAdd := map[int]bool{}, map[int]bool{}
+	drop := map[int]bool{}
+	for _, p := range pairs {
+		if usedDel[p.del] || usedAdd[p.add] {
+			continue
+		}
+		usedDel[p.del], usedAdd[p.add] = true, true
+		d, a := &changes[dels[p.del]], &changes[adds[p.add]]
+		a.Status, a.From, a.OldID, a.OldMode = vcs.Renamed, d.Path, d.OldID, d.OldMode
+		drop[dels[p.del]] = true
+	}
+	out := make([]vcs.Change, 0, len(changes))
+	for i, c := range changes {
+		if !drop[i] {
+			out = append(out, c)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b vcs.Change) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
