@@ -41,6 +41,17 @@ func readGitConfig(path string) (gitConfig, error) {
 // backslash continuing the line, and # or ; comments outside quotes.
 func parseGitConfig(data []byte) (gitConfig, int, error) {
 	cfg := gitConfig{}
+	n, err := eachGitConfig(data, func(key, value string) { cfg[key] = value })
+	if err != nil {
+		return nil, n, err
+	}
+	return cfg, n, nil
+}
+
+// eachGitConfig calls set for every variable of a git config, in order,
+// with its "section[.subsection].name" key (section and name lower-cased)
+// and its value; it returns the number of lines read.
+func eachGitConfig(data []byte, set func(key, value string)) (int, error) {
 	section := ""
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
@@ -58,7 +69,7 @@ func parseGitConfig(data []byte) (gitConfig, int, error) {
 		if line[0] == '[' {
 			end := strings.IndexByte(line, ']')
 			if end < 0 {
-				return nil, n, errors.New("unterminated section header")
+				return n, errors.New("unterminated section header")
 			}
 			head := strings.TrimSpace(line[1:end])
 			name, sub, hasSub := strings.Cut(head, " ")
@@ -66,7 +77,7 @@ func parseGitConfig(data []byte) (gitConfig, int, error) {
 			if hasSub {
 				sub = strings.TrimSpace(sub)
 				if len(sub) < 2 || sub[0] != '"' || sub[len(sub)-1] != '"' {
-					return nil, n, errors.New("malformed subsection")
+					return n, errors.New("malformed subsection")
 				}
 				section += "." + strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(sub[1:len(sub)-1])
 			}
@@ -76,24 +87,24 @@ func parseGitConfig(data []byte) (gitConfig, int, error) {
 			}
 		}
 		if section == "" {
-			return nil, n, errors.New("a variable outside any section")
+			return n, errors.New("a variable outside any section")
 		}
 		key, raw, hasValue := strings.Cut(line, "=")
 		key = strings.ToLower(strings.TrimSpace(key))
 		if key == "" {
-			return nil, n, errors.New("a variable without a name")
+			return n, errors.New("a variable without a name")
 		}
 		value := "true"
 		if hasValue {
 			v, err := configValue(raw)
 			if err != nil {
-				return nil, n, err
+				return n, err
 			}
 			value = v
 		}
-		cfg[section+"."+key] = value
+		set(section+"."+key, value)
 	}
-	return cfg, n, sc.Err()
+	return n, sc.Err()
 }
 
 // configValue unquotes a value, dropping a trailing comment.
