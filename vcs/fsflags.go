@@ -1,11 +1,11 @@
 package vcs
 
 import (
+	"bufio"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"bufio"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
@@ -115,6 +115,9 @@ func (w *walker) keptModes() map[string]uint32 {
 	return w.kept
 }
 
+// walkTreeModes records the mode of every file and link below tree. A tree
+// that cannot be read adds nothing: the modes are a hint, and the index's
+// (or the disk's) stand in.
 func walkTreeModes(s Store, tree Hash, prefix string, out map[string]uint32) {
 	t, data, err := s.ReadObject(tree)
 	if err != nil || t != TreeObject {
@@ -138,19 +141,19 @@ func walkTreeModes(s Store, tree Hash, prefix string, out map[string]uint32) {
 // executable bit, unless the file system has none or no symlinks and the
 // path had a mode before (keptModes).
 func (w *walker) fileMode(rel string, exec bool) uint32 {
-	fs := w.opts.FS
-	mode := uint32(ModeFile)
-	if exec && !fs.NoFileMode {
+	flags := w.opts.FS
+	mode := ModeFile
+	if exec && !flags.NoFileMode {
 		mode = ModeExecutable
 	}
-	if !fs.NoFileMode && !fs.NoSymlinks {
+	if !flags.NoFileMode && !flags.NoSymlinks {
 		return mode
 	}
 	switch kept, ok := w.keptModes()[rel]; {
 	case !ok:
-	case kept == ModeSymlink && fs.NoSymlinks:
+	case kept == ModeSymlink && flags.NoSymlinks:
 		return ModeSymlink
-	case (kept == ModeFile || kept == ModeExecutable) && fs.NoFileMode:
+	case (kept == ModeFile || kept == ModeExecutable) && flags.NoFileMode:
 		return kept
 	}
 	return mode

@@ -99,12 +99,16 @@ func TestSecretsMatchAnyCase(t *testing.T) {
 // The probe finds this file system's abilities as git init does: on
 // Linux, case-sensitive with an executable bit and symlinks.
 func TestProbeFSFlags(t *testing.T) {
-	flags, err := vcs.ProbeFSFlags(t.TempDir())
+	dir := t.TempDir()
+	flags, err := vcs.ProbeFSFlags(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if runtime.GOOS == "linux" && flags != (vcs.FSFlags{}) {
 		t.Fatalf("probe on a Linux temp dir: %+v", flags)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Fatalf("the probe left %v behind", left)
 	}
 	if _, err := vcs.ProbeFSFlags(filepath.Join(t.TempDir(), "missing")); err == nil {
 		t.Fatal("probe of a missing directory succeeded")

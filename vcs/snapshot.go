@@ -463,6 +463,11 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 }
 
 func (w *walker) secretRule(rel string, isDir bool) bool {
+	if len(w.secrets) == 0 {
+		return false
+	}
+	// Folding costs an allocation only for a path with an upper-case
+	// letter.
 	rel = ignore.FoldPath(rel)
 	if !w.anySecret.Match(rel, isDir) {
 		return false

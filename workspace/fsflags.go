@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"path"
+	"path/filepath"
 
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
@@ -11,7 +12,8 @@ import (
 // fsFlags is what the workspace's file system cannot do (SPEC §9.7):
 // core.ignoreCase, core.fileMode and core.symlinks from the repository's
 // config, as git reads them; outside git, found by trying, as git init
-// does, in .ctxgit/local/. When neither answers, a Linux file system.
+// does, in .ctxgit/local/ (or .ctxgit/). When neither answers, a Linux
+// file system.
 func (w *Workspace) fsFlags() vcs.FSFlags {
 	if w.Repo != nil {
 		if f, err := vcs.ReadFSFlags(w.Repo.CommonDir); err == nil {
@@ -19,8 +21,13 @@ func (w *Workspace) fsFlags() vcs.FSFlags {
 		}
 		return vcs.FSFlags{}
 	}
-	if f, err := vcs.ProbeFSFlags(w.LocalPath("")); err == nil {
-		return f
+	// .ctxgit/local/ exists once a command has written; a dry run may
+	// come first, and then .ctxgit/ is on the same file system.
+	local := w.LocalPath("")
+	for _, dir := range []string{local, filepath.Dir(local)} {
+		if f, err := vcs.ProbeFSFlags(dir); err == nil {
+			return f
+		}
 	}
 	return vcs.FSFlags{}
 }
