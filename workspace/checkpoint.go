@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/vcs/ignore"
@@ -57,7 +58,9 @@ var outputPaths = []string{spec.CheckpointYAMLPath, spec.ContextCheckpoint, spec
 
 // fixedExcludes are never snapshotted (SPEC §9.3).
 func fixedExcludes() []string {
-	ex := []string{"/" + spec.LocalDir + "/", "/" + spec.PrivateStoreDir + "/"}
+	// ctxgit's temporary files, left by a kill between create and rename,
+	// anywhere in the tree (SPEC §9.3).
+	ex := []string{"/" + spec.LocalDir + "/", "/" + spec.PrivateStoreDir + "/", atomicfile.TempPrefix + "*"}
 	for _, p := range outputPaths {
 		ex = append(ex, "/"+p)
 	}
@@ -226,6 +229,11 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 		return nil, fmt.Errorf("storing checkpoint objects: %w", err)
 	}
 	committed = true
+	// A holder that lost the lock while stopped publishes nothing: not
+	// the ref, not the worktree copies (SPEC §14).
+	if err := w.checkHeld(); err != nil {
+		return nil, err
+	}
 	if err := store.UpdateRef(ref, commitID, prevID); err != nil {
 		if errors.Is(err, vcs.ErrRefConflict) {
 			return nil, spec.Conflict("%v", err)
@@ -236,10 +244,10 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 	// The ref is the record; the worktree copies are conveniences, and a
 	// failure to write them must not hide that the checkpoint was taken.
 	res := &CheckpointResult{Checkpoint: cp, Commit: commitID, Ref: ref, Snapshot: snap, Problems: st.Problems}
-	if err := WriteFileAtomic(w.Path(spec.CheckpointYAMLPath), yamlData, 0o644); err != nil {
+	if err := w.publish(w.Path(spec.CheckpointYAMLPath), yamlData, 0o644); err != nil {
 		res.Problems = append(res.Problems, &spec.FileError{Path: spec.CheckpointYAMLPath, Err: unwrapPathError(err)})
 	}
-	if err := WriteFileAtomic(w.Path(spec.ContextCheckpoint), md, 0o644); err != nil {
+	if err := w.publish(w.Path(spec.ContextCheckpoint), md, 0o644); err != nil {
 		res.Problems = append(res.Problems, &spec.FileError{Path: spec.ContextCheckpoint, Err: unwrapPathError(err)})
 	}
 	os.Remove(w.Path(spec.ContextRecovered))

@@ -91,7 +91,10 @@ func (w *Workspace) writeStateFile(rel string, data []byte) error {
 		}
 		path = target
 	}
-	if err := WriteFileAtomic(path, data, perm); err != nil {
+	if err := w.publish(path, data, perm); err != nil {
+		if errors.Is(err, spec.ErrConflict) {
+			return err
+		}
 		return &spec.FileError{Path: rel, Err: unwrapPathError(err)}
 	}
 	return nil

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/internal/lockfile"
 	"github.com/ctxgit/ctxgit/internal/proc"
 	"github.com/ctxgit/ctxgit/spec"
@@ -19,6 +21,7 @@ type Lock struct {
 	path  string
 	token string
 	stop  chan struct{}
+	w     *Workspace
 }
 
 type lockHolder struct {
@@ -29,8 +32,11 @@ type lockHolder struct {
 }
 
 // Lock takes the workspace lock, waiting up to the configured timeout. A
-// lock whose holder is dead (same host, no such pid) or older than
-// lock.stale_after is taken over.
+// lock whose holder is dead (same host, no such pid) is taken over, and so
+// is one from another host whose heartbeat is older than
+// lock.stale_after. A live holder on this host is never taken over, even
+// one stopped (SIGSTOP, a debugger) for longer than that: it would resume
+// and publish its older copy over the taker's write.
 func (w *Workspace) Lock() (*Lock, error) {
 	path := w.LocalPath("lock")
 	if err := w.prepareLocal(); err != nil {
@@ -55,7 +61,8 @@ func (w *Workspace) Lock() (*Lock, error) {
 				os.Remove(path)
 				return nil, werr
 			}
-			l := &Lock{path: path, token: me.Token, stop: make(chan struct{})}
+			l := &Lock{path: path, token: me.Token, stop: make(chan struct{}), w: w}
+			w.held = l
 			go l.heartbeat(stale / 4)
 			return l, nil
 		}
@@ -94,11 +101,15 @@ func isStale(h lockHolder, path, host string, staleAfter time.Duration) bool {
 		fi, err := os.Stat(path)
 		return err == nil && time.Since(fi.ModTime()) > garbledLockGrace
 	}
-	if h.Host == host && !proc.Alive(h.PID) {
-		return true
+	if h.Host == host {
+		// This host can ask: a live process keeps its lock however long it
+		// has not run. Its age says nothing (a stopped process does not
+		// heartbeat, yet resumes and writes).
+		return !proc.Alive(h.PID)
 	}
-	// A live holder refreshes the lock's mtime (heartbeat), so only a hung
-	// or unreachable one (another host) grows old.
+	// Another host's holder cannot be asked. A live one refreshes the
+	// lock's mtime (heartbeat), so only a dead or hung one grows old; one
+	// that was only hung finds out before it publishes (Lock.Check).
 	last := h.Started
 	if fi, err := os.Stat(path); err == nil && fi.ModTime().After(last) {
 		last = fi.ModTime()
@@ -119,6 +130,12 @@ func (l *Lock) heartbeat(every time.Duration) {
 		case <-l.stop:
 			return
 		case now := <-t.C:
+			// A lock taken over (another host judged this one hung) is
+			// the taker's now: refreshing it would keep it from going
+			// stale if the taker dies.
+			if l.Check() != nil {
+				return
+			}
 			os.Chtimes(l.path, now, now)
 		}
 	}
@@ -156,7 +173,55 @@ func (l *Lock) Unlock() {
 		return
 	}
 	close(l.stop)
+	if l.w != nil && l.w.held == l {
+		l.w.held = nil
+	}
 	if h, _ := readHolder(l.path); h.Token == l.token {
 		os.Remove(l.path)
 	}
+}
+
+// Check reports whether the lock file still holds this holder's token. A
+// holder that lost it (someone removed the lock while this process was
+// stopped, or another host took it over as stale) must publish nothing:
+// the new holder may have written since, and this process's copy is
+// older. The error is a conflict (exit 5).
+func (l *Lock) Check() error {
+	if l == nil {
+		return nil
+	}
+	h, _ := readHolder(l.path)
+	if h.Token == l.token {
+		return nil
+	}
+	if h.PID == 0 {
+		return spec.Conflict("lost the workspace lock (%s was removed while this process held it): nothing written", spec.LocalDir+"/lock")
+	}
+	return spec.Conflict("lost the workspace lock to pid %d (%s taken over while this process held it): nothing written", h.PID, spec.LocalDir+"/lock")
+}
+
+// beforePublishCheck, when set (by tests), runs just before a publishing
+// write checks the lock: the instant a stopped holder would resume at.
+var beforePublishCheck func()
+
+// checkHeld checks the lock this workspace holds, if any.
+func (w *Workspace) checkHeld() error {
+	if beforePublishCheck != nil {
+		beforePublishCheck()
+	}
+	return w.held.Check()
+}
+
+// publish replaces path with data as WriteFileAtomic does, checking that
+// the workspace lock is still this process's just before the rename: the
+// rename is what makes the write visible, and a holder that lost the lock
+// must not make it (SPEC §14). Without a held lock it is WriteFileAtomic.
+func (w *Workspace) publish(path string, data []byte, perm fs.FileMode) error {
+	if w.held == nil {
+		return WriteFileAtomic(path, data, perm)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.WriteChecked(path, data, perm, w.checkHeld)
 }

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -42,7 +43,10 @@ func (w *Workspace) writeSummary(session string) (string, error) {
 	text := w.renderSummary(session, task)
 	stamped := path.Join(w.Config.Paths.Summaries, w.Now().Format("20060102T150405Z")+".md")
 	for _, p := range []string{stamped, w.latestSummaryPath()} {
-		if err := WriteFileAtomic(w.Path(p), []byte(text), 0o644); err != nil {
+		if err := w.publish(w.Path(p), []byte(text), 0o644); err != nil {
+			if errors.Is(err, spec.ErrConflict) {
+				return "", err
+			}
 			return "", &spec.FileError{Path: p, Err: unwrapPathError(err)}
 		}
 	}

@@ -59,6 +59,9 @@ type Workspace struct {
 	Initialized bool
 
 	store *vcs.GitStore
+	// held is the workspace lock while this process holds it: writes
+	// that publish state check it is still theirs first (SPEC §14).
+	held *Lock
 }
 
 // FindRoot applies SPEC §2: an explicit root (--root, then CTXGIT_ROOT),

@@ -151,13 +151,23 @@ func TestLock(t *testing.T) {
 	}
 	l3.Unlock()
 
-	// A live holder past stale_after, with no heartbeat since.
+	// A live holder on this host past stale_after, with no heartbeat
+	// since (a stopped process): never taken over (issue 13 item 2).
 	data, _ = json.Marshal(map[string]any{"pid": os.Getppid(), "host": host, "started": time.Now().Add(-time.Hour), "token": "y"})
+	os.WriteFile(lockPath, data, 0o644)
+	os.Chtimes(lockPath, time.Now().Add(-time.Hour), time.Now().Add(-time.Hour))
+	if _, err := w.Lock(); !errors.Is(err, spec.ErrConflict) || !strings.Contains(err.Error(), fmt.Sprintf("locked by pid %d", os.Getppid())) {
+		t.Fatalf("a live holder on this host was taken over: %v", err)
+	}
+
+	// Another host's holder past stale_after cannot be asked: its age
+	// decides, and it is taken over.
+	data, _ = json.Marshal(map[string]any{"pid": os.Getppid(), "host": host + "-elsewhere", "started": time.Now().Add(-time.Hour), "token": "y2"})
 	os.WriteFile(lockPath, data, 0o644)
 	os.Chtimes(lockPath, time.Now().Add(-time.Hour), time.Now().Add(-time.Hour))
 	l4, err := w.Lock()
 	if err != nil {
-		t.Fatalf("old holder not taken over: %v", err)
+		t.Fatalf("old holder on another host not taken over: %v", err)
 	}
 	l4.Unlock()
 

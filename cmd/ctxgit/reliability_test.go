@@ -143,7 +143,9 @@ func checkIntact(t *testing.T, dir string, before vcs.Hash) vcs.Hash {
 
 // SPEC §14 (issue 7): checkpoint, restore, state set and summary SIGKILLed
 // at random instants lose nothing and leave nothing torn (prune has its own:
-// TestPruneSurvivesSIGKILL).
+// TestPruneSurvivesSIGKILL). Then decide and state set are stopped while
+// they hold the lock (issue 13): their lock is not taken over and no write
+// is lost (crashStoppedHolder).
 func TestCrashInjection(t *testing.T) {
 	dir := crashWorkspace(t)
 	iterations := crashIterations(t)
@@ -242,6 +244,7 @@ func TestCrashInjection(t *testing.T) {
 			t.Errorf("%s: only %d of %d runs were killed mid-way: the kills do not test anything", op.name, killed, iterations)
 		}
 	}
+	crashStoppedHolder(t, dir)
 }
 
 // SPEC §14: sixteen processes mixing checkpoints, hook calls and state

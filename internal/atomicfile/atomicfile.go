@@ -6,25 +6,43 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
+
+// TempPrefix starts the name of every temporary file ctxgit makes beside
+// a file it replaces. A process killed between creating one and renaming
+// it leaves it behind: the name lets snapshots leave it out and cleanups
+// (restore, doctor --fix) recognise it as ctxgit's (SPEC §9.3, §18.6).
+const TempPrefix = ".ctxgit-tmp-"
+
+// IsTemp reports whether a file name is one of ctxgit's temporary files.
+func IsTemp(name string) bool { return strings.HasPrefix(name, TempPrefix) }
 
 // Write replaces path with data: a temp file in the same directory,
 // written, given perm, fsynced, renamed over path; then the directory is
 // fsynced so the rename itself survives a power loss.
 func Write(path string, data []byte, perm fs.FileMode) error {
-	return write(path, data, perm, true)
+	return write(path, data, perm, true, nil)
+}
+
+// WriteChecked is Write that calls check after the temp file is durable
+// and just before the rename that makes it visible; an error from check
+// removes the temp file and leaves path untouched. A lock holder uses it
+// to publish nothing once it has lost its lock.
+func WriteChecked(path string, data []byte, perm fs.FileMode, check func() error) error {
+	return write(path, data, perm, true, check)
 }
 
 // WriteNoSync is Write without the fsyncs, for caches that can be rebuilt:
 // a crash still leaves the old file or the new, and a torn one after a
 // power loss must be detected by its reader (a checksum).
 func WriteNoSync(path string, data []byte, perm fs.FileMode) error {
-	return write(path, data, perm, false)
+	return write(path, data, perm, false, nil)
 }
 
-func write(path string, data []byte, perm fs.FileMode, sync bool) error {
+func write(path string, data []byte, perm fs.FileMode, sync bool, check func() error) error {
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	f, err := os.CreateTemp(dir, TempPrefix+filepath.Base(path)+".*")
 	if err != nil {
 		return err
 	}
@@ -33,7 +51,7 @@ func write(path string, data []byte, perm fs.FileMode, sync bool) error {
 		os.Remove(f.Name())
 		return err
 	}
-	if err := commit(f, path, data, sync); err != nil {
+	if err := commit(f, path, data, sync, check); err != nil {
 		return err
 	}
 	if sync {
@@ -49,16 +67,19 @@ func write(path string, data []byte, perm fs.FileMode, sync bool) error {
 // fsyncs and closes it, and renames it over dest. On any failure f is
 // removed and dest is untouched.
 func Commit(f *os.File, dest string, data []byte) error {
-	return commit(f, dest, data, true)
+	return commit(f, dest, data, true, nil)
 }
 
-func commit(f *os.File, dest string, data []byte, sync bool) error {
+func commit(f *os.File, dest string, data []byte, sync bool, check func() error) error {
 	_, err := f.Write(data)
 	if err == nil && sync {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil && check != nil {
+		err = check()
 	}
 	if err == nil {
 		err = Rename(f.Name(), dest)
