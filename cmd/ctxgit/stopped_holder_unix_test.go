@@ -54,7 +54,9 @@ func crashStoppedHolder(t *testing.T, dir string) {
 			}},
 		{"state set",
 			func(i int) []string { return []string{"state", "set", "next_action", fmt.Sprintf("holder step %d", i)} },
-			func(i int) []string { return []string{"state", "add", "constraints", fmt.Sprintf("taker constraint %d", i)} },
+			func(i int) []string {
+				return []string{"state", "add", "constraints", fmt.Sprintf("taker constraint %d", i)}
+			},
 			".ctxgit/task-state.yaml",
 			func(i int) (string, string) {
 				return fmt.Sprintf("holder step %d", i), fmt.Sprintf("taker constraint %d", i)
