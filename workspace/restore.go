@@ -204,9 +204,18 @@ func (w *Workspace) restore(opts RestoreOptions, scope []string) (*RestoreResult
 		return res, nil
 	}
 
-	safety, err := w.CheckpointHeld(CheckpointOptions{Session: opts.Session, Trigger: spec.TriggerRestore, Message: restoreMessage(label, scope)})
+	// A retry after a restore that failed past its safety checkpoint
+	// finds that checkpoint still holding the workspace as it is: it is
+	// the safety checkpoint again, not a new one on each try.
+	safety, err := w.reusableSafety(store, view, opts.Session, cur, snap)
 	if err != nil {
-		return res, fmt.Errorf("taking the safety checkpoint: %w", err)
+		return res, err
+	}
+	if safety == nil {
+		safety, err = w.CheckpointHeld(CheckpointOptions{Session: opts.Session, Trigger: spec.TriggerRestore, Message: restoreMessage(label, scope)})
+		if err != nil {
+			return res, fmt.Errorf("taking the safety checkpoint: %w", err)
+		}
 	}
 	res.Safety = safety
 	safetyName := opts.Session + ":" + safety.Checkpoint.Meta.CheckpointID
@@ -230,6 +239,36 @@ func (w *Workspace) restore(opts RestoreOptions, scope []string) (*RestoreResult
 		return res, fmt.Errorf("%w; the safety checkpoint %s holds the workspace as it was before (ctxgit restore --delete %s puts it back)", err, safetyName, safetyName)
 	}
 	return res, nil
+}
+
+// reusableSafety is the session's newest checkpoint when it is a safety
+// checkpoint (trigger pre-restore) holding exactly what a new one would
+// (cur, the snapshot and state files), else nil.
+func (w *Workspace) reusableSafety(store *vcs.GitStore, view vcs.Store, session string, cur vcs.Hash, snap *vcs.SnapshotResult) (*CheckpointResult, error) {
+	ref := w.SessionRef(session)
+	headID, head, err := w.head(store, ref)
+	if err != nil || head == nil || head.Meta.Trigger != spec.TriggerRestore {
+		return nil, err
+	}
+	hc, err := vcs.ReadCommit(store, headID)
+	if err != nil {
+		return nil, err
+	}
+	// A checkpoint's tree is the snapshot and state files plus its two
+	// output files: lay the head's outputs over cur and compare.
+	var outputs []vcs.PathEntry
+	for _, p := range []string{spec.CheckpointYAMLPath, spec.ContextCheckpoint} {
+		e, err := vcs.Lookup(store, hc.Tree, p)
+		if err != nil {
+			return nil, nil
+		}
+		outputs = append(outputs, vcs.PathEntry{Path: p, Mode: e.Mode, ID: e.ID})
+	}
+	same, err := vcs.Overlay(view, cur, outputs)
+	if err != nil || same != hc.Tree {
+		return nil, err
+	}
+	return &CheckpointResult{Checkpoint: head, Commit: headID, Ref: ref, Snapshot: snap}, nil
 }
 
 func refusedChanges(changes []RestoreChange) []RestoreChange {
@@ -755,8 +794,10 @@ func (w *Workspace) verifyRestore(changes []RestoreChange, safety string) error 
 		ok := true
 		switch {
 		case c.Action == RestoreCreate:
-			// ENOTDIR: below a file or link that is deleted first.
-			_, err := os.Lstat(w.Path(c.Path))
+			// Absent, or below a file or link that is deleted first: a
+			// symlinked directory is not followed, so the files of the
+			// directory it leads to are not taken for this path.
+			_, err := w.lstatNoFollow(c.Path)
 			ok = errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 		case c.Action != RestoreWrite && c.Action != RestoreDelete, c.forced, c.replaceDir:
 			continue
@@ -768,6 +809,24 @@ func (w *Workspace) verifyRestore(changes []RestoreChange, safety string) error 
 		}
 	}
 	return nil
+}
+
+// lstatNoFollow is os.Lstat of a workspace path that follows no symlink
+// on the way: a path below a link (or a file) does not exist, as far as a
+// restore is concerned, whatever the link leads to.
+func (w *Workspace) lstatNoFollow(rel string) (fs.FileInfo, error) {
+	els := strings.Split(rel, "/")
+	for i := 1; i < len(els); i++ {
+		a := strings.Join(els[:i], "/")
+		fi, err := os.Lstat(w.Path(a))
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			return nil, &fs.PathError{Op: "lstat", Path: w.Path(rel), Err: syscall.ENOTDIR}
+		}
+	}
+	return os.Lstat(w.Path(rel))
 }
 
 // matchesEntry reports whether the file or link at abs is what a tree
@@ -845,6 +904,13 @@ func (w *Workspace) applyRestore(s vcs.Store, changes []RestoreChange) error {
 		abs := w.Path(c.Path)
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 			return ioError(c.Path, err)
+		}
+		// A directory swapped for a link since the plan is not written
+		// through.
+		if d := path.Dir(c.Path); d != "." {
+			if fi, err := w.lstatNoFollow(d); err != nil || !fi.IsDir() {
+				return ioError(c.Path, fmt.Errorf("not restored: %s is no longer a directory", safetext.Path(d)))
+			}
 		}
 		switch {
 		case restoreAsFile(flags, c.want.Mode):

@@ -455,3 +455,51 @@ func TestRestoreFailureNamesSafetyCheckpoint(t *testing.T) {
 		t.Errorf("a.txt = %q", data)
 	}
 }
+
+// Issue 13 item 11, SPEC §17.4: a retry after a restore that failed past
+// its safety checkpoint takes no second one: the newest checkpoint, a
+// safety checkpoint holding the workspace as it is, is the safety
+// checkpoint again. Any other newest checkpoint is not reused.
+func TestRestoreRetryReusesSafety(t *testing.T) {
+	w := restoreWS(t, map[string]string{"a.txt": "a1"})
+	mustCheckpoint(t, w)
+	writeTestFiles(t, w.Root, map[string]string{"a.txt": "a2"})
+	// What a restore that failed after its safety checkpoint leaves.
+	if _, err := w.Checkpoint(CheckpointOptions{Trigger: spec.TriggerRestore, Message: "before restoring default:cp_001 (whole snapshot)"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.Restore(RestoreOptions{Name: "cp_001"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Safety == nil || res.Safety.Checkpoint.Meta.CheckpointID != "cp_002" {
+		t.Fatalf("safety checkpoint %+v, want cp_002 reused", res.Safety)
+	}
+	if entries, _ := w.Log(spec.DefaultSession, 0); len(entries) != 2 {
+		t.Errorf("%d checkpoints after the retry, want 2", len(entries))
+	}
+	if data, _ := os.ReadFile(w.Path("a.txt")); string(data) != "a1" {
+		t.Errorf("a.txt = %q after the restore", data)
+	}
+
+	// A pre-restore checkpoint that no longer matches the workspace, and
+	// a matching checkpoint of another trigger, are not reused.
+	for i, trigger := range []string{spec.TriggerRestore, spec.TriggerManual} {
+		writeTestFiles(t, w.Root, map[string]string{"a.txt": fmt.Sprint("a", i+3)})
+		if _, err := w.Checkpoint(CheckpointOptions{Trigger: trigger}); err != nil {
+			t.Fatal(err)
+		}
+		if trigger == spec.TriggerRestore {
+			writeTestFiles(t, w.Root, map[string]string{"a.txt": "changed since"})
+		}
+		before, _ := w.Log(spec.DefaultSession, 0)
+		res, err := w.Restore(RestoreOptions{Name: "cp_001"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, _ := w.Log(spec.DefaultSession, 0)
+		if len(after) != len(before)+1 || res.Safety.Commit != after[0].Commit {
+			t.Errorf("%s head: %d checkpoints before, %d after; safety %s", trigger, len(before), len(after), res.Safety.Checkpoint.Meta.CheckpointID)
+		}
+	}
+}
