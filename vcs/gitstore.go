@@ -274,7 +274,7 @@ func (g *GitStore) looseTemp(h Hash, t ObjectType, data []byte, sync func(*os.Fi
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	f, err := os.CreateTemp(dir, "tmp_obj_")
+	f, err := os.CreateTemp(dir, tempPattern("obj"))
 	if err != nil {
 		return "", err
 	}

@@ -41,7 +41,7 @@ func newPackWriter(dir string) (*packWriter, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	f, err := os.CreateTemp(dir, "tmp_pack_")
+	f, err := os.CreateTemp(dir, tempPattern("pack"))
 	if err != nil {
 		return nil, err
 	}

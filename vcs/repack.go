@@ -47,10 +47,6 @@ type RepackResult struct {
 // written (negative when packing cost more than it freed).
 func (r *RepackResult) Reclaimed() int64 { return r.RemovedBytes - r.PackBytes }
 
-// staleTemp is the age past which a temporary object or pack file is the
-// leftover of a killed writer: ctxgit's writes take well under a second.
-const staleTemp = time.Hour
-
 // Repack packs the store's objects as mode says (SPEC §18.4). It is
 // crash-safe: the new pack is written, fsynced and verified before any
 // file is deleted, and only files that existed before it started and
@@ -329,36 +325,15 @@ func (g *GitStore) localPacks() ([]localPack, error) {
 }
 
 // removeStaleTemp deletes temporary files that killed writers left in the
-// object directory (ctxgit's and git's names), once they are old enough
-// that no live writer can own them.
+// object directory (ctxgit's and git's names), once no live writer can
+// own them (TempFile.Removable).
 func (g *GitStore) removeStaleTemp(remove func(string) bool) int {
+	files, _ := g.TempFiles()
 	n := 0
-	check := func(dir string, match func(string) bool) {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			return
+	for _, f := range files {
+		if f.Removable && remove(f.Path) {
+			n++
 		}
-		for _, e := range entries {
-			if e.IsDir() || !match(e.Name()) {
-				continue
-			}
-			fi, err := e.Info()
-			if err != nil || time.Since(fi.ModTime()) < staleTemp {
-				continue
-			}
-			if remove(filepath.Join(dir, e.Name())) {
-				n++
-			}
-		}
-	}
-	isTemp := func(name string) bool {
-		return strings.HasPrefix(name, "tmp_") || strings.HasPrefix(name, ".tmp-") ||
-			strings.HasPrefix(name, ".pack-") && strings.Contains(name, ".tmp-")
-	}
-	check(g.objDir, isTemp)
-	check(filepath.Join(g.objDir, "pack"), isTemp)
-	for i := range 256 {
-		check(filepath.Join(g.objDir, fmt.Sprintf("%02x", i)), isTemp)
 	}
 	return n
 }

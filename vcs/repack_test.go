@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -190,19 +191,31 @@ func TestRepackAllPrivate(t *testing.T) {
 	// Everything so far was written long ago: unreachable objects are
 	// garbage only past the grace period.
 	ageFiles(t, filepath.Join(dir, "objects"), 2*time.Hour)
-	// A temporary file a killed writer left an hour ago goes too; a fresh
-	// one may belong to a live writer and stays.
+	// Temporary files (issue 13 item 13): git's own past git prune's two
+	// weeks go, and ctxgit's whose writer is no longer running; git's
+	// younger ones, and ctxgit's whose writer runs, may belong to a live
+	// writer and stay.
+	gone := exec.Command("git", "--version")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	deadPID := gone.Process.Pid
 	old := filepath.Join(dir, "objects", "pack", "tmp_pack_old")
 	fresh := filepath.Join(dir, "objects", "pack", "tmp_pack_fresh")
-	os.WriteFile(old, []byte("x"), 0o644)
-	os.WriteFile(fresh, []byte("x"), 0o644)
-	os.Chtimes(old, time.Now().Add(-2*time.Hour), time.Now().Add(-2*time.Hour))
+	killed := filepath.Join(dir, "objects", "ab", fmt.Sprintf("tmp_obj_ctxgit_%d_123", deadPID))
+	running := filepath.Join(dir, "objects", "pack", fmt.Sprintf("tmp_pack_ctxgit_%d_456", os.Getpid()))
+	os.MkdirAll(filepath.Dir(killed), 0o755)
+	for _, f := range []string{old, fresh, killed, running} {
+		os.WriteFile(f, []byte("x"), 0o644)
+		os.Chtimes(f, time.Now().Add(-2*time.Hour), time.Now().Add(-2*time.Hour))
+	}
+	os.Chtimes(old, time.Now().Add(-15*24*time.Hour), time.Now().Add(-15*24*time.Hour))
 
 	res, err := s.Repack(vcs.RepackAll, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.RemovedPacks != 1 || res.RemovedLoose == 0 || res.Packed != res.Reachable || res.Pack == "" || res.RemovedTemp != 1 {
+	if res.RemovedPacks != 1 || res.RemovedLoose == 0 || res.Packed != res.Reachable || res.Pack == "" || res.RemovedTemp != 2 {
 		t.Fatalf("repack = %+v", res)
 	}
 	if res.Reclaimed() <= 0 {
@@ -218,11 +231,15 @@ func TestRepackAllPrivate(t *testing.T) {
 			t.Errorf("unreachable %s survived", h.Short())
 		}
 	}
-	if _, err := os.Stat(old); err == nil {
-		t.Error("an old temporary file survived")
+	for _, f := range []string{old, killed} {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("%s survived", filepath.Base(f))
+		}
 	}
-	if _, err := os.Stat(fresh); err != nil {
-		t.Error("a fresh temporary file was removed")
+	for _, f := range []string{fresh, running} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("%s was removed", filepath.Base(f))
+		}
 	}
 	// The same store object reads everything reachable afterwards.
 	if err := vcs.WalkReachable(s, []vcs.Hash{head, other}, nil, func(vcs.Hash, vcs.ObjectType, []byte) error { return nil }); err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/workspace/hostconfig"
@@ -25,7 +26,7 @@ const (
 
 // Finding is one result of a doctor check.
 type Finding struct {
-	Check   string // config, state, locks, store, objects, hooks, secrets
+	Check   string // config, state, locks, store, objects, temp, hooks, secrets
 	Level   string
 	Message string
 	// Fix says what --fix does about it, or what to do by hand.
@@ -108,6 +109,7 @@ func (w *Workspace) Doctor(opts DoctorOptions, configErr error) (*DoctorResult, 
 	if store != nil {
 		w.doctorObjects(r, store, seen, healthy, opts)
 	}
+	w.doctorTemp(r, store, opts.Fix)
 	w.doctorHooks(r)
 	if healthy {
 		w.doctorSecrets(r)
@@ -312,6 +314,82 @@ func (w *Workspace) doctorObjects(r *DoctorResult, store *vcs.GitStore, seen map
 	}
 	f.Fixed = true
 	f.Fix = "repacked: " + RepackSummary(res)
+}
+
+// doctorTemp reports the temporary files interrupted writes left in the
+// object directory and in the workspace (issue 13 item 13), with their
+// count and size; with fix it removes those no live writer can own:
+// ctxgit's whose writer is not running, git's past git prune's two weeks.
+func (w *Workspace) doctorTemp(r *DoctorResult, store *vcs.GitStore, fix bool) {
+	before := len(r.Findings)
+	if store != nil {
+		files, err := store.TempFiles()
+		if err != nil {
+			r.add(Finding{Check: "temp", Level: FindingProblem, Message: w.rel(oneLine(err.Error()))})
+		}
+		var stale, live []vcs.TempFile
+		for _, f := range files {
+			if f.Removable {
+				stale = append(stale, f)
+			} else {
+				live = append(live, f)
+			}
+		}
+		objects := w.rel(filepath.Join(store.CommonDir(), "objects"))
+		if len(stale) > 0 {
+			f := r.add(Finding{Check: "temp", Level: FindingWarning,
+				Message: fmt.Sprintf("%d temporary file(s) in %s left by interrupted writes, %s", len(stale), objects, HumanBytes(tempBytes(stale))),
+				Fix:     "--fix removes them"})
+			if fix {
+				if n, size, err := store.RemoveStaleTemp(); err == nil && n > 0 {
+					f.Fixed, f.Fix = true, fmt.Sprintf("removed %d (%s)", n, HumanBytes(size))
+				}
+			}
+		}
+		if len(live) > 0 {
+			r.add(Finding{Check: "temp", Level: FindingNote,
+				Message: fmt.Sprintf("%d temporary file(s) in %s, %s, kept: a running writer may own them", len(live), objects, HumanBytes(tempBytes(live))),
+				Fix:     "ctxgit's go once their writer has exited, git's after two weeks (as git prune does)"})
+		}
+	}
+	if found := w.strayTemps(nil); len(found) > 0 {
+		var size int64
+		for _, t := range found {
+			size += t.size
+		}
+		f := r.add(Finding{Check: "temp", Level: FindingWarning,
+			Message: fmt.Sprintf("%d temporary file(s) in the workspace left by killed ctxgit writes, %s: %s", len(found), HumanBytes(size), listShort(found)),
+			Fix:     "--fix removes them"})
+		if fix {
+			if n, size := w.removeStrayTemps(found); n > 0 {
+				f.Fixed, f.Fix = true, fmt.Sprintf("removed %d (%s)", n, HumanBytes(size))
+			}
+		}
+	}
+	if len(r.Findings) == before {
+		r.add(Finding{Check: "temp", Level: FindingOK, Message: "no temporary files left by interrupted writes"})
+	}
+}
+
+func tempBytes(files []vcs.TempFile) int64 {
+	var n int64
+	for _, f := range files {
+		n += f.Size
+	}
+	return n
+}
+
+// listShort names the first three files, then how many more.
+func listShort(found []strayTemp) string {
+	var names []string
+	for i, t := range found {
+		if i == 3 {
+			names = append(names, fmt.Sprintf("and %d more", len(found)-i))
+			break
+		}
+		names = append(names, safetext.Path(t.rel))
+	}
+	return strings.Join(names, ", ")
 }
 
 // doctorHooks reports the host hooks installed in the workspace and

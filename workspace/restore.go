@@ -75,6 +75,9 @@ type RestoreResult struct {
 	// there was nothing to change.
 	Safety *CheckpointResult
 	DryRun bool
+	// RemovedTemp counts the temporary files killed writers left in the
+	// directories the restore works in, removed (SPEC §17.4).
+	RemovedTemp int
 }
 
 // Count is the number of changes with the given action.
@@ -199,6 +202,15 @@ func (w *Workspace) restore(opts RestoreOptions, scope []string) (*RestoreResult
 	}
 	if refused := refusedChanges(res.Changes); len(refused) > 0 {
 		return res, &RestoreRefusedError{Refused: refused}
+	}
+	if !opts.DryRun {
+		// A killed restore leaves its temporary file in the directory of
+		// the path it was writing, which this plan writes again.
+		dirs := make([]string, 0, len(res.Changes))
+		for _, c := range res.Changes {
+			dirs = append(dirs, path.Dir(c.Path))
+		}
+		res.RemovedTemp, _ = w.removeStrayTemps(w.strayTemps(dirs))
 	}
 	if opts.DryRun || res.Changed() == 0 {
 		return res, nil
@@ -976,7 +988,7 @@ func restorePerm(abs string, mode uint32) fs.FileMode {
 func writeLinkAtomic(abs, target string) error {
 	dir := filepath.Dir(abs)
 	for i := 0; ; i++ {
-		tmp := filepath.Join(dir, fmt.Sprintf(".%s.tmp-%d-%d", filepath.Base(abs), os.Getpid(), time.Now().UnixNano()+int64(i)))
+		tmp := filepath.Join(dir, fmt.Sprintf("%s.%d", atomicfile.TempName(filepath.Base(abs)), time.Now().UnixNano()+int64(i)))
 		err := os.Symlink(target, tmp)
 		if errors.Is(err, fs.ErrExist) && i < 10 {
 			continue

@@ -43,6 +43,9 @@ func (a *app) restoreCommand() *cli.Command {
 			if res != nil && res.Safety != nil {
 				a.reportSnapshot(res.Safety)
 			}
+			if res != nil && res.RemovedTemp > 0 {
+				a.note("removed %d temporary file(s) an interrupted write left behind", res.RemovedTemp)
+			}
 			var refused *workspace.RestoreRefusedError
 			if err != nil && !(errors.As(err, &refused) && res != nil && res.DryRun) {
 				return err

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -17,6 +18,28 @@ const TempPrefix = ".ctxgit-tmp-"
 
 // IsTemp reports whether a file name is one of ctxgit's temporary files.
 func IsTemp(name string) bool { return strings.HasPrefix(name, TempPrefix) }
+
+// TempName is the name of a temporary file for replacing a file named
+// base: .ctxgit-tmp-<pid>-<base>. The pid lets a cleanup tell a killed
+// writer's leftover from a running writer's file (TempPID).
+func TempName(base string) string {
+	return TempPrefix + strconv.Itoa(os.Getpid()) + "-" + base
+}
+
+// TempPID is the pid of the process that made the temporary file name,
+// when the name carries one.
+func TempPID(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, TempPrefix)
+	if !ok {
+		return 0, false
+	}
+	pidText, _, ok := strings.Cut(rest, "-")
+	if !ok {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(pidText)
+	return pid, err == nil && pid > 0
+}
 
 // Write replaces path with data: a temp file in the same directory,
 // written, given perm, fsynced, renamed over path; then the directory is
@@ -42,7 +65,7 @@ func WriteNoSync(path string, data []byte, perm fs.FileMode) error {
 
 func write(path string, data []byte, perm fs.FileMode, sync bool, check func() error) error {
 	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, TempPrefix+filepath.Base(path)+".*")
+	f, err := os.CreateTemp(dir, TempName(filepath.Base(path))+".*")
 	if err != nil {
 		return err
 	}

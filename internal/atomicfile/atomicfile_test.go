@@ -49,3 +49,31 @@ func TestWriteFailureLeavesOldContent(t *testing.T) {
 		t.Fatalf("temp files left behind: %v", entries)
 	}
 }
+
+// Temporary files carry ctxgit's prefix and the writer's pid, so a
+// cleanup knows them and can ask whether their writer runs (issue 13).
+func TestTempName(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "plan.md")
+	var seen string
+	if err := atomicfile.WriteChecked(path, []byte("x"), 0o644, func() error {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			seen = e.Name()
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !atomicfile.IsTemp(seen) {
+		t.Fatalf("temp file %q lacks %q", seen, atomicfile.TempPrefix)
+	}
+	if pid, ok := atomicfile.TempPID(seen); !ok || pid != os.Getpid() {
+		t.Fatalf("TempPID(%q) = %d, %v", seen, pid, ok)
+	}
+	for _, name := range []string{"plan.md", ".ctxgit-tmp-", ".ctxgit-tmp-x-plan.md", ".ctxgit-tmp--1-plan.md"} {
+		if _, ok := atomicfile.TempPID(name); ok {
+			t.Errorf("TempPID(%q) found a pid", name)
+		}
+	}
+}

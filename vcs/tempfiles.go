@@ -1,0 +1,151 @@
+package vcs
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/proc"
+)
+
+// Temporary files in the object directory (SPEC §18.6). ctxgit names its
+// own tmp_obj_ctxgit_<pid>_* (a loose object being written) and
+// tmp_pack_ctxgit_<pid>_* (a pack): git's own prefixes, so `git prune`
+// removes them as it removes its own, then ctxgit and the writer's pid,
+// so ctxgit knows them as its own and can ask whether their writer still
+// runs. A kill between create and rename leaves one behind.
+
+// ctxgitTempTag follows git's tmp_obj_ / tmp_pack_ prefix in ctxgit's
+// temporary object and pack names.
+const ctxgitTempTag = "ctxgit_"
+
+// tempPattern is the os.CreateTemp pattern for a temporary file of kind
+// "obj" or "pack" written by this process.
+func tempPattern(kind string) string {
+	return fmt.Sprintf("tmp_%s_%s%d_", kind, ctxgitTempTag, os.Getpid())
+}
+
+// GitTempExpiry is how old a temporary file of git's own (or one of
+// ctxgit's whose writer cannot be asked) must be before ctxgit removes
+// it: git prune's default expiry for the tmp_ files it removes
+// (gc.pruneExpire, "2.weeks.ago").
+const GitTempExpiry = 14 * 24 * time.Hour
+
+// LegacyTempExpiry is the age past which a ctxgit temporary file named
+// before names carried a pid (.tmp- names) is taken for a killed
+// writer's: ctxgit's writes take well under a second.
+const LegacyTempExpiry = time.Hour
+
+// deadWriterGrace is how long a temporary file whose writer's pid is not
+// running is kept anyway: a writer on another host sharing the
+// repository (its pid means nothing here) keeps its file's mtime fresh
+// while it writes.
+const deadWriterGrace = time.Minute
+
+// TempFile is a temporary file of an interrupted or running write in the
+// object directory.
+type TempFile struct {
+	Path    string
+	Size    int64
+	ModTime time.Time
+	// Ours is true for a name ctxgit gives its temporary files.
+	Ours bool
+	// Removable is true when no live writer can own it: ctxgit's, whose
+	// writer is not running (or is past GitTempExpiry), or git's past
+	// GitTempExpiry.
+	Removable bool
+}
+
+// classifyTemp says whether name is a temporary file of the object
+// directory, whether it is ctxgit's, and whether it may be removed now.
+func classifyTemp(name string, age time.Duration) (isTemp, ours, removable bool) {
+	if rest, ok := strings.CutPrefix(name, "tmp_"); ok {
+		for _, kind := range []string{"obj_", "pack_", "idx_"} {
+			if r, ok := strings.CutPrefix(rest, kind+ctxgitTempTag); ok {
+				pidText, _, _ := strings.Cut(r, "_")
+				pid, err := strconv.Atoi(pidText)
+				if err == nil && pid > 0 {
+					dead := pid != os.Getpid() && !proc.Alive(pid)
+					return true, true, (dead && age > deadWriterGrace) || age > GitTempExpiry
+				}
+			}
+		}
+		return true, false, age > GitTempExpiry
+	}
+	if atomicfile.IsTemp(name) {
+		// .ctxgit-tmp-<pid>-<name>.*: an idx or a config file being
+		// replaced.
+		if pid, ok := atomicfile.TempPID(name); ok {
+			dead := pid != os.Getpid() && !proc.Alive(pid)
+			return true, true, (dead && age > deadWriterGrace) || age > GitTempExpiry
+		}
+		return true, true, age > LegacyTempExpiry
+	}
+	if strings.HasPrefix(name, ".tmp-") || strings.HasPrefix(name, ".pack-") && strings.Contains(name, ".tmp-") {
+		// ctxgit's names before this release.
+		return true, true, age > LegacyTempExpiry
+	}
+	return false, false, false
+}
+
+// TempFiles lists the temporary files in the object directory, its pack
+// directory and its 256 fan-out directories.
+func (g *GitStore) TempFiles() ([]TempFile, error) {
+	var out []TempFile
+	scan := func(dir string) error {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			if os.IsNotExist(err) {
+				return nil
+			}
+			return err
+		}
+		for _, e := range entries {
+			if !e.Type().IsRegular() {
+				continue
+			}
+			fi, err := e.Info()
+			if err != nil {
+				continue // removed meanwhile
+			}
+			isTemp, ours, removable := classifyTemp(e.Name(), time.Since(fi.ModTime()))
+			if isTemp {
+				out = append(out, TempFile{Path: filepath.Join(dir, e.Name()), Size: fi.Size(), ModTime: fi.ModTime(), Ours: ours, Removable: removable})
+			}
+		}
+		return nil
+	}
+	if err := scan(g.objDir); err != nil {
+		return nil, err
+	}
+	if err := scan(filepath.Join(g.objDir, "pack")); err != nil {
+		return nil, err
+	}
+	for i := range 256 {
+		if err := scan(filepath.Join(g.objDir, fmt.Sprintf("%02x", i))); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// RemoveStaleTemp deletes the temporary files no live writer can own
+// (TempFile.Removable), returning how many and their size.
+func (g *GitStore) RemoveStaleTemp() (int, int64, error) {
+	files, err := g.TempFiles()
+	if err != nil {
+		return 0, 0, err
+	}
+	n, size := 0, int64(0)
+	for _, f := range files {
+		if f.Removable && os.Remove(f.Path) == nil {
+			n++
+			size += f.Size
+		}
+	}
+	return n, size, nil
+}

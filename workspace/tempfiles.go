@@ -1,0 +1,84 @@
+package workspace
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/proc"
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// strayTemp is a temporary file ctxgit made in the workspace
+// (.ctxgit-tmp-<pid>-<name>.*, SPEC §3.3) that its writer left behind.
+type strayTemp struct {
+	rel  string
+	size int64
+}
+
+// deadTemp reports whether name is one of ctxgit's temporary files whose
+// writer is no longer running: a kill between create and rename left it.
+// One whose writer runs (this process, or a hook writing now) is not.
+func deadTemp(name string) bool {
+	pid, ok := atomicfile.TempPID(name)
+	return ok && pid != os.Getpid() && !proc.Alive(pid)
+}
+
+// strayTemps finds the temporary files killed ctxgit processes left in
+// the workspace: in the directories dirs (workspace-relative), or, with
+// dirs nil, anywhere but inside .git directories, nested repositories and
+// the private store.
+func (w *Workspace) strayTemps(dirs []string) []strayTemp {
+	var out []strayTemp
+	add := func(dir string, e fs.DirEntry) {
+		if !e.Type().IsRegular() || !atomicfile.IsTemp(e.Name()) || !deadTemp(e.Name()) {
+			return
+		}
+		if fi, err := e.Info(); err == nil {
+			out = append(out, strayTemp{rel: filepath.ToSlash(filepath.Join(dir, e.Name())), size: fi.Size()})
+		}
+	}
+	if dirs != nil {
+		seen := map[string]bool{}
+		for _, d := range dirs {
+			if seen[d] {
+				continue
+			}
+			seen[d] = true
+			entries, _ := os.ReadDir(w.Path(d))
+			for _, e := range entries {
+				add(d, e)
+			}
+		}
+		return out
+	}
+	filepath.WalkDir(w.Root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(w.Root, p)
+		if d.IsDir() {
+			if p != w.Root && (d.Name() == ".git" || filepath.ToSlash(rel) == spec.PrivateStoreDir || isRepoDir(p)) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		add(filepath.Dir(rel), d)
+		return nil
+	})
+	return out
+}
+
+// removeStrayTemps removes what strayTemps found, returning how many
+// files and bytes went.
+func (w *Workspace) removeStrayTemps(found []strayTemp) (int, int64) {
+	n, size := 0, int64(0)
+	for _, t := range found {
+		if os.Remove(w.Path(t.rel)) == nil {
+			n++
+			size += t.size
+		}
+	}
+	return n, size
+}
