@@ -1,9 +1,11 @@
 package workspace
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"github.com/ctxgit/ctxgit/internal/safetext"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -858,20 +860,36 @@ func matchesEntry(abs string, e vcs.TreeEntry, flags vcs.FSFlags) bool {
 		}
 		data = []byte(target)
 	case restoreAsFile(flags, e.Mode) && fi.Mode().IsRegular():
-		if data, err = os.ReadFile(abs); err != nil {
-			return false
-		}
+		return fileHashes(abs, fi, e.ID)
 	case (e.Mode == vcs.ModeFile || e.Mode == vcs.ModeExecutable) && fi.Mode().IsRegular():
 		if !flags.NoFileMode && (fi.Mode()&0o100 != 0) != (e.Mode == vcs.ModeExecutable) {
 			return false
 		}
-		if data, err = os.ReadFile(abs); err != nil {
-			return false
-		}
+		return fileHashes(abs, fi, e.ID)
 	default:
 		return false
 	}
 	return vcs.HashObject(vcs.BlobObject, data) == e.ID
+}
+
+// fileHashes reports whether the regular file at abs (fi, from Lstat) has
+// blob id id, reading it as a stream: a file of any size is checked in
+// bounded memory. A file swapped for another since the Lstat does not
+// match.
+func fileHashes(abs string, fi fs.FileInfo, id vcs.Hash) bool {
+	f, err := os.Open(abs)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if opened, err := f.Stat(); err != nil || !os.SameFile(fi, opened) || !opened.Mode().IsRegular() {
+		return false
+	}
+	hw := vcs.NewBlobHasher(fi.Size())
+	if _, err := io.Copy(hw, io.LimitReader(f, fi.Size()+1)); err != nil {
+		return false
+	}
+	return hw.Sum() == id
 }
 
 // applyRestore carries out a verified plan: removals first, then each
@@ -909,10 +927,6 @@ func (w *Workspace) applyRestore(s vcs.Store, changes []RestoreChange) error {
 		if c.Action != RestoreCreate && c.Action != RestoreWrite {
 			continue
 		}
-		data, err := vcs.ReadBlob(s, c.want.ID)
-		if err != nil {
-			return fmt.Errorf("%s: reading it from the checkpoint: %w", c.Path, err)
-		}
 		abs := w.Path(c.Path)
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 			return ioError(c.Path, err)
@@ -924,19 +938,89 @@ func (w *Workspace) applyRestore(s vcs.Store, changes []RestoreChange) error {
 				return ioError(c.Path, fmt.Errorf("not restored: %s is no longer a directory", safetext.Path(d)))
 			}
 		}
+		var err error
 		switch {
-		case restoreAsFile(flags, c.want.Mode):
-			err = atomicfile.Write(abs, data, restorePerm(abs, vcs.ModeFile))
-		case c.want.Mode == vcs.ModeSymlink:
-			err = writeLinkAtomic(abs, string(data))
+		case c.want.Mode == vcs.ModeSymlink && !restoreAsFile(flags, c.want.Mode):
+			var target []byte
+			if target, err = vcs.ReadBlob(s, c.want.ID); err != nil {
+				return fmt.Errorf("%s: reading it from the checkpoint: %w", c.Path, err)
+			}
+			if err = w.writeLinkAtomic(abs, string(target)); err != nil && !errors.Is(err, spec.ErrConflict) {
+				err = ioError(c.Path, err)
+			}
 		default:
-			err = atomicfile.Write(abs, data, restorePerm(abs, c.want.Mode))
+			mode := c.want.Mode
+			if restoreAsFile(flags, mode) {
+				mode = vcs.ModeFile
+			}
+			err = w.writeBlobFile(s, c, abs, restorePerm(abs, mode))
 		}
 		if err != nil {
-			return ioError(c.Path, err)
+			return err
 		}
 	}
 	return nil
+}
+
+// writeBlobFile writes the checkpoint's blob for c to abs atomically,
+// streamed from the store: memory stays bounded whatever the file's size
+// (snapshot.max_file_size 0 lets any size in, issue 13 item 15). The
+// content is checked against the blob's id before it is published.
+func (w *Workspace) writeBlobFile(s vcs.Store, c RestoreChange, abs string, perm fs.FileMode) error {
+	var r io.Reader
+	var size int64
+	if bs, ok := s.(vcs.BlobStreamer); ok {
+		rc, n, err := bs.OpenBlob(c.want.ID)
+		if err != nil {
+			return fmt.Errorf("%s: reading it from the checkpoint: %w", c.Path, err)
+		}
+		defer rc.Close()
+		r, size = rc, n
+	} else {
+		data, err := vcs.ReadBlob(s, c.want.ID)
+		if err != nil {
+			return fmt.Errorf("%s: reading it from the checkpoint: %w", c.Path, err)
+		}
+		r, size = bytes.NewReader(data), int64(len(data))
+	}
+	hw := vcs.NewBlobHasher(size)
+	var readErr error
+	check := func() error {
+		if readErr != nil {
+			return readErr
+		}
+		if hw.Sum() != c.want.ID {
+			return fmt.Errorf("%s: reading it from the checkpoint: object %s does not hash to its id", c.Path, c.want.ID.Short())
+		}
+		return w.checkHeld()
+	}
+	err := atomicfile.WriteFrom(abs, errReader{io.TeeReader(r, hw), &readErr, c.Path}, perm, check)
+	if readErr != nil {
+		return readErr
+	}
+	if err != nil {
+		if errors.Is(err, spec.ErrConflict) {
+			return err
+		}
+		return ioError(c.Path, err)
+	}
+	return nil
+}
+
+// errReader keeps the error of reading the checkpoint apart from errors
+// writing the disk, which name the path differently.
+type errReader struct {
+	r    io.Reader
+	err  *error
+	path string
+}
+
+func (e errReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF {
+		*e.err = fmt.Errorf("%s: reading it from the checkpoint: %w", e.path, err)
+	}
+	return n, err
 }
 
 // ioError names the path of a failure reading or writing the disk; it is
@@ -985,7 +1069,7 @@ func restorePerm(abs string, mode uint32) fs.FileMode {
 // writeLinkAtomic replaces abs with a symlink to target: made under a
 // temporary name beside it and renamed over it, so a reader sees the old
 // entry or the link, never neither.
-func writeLinkAtomic(abs, target string) error {
+func (w *Workspace) writeLinkAtomic(abs, target string) error {
 	dir := filepath.Dir(abs)
 	for i := 0; ; i++ {
 		tmp := filepath.Join(dir, fmt.Sprintf("%s.%d", atomicfile.TempName(filepath.Base(abs)), time.Now().UnixNano()+int64(i)))
@@ -994,6 +1078,10 @@ func writeLinkAtomic(abs, target string) error {
 			continue
 		}
 		if err != nil {
+			return err
+		}
+		if err := w.checkHeld(); err != nil {
+			os.Remove(tmp)
 			return err
 		}
 		if err := atomicfile.Rename(tmp, abs); err != nil {

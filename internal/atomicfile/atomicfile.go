@@ -3,6 +3,7 @@
 package atomicfile
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -54,6 +55,41 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 // to publish nothing once it has lost its lock.
 func WriteChecked(path string, data []byte, perm fs.FileMode, check func() error) error {
 	return write(path, data, perm, true, check)
+}
+
+// WriteFrom is WriteChecked for content read from r, copied in bounded
+// memory: a restored file of any size takes a buffer, not its size.
+func WriteFrom(path string, r io.Reader, perm fs.FileMode, check func() error) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, TempName(filepath.Base(path))+".*")
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, r)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && check != nil {
+		err = check()
+	}
+	if err == nil {
+		err = Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
 }
 
 // WriteNoSync is Write without the fsyncs, for caches that can be rebuilt:
