@@ -271,10 +271,19 @@ func (g *GitStore) writeLooseBatch(objs []bufferedObject) error {
 // final path, made durable by sync.
 func (g *GitStore) looseTemp(h Hash, t ObjectType, data []byte, sync func(*os.File) error) (string, error) {
 	dir := filepath.Dir(loosePath(g.objDir, h))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
+	var f *os.File
+	var err error
+	// git prune-packed (git gc) removes a fan-out directory it finds
+	// empty, which it may between our MkdirAll and the create: make it
+	// again.
+	for range 3 {
+		if err = os.MkdirAll(dir, 0o755); err != nil {
+			return "", err
+		}
+		if f, err = os.CreateTemp(dir, tempPattern("obj")); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
 	}
-	f, err := os.CreateTemp(dir, tempPattern("obj"))
 	if err != nil {
 		return "", err
 	}
