@@ -105,7 +105,13 @@ func isStale(h lockHolder, path, host string, staleAfter time.Duration) bool {
 		// This host can ask: a live process keeps its lock however long it
 		// has not run. Its age says nothing (a stopped process does not
 		// heartbeat, yet resumes and writes).
-		return !proc.Alive(h.PID)
+		if !proc.Alive(h.PID) {
+			return true
+		}
+		// Unless the process with that pid started after the lock was
+		// taken: the holder died and another process reuses its pid.
+		start, ok := proc.StartTime(h.PID)
+		return ok && !h.Started.IsZero() && start.After(h.Started.Add(pidReuseSlack))
 	}
 	// Another host's holder cannot be asked. A live one refreshes the
 	// lock's mtime (heartbeat), so only a dead or hung one grows old; one
@@ -140,6 +146,11 @@ func (l *Lock) heartbeat(every time.Duration) {
 		}
 	}
 }
+
+// pidReuseSlack absorbs the rounding of a process's start time (Linux
+// counts it in ticks from a boot time in whole seconds) when it is
+// compared with the time its lock was taken.
+const pidReuseSlack = 2 * time.Second
 
 // garbledLockGrace is how long an unreadable lock may exist before it is
 // taken for the leftover of a killed process.

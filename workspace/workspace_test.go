@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/proc"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -152,12 +153,25 @@ func TestLock(t *testing.T) {
 	l3.Unlock()
 
 	// A live holder on this host past stale_after, with no heartbeat
-	// since (a stopped process): never taken over (issue 13 item 2).
-	data, _ = json.Marshal(map[string]any{"pid": os.Getppid(), "host": host, "started": time.Now().Add(-time.Hour), "token": "y"})
+	// since (a stopped process): never taken over (issue 13 item 2). This
+	// process took it after it started.
+	data, _ = json.Marshal(map[string]any{"pid": os.Getpid(), "host": host, "started": time.Now(), "token": "y"})
 	os.WriteFile(lockPath, data, 0o644)
 	os.Chtimes(lockPath, time.Now().Add(-time.Hour), time.Now().Add(-time.Hour))
-	if _, err := w.Lock(); !errors.Is(err, spec.ErrConflict) || !strings.Contains(err.Error(), fmt.Sprintf("locked by pid %d", os.Getppid())) {
+	if _, err := w.Lock(); !errors.Is(err, spec.ErrConflict) || !strings.Contains(err.Error(), fmt.Sprintf("locked by pid %d", os.Getpid())) {
 		t.Fatalf("a live holder on this host was taken over: %v", err)
+	}
+
+	// A lock taken an hour ago by a pid that a process started since
+	// (this one) now has: the holder died and its pid was reused.
+	if _, ok := proc.StartTime(os.Getpid()); ok {
+		data, _ = json.Marshal(map[string]any{"pid": os.Getpid(), "host": host, "started": time.Now().Add(-time.Hour), "token": "y1"})
+		os.WriteFile(lockPath, data, 0o644)
+		l, err := w.Lock()
+		if err != nil {
+			t.Fatalf("a lock whose pid was reused was not taken over: %v", err)
+		}
+		l.Unlock()
 	}
 
 	// Another host's holder past stale_after cannot be asked: its age
@@ -171,9 +185,9 @@ func TestLock(t *testing.T) {
 	}
 	l4.Unlock()
 
-	// A live holder whose start is old but whose heartbeat is fresh keeps
-	// the lock.
-	data, _ = json.Marshal(map[string]any{"pid": os.Getppid(), "host": host, "started": time.Now().Add(-time.Hour), "token": "z"})
+	// A holder on another host whose start is old but whose heartbeat is
+	// fresh keeps the lock.
+	data, _ = json.Marshal(map[string]any{"pid": os.Getppid(), "host": host + "-elsewhere", "started": time.Now().Add(-time.Hour), "token": "z"})
 	os.WriteFile(lockPath, data, 0o644) // mtime now: a fresh heartbeat
 	if _, err := w.Lock(); !errors.Is(err, spec.ErrConflict) {
 		t.Fatalf("a holder with a fresh heartbeat was taken over: %v", err)
