@@ -209,7 +209,9 @@ func (g *GitStore) Repack(mode RepackMode, roots []Hash) (*RepackResult, error) 
 			remove(p.base + ext)
 		}
 	}
-	res.RemovedTemp = g.removeStaleTemp(remove)
+	// A full repack is a private store's (SPEC §18.4): only ctxgit writes
+	// there.
+	res.RemovedTemp = g.removeStaleTemp(remove, mode == RepackAll)
 	g.removeEmptyFanout()
 	g.invalidatePacks()
 	return res, nil
@@ -327,8 +329,8 @@ func (g *GitStore) localPacks() ([]localPack, error) {
 // removeStaleTemp deletes temporary files that killed writers left in the
 // object directory (ctxgit's and git's names), once no live writer can
 // own them (TempFile.Removable).
-func (g *GitStore) removeStaleTemp(remove func(string) bool) int {
-	files, _ := g.TempFiles()
+func (g *GitStore) removeStaleTemp(remove func(string) bool, private bool) int {
+	files, _ := g.TempFiles(private)
 	n := 0
 	for _, f := range files {
 		if f.Removable && remove(f.Path) {

@@ -36,8 +36,9 @@ func tempPattern(kind string) string {
 const GitTempExpiry = 14 * 24 * time.Hour
 
 // LegacyTempExpiry is the age past which a ctxgit temporary file named
-// before names carried a pid (.tmp- names) is taken for a killed
-// writer's: ctxgit's writes take well under a second.
+// before names carried a pid (.tmp- names, and tmp_ names in a private
+// store) is taken for a killed writer's: ctxgit's writes take well under
+// a second, and a pack being written keeps its mtime fresh.
 const LegacyTempExpiry = time.Hour
 
 // deadWriterGrace is how long a temporary file whose writer's pid is not
@@ -62,7 +63,9 @@ type TempFile struct {
 
 // classifyTemp says whether name is a temporary file of the object
 // directory, whether it is ctxgit's, and whether it may be removed now.
-func classifyTemp(name string, age time.Duration) (isTemp, ours, removable bool) {
+// In a private store only ctxgit writes: a tmp_ name without a pid is
+// ctxgit's from before names carried one.
+func classifyTemp(name string, age time.Duration, private bool) (isTemp, ours, removable bool) {
 	if rest, ok := strings.CutPrefix(name, "tmp_"); ok {
 		for _, kind := range []string{"obj_", "pack_", "idx_"} {
 			if r, ok := strings.CutPrefix(rest, kind+ctxgitTempTag); ok {
@@ -73,6 +76,9 @@ func classifyTemp(name string, age time.Duration) (isTemp, ours, removable bool)
 					return true, true, (dead && age > deadWriterGrace) || age > GitTempExpiry
 				}
 			}
+		}
+		if private {
+			return true, true, age > LegacyTempExpiry
 		}
 		return true, false, age > GitTempExpiry
 	}
@@ -93,8 +99,9 @@ func classifyTemp(name string, age time.Duration) (isTemp, ours, removable bool)
 }
 
 // TempFiles lists the temporary files in the object directory, its pack
-// directory and its 256 fan-out directories.
-func (g *GitStore) TempFiles() ([]TempFile, error) {
+// directory and its 256 fan-out directories. private says the store is a
+// workspace's private store, which only ctxgit writes.
+func (g *GitStore) TempFiles(private bool) ([]TempFile, error) {
 	var out []TempFile
 	scan := func(dir string) error {
 		entries, err := os.ReadDir(dir)
@@ -112,7 +119,7 @@ func (g *GitStore) TempFiles() ([]TempFile, error) {
 			if err != nil {
 				continue // removed meanwhile
 			}
-			isTemp, ours, removable := classifyTemp(e.Name(), time.Since(fi.ModTime()))
+			isTemp, ours, removable := classifyTemp(e.Name(), time.Since(fi.ModTime()), private)
 			if isTemp {
 				out = append(out, TempFile{Path: filepath.Join(dir, e.Name()), Size: fi.Size(), ModTime: fi.ModTime(), Ours: ours, Removable: removable})
 			}
@@ -135,8 +142,8 @@ func (g *GitStore) TempFiles() ([]TempFile, error) {
 
 // RemoveStaleTemp deletes the temporary files no live writer can own
 // (TempFile.Removable), returning how many and their size.
-func (g *GitStore) RemoveStaleTemp() (int, int64, error) {
-	files, err := g.TempFiles()
+func (g *GitStore) RemoveStaleTemp(private bool) (int, int64, error) {
+	files, err := g.TempFiles(private)
 	if err != nil {
 		return 0, 0, err
 	}

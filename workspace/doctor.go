@@ -323,7 +323,8 @@ func (w *Workspace) doctorObjects(r *DoctorResult, store *vcs.GitStore, seen map
 func (w *Workspace) doctorTemp(r *DoctorResult, store *vcs.GitStore, fix bool) {
 	before := len(r.Findings)
 	if store != nil {
-		files, err := store.TempFiles()
+		private := w.Repo == nil
+		files, err := store.TempFiles(private)
 		if err != nil {
 			r.add(Finding{Check: "temp", Level: FindingProblem, Message: w.rel(oneLine(err.Error()))})
 		}
@@ -341,7 +342,7 @@ func (w *Workspace) doctorTemp(r *DoctorResult, store *vcs.GitStore, fix bool) {
 				Message: fmt.Sprintf("%d temporary file(s) in %s left by interrupted writes, %s", len(stale), objects, HumanBytes(tempBytes(stale))),
 				Fix:     "--fix removes them"})
 			if fix {
-				if n, size, err := store.RemoveStaleTemp(); err == nil && n > 0 {
+				if n, size, err := store.RemoveStaleTemp(private); err == nil && n > 0 {
 					f.Fixed, f.Fix = true, fmt.Sprintf("removed %d (%s)", n, HumanBytes(size))
 				}
 			}
