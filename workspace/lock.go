@@ -202,6 +202,19 @@ func (l *Lock) Check() error {
 		return nil
 	}
 	h, _ := readHolder(l.path)
+	for try := 0; h.Token != l.token && try < 3; try++ {
+		// A read that failed for another reason than the file being gone
+		// (an indexer or a scanner holding it on Windows) is tried again:
+		// a transient error must not make a holder give up its write.
+		if _, err := os.Lstat(l.path); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		if h.PID != 0 {
+			break // someone else's token: taken over
+		}
+		time.Sleep(time.Duration(try+1) * 5 * time.Millisecond)
+		h, _ = readHolder(l.path)
+	}
 	if h.Token == l.token {
 		return nil
 	}
