@@ -843,6 +843,24 @@ func (w *Workspace) lstatNoFollow(rel string) (fs.FileInfo, error) {
 	return os.Lstat(w.Path(rel))
 }
 
+// linkAbove is the first directory above rel that exists and is not a
+// directory (a symlink, a file), or "" when every one is a directory or
+// absent from some point down.
+func (w *Workspace) linkAbove(rel string) string {
+	els := strings.Split(rel, "/")
+	for i := 1; i < len(els); i++ {
+		a := strings.Join(els[:i], "/")
+		fi, err := os.Lstat(w.Path(a))
+		if err != nil {
+			return ""
+		}
+		if !fi.IsDir() {
+			return a
+		}
+	}
+	return ""
+}
+
 // matchesEntry reports whether the file or link at abs is what a tree
 // entry records, on a file system that may have no executable bit or no
 // symlinks (then a link is a plain file holding its target).
@@ -928,15 +946,13 @@ func (w *Workspace) applyRestore(s vcs.Store, changes []RestoreChange) error {
 			continue
 		}
 		abs := w.Path(c.Path)
+		// A directory swapped for a link since the plan is neither
+		// written through nor made below (MkdirAll follows links).
+		if d := w.linkAbove(c.Path); d != "" {
+			return ioError(c.Path, fmt.Errorf("not restored: %s is no longer a directory", safetext.Path(d)))
+		}
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 			return ioError(c.Path, err)
-		}
-		// A directory swapped for a link since the plan is not written
-		// through.
-		if d := path.Dir(c.Path); d != "." {
-			if fi, err := w.lstatNoFollow(d); err != nil || !fi.IsDir() {
-				return ioError(c.Path, fmt.Errorf("not restored: %s is no longer a directory", safetext.Path(d)))
-			}
 		}
 		var err error
 		switch {

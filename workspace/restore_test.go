@@ -503,3 +503,31 @@ func TestRestoreRetryReusesSafety(t *testing.T) {
 		}
 	}
 }
+
+// Issue 13 item 11: a directory swapped for a symlink after the plan was
+// made is not written through, nor are directories made below its
+// target: the write fails naming it.
+func TestRestoreApplyNeverFollowsLinks(t *testing.T) {
+	w := restoreWS(t, map[string]string{"a.txt": "a"})
+	mustCheckpoint(t, w)
+	store, err := w.Store()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := store.WriteObject(vcs.BlobObject, []byte("restored\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	if err := os.Symlink(outside, w.Path("d")); err != nil {
+		t.Fatal(err)
+	}
+	changes := []RestoreChange{{Path: "d/sub/x.txt", Action: RestoreCreate, want: vcs.TreeEntry{Name: "x.txt", Mode: vcs.ModeFile, ID: id}}}
+	err = w.applyRestore(store, changes)
+	if err == nil || !strings.Contains(err.Error(), "not restored: d is no longer a directory") {
+		t.Fatalf("applyRestore through a link = %v", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Fatalf("written through the link: %v", entries)
+	}
+}
