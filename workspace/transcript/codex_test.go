@@ -124,3 +124,28 @@ func TestHostPlans(t *testing.T) {
 		t.Errorf("no plan tool: HostPlan %+v", s.Thread.HostPlan)
 	}
 }
+
+// SPEC §15.5: Gemini CLI's $rewindTo removes the message it names and
+// every later one; prompts before it stay.
+func TestGeminiRewind(t *testing.T) {
+	meta := js(obj{"sessionId": "s", "projectHash": "h"})
+	user := func(id, text string) string { return js(obj{"id": id, "type": "user", "content": []obj{{"text": text}}}) }
+	reply := func(id, text string) string { return js(obj{"id": id, "type": "gemini", "content": text}) }
+	s := readLines(t, Gemini, meta, user("u1", "one"), reply("g1", "a"), user("u2", "two"), reply("g2", "b"),
+		js(obj{"$rewindTo": "u2"}), user("u3", "three"))
+	if s.Turns != 2 || s.AbandonedPrompts != 1 || s.Thread.Summary != "one ... three" {
+		t.Errorf("rewind to u2: Turns %d, AbandonedPrompts %d, Summary %q", s.Turns, s.AbandonedPrompts, s.Thread.Summary)
+	}
+	// A rewind to a message only a $set named keeps the prompts before it.
+	s = readLines(t, Gemini, meta, user("u1", "one"), reply("g1", "a"),
+		js(obj{"$set": obj{"messages": []obj{{"id": "u1", "type": "user", "content": "one"}, {"id": "g1", "type": "gemini", "content": "a"}, {"id": "s1", "type": "user", "content": "summary"}}}}),
+		user("u2", "two"), js(obj{"$rewindTo": "s1"}), user("u3", "three"))
+	if s.Turns != 2 || s.Thread.Summary != "one ... three" {
+		t.Errorf("rewind to a $set message: Turns %d, Summary %q", s.Turns, s.Thread.Summary)
+	}
+	// A rewind to an unknown id removes everything.
+	s = readLines(t, Gemini, meta, user("u1", "one"), js(obj{"$rewindTo": "nope"}), user("u2", "two"))
+	if s.Turns != 1 || s.Thread.Summary != "two" {
+		t.Errorf("rewind to an unknown id: Turns %d, Summary %q", s.Turns, s.Thread.Summary)
+	}
+}

@@ -69,7 +69,7 @@ func (g *geminiReader) line(n int, line []byte) bool {
 		g.rewind(strOr(rewind))
 	case set != nil:
 		if msgs := field(set, "messages"); msgs != nil {
-			g.replaced(msgs)
+			g.replaced(n, msgs)
 		}
 	case isString(id):
 		g.message(n, line)
@@ -91,7 +91,7 @@ func (g *geminiReader) line(n int, line []byte) bool {
 // described a context that is gone; a shorter conversation is a
 // compression. Its messages are not read again: those already seen were
 // read, and a new one is the host's summary, not a prompt.
-func (g *geminiReader) replaced(msgs []byte) {
+func (g *geminiReader) replaced(n int, msgs []byte) {
 	var ids []string
 	e := arrayElements(msgs)
 	for {
@@ -102,7 +102,7 @@ func (g *geminiReader) replaced(msgs []byte) {
 		id := strOr(field(el, "id"))
 		ids = append(ids, id)
 		if _, ok := g.known[id]; !ok {
-			g.known[id] = 0
+			g.known[id] = n // a rewind to it keeps what came before
 		}
 	}
 	if len(ids) < len(g.order) {
