@@ -129,7 +129,9 @@ func TestHostPlans(t *testing.T) {
 // every later one; prompts before it stay.
 func TestGeminiRewind(t *testing.T) {
 	meta := js(obj{"sessionId": "s", "projectHash": "h"})
-	user := func(id, text string) string { return js(obj{"id": id, "type": "user", "content": []obj{{"text": text}}}) }
+	user := func(id, text string) string {
+		return js(obj{"id": id, "type": "user", "content": []obj{{"text": text}}})
+	}
 	reply := func(id, text string) string { return js(obj{"id": id, "type": "gemini", "content": text}) }
 	s := readLines(t, Gemini, meta, user("u1", "one"), reply("g1", "a"), user("u2", "two"), reply("g2", "b"),
 		js(obj{"$rewindTo": "u2"}), user("u3", "three"))
