@@ -221,7 +221,7 @@ func TestRecoveryLatestInstruction(t *testing.T) {
 		},
 	}
 	block := workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 2000})
-	want := "\n## Thread\nThe user's latest instruction:\n> Also update the changelog, then\n> run the reconciliation job twice.\n- summary: Migrate the ledger ... Also update the changelog, then\n- user: Migrate the ledger\n- assistant: Done with step 1\n\n"
+	want := "\n## Thread\nThe user's latest instruction:\n> Also update the changelog, then\n> run the reconciliation job twice.\n- summary: Migrate the ledger ... Also update the changelog, then\n- user: Migrate the ledger\n- assistant: Done with step 1\n- user: (the latest instruction, above)\n\n"
 	if !strings.Contains(block, want) {
 		t.Fatalf("want\n%s\nin:\n%s", want, block)
 	}
