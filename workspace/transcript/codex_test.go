@@ -151,3 +151,25 @@ func TestGeminiRewind(t *testing.T) {
 		t.Errorf("rewind to an unknown id: Turns %d, Summary %q", s.Turns, s.Thread.Summary)
 	}
 }
+
+// SPEC §15.5: a Gemini CLI recording may hold its conversation only in a
+// $set of messages; those are read, but not their token counts (history),
+// and a summary wholly in one tag is the host's.
+func TestGeminiConversationInSet(t *testing.T) {
+	s := readLines(t, Gemini,
+		js(obj{"sessionId": "s", "projectHash": "h", "kind": "main"}),
+		js(obj{"$set": obj{"messages": []obj{
+			{"id": "u1", "type": "user", "content": []obj{{"text": "Explain the parser"}}},
+			{"id": "a1", "type": "gemini", "content": []obj{{"text": "It tokenizes first."}}, "tokens": obj{"input": 900, "cached": 100}},
+		}, "lastUpdated": "t"}}),
+	)
+	if s.Turns != 1 || s.Thread.Summary != "Explain the parser" || s.UsageKnown {
+		t.Errorf("Turns %d, Summary %q, UsageKnown %v; want 1, the prompt, false", s.Turns, s.Thread.Summary, s.UsageKnown)
+	}
+	s = readLines(t, Gemini, js(obj{"sessionId": "s", "projectHash": "h"}),
+		js(obj{"id": "u1", "type": "user", "content": "<state_snapshot>all done</state_snapshot>"}),
+		js(obj{"id": "u2", "type": "user", "content": "<b>bold</b> is broken"}))
+	if s.Turns != 1 || s.HostMessages != 1 {
+		t.Errorf("Turns %d, HostMessages %d; want 1, 1", s.Turns, s.HostMessages)
+	}
+}
