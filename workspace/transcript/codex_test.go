@@ -46,6 +46,11 @@ func TestCodexShellResults(t *testing.T) {
 			t.Errorf("%s: failure %+v", tc.name, s.ToolFailures[0])
 		}
 	}
+	// The output as content items.
+	items := cxItem(obj{"type": "function_call_output", "call_id": "c1", "output": []obj{{"type": "input_text", "text": "Wall time: 0.1 seconds\nProcess exited with code 1\nOutput:\nboom"}}})
+	if s := readLines(t, Codex, cxCall("c1", "exec_command", `{"cmd":"make"}`), items); len(s.ToolFailures) != 1 || s.ToolFailures[0].Summary != "boom" {
+		t.Errorf("content items: failures %+v", s.ToolFailures)
+	}
 	s := readLines(t, Codex, cxCall("c1", "exec_command", `{"cmd":"make"}`), cxOutput("c1", "Chunk ID: 4f1a\nWall time: 0.5 seconds\nProcess exited with code 2\nOutput:\nmake: *** [test] Error 2"))
 	if len(s.ToolFailures) != 1 || s.ToolFailures[0].Summary != "make: *** [test] Error 2" {
 		t.Errorf("failure summary = %+v; want the output after the header", s.ToolFailures)
