@@ -80,12 +80,15 @@ func RenderRecovery(cp *spec.Checkpoint, o RenderOptions) string {
 	if s := strings.TrimSpace(string(cp.Thread.Summary)); s != "" {
 		thread = append(thread, "summary: "+oneLine(s))
 	}
-	latest := oneLine(string(cp.Thread.LatestPrompt))
 	lastUser := -1
 	for i, e := range cp.Thread.KeyExchanges {
 		if e.Role == "user" {
 			lastUser = i
 		}
+	}
+	latest := oneLine(string(cp.Thread.LatestPrompt))
+	if latest == "" && lastUser >= 0 {
+		latest = oneLine(string(cp.Thread.KeyExchanges[lastUser].Gist)) // as latestInstruction falls back
 	}
 	for i, e := range cp.Thread.KeyExchanges {
 		gist := oneLine(string(e.Gist))

@@ -225,6 +225,17 @@ func TestRecoveryLatestInstruction(t *testing.T) {
 	if !strings.Contains(block, want) {
 		t.Fatalf("want\n%s\nin:\n%s", want, block)
 	}
+	// A checkpoint from before latest_prompt: the last user gist stands in,
+	// once.
+	old := cp.Thread
+	old.LatestPrompt = ""
+	cpOld := *cp
+	cpOld.Thread = old
+	block = workspace.RenderRecovery(&cpOld, workspace.RenderOptions{Budget: 2000})
+	if !strings.Contains(block, "The user's latest instruction:\n> Also update the changelog, then run the reconciliation job twice.\n") ||
+		strings.Count(block, "Also update the changelog, then run") != 1 {
+		t.Fatalf("older checkpoint:\n%s", block)
+	}
 	// Cut at the cap, whatever the length.
 	cp.Thread.LatestPrompt = spec.Text(strings.Repeat("long instruction ", 200))
 	block = workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 2000})
