@@ -80,17 +80,20 @@ func RenderRecovery(cp *spec.Checkpoint, o RenderOptions) string {
 	if s := strings.TrimSpace(string(cp.Thread.Summary)); s != "" {
 		thread = append(thread, "summary: "+oneLine(s))
 	}
-	latest := oneLine(string(cp.Thread.LatestPrompt))
 	lastUser := -1
 	for i, e := range cp.Thread.KeyExchanges {
 		if e.Role == "user" {
 			lastUser = i
 		}
 	}
+	latest := oneLine(string(cp.Thread.LatestPrompt))
+	if latest == "" && lastUser >= 0 {
+		latest = oneLine(string(cp.Thread.KeyExchanges[lastUser].Gist)) // as latestInstruction falls back
+	}
 	for i, e := range cp.Thread.KeyExchanges {
 		gist := oneLine(string(e.Gist))
 		if i == lastUser && threadHead != "" && strings.HasPrefix(latest, strings.TrimSuffix(gist, "…")) {
-			continue // the latest instruction, shown whole above
+			gist = latestAbove // shown whole above: its place in the exchanges is kept
 		}
 		thread = append(thread, oneLine(e.Role)+": "+gist)
 	}
@@ -108,6 +111,8 @@ func RenderRecovery(cp *spec.Checkpoint, o RenderOptions) string {
 const (
 	// latestInstructionCap bounds the latest instruction's text.
 	latestInstructionCap = 600
+	// latestAbove stands for the latest instruction among the exchanges.
+	latestAbove = "(the latest instruction, above)"
 	// threadHeading opens the Thread section when it has the latest
 	// instruction.
 	threadHeading = "\n## Thread\nThe user's latest instruction:\n"

@@ -251,14 +251,21 @@ func codexText(content []byte) string {
 // codexOutput tells whether a function call output is a failure, and
 // returns a function for its text. Outputs come as a string holding
 // {"output", "metadata": {"exit_code"}}, as plain text with a header
-// naming the exit code (shellExitCode), or as an object {content,
-// success}.
+// naming the exit code (shellExitCode), as content items holding such
+// text, or as an object {content, success}.
 func codexOutput(raw []byte) (failed bool, text func() string) {
-	if !isString(raw) {
+	var s string
+	switch {
+	case isString(raw):
+		s = strOr(raw)
+	case len(raw) > 0 && raw[0] == '[':
+		// Content items ([{type: input_text, text}]), as the payload is
+		// written when the tool returned items: their text is the output.
+		s = codexText(raw)
+	default:
 		failed = string(field(raw, "success")) == "false"
 		return failed, func() string { return codexText(field(raw, "content")) }
 	}
-	s := strOr(raw)
 	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
 		b := []byte(t)
 		if code, ok := num(path(b, "metadata", "exit_code")); ok {

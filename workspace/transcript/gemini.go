@@ -69,10 +69,10 @@ func (g *geminiReader) line(n int, line []byte) bool {
 		g.rewind(strOr(rewind))
 	case set != nil:
 		if msgs := field(set, "messages"); msgs != nil {
-			g.replaced(msgs)
+			g.replaced(n, msgs)
 		}
 	case isString(id):
-		g.message(n, line)
+		g.message(n, line, true)
 	case messages != nil:
 		// The older layout: the whole conversation in the metadata.
 		e := arrayElements(messages)
@@ -81,7 +81,7 @@ func (g *geminiReader) line(n int, line []byte) bool {
 			if !ok {
 				break
 			}
-			g.message(n, el)
+			g.message(n, el, true)
 		}
 	}
 	return true
@@ -89,9 +89,14 @@ func (g *geminiReader) line(n int, line []byte) bool {
 
 // replaced reads a $set of the whole conversation. Usage read before it
 // described a context that is gone; a shorter conversation is a
-// compression. Its messages are not read again: those already seen were
-// read, and a new one is the host's summary, not a prompt.
-func (g *geminiReader) replaced(msgs []byte) {
+// compression. Messages it holds that were never recorded on their own
+// lines are read (a recording may hold its conversation only there), but
+// not their usage: the tail search stops at a $set too. The summary a
+// compression adds is wholly one tag (<state_snapshot>…), which no prompt
+// is (see message).
+func (g *geminiReader) replaced(n int, msgs []byte) {
+	prev := len(g.order)
+	g.st.s.Usage, g.st.s.UsageKnown = Usage{}, false
 	var ids []string
 	e := arrayElements(msgs)
 	for {
@@ -102,13 +107,11 @@ func (g *geminiReader) replaced(msgs []byte) {
 		id := strOr(field(el, "id"))
 		ids = append(ids, id)
 		if _, ok := g.known[id]; !ok {
-			g.known[id] = 0
+			g.message(n, el, false)
 		}
 	}
-	if len(ids) < len(g.order) {
+	if len(ids) < prev {
 		g.st.compaction()
-	} else {
-		g.st.s.Usage, g.st.s.UsageKnown = Usage{}, false
 	}
 	g.order = ids
 }
@@ -165,7 +168,9 @@ func geminiUsage(raw []byte) (Usage, bool) {
 	return u, true
 }
 
-func (g *geminiReader) message(n int, raw []byte) {
+// message reads one message record; usage is false for messages read
+// from a $set (their token counts are history).
+func (g *geminiReader) message(n int, raw []byte, usage bool) {
 	var id, typ, content, display, toolCalls, tokens []byte
 	m := objectMembers(raw)
 	for {
@@ -204,13 +209,20 @@ func (g *geminiReader) message(n int, raw []byte) {
 		if display == nil {
 			text = geminiText(content)
 		}
+		if t := strings.TrimSpace(text); strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") {
+			// Context the host injects comes wrapped in one tag
+			// (<state_snapshot> after a compression): a structural test,
+			// as for Codex, not a list of words.
+			g.st.s.HostMessages++
+			return
+		}
 		g.marks = append(g.marks, promptMark{line: n, turns: g.st.s.Turns, mark: g.st.mark, thread: g.st.thread.clone()})
 		if len(g.marks) > maxMarks {
 			g.marks = g.marks[1:]
 		}
 		g.st.prompt(text)
 	case "gemini":
-		if u, ok := geminiUsage(tokens); ok {
+		if u, ok := geminiUsage(tokens); ok && usage {
 			u.MessageID = mid
 			g.st.usage(u)
 		}
