@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"time"
@@ -12,11 +13,12 @@ import (
 	"github.com/ctxgit/ctxgit/workspace/transcript"
 )
 
-// NudgeText asks the agent to save its working state before compaction
-// takes it (SPEC §15.3).
-const NudgeText = "Context is filling up (%.0f%%). Before the next step, save your working state so it survives compaction: " +
-	"mark progress in .active-plan.md (ctxgit plan mark N done), record decisions (ctxgit decide \"…\" --why \"…\") and " +
-	"failures (ctxgit fail …), and set the next action (ctxgit state set next_action \"…\")."
+// NudgeText tells the agent, as a fact and not an order, that the context
+// is filling and what of its working state survives compaction (SPEC
+// §15.3): hosts screen injected imperatives as possible prompt injection.
+const NudgeText = "Context is %.0f%% full; compaction will soon drop older turns. What survives it is what ctxgit has saved: " +
+	"the plan in .active-plan.md (ctxgit plan mark N done), decisions (ctxgit decide \"…\" --why \"…\"), " +
+	"the failure log (ctxgit fail \"…\") and the next action (ctxgit state set next_action \"…\")."
 
 // defaultWindow is the context window assumed when neither the host nor
 // its transcript says (Claude's models' usual window).
@@ -77,18 +79,10 @@ func (c *call) sessionStart() error {
 	}
 	switch c.p.Source {
 	case "compact":
-		c.clearCycle(w.Root)
-		if err := c.recoverInto(w, false, "SessionStart"); err != nil {
-			return err
-		}
-		// Delivered: the next prompt has nothing left to inject.
-		if err := os.Remove(pendingPath(w.Root, c.session)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		return nil
+		return c.deliverPending(w)
 	case "clear":
 	default:
-		if err := c.recoverInto(w, true, "SessionStart"); err != nil {
+		if err := c.recoverInto(w, true); err != nil {
 			return err
 		}
 	}
@@ -132,15 +126,40 @@ func (c *call) clearCycle(root string) {
 	}
 }
 
-// preToolUse delivers the flush nudge, once per compaction cycle. With no
-// marker — nearly always — it costs finding the root (a few stats) and
-// one stat more; with a delivered one, one read: only an undelivered nudge
-// opens the workspace and takes the lock.
-func (c *call) preToolUse() error {
+// afterTool answers a tool call's end, the one event on every host but
+// OpenClaw that can add text after the tool's result. After a compaction
+// (a pending marker) on hosts with no post-compaction start (Cursor,
+// Gemini CLI) it injects the recovery, in the same conversation; else it
+// updates the gauge from the transcript's tail and delivers the flush
+// nudge, once. With no marker of either kind and no transcript reader —
+// nearly always — it costs finding the root and two stats.
+func (c *call) afterTool() error {
 	root, err := c.root()
 	if err != nil {
 		return err
 	}
+	if recoversAfterTool(c.Host) && exists(pendingPath(root, c.session)) {
+		w, err := c.workspace()
+		if err != nil {
+			return err
+		}
+		return c.deliverPending(w)
+	}
+	if err := c.gaugeFromTranscript(); err != nil {
+		return err
+	}
+	return c.deliverNudge(root)
+}
+
+// recoversAfterTool: hosts whose compaction is followed by no event that
+// injects before the next tool result (SPEC §15.1).
+func recoversAfterTool(host string) bool { return host == "cursor" || host == "gemini" }
+
+// deliverNudge writes an undelivered nudge marker's text in the host's
+// after-tool shape and marks it delivered — after writing, so a host that
+// stopped reading gets it on its next call rather than never. With no
+// marker it costs one stat; only an undelivered one takes the lock.
+func (c *call) deliverNudge(root string) error {
 	path := nudgePath(root, c.session)
 	if !exists(path) {
 		return nil
@@ -170,18 +189,16 @@ func (c *call) preToolUse() error {
 	if w.Now().Sub(m.Timestamp) > time.Duration(w.Config.Pressure.NudgeStale) {
 		return os.Remove(path)
 	}
-	// Delivered first, marked after: a host that stopped reading gets the
-	// nudge on its next call rather than never.
-	if err := c.writeNudge(m.UsedPct); err != nil {
+	if err := c.writeContext(fmt.Sprintf(NudgeText, m.UsedPct)); err != nil {
 		return err
 	}
 	m.Flushed = true
 	return c.writeJSON(path, m)
 }
 
-// afterTool updates the gauge from the transcript's tail, where the host
-// has no status line to do it.
-func (c *call) afterTool() error {
+// gaugeFromTranscript updates the gauge from the transcript's tail, where
+// ctxgit has a reader for the host's transcript.
+func (c *call) gaugeFromTranscript() error {
 	format, ok := transcriptFormat(c.Host)
 	if !ok || !regularFile(c.p.TranscriptPath) {
 		return nil
@@ -214,8 +231,10 @@ func (c *call) knownWindow(root string) int64 {
 	return defaultWindow
 }
 
-// promptSubmit injects a recovery still pending after a compaction (hosts
-// with no post-compaction event, or if the session-start one was missed).
+// promptSubmit injects a recovery still pending after a compaction: the
+// fallback where the post-compaction start was missed (Claude Code,
+// Codex), or the first prompt after a compaction no tool call followed
+// (Gemini CLI).
 func (c *call) promptSubmit() error {
 	root, err := c.root()
 	if err != nil {
@@ -228,14 +247,22 @@ func (c *call) promptSubmit() error {
 	if err != nil {
 		return err
 	}
-	event := "UserPromptSubmit"
-	if c.Host == "gemini" {
-		event = "BeforeAgent"
-	}
-	if err := c.recoverInto(w, false, event); err != nil {
+	return c.deliverPending(w)
+}
+
+// deliverPending injects this session's recovery after a compaction and
+// retires the pending marker: a new compaction cycle starts, so the nudge
+// and the auto-checkpoint baseline start over too.
+func (c *call) deliverPending(w *workspace.Workspace) error {
+	c.clearCycle(w.Root)
+	if err := c.recoverInto(w, false); err != nil {
 		return err
 	}
-	return os.Remove(pendingPath(root, c.session))
+	// Delivered (or nothing to deliver): later events inject nothing.
+	if err := os.Remove(pendingPath(w.Root, c.session)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 // bootstrap gives OpenClaw the recovery block for its bootstrap files, or
@@ -247,7 +274,7 @@ func (c *call) bootstrap() error {
 	}
 	c.clearCycle(w.Root)
 	os.Remove(pendingPath(w.Root, c.session))
-	return c.recoverInto(w, true, "")
+	return c.recoverInto(w, true)
 }
 
 // checkpoint takes a checkpoint with what the transcript tells.

@@ -20,13 +20,34 @@ import (
 	"github.com/ctxgit/ctxgit/workspace/transcript"
 )
 
-// Hosts and their events (SPEC §15.1).
+// Hosts and the events ctxgit answers (SPEC §15.1): each one does work
+// for that host, and `ctxgit init --host` installs exactly these.
 var Events = map[string][]string{
-	"claude-code": {"session-start", "pre-compact", "post-compact", "pre-tool-use", "post-tool-use", "user-prompt-submit", "stop", "session-end"},
-	"codex":       {"session-start", "pre-compact", "post-compact", "pre-tool-use", "post-tool-use"},
+	"claude-code": {"session-start", "pre-compact", "post-tool-use", "user-prompt-submit", "session-end"},
+	"codex":       {"session-start", "pre-compact", "post-tool-use", "user-prompt-submit"},
 	"gemini":      {"session-start", "pre-compress", "before-agent", "after-tool"},
-	"cursor":      {"session-start", "pre-compact", "pre-tool-use"},
+	"cursor":      {"session-start", "pre-compact", "post-tool-use"},
 	"openclaw":    {"bootstrap", "compact-before", "compact-after"},
+}
+
+// retiredEvents were installed by earlier versions and did nothing useful
+// (or, for pre-tool-use, answered a permission question). A config not yet
+// upgraded by `ctxgit init --host` still calls them: they answer nothing,
+// and are not logged as errors.
+var retiredEvents = map[string][]string{
+	"claude-code": {"pre-tool-use", "post-compact", "stop"},
+	"codex":       {"pre-tool-use", "post-compact"},
+	"cursor":      {"pre-tool-use"},
+}
+
+// Retired reports whether event is one ctxgit no longer installs for host.
+func Retired(host, event string) bool {
+	for _, e := range retiredEvents[host] {
+		if e == event {
+			return true
+		}
+	}
+	return false
 }
 
 // Payload is the union of the fields ctxgit reads from any host's hook
@@ -110,6 +131,9 @@ func Handle(req Request) error {
 	valid := false
 	for _, e := range Events[req.Host] {
 		valid = valid || e == req.Event
+	}
+	if Retired(req.Host, req.Event) {
+		return nil // an old install's entry: nothing to do, nothing to say
 	}
 	if !valid {
 		return fmt.Errorf("unknown hook %s %s", req.Host, req.Event)
@@ -198,18 +222,14 @@ func (c *call) dispatch() error {
 		return c.sessionStart()
 	case "pre-compact", "pre-compress", "compact-before":
 		return c.preCompact()
-	case "post-compact", "compact-after":
+	case "compact-after":
 		return c.postCompact()
-	case "pre-tool-use":
-		return c.preToolUse()
 	case "post-tool-use", "after-tool":
 		return c.afterTool()
 	case "user-prompt-submit", "before-agent":
 		return c.promptSubmit()
 	case "bootstrap":
 		return c.bootstrap()
-	case "stop":
-		return nil // a turn ended: nothing to save that the next events miss
 	case "session-end":
 		return c.checkpoint(spec.TriggerSessionEnd)
 	}

@@ -14,9 +14,9 @@ import (
 
 // recoverInto recovers the session's checkpoint (or, with fallback, the
 // workspace's newest fresh one) and hands the block to the host in its
-// format. The checkpoint is marked recovered only once the output was
-// written (SPEC §10.3).
-func (c *call) recoverInto(w *workspace.Workspace, fallback bool, event string) error {
+// format, for the event being answered. The checkpoint is marked
+// recovered only once the output was written (SPEC §10.3).
+func (c *call) recoverInto(w *workspace.Workspace, fallback bool) error {
 	_, err := w.Recover(workspace.RecoverOptions{
 		Session: c.session, SessionGiven: !fallback, Status: w.PeekStatus(c.session),
 		Write: c.Host == "openclaw" && c.Write,
@@ -24,7 +24,7 @@ func (c *call) recoverInto(w *workspace.Workspace, fallback bool, event string) 
 			if r.Wrote != "" {
 				return nil
 			}
-			return c.writeContext(r.Block, event)
+			return c.writeContext(r.Block)
 		},
 	})
 	if errors.Is(err, spec.ErrNotFound) {
@@ -33,32 +33,42 @@ func (c *call) recoverInto(w *workspace.Workspace, fallback bool, event string) 
 	return err
 }
 
+// hostEvents names ctxgit's events the way each host's output names
+// them (hookSpecificOutput.hookEventName).
+var hostEvents = map[string]map[string]string{
+	"claude-code": {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "post-tool-use": "PostToolUse"},
+	"codex":       {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "post-tool-use": "PostToolUse"},
+	"gemini":      {"session-start": "SessionStart", "before-agent": "BeforeAgent", "after-tool": "AfterTool"},
+}
+
+// canInject reports whether the event being answered has a documented way
+// to put text in front of the model (SPEC §15.2.1).
+func (c *call) canInject() bool {
+	switch c.Host {
+	case "cursor":
+		return c.Event == "post-tool-use" || c.Event == "session-start"
+	case "openclaw":
+		return c.Event == "bootstrap"
+	}
+	return hostEvents[c.Host][c.Event] != ""
+}
+
 // writeContext puts text into the model's context the way the host takes
-// it (SPEC §15.2.1).
-func (c *call) writeContext(text, event string) error {
+// it on the event being answered (SPEC §15.2.1). It never sets a
+// permission or decision field: ctxgit answers no permission question.
+func (c *call) writeContext(text string) error {
+	if !c.canInject() {
+		return fmt.Errorf("%s %s cannot put text before the model", c.Host, c.Event)
+	}
 	switch c.Host {
 	case "claude-code", "codex", "gemini":
 		return writeOut(c.Out, map[string]any{"hookSpecificOutput": map[string]any{
-			"hookEventName": event, "additionalContext": text}})
+			"hookEventName": hostEvents[c.Host][c.Event], "additionalContext": text}})
 	case "cursor":
 		return writeOut(c.Out, map[string]any{"additional_context": text})
 	}
 	_, err := io.WriteString(c.Out, text) // OpenClaw: the handler reads stdout
 	return err
-}
-
-// writeNudge asks the agent to save state, allowing the tool call.
-func (c *call) writeNudge(pct float64) error {
-	text := fmt.Sprintf(NudgeText, pct)
-	switch c.Host {
-	case "cursor":
-		return writeOut(c.Out, map[string]any{"permission": "allow", "agent_message": text})
-	case "gemini":
-		return writeOut(c.Out, map[string]any{"hookSpecificOutput": map[string]any{
-			"hookEventName": "AfterTool", "additionalContext": text}})
-	}
-	return writeOut(c.Out, map[string]any{"hookSpecificOutput": map[string]any{
-		"hookEventName": "PreToolUse", "permissionDecision": "allow", "additionalContext": text}})
 }
 
 func writeOut(out io.Writer, v any) error {

@@ -187,9 +187,9 @@ func TestFreshInstallCursorShape(t *testing.T) {
         "timeout": 30
       }
     ],
-    "preToolUse": [
+    "postToolUse": [
       {
-        "command": "bin/ctxgit hook cursor pre-tool-use",
+        "command": "bin/ctxgit hook cursor post-tool-use",
         "timeout": 5
       }
     ]
@@ -566,7 +566,7 @@ func TestLocal(t *testing.T) {
 	if res.Path != ".claude/settings.local.json" {
 		t.Errorf("path %q", res.Path)
 	}
-	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], ".claude/settings.json also holds 7 ctxgit hook(s)") {
+	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], ".claude/settings.json also holds 5 ctxgit hook(s)") {
 		t.Errorf("notes %q", res.Notes)
 	}
 	_, err := Install(Options{Root: root, Host: Codex, Local: true})
@@ -814,5 +814,39 @@ func TestCursorVersion(t *testing.T) {
 	install(t, Options{Root: root, Host: Cursor, Uninstall: true, Now: func() time.Time { return fixedNow().Add(time.Hour) }})
 	if got := readFile(t, root, ".cursor/hooks.json"); got != user {
 		t.Errorf("got\n%s", got)
+	}
+}
+
+// Upgrading: an install over an older version's entries removes the ones
+// this version no longer uses (the PreToolUse nudge that answered a
+// permission question, a Stop that did nothing) and keeps the user's.
+func TestInstallRemovesRetiredEntries(t *testing.T) {
+	root := t.TempDir()
+	old := `{"hooks": {
+  "PreToolUse": [
+    {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]},
+    {"matcher": "*", "hooks": [{"type": "command", "command": "ctxgit hook claude-code pre-tool-use", "timeout": 5}]}
+  ],
+  "Stop": [{"hooks": [{"type": "command", "command": "ctxgit hook claude-code stop", "timeout": 30}]}]
+}}
+`
+	os.MkdirAll(filepath.Join(root, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(root, ".claude", "settings.json"), []byte(old), 0o644)
+	res := install(t, Options{Root: root, Host: ClaudeCode})
+	if !reflect.DeepEqual(res.Removed, []string{"PreToolUse: ctxgit hook claude-code pre-tool-use", "Stop: ctxgit hook claude-code stop"}) {
+		t.Errorf("removed %q", res.Removed)
+	}
+	data, _ := os.ReadFile(filepath.Join(root, ".claude", "settings.json"))
+	got := string(data)
+	for _, gone := range []string{"pre-tool-use", `"Stop"`, "hook claude-code stop"} {
+		if strings.Contains(got, gone) {
+			t.Errorf("%s still in the upgraded file:\n%s", gone, got)
+		}
+	}
+	if !strings.Contains(got, "./guard.sh") || !strings.Contains(got, "ctxgit hook claude-code post-tool-use") {
+		t.Errorf("upgraded file:\n%s", got)
+	}
+	if in := Inspect(root); len(in) != 1 || len(in[0].Extra) != 0 || len(in[0].Missing) != 0 {
+		t.Errorf("after the upgrade Inspect = %+v", in)
 	}
 }

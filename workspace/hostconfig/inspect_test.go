@@ -34,7 +34,7 @@ func TestInspect(t *testing.T) {
 		t.Fatalf("Inspect found %v, want %v", hosts, want)
 	}
 	claude := got[0]
-	if claude.Err != nil || len(claude.Missing) != 0 || !reflect.DeepEqual(claude.Programs, []string{"/opt/bin/ctxgit"}) || len(claude.Entries) != 8 {
+	if claude.Err != nil || len(claude.Missing) != 0 || !reflect.DeepEqual(claude.Programs, []string{"/opt/bin/ctxgit"}) || len(claude.Entries) != 6 || len(claude.Extra) != 0 {
 		t.Errorf("claude-code = %+v", claude)
 	}
 	if g := got[2]; g.Err == nil || !strings.HasPrefix(g.Err.Error(), ".gemini/settings.json:3: ") {
@@ -48,8 +48,17 @@ func TestInspect(t *testing.T) {
 	os.WriteFile(filepath.Join(root, ".codex", "hooks.json"),
 		[]byte(`{"hooks": {"PreCompact": [{"hooks": [{"type": "command", "command": "ctxgit hook codex pre-compact"}]}]}}`), 0o644)
 	codex := Inspect(root)[1]
-	if !reflect.DeepEqual(codex.Missing, []string{"SessionStart", "PostCompact", "PreToolUse", "PostToolUse"}) || !reflect.DeepEqual(codex.Programs, []string{"ctxgit"}) {
+	if !reflect.DeepEqual(codex.Missing, []string{"SessionStart", "PostToolUse", "UserPromptSubmit"}) || !reflect.DeepEqual(codex.Programs, []string{"ctxgit"}) {
 		t.Errorf("codex = %+v", codex)
+	}
+
+	// An older install's events that this version no longer uses are
+	// reported as extra: `ctxgit init --host` removes them.
+	os.WriteFile(filepath.Join(root, ".codex", "hooks.json"),
+		[]byte(`{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "ctxgit hook codex pre-tool-use"}]}]}}`), 0o644)
+	codex = Inspect(root)[1]
+	if !reflect.DeepEqual(codex.Extra, []string{"PreToolUse: ctxgit hook codex pre-tool-use"}) {
+		t.Errorf("codex extra = %+v", codex)
 	}
 }
 
