@@ -69,7 +69,7 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 		case o.Name != "":
 			return nil, spec.NotFound("no checkpoint %s: the workspace has no checkpoints", o.Name)
 		case o.SessionGiven:
-			return nil, spec.NotFound("session %q has no checkpoints", o.Session)
+			return nil, noCheckpoints(o.Session)
 		}
 		return &RecoverResult{Note: "no checkpoint to recover"}, nil
 	}

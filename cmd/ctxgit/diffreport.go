@@ -220,8 +220,18 @@ func (a *app) reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "since", Usage: "start after this checkpoint (default: the session's first checkpoint)"},
 		},
 		Action: func(c *cli.Context) error {
-			w, sess, err := a.sessionWorkspace(c, 0, 0)
+			if err := args(c, 0, 0); err != nil {
+				return err
+			}
+			sess, err := session(c)
 			if err != nil {
+				return err
+			}
+			w, err := a.open(c)
+			if err != nil {
+				return err
+			}
+			if sess, err = a.pickSession(c, w, sess, true); err != nil {
 				return err
 			}
 			r, err := w.Report(workspace.ReportOptions{Session: sess, Since: c.String("since")})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
@@ -77,6 +78,10 @@ func (c *call) sessionStart() error {
 	if err != nil {
 		return err
 	}
+	c.recordSession(w.Root)
+	if err := c.exportSession(); err != nil {
+		return err
+	}
 	switch c.p.Source {
 	case "compact":
 		return c.deliverPending(w)
@@ -98,6 +103,7 @@ func (c *call) preCompact() error {
 	if err != nil {
 		return err
 	}
+	c.recordSession(w.Root)
 	if _, err := w.Checkpoint(c.checkpointOptions(w, spec.TriggerCompaction, true)); err != nil {
 		return err
 	}
@@ -240,6 +246,7 @@ func (c *call) promptSubmit() error {
 	if err != nil {
 		return err
 	}
+	c.recordSession(root)
 	if !exists(pendingPath(root, c.session)) {
 		return nil
 	}
@@ -272,6 +279,7 @@ func (c *call) bootstrap() error {
 	if err != nil {
 		return err
 	}
+	c.recordSession(w.Root)
 	c.clearCycle(w.Root)
 	os.Remove(pendingPath(w.Root, c.session))
 	return c.recoverInto(w, true)
@@ -412,4 +420,44 @@ func regularFile(path string) bool {
 	}
 	fi, err := os.Stat(path)
 	return err == nil && fi.Mode().IsRegular()
+}
+
+// recordSession notes the host's session as the workspace's current one,
+// best effort: the agent's own ctxgit calls, which name no session, then
+// land in it (SPEC §6.3).
+func (c *call) recordSession(root string) {
+	workspace.RecordCurrentSession(root, c.session, c.Host, c.Env.Now())
+}
+
+// exportSession appends `export CTXGIT_SESSION=…` to the file a host names
+// for a SessionStart hook's environment (Claude Code's CLAUDE_ENV_FILE,
+// Codex's CODEX_ENV_FILE or CLAUDE_ENV_FILE): the session's later shell
+// tool calls source it, so the agent's own ctxgit calls land in this
+// session. Once per file.
+func (c *call) exportSession() error {
+	if c.session == spec.DefaultSession || (c.Host != "claude-code" && c.Host != "codex") {
+		return nil
+	}
+	path := c.Env.Getenv("CLAUDE_ENV_FILE")
+	if c.Host == "codex" {
+		if p := c.Env.Getenv("CODEX_ENV_FILE"); p != "" {
+			path = p
+		}
+	}
+	if path == "" {
+		return nil
+	}
+	line := "export CTXGIT_SESSION='" + c.session + "'\n"
+	if data, err := os.ReadFile(path); err == nil && strings.Contains(string(data), line) {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(line)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
