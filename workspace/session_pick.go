@@ -89,10 +89,10 @@ func (w *Workspace) PickSession(given string, named, read bool) (SessionChoice, 
 		}
 		return w.sessionByPrefix(given)
 	}
-	if cur, ok := w.CurrentSession(); ok && (!read || w.hasCheckpoints(cur.Session)) {
+	if cur, ok := w.CurrentSession(); ok && (!read || w.HasCheckpoints(cur.Session)) {
 		return SessionChoice{Session: cur.Session, Why: "current " + cur.Host + " session"}, nil
 	}
-	if !read || w.hasCheckpoints(given) {
+	if !read || w.HasCheckpoints(given) {
 		return SessionChoice{Session: given}, nil
 	}
 	newest, err := w.Newest()
@@ -104,7 +104,7 @@ func (w *Workspace) PickSession(given string, named, read bool) (SessionChoice, 
 
 // sessionByPrefix resolves a session named by a unique prefix of its key.
 func (w *Workspace) sessionByPrefix(given string) (SessionChoice, error) {
-	if w.hasCheckpoints(given) {
+	if w.HasCheckpoints(given) {
 		return SessionChoice{Session: given}, nil
 	}
 	sessions, err := w.Sessions()
@@ -130,8 +130,8 @@ func (w *Workspace) sessionByPrefix(given string) (SessionChoice, error) {
 	return SessionChoice{}, spec.Usage("session %q is ambiguous: it begins %s (give more of the key)", given, strings.Join(hits, ", "))
 }
 
-// hasCheckpoints reports whether the session's ref exists.
-func (w *Workspace) hasCheckpoints(session string) bool {
+// HasCheckpoints reports whether the session's ref exists.
+func (w *Workspace) HasCheckpoints(session string) bool {
 	store, err := w.storeIfAny()
 	if err != nil || store == nil || spec.ValidateSessionKey(session) != nil {
 		return false

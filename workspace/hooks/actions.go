@@ -70,9 +70,12 @@ func (c *call) writeJSON(path string, v any) error {
 	return workspace.WriteFileAtomic(path, append(data, '\n'), 0o644)
 }
 
-// sessionStart injects recovery after compaction (source compact), or on
-// startup and resume the newest checkpoint if fresh; startup, resume and
-// clear also record the session's base snapshot.
+// sessionStart injects recovery after compaction (source compact); on
+// startup and resume, this session's own newest checkpoint ("Resumed") or
+// another session's fresh one whose state is not older than the files on
+// disk ("Previous session"), else a pointer of at most three lines
+// (SPEC §15.1). Startup, resume and clear also record the session's base
+// snapshot.
 func (c *call) sessionStart() error {
 	w, err := c.workspace()
 	if err != nil {
@@ -87,12 +90,49 @@ func (c *call) sessionStart() error {
 		return c.deliverPending(w)
 	case "clear":
 	default:
-		if err := c.recoverInto(w, true); err != nil {
+		if err := c.startupInjection(w); err != nil {
 			return err
 		}
 	}
 	_, err = w.Checkpoint(c.checkpointOptions(w, "session-start", false))
 	return err
+}
+
+// startupInjection picks what a starting session sees of earlier work.
+func (c *call) startupInjection(w *workspace.Workspace) error {
+	session, title := c.session, workspace.ResumedTitle(c.session)
+	var newest *workspace.Resolved
+	if !w.HasCheckpoints(c.session) {
+		var err error
+		if newest, err = w.Newest(); err != nil || newest == nil {
+			return err // a workspace with no checkpoints: nothing to say
+		}
+		session, title = newest.Session, workspace.PreviousTitle(newest.Session, newest.Checkpoint.Meta.CreatedAt)
+	}
+	injected := false
+	_, err := w.Recover(workspace.RecoverOptions{
+		Session: session, SessionGiven: true, Status: w.PeekStatus(session), Title: title, NotStaleAgainst: true,
+		Emit: func(r *workspace.RecoverResult) error {
+			injected = true
+			return c.writeContext(r.Block)
+		},
+	})
+	if err != nil && !errors.Is(err, spec.ErrNotFound) {
+		return err
+	}
+	if injected || newest == nil {
+		return nil
+	}
+	return c.writeContext(pointerText(newest, w.Config.Paths.Plan))
+}
+
+// pointerText tells a brand-new session, in at most three lines, that
+// earlier work exists and how to see it, without injecting it.
+func pointerText(r *workspace.Resolved, plan string) string {
+	name := r.Session + ":" + r.Checkpoint.Meta.CheckpointID
+	return "# Earlier work in this workspace (ctxgit)\n" +
+		"Newest checkpoint: " + name + ", taken " + r.Checkpoint.Meta.CreatedAt.UTC().Format("2006-01-02 15:04 UTC") + "; not loaded here.\n" +
+		"`ctxgit recover " + name + "` shows it; the plan is " + plan + ".\n"
 }
 
 // preCompact checkpoints before the host compacts, and leaves a marker so
@@ -125,6 +165,7 @@ func (c *call) postCompact() error {
 // compaction both start over.
 func (c *call) clearCycle(root string) {
 	os.Remove(nudgePath(root, c.session))
+	workspace.ForgetReading(root, c.session)
 	var st hookState
 	if ok, _ := readJSON(statePath(root, c.session), &st); ok {
 		st.LastAutoTokens = 0
@@ -272,17 +313,20 @@ func (c *call) deliverPending(w *workspace.Workspace) error {
 	return nil
 }
 
-// bootstrap gives OpenClaw the recovery block for its bootstrap files, or
-// writes CONTEXT_RECOVERY.md.
+// bootstrap gives OpenClaw's handler what the agent should see at its
+// bootstrap: the recovery after a compaction (a pending marker from
+// compact-before), else what a starting session sees (startupInjection);
+// with --write, CONTEXT_RECOVERY.md instead of stdout.
 func (c *call) bootstrap() error {
 	w, err := c.workspace()
 	if err != nil {
 		return err
 	}
 	c.recordSession(w.Root)
-	c.clearCycle(w.Root)
-	os.Remove(pendingPath(w.Root, c.session))
-	return c.recoverInto(w, true)
+	if exists(pendingPath(w.Root, c.session)) {
+		return c.deliverPending(w)
+	}
+	return c.startupInjection(w)
 }
 
 // checkpoint takes a checkpoint with what the transcript tells.
@@ -340,6 +384,11 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 func (c *call) gaugeUpdate(w *workspace.Workspace, p workspace.Pressure) (bool, error) {
 	if p.Tokens == 0 && p.Window > 0 {
 		p.Tokens = int64(p.Value * float64(p.Window)) // a percentage-only reading
+	}
+	// The newest reading, for `ctxgit status` without --pressure (SPEC
+	// §12.3); lock-free: the file is the session's, replaced atomically.
+	if err := workspace.RecordReading(w.Root, c.session, p, w.Now()); err != nil {
+		return false, err
 	}
 	// Decide without the lock first: a status line refreshes every turn,
 	// and most readings change nothing.

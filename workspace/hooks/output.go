@@ -7,6 +7,7 @@ import (
 	"github.com/ctxgit/ctxgit/internal/safetext"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -19,11 +20,7 @@ import (
 func (c *call) recoverInto(w *workspace.Workspace, fallback bool) error {
 	_, err := w.Recover(workspace.RecoverOptions{
 		Session: c.session, SessionGiven: !fallback, Status: w.PeekStatus(c.session),
-		Write: c.Host == "openclaw" && c.Write,
 		Emit: func(r *workspace.RecoverResult) error {
-			if r.Wrote != "" {
-				return nil
-			}
 			return c.writeContext(r.Block)
 		},
 	})
@@ -66,6 +63,15 @@ func (c *call) writeContext(text string) error {
 			"hookEventName": hostEvents[c.Host][c.Event], "additionalContext": text}})
 	case "cursor":
 		return writeOut(c.Out, map[string]any{"additional_context": text})
+	}
+	if c.Write {
+		// OpenClaw with no bootstrap file list to add to: the file the
+		// agent's workspace bootstrap reads instead.
+		root, err := c.root()
+		if err != nil {
+			return err
+		}
+		return workspace.WriteFileAtomic(filepath.Join(root, spec.RecoveryFile), []byte(text), 0o644)
 	}
 	_, err := io.WriteString(c.Out, text) // OpenClaw: the handler reads stdout
 	return err
