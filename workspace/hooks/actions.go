@@ -94,8 +94,7 @@ func (c *call) sessionStart() error {
 			return err
 		}
 	}
-	_, err = w.Checkpoint(c.checkpointOptions(w, "session-start", false))
-	return err
+	return c.deferCheckpoint(w, "session-start")
 }
 
 // startupInjection picks what a starting session sees of earlier work.
@@ -327,16 +326,6 @@ func (c *call) bootstrap() error {
 		return c.deliverPending(w)
 	}
 	return c.startupInjection(w)
-}
-
-// checkpoint takes a checkpoint with what the transcript tells.
-func (c *call) checkpoint(trigger string) error {
-	w, err := c.workspace()
-	if err != nil {
-		return err
-	}
-	_, err = w.Checkpoint(c.checkpointOptions(w, trigger, false))
-	return err
 }
 
 // checkpointOptions fills a checkpoint from the host: its usage, and the

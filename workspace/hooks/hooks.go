@@ -79,6 +79,12 @@ type Request struct {
 	Root        string // --root, if given
 	Write       bool   // OpenClaw: write CONTEXT_RECOVERY.md instead of printing
 	Out         io.Writer
+	// Spawn starts `ctxgit ARGS...` detached (package internal/detach):
+	// work that may outlast the host's budget runs there. Nil, or
+	// CTXGIT_HOOK_DETACH=0, runs it inline.
+	Spawn func(args []string) error
+	// Job names the job file when this process is such a detached child.
+	Job string
 }
 
 // maxInput bounds what a hook reads from its host.
@@ -139,6 +145,9 @@ func Handle(req Request) error {
 		return fmt.Errorf("unknown hook %s %s", req.Host, req.Event)
 	}
 	c := &call{Request: req}
+	if req.Job != "" {
+		return c.runJob()
+	}
 	if len(strings.TrimSpace(string(req.Input))) == 0 {
 		return fmt.Errorf("%s %s: empty input", req.Host, req.Event)
 	}
@@ -205,7 +214,7 @@ func (c *call) workspace() (*workspace.Workspace, error) {
 		return nil, err
 	}
 	c.ws, err = workspace.Open(c.Env, root)
-	if err == nil && time.Duration(c.ws.Config.Lock.Timeout) > hookLockWait {
+	if err == nil && c.Job == "" && time.Duration(c.ws.Config.Lock.Timeout) > hookLockWait {
 		// Hooks answer inside the host's timeout (5 s for tool hooks):
 		// rather give up on a busy workspace, and log it, than be killed.
 		c.ws.Config.Lock.Timeout = spec.Duration(hookLockWait)
@@ -231,7 +240,11 @@ func (c *call) dispatch() error {
 	case "bootstrap":
 		return c.bootstrap()
 	case "session-end":
-		return c.checkpoint(spec.TriggerSessionEnd)
+		w, err := c.workspace()
+		if err != nil {
+			return err
+		}
+		return c.deferCheckpoint(w, spec.TriggerSessionEnd)
 	}
 	return nil
 }
