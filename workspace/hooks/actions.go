@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -97,32 +98,59 @@ func (c *call) sessionStart() error {
 	return c.deferCheckpoint(w, "session-start")
 }
 
-// startupInjection picks what a starting session sees of earlier work.
+// startupInjection picks what a starting session sees of earlier work,
+// after the onboarding card on its first start (SPEC §15.1), in one
+// output: a host takes one answer per event.
 func (c *call) startupInjection(w *workspace.Workspace) error {
+	card := ""
+	marker := localPath(w.Root, "onboarded", c.session)
+	if w.Config.Recovery.Onboarding && !w.HasCheckpoints(c.session) && !exists(marker) {
+		card = w.OnboardingCard() + "\n"
+	}
 	session, title := c.session, workspace.ResumedTitle(c.session)
 	var newest *workspace.Resolved
 	if !w.HasCheckpoints(c.session) {
 		var err error
-		if newest, err = w.Newest(); err != nil || newest == nil {
-			return err // a workspace with no checkpoints: nothing to say
+		if newest, err = w.Newest(); err != nil {
+			return err
 		}
-		session, title = newest.Session, workspace.PreviousTitle(newest.Session, newest.Checkpoint.Meta.CreatedAt)
+		if newest != nil {
+			session, title = newest.Session, workspace.PreviousTitle(newest.Session, newest.Checkpoint.Meta.CreatedAt)
+		}
 	}
 	injected := false
-	_, err := w.Recover(workspace.RecoverOptions{
-		Session: session, SessionGiven: true, Status: w.PeekStatus(session), Title: title, NotStaleAgainst: true,
-		Emit: func(r *workspace.RecoverResult) error {
-			injected = true
-			return c.writeContext(r.Block)
-		},
-	})
-	if err != nil && !errors.Is(err, spec.ErrNotFound) {
-		return err
+	if newest != nil || card == "" {
+		_, err := w.Recover(workspace.RecoverOptions{
+			Session: session, SessionGiven: true, Status: w.PeekStatus(session), Title: title, NotStaleAgainst: true,
+			Emit: func(r *workspace.RecoverResult) error {
+				injected = true
+				return c.writeContext(card + r.Block)
+			},
+		})
+		if err != nil && !errors.Is(err, spec.ErrNotFound) {
+			return err
+		}
 	}
-	if injected || newest == nil {
-		return nil
+	text := card
+	if !injected && newest != nil {
+		text += pointerText(newest, w.Config.Paths.Plan)
 	}
-	return c.writeContext(pointerText(newest, w.Config.Paths.Plan))
+	if !injected && text != "" {
+		if err := c.writeContext(strings.TrimRight(text, "\n") + "\n"); err != nil {
+			return err
+		}
+	}
+	if card != "" {
+		// Shown: a session gets its card once.
+		if err := workspace.PrepareLocal(w.Root); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(marker), 0o755); err != nil {
+			return err
+		}
+		return workspace.WriteFileAtomic(marker, nil, 0o644)
+	}
+	return nil
 }
 
 // pointerText tells a brand-new session, in at most three lines, that
