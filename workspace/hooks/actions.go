@@ -297,6 +297,15 @@ func (c *call) gaugeFromTranscript() error {
 // tailBytes bounds how far back the gauge looks for usage.
 const tailBytes = 4 << 20
 
+// knownWindowIfAny is the last window a host reported for the session, or 0.
+func (c *call) knownWindowIfAny(root string) int64 {
+	var st hookState
+	if ok, _ := readJSON(statePath(root, c.session), &st); ok {
+		return st.Window
+	}
+	return 0
+}
+
 func (c *call) knownWindow(root string) int64 {
 	var st hookState
 	if ok, _ := readJSON(statePath(root, c.session), &st); ok && st.Window > 0 {
@@ -361,7 +370,14 @@ func (c *call) bootstrap() error {
 // the host is about to compact).
 func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compacting bool) workspace.CheckpointOptions {
 	o := workspace.CheckpointOptions{Session: c.session, Trigger: trigger, Host: c.Host}
-	if p := c.p; p.ContextTokens != nil && p.ContextWindowSize != nil && *p.ContextWindowSize > 0 {
+	if p := c.p; p.TokenCount != nil && *p.TokenCount > 0 {
+		// OpenClaw's count before compaction, over the window a host
+		// reported for the session, if any.
+		o.Usage = spec.TokenUsage{InputTokens: *p.TokenCount, Source: "host"}
+		if window := c.knownWindowIfAny(w.Root); window > 0 {
+			o.Usage.ContextWindow, o.Usage.Utilization = window, float64(*p.TokenCount)/float64(window)
+		}
+	} else if p.ContextTokens != nil && p.ContextWindowSize != nil && *p.ContextWindowSize > 0 {
 		o.Usage = spec.TokenUsage{InputTokens: *p.ContextTokens, ContextWindow: *p.ContextWindowSize,
 			Utilization: float64(*p.ContextTokens) / float64(*p.ContextWindowSize), Source: "host"}
 	} else if p.ContextUsagePercent != nil {

@@ -56,6 +56,8 @@ type Payload struct {
 	SessionID      string   `json:"session_id"`
 	ConversationID string   `json:"conversation_id"` // Cursor
 	SessionKey     string   `json:"sessionKey"`      // OpenClaw
+	TokenCount     *int64   `json:"tokenCount"`      // OpenClaw session:compact:before
+	SessionFile    string   `json:"sessionFile"`     // OpenClaw: the session's transcript
 	TranscriptPath string   `json:"transcript_path"`
 	Cwd            string   `json:"cwd"`
 	WorkspaceRoots []string `json:"workspace_roots"` // Cursor
@@ -68,6 +70,8 @@ type Payload struct {
 	ContextWindowSize   *int64   `json:"context_window_size"`
 	Context             struct {
 		WorkspaceDir string `json:"workspaceDir"`
+		TokenCount   *int64 `json:"tokenCount"`
+		SessionFile  string `json:"sessionFile"`
 	} `json:"context"` // OpenClaw
 }
 
@@ -156,18 +160,50 @@ func Handle(req Request) error {
 	}
 	c.session = sessionKey(c.p, req.Env)
 	c.dir = payloadDir(c.p, req.Env)
+	if req.Host == "openclaw" {
+		c.openclawPayload()
+		if ok, err := c.initialized(); !ok || err != nil {
+			// The handler runs in the repository it was installed into; a
+			// directory never initialised gets no .ctxgit/ from a hook.
+			return err
+		}
+	}
 	return c.dispatch()
 }
 
+// openclawPayload completes an OpenClaw event: its token count and its
+// session file, at the top level or in its context.
+func (c *call) openclawPayload() {
+	if c.p.TokenCount == nil {
+		c.p.TokenCount = c.p.Context.TokenCount
+	}
+	for _, f := range []string{c.p.TranscriptPath, c.p.SessionFile, c.p.Context.SessionFile} {
+		if c.p.TranscriptPath == "" {
+			c.p.TranscriptPath = f
+		}
+	}
+}
+
+// initialized reports whether the call's workspace has a .ctxgit/ (or
+// --root/CTXGIT_ROOT named one explicitly).
+func (c *call) initialized() (bool, error) {
+	root, err := c.root()
+	if err != nil {
+		return false, err
+	}
+	return c.Root != "" || c.Env.Getenv("CTXGIT_ROOT") != "" || exists(filepath.Join(root, spec.DirName)), nil
+}
+
 // payloadDir is the directory a payload names: cwd, Cursor's first
-// workspace root, OpenClaw's workspace, else the process's.
+// workspace root, else the process's. OpenClaw's context.workspaceDir is
+// the agent's workspace, which may not be the repository: its handler
+// runs ctxgit in the repository instead, so the process's directory is
+// the one.
 func payloadDir(p Payload, env workspace.Env) string {
 	dir := p.Cwd
 	switch {
 	case dir == "" && len(p.WorkspaceRoots) > 0:
 		dir = p.WorkspaceRoots[0]
-	case dir == "" && p.Context.WorkspaceDir != "":
-		dir = p.Context.WorkspaceDir
 	case dir == "":
 		dir = env.Cwd
 	}

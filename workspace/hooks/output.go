@@ -96,6 +96,11 @@ func LogError(req Request, err error) {
 	if rerr != nil {
 		return
 	}
+	if req.Host == "openclaw" {
+		if ok, _ := c.initialized(); !ok {
+			return // no .ctxgit/ made in an agent workspace by accident
+		}
+	}
 	line := fmt.Sprintf("%s hook %s %s: %s\n", req.Env.Now().UTC().Format("2006-01-02T15:04:05Z"), req.Host, req.Event,
 		safetext.Line(err.Error()))
 	path := localPath(root, "ctxgit.log")

@@ -645,6 +645,8 @@ func TestOpenClawInstall(t *testing.T) {
 	}
 	for _, s := range []string{
 		`const COMMAND: string = "ctxgit";`,
+		`const INSTALL_ROOT: string = ` + quoteJSON(root) + `;`,
+		`const cwd = repository();`,
 		`from "node:child_process"`,
 		`spawn(`,
 		`timeout: TIMEOUT_MS`,
