@@ -109,6 +109,7 @@ func (w *Workspace) Doctor(opts DoctorOptions, configErr error) (*DoctorResult, 
 		w.doctorObjects(r, store, seen, healthy, opts)
 	}
 	w.doctorHooks(r)
+	w.doctorHookLog(r)
 	if healthy {
 		w.doctorSecrets(r)
 	}

@@ -160,7 +160,15 @@ func Handle(req Request) error {
 	}
 	c.session = sessionKey(c.p, req.Env)
 	c.dir = payloadDir(c.p, req.Env)
-	if req.Host == "openclaw" {
+	err := c.handle()
+	if err == nil {
+		c.clearFailure()
+	}
+	return err
+}
+
+func (c *call) handle() error {
+	if c.Host == "openclaw" {
 		c.openclawPayload()
 		if ok, err := c.initialized(); !ok || err != nil {
 			// The handler runs in the repository it was installed into; a

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -107,12 +108,47 @@ func LogError(req Request, err error) {
 	if err := workspace.PrepareLocal(root); err != nil {
 		return
 	}
+	// The marker the status line shows until this event next succeeds.
+	if data, err := json.Marshal(failure{At: req.Env.Now().UTC(), Host: req.Host, Event: req.Event}); err == nil {
+		if os.MkdirAll(localPath(root, failedDir), 0o755) == nil {
+			workspace.WriteFileAtomic(failedPath(root, req.Host, req.Event), data, 0o644)
+		}
+	}
 	f, ferr := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if ferr != nil {
 		return
 	}
 	defer f.Close()
 	f.WriteString(line)
+}
+
+// failedDir holds one marker per host event whose last call failed: the
+// status line shows that a hook is failing (SPEC §15.4), `ctxgit doctor`
+// says which and why.
+const failedDir = "hook-failed"
+
+type failure struct {
+	At    time.Time `json:"at"`
+	Host  string    `json:"host"`
+	Event string    `json:"event"`
+}
+
+func failedPath(root, host, event string) string {
+	return localPath(root, failedDir, host+"-"+event+".json")
+}
+
+// clearFailure drops the event's failure marker after a call that
+// succeeded: one unlink, which finds nothing nearly always.
+func (c *call) clearFailure() {
+	if c.rootDir != "" {
+		os.Remove(failedPath(c.rootDir, c.Host, c.Event))
+	}
+}
+
+// anyFailure reports whether some hook's last call failed.
+func anyFailure(root string) bool {
+	entries, err := os.ReadDir(localPath(root, failedDir))
+	return err == nil && len(entries) > 0
 }
 
 // statusInput is Claude Code's status-line JSON, the parts ctxgit reads.
@@ -176,13 +212,29 @@ func Statusline(req Request) error {
 	if err != nil {
 		return err
 	}
+	c.clearFailure()
+	marker := ""
+	if anyFailure(w.Root) {
+		marker = failureMarker
+	}
 	if p.Value < w.Config.Pressure.GaugeFrom {
-		return nil
+		if marker != "" {
+			_, err = fmt.Fprintln(c.Out, marker)
+		}
+		return err
 	}
 	note := ""
 	if saved {
 		note = "Checkpoint saved"
 	}
-	_, err = fmt.Fprintln(c.Out, workspace.GaugeLine(p, w.Level(p.Value), note))
+	line := workspace.GaugeLine(p, w.Level(p.Value), note)
+	if marker != "" {
+		line += " " + marker
+	}
+	_, err = fmt.Fprintln(c.Out, line)
 	return err
 }
+
+// failureMarker is the status line's sign that a ctxgit hook's last call
+// failed: short, and pointing at what explains it.
+const failureMarker = "[ctxgit: hook failed, see ctxgit doctor]"

@@ -148,7 +148,7 @@ func installOpenClaw(o Options) (*Result, error) {
 			continue
 		}
 		if existed {
-			b, err := backup(o, abs, rel, old, perm)
+			b, err := backup(o, rel, old, perm)
 			if err != nil {
 				return nil, err
 			}
