@@ -18,8 +18,9 @@ import (
 // NudgeText tells the agent, as a fact and not an order, that the context
 // is filling and what of its working state survives compaction (SPEC
 // §15.3): hosts screen injected imperatives as possible prompt injection.
+// Its arguments: the percentage, the configured plan path.
 const NudgeText = "Context is %.0f%% full; compaction will soon drop older turns. What survives it is what ctxgit has saved: " +
-	"the plan in .active-plan.md (ctxgit plan mark N done), decisions (ctxgit decide \"…\" --why \"…\"), " +
+	"the plan in %s (ctxgit plan mark N done), decisions (ctxgit decide \"…\" --why \"…\"), " +
 	"the failure log (ctxgit fail \"…\") and the next action (ctxgit state set next_action \"…\")."
 
 // defaultWindow is the context window assumed when neither the host nor
@@ -263,7 +264,7 @@ func (c *call) deliverNudge(root string) error {
 	if w.Now().Sub(m.Timestamp) > time.Duration(w.Config.Pressure.NudgeStale) {
 		return os.Remove(path)
 	}
-	if err := c.writeContext(fmt.Sprintf(NudgeText, m.UsedPct)); err != nil {
+	if err := c.writeContext(fmt.Sprintf(NudgeText, m.UsedPct, w.Config.Paths.Plan)); err != nil {
 		return err
 	}
 	m.Flushed = true

@@ -204,7 +204,7 @@ func TestWriteContextFormats(t *testing.T) {
 
 // The nudge states facts: no imperative opening, no "you must".
 func TestNudgeTextIsFactual(t *testing.T) {
-	text := fmt.Sprintf(NudgeText, 70.0)
+	text := fmt.Sprintf(NudgeText, 70.0, ".active-plan.md")
 	if !strings.HasPrefix(text, "Context is 70% full") {
 		t.Fatalf("nudge = %q", text)
 	}
