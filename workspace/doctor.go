@@ -333,6 +333,11 @@ func (w *Workspace) doctorHooks(r *DoctorResult) {
 				Message: fmt.Sprintf("%s: %s holds ctxgit hooks this version no longer installs (%s): an older install", in.Host, in.Path, strings.Join(events, ", ")),
 				Fix:     fmt.Sprintf("ctxgit init --host %s removes them", in.Host)})
 		}
+		if len(in.Outdated) > 0 {
+			r.add(Finding{Check: "hooks", Level: FindingWarning,
+				Message: fmt.Sprintf("%s: %s: %s differ from what this version writes: an older install", in.Host, in.Path, strings.Join(in.Outdated, ", ")),
+				Fix:     fmt.Sprintf("ctxgit init --host %s rewrites them", in.Host)})
+		}
 		if !broken {
 			r.add(Finding{Check: "hooks", Level: FindingOK, Message: fmt.Sprintf("%s: %d hook(s) in %s, running %s", in.Host, len(in.Entries), in.Path, strings.Join(in.Programs, ", "))})
 		}

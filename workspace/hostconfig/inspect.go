@@ -23,6 +23,9 @@ type Installed struct {
 	// an older version used (a PreToolUse nudge, a Stop that did nothing)
 	// or a command for another event. `ctxgit init --host` removes them.
 	Extra []string
+	// Outdated are files of ctxgit's own (OpenClaw's HOOK.md, handler.ts)
+	// that differ from what this version writes.
+	Outdated []string
 	// Programs are the distinct programs the entries run, as written.
 	Programs []string
 	// Err is set when the file cannot be read as the host's config.
@@ -108,6 +111,11 @@ func inspectOpenClaw(root string) (Installed, bool) {
 	} else {
 		in.Entries = openclawEntries(cmd)
 		in.Programs = appendProgram(nil, cmd)
+	}
+	for _, f := range openclawFiles(cmd, installedRoot(dir, root)) {
+		if data, err := os.ReadFile(filepath.Join(dir, f.name)); err == nil && string(data) != f.content {
+			in.Outdated = append(in.Outdated, f.name)
+		}
 	}
 	return in, true
 }

@@ -40,9 +40,15 @@ func TestInspect(t *testing.T) {
 	if g := got[2]; g.Err == nil || !strings.HasPrefix(g.Err.Error(), ".gemini/settings.json:3: ") {
 		t.Errorf("gemini's broken file: %v", g.Err)
 	}
-	if o := got[3]; len(o.Entries) != 3 || !reflect.DeepEqual(o.Programs, []string{"/opt/bin/ctxgit"}) {
+	if o := got[3]; len(o.Entries) != 3 || !reflect.DeepEqual(o.Programs, []string{"/opt/bin/ctxgit"}) || len(o.Outdated) != 0 {
 		t.Errorf("openclaw = %+v", o)
 	}
+	// A handler an older version wrote is reported as outdated.
+	os.WriteFile(filepath.Join(root, "hooks", "ctxgit", "handler.ts"), []byte("const COMMAND: string = \"/opt/bin/ctxgit\";\n// old\n"), 0o644)
+	if o := Inspect(root)[3]; !reflect.DeepEqual(o.Outdated, []string{"handler.ts"}) {
+		t.Errorf("openclaw after an old handler = %+v", o)
+	}
+	install(t, Options{Root: root, Host: OpenClaw, Command: "/opt/bin/ctxgit"})
 
 	// A hand-edited file lacking events is reported with what it lacks.
 	os.WriteFile(filepath.Join(root, ".codex", "hooks.json"),

@@ -210,11 +210,21 @@ func removeOpenClaw(command, dir string, res *Result) error {
 // installedCommand reads the command an installed handler.ts runs, so a
 // report names what was there; def when it cannot tell.
 func installedCommand(dir, def string) string {
+	return installedConst(dir, "const COMMAND: string = ", def)
+}
+
+// installedRoot reads the repository an installed handler.ts was written
+// for (the path as init saw it, symlinks and all); def when it cannot tell.
+func installedRoot(dir, def string) string {
+	return installedConst(dir, "const INSTALL_ROOT: string = ", def)
+}
+
+// installedConst reads a JSON string constant of an installed handler.ts.
+func installedConst(dir, prefix, def string) string {
 	data, err := os.ReadFile(filepath.Join(dir, "handler.ts"))
 	if err != nil {
 		return def
 	}
-	const prefix = "const COMMAND: string = "
 	for _, line := range strings.Split(string(data), "\n") {
 		if rest, ok := strings.CutPrefix(line, prefix); ok {
 			var c string
