@@ -25,6 +25,10 @@ type RenderOptions struct {
 	// the plan), left out of the changed files as files under .ctxgit/,
 	// the default plan and the checkpoint's plan always are.
 	StateFiles []string
+	// Title replaces the heading line (RecoveryHeading) when the block is
+	// not injected after a compaction: "# Resumed: …", "# Previous session
+	// …" (SPEC §15.1).
+	Title string
 }
 
 // requiredFieldCap bounds each always-kept field, so a pathological goal
@@ -251,7 +255,11 @@ func fitBudget(body, footer string, budget int) string {
 
 func renderRequired(cp *spec.Checkpoint, o RenderOptions, fieldCap int) string {
 	var b strings.Builder
-	b.WriteString(RecoveryHeading + "\n\n")
+	title := RecoveryHeading
+	if o.Title != "" {
+		title = o.Title
+	}
+	b.WriteString(title + "\n\n")
 	b.WriteString(checkpointLine(cp))
 	if u := cp.Meta.TokenUsage; u.Source != "" {
 		fmt.Fprintf(&b, " · context %.0f%%", u.Utilization*100)
