@@ -79,6 +79,25 @@ func (r *Report) setHeadFacts(head *cpState) {
 	r.Open = cp.OpenItems
 }
 
+// touchedBranch reports whether a session worked on branch: one of its
+// checkpoints recorded it (meta.branch). A session whose checkpoints
+// record no branch at all (taken outside git, on a detached HEAD, or by an
+// older ctxgit) cannot be told apart and is kept; so is every session
+// when HEAD names no branch.
+func touchedBranch(r *Report, branch string) bool {
+	if branch == "" {
+		return true
+	}
+	recorded := false
+	for _, c := range r.Checkpoints {
+		if c.Branch == branch {
+			return true
+		}
+		recorded = recorded || c.Branch != ""
+	}
+	return !recorded
+}
+
 // reportAllSessions merges the reports of every session of the workspace
 // whose newest checkpoint is not before since (zero: all) into one, in
 // time order: rows from all sessions by time, the plan and state of the
@@ -92,6 +111,10 @@ func (w *Workspace) reportAllSessions(o ReportOptions, since time.Time) (*Report
 	if len(sessions) == 0 {
 		return nil, spec.NotFound("the workspace has no checkpoints")
 	}
+	branch := ""
+	if w.Repo != nil {
+		branch = vcs.HeadBranch(w.Repo.GitDir)
+	}
 	var reps []*Report
 	for _, s := range sessions {
 		r, err := w.reportSession(ReportOptions{Session: s.Name})
@@ -99,6 +122,9 @@ func (w *Workspace) reportAllSessions(o ReportOptions, since time.Time) (*Report
 			return nil, err
 		}
 		if n := len(r.Checkpoints); n > 0 && r.Checkpoints[n-1].CreatedAt.Before(since) {
+			continue
+		}
+		if !touchedBranch(r, branch) {
 			continue
 		}
 		reps = append(reps, r)

@@ -55,6 +55,8 @@ type ReportRow struct {
 	Trigger      string          `json:"trigger"`
 	TokenUsage   spec.TokenUsage `json:"token_usage"`
 	Topic        string          `json:"topic"`
+	// Branch is the branch HEAD named when the checkpoint was taken.
+	Branch string `json:"branch,omitempty"`
 	// Start marks the session's first checkpoint: nothing came before it,
 	// so it changed nothing.
 	Start     bool       `json:"session_start"`
@@ -192,7 +194,7 @@ func (w *Workspace) reportSession(o ReportOptions) (*Report, error) {
 		row := ReportRow{
 			Session: o.Session, CheckpointID: id, Commit: e.Commit.String(), CreatedAt: cp.Meta.CreatedAt.UTC(),
 			Trigger: cp.Meta.Trigger, TokenUsage: cp.Meta.TokenUsage, Topic: oneLine(string(cp.Working.Topic)),
-			PlanDone: cp.Plan.Done, PlanTotal: cp.Plan.Total,
+			PlanDone: cp.Plan.Done, PlanTotal: cp.Plan.Total, Branch: cp.Meta.Branch,
 		}
 		if prev == nil {
 			row.Start = true
