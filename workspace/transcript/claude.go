@@ -61,12 +61,8 @@ func (c *claudeReader) line(n int, line []byte) bool {
 	var typ, subtype, message, cwd, uuid, parent, op, content, attachment []byte
 	var side, compactSummary, meta bool
 	m := objectMembers(line)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
+	for key, val := range m.all() {
+		switch string(key) {
 		case "type":
 			typ = val
 		case "subtype":
@@ -93,7 +89,7 @@ func (c *claudeReader) line(n int, line []byte) bool {
 			attachment = val
 		}
 	}
-	if m.err || skipWS(line, m.end()) != len(line) {
+	if !m.whole() {
 		return false
 	}
 	if cwd != nil && !bytes.Equal(cwd, c.cwdRaw) {
@@ -188,13 +184,8 @@ func (c *claudeReader) prompt(n int, parent []byte, text string, queuing bool) {
 // context, not this session's, and is never passed here.
 func claudeUsage(raw []byte) Usage {
 	var u Usage
-	m := objectMembers(raw)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
+	for key, val := range eachMember(raw) {
+		switch string(key) {
 		case "input_tokens":
 			u.InputTokens, _ = num(val)
 		case "cache_creation_input_tokens":
@@ -210,13 +201,8 @@ func claudeUsage(raw []byte) Usage {
 
 func (c *claudeReader) assistant(msg []byte, side bool) {
 	var id, content, usage []byte
-	m := objectMembers(msg)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
+	for key, val := range eachMember(msg) {
+		switch string(key) {
 		case "id":
 			id = val
 		case "content":
@@ -235,20 +221,10 @@ func (c *claudeReader) assistant(msg []byte, side bool) {
 	if isString(content) {
 		text.WriteString(strOr(content))
 	}
-	blocks := arrayElements(content)
-	for {
-		b, ok := blocks.next()
-		if !ok {
-			break
-		}
+	for b := range eachElement(content) {
 		var bt, btext, bid, bname, binput []byte
-		bm := objectMembers(b)
-		for {
-			key, val, ok := bm.next()
-			if !ok {
-				break
-			}
-			switch string(keyText(key)) {
+		for key, val := range eachMember(b) {
+			switch string(key) {
 			case "type":
 				bt = val
 			case "text":
@@ -306,19 +282,10 @@ func (c *claudeReader) user(n int, msg, parent []byte, side, compactSummary, met
 	var texts []string
 	results := false
 	blocks := arrayElements(content)
-	for {
-		b, ok := blocks.next()
-		if !ok {
-			break
-		}
+	for b := range blocks.all() {
 		var bt, btext, bid, berr, bcontent []byte
-		bm := objectMembers(b)
-		for {
-			key, val, ok := bm.next()
-			if !ok {
-				break
-			}
-			switch string(keyText(key)) {
+		for key, val := range eachMember(b) {
+			switch string(key) {
 			case "type":
 				bt = val
 			case "text":
@@ -358,7 +325,7 @@ func (c *claudeReader) user(n int, msg, parent []byte, side, compactSummary, met
 		c.st.mark = true
 		return
 	}
-	if results || !blocks.begun || blocks.err {
+	if results || !blocks.isArray() {
 		return
 	}
 	text, kind := userText(texts)
@@ -376,10 +343,8 @@ func resultText(raw []byte) string {
 		return strOr(raw)
 	}
 	var b strings.Builder
-	e := arrayElements(raw)
-	for b.Len() < prefixBytes {
-		el, ok := e.next()
-		if !ok {
+	for el := range eachElement(raw) {
+		if b.Len() >= prefixBytes {
 			break
 		}
 		if isString(el) {

@@ -133,13 +133,8 @@ var tailProbes = map[Format]tailProbe{
 func claudeProbe(line []byte) (Usage, bool, bool) {
 	var typ, subtype, message []byte
 	side := false
-	m := objectMembers(line)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
+	for key, val := range eachMember(line) {
+		switch string(key) {
 		case "type":
 			typ = val
 		case "subtype":

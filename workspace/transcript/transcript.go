@@ -204,13 +204,8 @@ func detectLine(line []byte) Format {
 	}
 	var typ, payload, message, role, id, content []byte
 	var claudeKeys, parentID, geminiKeys, sessionID bool
-	m := objectMembers(line)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
+	for key, val := range eachMember(line) {
+		switch string(key) {
 		case "type":
 			typ = val
 		case "payload":
@@ -287,20 +282,6 @@ func legacyDocument(br *bufio.Reader) bool {
 	}
 	first, _, _ := bytes.Cut(head, []byte{'\n'})
 	return !validLine(first)
-}
-
-// keyText is a raw member key without its quotes, unescaped in the rare
-// case it holds escapes. Callers switch on string(keyText(k)), which Go
-// compiles without allocating.
-func keyText(raw []byte) []byte {
-	if len(raw) < 2 {
-		return nil
-	}
-	k := raw[1 : len(raw)-1]
-	if bytes.IndexByte(k, '\\') >= 0 {
-		return []byte(strOr(raw))
-	}
-	return k
 }
 
 // Read streams a transcript: constant memory in the file's size (except
