@@ -180,25 +180,6 @@ func (c *claudeReader) prompt(n int, parent []byte, text string, queuing bool) {
 	c.st.prompt(text)
 }
 
-// claudeUsage reads message.usage. Sidechain usage is a subagent's
-// context, not this session's, and is never passed here.
-func claudeUsage(raw []byte) Usage {
-	var u Usage
-	for key, val := range eachMember(raw) {
-		switch string(key) {
-		case "input_tokens":
-			u.InputTokens, _ = num(val)
-		case "cache_creation_input_tokens":
-			u.CacheCreationTokens, _ = num(val)
-		case "cache_read_input_tokens":
-			u.CacheReadTokens, _ = num(val)
-		case "output_tokens":
-			u.OutputTokens, _ = num(val)
-		}
-	}
-	return u
-}
-
 func (c *claudeReader) assistant(msg []byte, side bool) {
 	var id, content, usage []byte
 	for key, val := range eachMember(msg) {
@@ -213,7 +194,8 @@ func (c *claudeReader) assistant(msg []byte, side bool) {
 	}
 	msgID := strOr(id)
 	if !side && usage != nil {
-		u := claudeUsage(usage)
+		// Sidechain usage is a subagent's context, not this session's.
+		u := claudeUsageKeys.read(usage)
 		u.MessageID = msgID
 		c.st.usage(u)
 	}

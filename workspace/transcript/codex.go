@@ -114,20 +114,7 @@ func codexUsage(p []byte) (Usage, bool) {
 	if last == nil {
 		return Usage{}, false
 	}
-	var u Usage
-	var input, cached int64
-	for key, val := range eachMember(last) {
-		switch string(key) {
-		case "input_tokens":
-			input, _ = num(val)
-		case "cached_input_tokens":
-			cached, _ = num(val)
-		case "output_tokens":
-			u.OutputTokens, _ = num(val)
-		}
-	}
-	cached = min(max(cached, 0), max(input, 0))
-	u.InputTokens, u.CacheReadTokens = input-cached, cached
+	u := codexUsageKeys.read(last)
 	u.ContextWindow, _ = num(field(info, "model_context_window"))
 	return u, true
 }

@@ -126,27 +126,12 @@ func (g *geminiReader) rewind(id string) {
 	}
 }
 
-// geminiUsage reads a message's tokens. input is the prompt's token
-// count, of which cached is a part (as Codex counts).
+// geminiUsage reads a message's tokens, when it has them.
 func geminiUsage(raw []byte) (Usage, bool) {
 	if raw == nil || raw[0] != '{' {
 		return Usage{}, false
 	}
-	var u Usage
-	var input, cached int64
-	for key, val := range eachMember(raw) {
-		switch string(key) {
-		case "input":
-			input, _ = num(val)
-		case "cached":
-			cached, _ = num(val)
-		case "output":
-			u.OutputTokens, _ = num(val)
-		}
-	}
-	cached = min(max(cached, 0), max(input, 0))
-	u.InputTokens, u.CacheReadTokens = input-cached, cached
-	return u, true
+	return geminiUsageKeys.read(raw), true
 }
 
 // message reads one message record; usage is false for messages read

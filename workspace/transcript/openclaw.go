@@ -41,25 +41,6 @@ func (c *openclawReader) line(n int, line []byte) bool {
 	return true
 }
 
-// openclawUsage reads an assistant message's usage. OpenClaw's input
-// excludes cached tokens for every provider, as Claude Code's does.
-func openclawUsage(raw []byte) Usage {
-	var u Usage
-	for key, val := range eachMember(raw) {
-		switch string(key) {
-		case "input":
-			u.InputTokens, _ = num(val)
-		case "output":
-			u.OutputTokens, _ = num(val)
-		case "cacheRead":
-			u.CacheReadTokens, _ = num(val)
-		case "cacheWrite":
-			u.CacheCreationTokens, _ = num(val)
-		}
-	}
-	return u
-}
-
 // openclawCallTypes are the content block types OpenClaw treats as tool
 // calls (its transcript repair accepts all of them).
 var openclawCallTypes = map[string]bool{"toolCall": true, "toolUse": true, "functionCall": true, "tool_use": true, "tool_call": true, "function_call": true}
@@ -89,7 +70,7 @@ func (c *openclawReader) message(n int, entryID string, msg []byte) {
 		c.st.prompt(codexText(content))
 	case "assistant":
 		if usage != nil {
-			u := openclawUsage(usage)
+			u := openclawUsageKeys.read(usage)
 			u.MessageID = entryID
 			c.st.usage(u)
 		}

@@ -153,7 +153,7 @@ func claudeProbe(line []byte) (Usage, bool, bool) {
 		if usage == nil {
 			return Usage{}, false, false
 		}
-		u := claudeUsage(usage)
+		u := claudeUsageKeys.read(usage)
 		u.MessageID = strOr(field(message, "id"))
 		return u, u.Used() > 0, false
 	}
@@ -188,7 +188,7 @@ func openclawProbe(line []byte) (Usage, bool, bool) {
 		if usage == nil {
 			return Usage{}, false, false
 		}
-		u := openclawUsage(usage)
+		u := openclawUsageKeys.read(usage)
 		u.MessageID = strOr(field(line, "id"))
 		return u, u.Used() > 0, false
 	}

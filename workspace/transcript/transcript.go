@@ -85,6 +85,56 @@ type Usage struct {
 // which cached_input_tokens is a subset (see Usage).
 func (u Usage) Used() int64 { return u.InputTokens + u.CacheCreationTokens + u.CacheReadTokens }
 
+// usageKeys names a host's token counters in its usage object; "" for a
+// counter the host does not write.
+type usageKeys struct {
+	input, cacheRead, cacheWrite, output string
+	// readInInput is set when the host's input count includes the cache
+	// reads (Codex, Gemini): they are moved out of InputTokens (see Usage).
+	readInInput bool
+}
+
+var (
+	// Claude Code message.usage; input excludes cached tokens.
+	claudeUsageKeys = usageKeys{input: "input_tokens", cacheRead: "cache_read_input_tokens",
+		cacheWrite: "cache_creation_input_tokens", output: "output_tokens"}
+	// Codex token_count info.last_token_usage.
+	codexUsageKeys = usageKeys{input: "input_tokens", cacheRead: "cached_input_tokens",
+		output: "output_tokens", readInInput: true}
+	// Gemini CLI message tokens; input is the prompt's count, cached a
+	// part of it, as Codex counts.
+	geminiUsageKeys = usageKeys{input: "input", cacheRead: "cached", output: "output", readInInput: true}
+	// OpenClaw assistant usage; input excludes cached tokens for every
+	// provider, as Claude Code's does.
+	openclawUsageKeys = usageKeys{input: "input", cacheRead: "cacheRead", cacheWrite: "cacheWrite", output: "output"}
+)
+
+// read reads the counters of a usage object; a counter that is missing
+// or not a number is 0.
+func (k *usageKeys) read(raw []byte) Usage {
+	var u Usage
+	for key, val := range eachMember(raw) {
+		switch string(key) {
+		case "":
+			// The name of a counter the host does not write: an empty key
+			// is none of the others.
+		case k.input:
+			u.InputTokens, _ = num(val)
+		case k.cacheRead:
+			u.CacheReadTokens, _ = num(val)
+		case k.cacheWrite:
+			u.CacheCreationTokens, _ = num(val)
+		case k.output:
+			u.OutputTokens, _ = num(val)
+		}
+	}
+	if k.readInInput {
+		cached := min(max(u.CacheReadTokens, 0), max(u.InputTokens, 0))
+		u.InputTokens, u.CacheReadTokens = u.InputTokens-cached, cached
+	}
+	return u
+}
+
 // ToolFailure is a tool call whose result was an error.
 type ToolFailure struct {
 	Tool    string `json:"tool"`
