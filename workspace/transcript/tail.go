@@ -131,30 +131,17 @@ var tailProbes = map[Format]tailProbe{
 // sidechain rule, same "usable" test), so the two always agree.
 
 func claudeProbe(line []byte) (Usage, bool, bool) {
-	var typ, subtype, message []byte
-	side := false
-	for key, val := range eachMember(line) {
-		switch string(key) {
-		case "type":
-			typ = val
-		case "subtype":
-			subtype = val
-		case "message":
-			message = val
-		case "isSidechain":
-			side = isTrue(val)
-		}
-	}
+	l, _ := readClaudeLine(line)
 	switch {
-	case keyIs(typ, "system") && keyIs(subtype, "compact_boundary"):
+	case keyIs(l.typ, "system") && keyIs(l.subtype, "compact_boundary"):
 		return Usage{}, false, true
-	case keyIs(typ, "assistant") && !side:
-		usage := field(message, "usage")
+	case keyIs(l.typ, "assistant") && !l.side:
+		usage := field(l.message, "usage")
 		if usage == nil {
 			return Usage{}, false, false
 		}
 		u := claudeUsageKeys.read(usage)
-		u.MessageID = strOr(field(message, "id"))
+		u.MessageID = strOr(field(l.message, "id"))
 		return u, u.Used() > 0, false
 	}
 	return Usage{}, false, false
