@@ -236,10 +236,7 @@ func (w *Workspace) reportAllSessions(o ReportOptions, since time.Time) (*Report
 	if err != nil {
 		return nil, err
 	}
-	d := &Diff{}
-	compareStates(d, from, to)
-	out.Task, out.Plan = d.Task, d.Plan
-	out.Plan.Steps = nil
+	d := out.setRangeChanges(from, to)
 	// Open items are compared from the first checkpoint of all to the
 	// newest: an item closed in a session's first checkpoint shows too.
 	// Each is named by the earliest checkpoint of any session that shows

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -104,5 +105,33 @@ func TestStillThere(t *testing.T) {
 	got := stillThere([]string{"a", "B", "b", "c"}, []string{"b", "A"}, strings.ToLower)
 	if want := []string{"a", "B"}; !slices.Equal(got, want) {
 		t.Errorf("stillThere = %q, want %q", got, want)
+	}
+}
+
+// TestRenderCutsNoted: a report cut to fit says what it left out of each
+// part, charts and checkpoint rows as well as lists, and an uncut report
+// says nothing.
+func TestRenderCutsNoted(t *testing.T) {
+	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	cp := func(id string) *Resolved {
+		return &Resolved{Session: "a", Checkpoint: &spec.Checkpoint{Meta: spec.Meta{CheckpointID: id}}}
+	}
+	r := &Report{Session: "a", Sessions: []string{"a", "b"}, Base: cp("cp_001"), Head: cp("cp_004")}
+	for i, s := range []string{"a", "b", "a", "b"} {
+		r.Checkpoints = append(r.Checkpoints, ReportRow{Session: s, CheckpointID: fmt.Sprintf("cp_%03d", i+1),
+			CreatedAt: t0.Add(time.Duration(i) * time.Minute), Trigger: "manual",
+			TokenUsage: spec.TokenUsage{Utilization: 0.5, Source: "host"}})
+	}
+	for _, what := range []string{"one", "two", "three"} {
+		r.Decisions = append(r.Decisions, ReportDecision{"cp_002", DecisionChange{ChangeAdded, spec.Decision{What: what}}})
+	}
+	whole := renderReport(r, renderLimits{rows: -1, files: -1, steps: -1, charts: -1, entries: -1, cut: true})
+	if strings.Contains(whole, "left out") {
+		t.Errorf("an uncut report notes a cut:\n%s", whole)
+	}
+	cut := renderReport(r, renderLimits{rows: 2, files: -1, steps: -1, charts: 1, entries: 1, cut: true})
+	want := "left out 2 of 3 decisions, 1 of 2 context charts, 2 of 4 checkpoint rows."
+	if !strings.Contains(cut, want) {
+		t.Errorf("cut report does not say %q:\n%s", want, cut)
 	}
 }
