@@ -45,12 +45,8 @@ func (g *geminiReader) finish() {}
 func (g *geminiReader) line(n int, line []byte) bool {
 	var id, rewind, set, messages []byte
 	m := objectMembers(line)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
+	for key, val := range m.all() {
+		switch string(key) {
 		case "id":
 			id = val
 		case "$rewindTo":
@@ -61,7 +57,7 @@ func (g *geminiReader) line(n int, line []byte) bool {
 			messages = val
 		}
 	}
-	if m.err || skipWS(line, m.end()) != len(line) {
+	if !m.whole() {
 		return false
 	}
 	switch {
@@ -75,12 +71,7 @@ func (g *geminiReader) line(n int, line []byte) bool {
 		g.message(n, line, true)
 	case messages != nil:
 		// The older layout: the whole conversation in the metadata.
-		e := arrayElements(messages)
-		for {
-			el, ok := e.next()
-			if !ok {
-				break
-			}
+		for el := range eachElement(messages) {
 			g.message(n, el, true)
 		}
 	}
@@ -98,12 +89,7 @@ func (g *geminiReader) replaced(n int, msgs []byte) {
 	prev := len(g.order)
 	g.st.s.Usage, g.st.s.UsageKnown = Usage{}, false
 	var ids []string
-	e := arrayElements(msgs)
-	for {
-		el, ok := e.next()
-		if !ok {
-			break
-		}
+	for el := range eachElement(msgs) {
 		id := strOr(field(el, "id"))
 		ids = append(ids, id)
 		if _, ok := g.known[id]; !ok {
@@ -140,45 +126,20 @@ func (g *geminiReader) rewind(id string) {
 	}
 }
 
-// geminiUsage reads a message's tokens. input is the prompt's token
-// count, of which cached is a part (as Codex counts).
+// geminiUsage reads a message's tokens, when it has them.
 func geminiUsage(raw []byte) (Usage, bool) {
 	if raw == nil || raw[0] != '{' {
 		return Usage{}, false
 	}
-	var u Usage
-	var input, cached int64
-	m := objectMembers(raw)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
-		case "input":
-			input, _ = num(val)
-		case "cached":
-			cached, _ = num(val)
-		case "output":
-			u.OutputTokens, _ = num(val)
-		}
-	}
-	cached = min(max(cached, 0), max(input, 0))
-	u.InputTokens, u.CacheReadTokens = input-cached, cached
-	return u, true
+	return geminiUsageKeys.read(raw), true
 }
 
 // message reads one message record; usage is false for messages read
 // from a $set (their token counts are history).
 func (g *geminiReader) message(n int, raw []byte, usage bool) {
 	var id, typ, content, display, toolCalls, tokens []byte
-	m := objectMembers(raw)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
+	for key, val := range eachMember(raw) {
+		switch string(key) {
 		case "id":
 			id = val
 		case "type":
@@ -244,12 +205,7 @@ func (g *geminiReader) message(n int, raw []byte, usage bool) {
 // seen, and its outcome once it has one (success, error, or cancelled:
 // the user declined or stopped it).
 func (g *geminiReader) toolCalls(n int, raw []byte) {
-	e := arrayElements(raw)
-	for {
-		c, ok := e.next()
-		if !ok {
-			break
-		}
+	for c := range eachElement(raw) {
 		id, name := strOr(field(c, "id")), strOr(field(c, "name"))
 		done, seen := g.calls[id]
 		if !seen {
@@ -287,12 +243,7 @@ func geminiText(raw []byte) string {
 		return strOr(field(raw, "text"))
 	}
 	var parts []string
-	e := arrayElements(raw)
-	for {
-		p, ok := e.next()
-		if !ok {
-			break
-		}
+	for p := range eachElement(raw) {
 		if isString(p) {
 			parts = append(parts, strOr(p))
 		} else if t := field(p, "text"); isString(t) {
@@ -308,12 +259,7 @@ func geminiResultText(call []byte) string {
 	if d := field(call, "resultDisplay"); isString(d) {
 		return strOr(d)
 	}
-	e := arrayElements(field(call, "result"))
-	for {
-		p, ok := e.next()
-		if !ok {
-			break
-		}
+	for p := range eachElement(field(call, "result")) {
 		resp := path(p, "functionResponse", "response")
 		for _, k := range []string{"error", "output"} {
 			if v := field(resp, k); isString(v) {
