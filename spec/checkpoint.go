@@ -71,6 +71,10 @@ type Meta struct {
 	Host        string `yaml:"host" json:"host"`
 	AgentID     string `yaml:"agent_id" json:"agent_id"`
 	Message     Text   `yaml:"message,omitempty" json:"message,omitempty"`
+	// Branch is the branch the workspace's HEAD named when the checkpoint
+	// was taken ("" when detached or outside git), so a report can merge
+	// the sessions that worked on one branch.
+	Branch string `yaml:"branch,omitempty" json:"branch,omitempty"`
 }
 
 // TokenUsage is the context usage when the checkpoint was taken.

@@ -59,6 +59,9 @@ type RecoveryConfig struct {
 	// CompactionWarn is the compaction count above which the block warns of
 	// a compaction death spiral.
 	CompactionWarn int `yaml:"compaction_warn"`
+	// Onboarding gives a session's first start the card of SPEC §15.1:
+	// where the state lives and the commands that keep it.
+	Onboarding bool `yaml:"onboarding"`
 }
 
 // CapsConfig bounds the lists a checkpoint records.
@@ -147,6 +150,7 @@ func DefaultConfig() Config {
 			MaxAge:         Duration(10 * 60e9),
 			ChangedFiles:   10,
 			CompactionWarn: 3,
+			Onboarding:     true,
 		},
 		Caps: CapsConfig{Decisions: 50, Exchanges: 8, Tools: 100, Files: 100},
 		Pressure: PressureConfig{

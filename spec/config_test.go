@@ -75,6 +75,7 @@ recovery:
   max_age: 1h30m
   changed_files: 3
   compaction_warn: 5
+  onboarding: false
 caps:
   decisions: 10
   exchanges: 4
@@ -106,7 +107,7 @@ retention:
 			Decisions: "state/decisions.md", TaskState: "state/task.json", Summaries: "state/summaries",
 			SelfModel: "m/self.md", EnvModel: "m/env.md"},
 		Snapshot: spec.SnapshotConfig{MaxFileSize: 512000, SecretExcludes: []string{"*.secret"}, Excludes: []string{"node_modules/", "*.bin"}},
-		Recovery: spec.RecoveryConfig{BudgetChars: 3000, BudgetTokens: 600, MaxAge: spec.Duration(90 * time.Minute), ChangedFiles: 3, CompactionWarn: 5},
+		Recovery: spec.RecoveryConfig{BudgetChars: 3000, BudgetTokens: 600, MaxAge: spec.Duration(90 * time.Minute), ChangedFiles: 3, CompactionWarn: 5, Onboarding: false},
 		Caps:     spec.CapsConfig{Decisions: 10, Exchanges: 4, Tools: 20, Files: 30},
 		Pressure: spec.PressureConfig{Warning: 0.5, Compress: 0.6, Critical: 0.9, Flush: 0.61, AutoCheckpoint: 0.75,
 			GaugeFrom: 0.65, MinGrowth: 0.1, NudgeStale: spec.Duration(90 * time.Second)},

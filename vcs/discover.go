@@ -170,3 +170,18 @@ func IsGitDir(dir string) bool {
 	fi, err := os.Stat(filepath.Join(dir, "HEAD"))
 	return err == nil && fi.Mode().IsRegular()
 }
+
+// HeadBranch is the branch a git directory's HEAD names ("main" for
+// "ref: refs/heads/main"), or "" when HEAD is detached or unreadable.
+func HeadBranch(gitDir string) string {
+	data, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil || len(data) > 4096 {
+		return ""
+	}
+	ref, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "ref: ")
+	if !ok {
+		return ""
+	}
+	branch, _ := strings.CutPrefix(ref, "refs/heads/")
+	return branch
+}

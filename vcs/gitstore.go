@@ -270,20 +270,7 @@ func (g *GitStore) writeLooseBatch(objs []bufferedObject) error {
 // looseTemp compresses an object into a read-only temp file beside its
 // final path, made durable by sync.
 func (g *GitStore) looseTemp(h Hash, t ObjectType, data []byte, sync func(*os.File) error) (string, error) {
-	dir := filepath.Dir(loosePath(g.objDir, h))
-	var f *os.File
-	var err error
-	// git prune-packed (git gc) removes a fan-out directory it finds
-	// empty, which it may between our MkdirAll and the create: make it
-	// again.
-	for range 3 {
-		if err = os.MkdirAll(dir, 0o755); err != nil {
-			return "", err
-		}
-		if f, err = os.CreateTemp(dir, tempPattern("obj")); !errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-	}
+	f, err := createObjectTemp(filepath.Dir(loosePath(g.objDir, h)))
 	if err != nil {
 		return "", err
 	}
@@ -310,6 +297,31 @@ func (g *GitStore) looseTemp(h Hash, t ObjectType, data []byte, sync func(*os.Fi
 		return "", fmt.Errorf("writing object %s: %w", h.Short(), err)
 	}
 	return f.Name(), nil
+}
+
+// afterObjectDirMade, when set by a test, runs between making an object
+// directory and creating the temp file in it: where a concurrent gc strikes.
+var afterObjectDirMade func(dir string)
+
+// createObjectTemp creates a temp file in a loose-object directory
+// (objects/xx), making the directory first. A concurrent `git gc` removes
+// fan-out directories it emptied (prune-packed) between the two steps, so
+// a directory gone again is made again, as git's own create_tmpfile does.
+func createObjectTemp(dir string) (*os.File, error) {
+	var err error
+	for range 5 {
+		if err = os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		if afterObjectDirMade != nil {
+			afterObjectDirMade(dir)
+		}
+		var f *os.File
+		if f, err = os.CreateTemp(dir, tempPattern("obj")); !errors.Is(err, fs.ErrNotExist) {
+			return f, err
+		}
+	}
+	return nil, err
 }
 
 func (g *GitStore) placeLoose(h Hash, tmp string) error {

@@ -359,3 +359,27 @@ func TestTruncatedPackIsAbsent(t *testing.T) {
 		})
 	}
 }
+
+// A fan-out directory that a concurrent git gc removes (prune-packed
+// rmdirs the ones it emptied) between MkdirAll and the temp file's
+// creation is made again: TestAlongsideGit once failed on "open
+// .git/objects/d5/tmp_obj_…: no such file or directory".
+func TestObjectTempSurvivesRemovedFanoutDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "objects", "d5")
+	removals := 0
+	vcs.SetAfterObjectDirMade(func(d string) {
+		if removals < 3 {
+			removals++
+			os.Remove(d)
+		}
+	})
+	defer vcs.SetAfterObjectDirMade(nil)
+	f, err := vcs.CreateObjectTemp(dir)
+	if err != nil {
+		t.Fatalf("creating a temp object file beside a pruning gc: %v", err)
+	}
+	f.Close()
+	if removals != 3 {
+		t.Fatalf("the directory was removed %d times, want 3", removals)
+	}
+}

@@ -421,6 +421,9 @@ func (w *Workspace) buildCheckpoint(opts CheckpointOptions, st *State, prev *spe
 	cp.Meta.Host = opts.Host
 	cp.Meta.AgentID = opts.AgentID
 	cp.Meta.Message = spec.Text(opts.Message)
+	if w.Repo != nil {
+		cp.Meta.Branch = vcs.HeadBranch(w.Repo.GitDir)
+	}
 
 	cp.Working.Status = opts.Status
 	if cp.Working.Status == "" {

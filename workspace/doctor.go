@@ -111,6 +111,7 @@ func (w *Workspace) Doctor(opts DoctorOptions, configErr error) (*DoctorResult, 
 	}
 	w.doctorTemp(r, store, opts.Fix)
 	w.doctorHooks(r)
+	w.doctorHookLog(r)
 	if healthy {
 		w.doctorSecrets(r)
 	}
@@ -420,6 +421,20 @@ func (w *Workspace) doctorHooks(r *DoctorResult) {
 			r.add(Finding{Check: "hooks", Level: FindingWarning,
 				Message: fmt.Sprintf("%s: %s lacks ctxgit's %s", in.Host, in.Path, strings.Join(in.Missing, ", ")),
 				Fix:     fmt.Sprintf("ctxgit init --host %s adds them", in.Host)})
+		}
+		if len(in.Extra) > 0 {
+			events := make([]string, len(in.Extra))
+			for i, e := range in.Extra {
+				events[i], _, _ = strings.Cut(e, ": ")
+			}
+			r.add(Finding{Check: "hooks", Level: FindingWarning,
+				Message: fmt.Sprintf("%s: %s holds ctxgit hooks this version no longer installs (%s): an older install", in.Host, in.Path, strings.Join(events, ", ")),
+				Fix:     fmt.Sprintf("ctxgit init --host %s removes them", in.Host)})
+		}
+		if len(in.Outdated) > 0 {
+			r.add(Finding{Check: "hooks", Level: FindingWarning,
+				Message: fmt.Sprintf("%s: %s: %s differ from what this version writes: an older install", in.Host, in.Path, strings.Join(in.Outdated, ", ")),
+				Fix:     fmt.Sprintf("ctxgit init --host %s rewrites them", in.Host)})
 		}
 		if !broken {
 			r.add(Finding{Check: "hooks", Level: FindingOK, Message: fmt.Sprintf("%s: %d hook(s) in %s, running %s", in.Host, len(in.Entries), in.Path, strings.Join(in.Programs, ", "))})

@@ -60,11 +60,11 @@ func (w *Workspace) Log(session string, limit int) ([]Entry, error) {
 		return nil, err
 	}
 	if store == nil {
-		return nil, spec.NotFound("session %q has no checkpoints", session)
+		return nil, noCheckpoints(session)
 	}
 	id, err := store.ReadRef(w.sessionRefFor(session))
 	if errors.Is(err, vcs.ErrRefNotFound) {
-		return nil, spec.NotFound("session %q has no checkpoints", session)
+		return nil, noCheckpoints(session)
 	}
 	if err != nil {
 		return nil, err
@@ -139,7 +139,7 @@ func (w *Workspace) resolve(name, session string, validate func(string) error) (
 		return nil, err
 	}
 	if store == nil {
-		return nil, spec.NotFound("session %q has no checkpoints", session)
+		return nil, noCheckpoints(session)
 	}
 	explicit := name != "" && name != "@"
 	if sess, rest, ok := strings.Cut(name, ":"); ok {
@@ -156,7 +156,7 @@ func (w *Workspace) resolve(name, session string, validate func(string) error) (
 		if hexRE().MatchString(name) {
 			return w.resolveHexAnywhere(store, name)
 		}
-		return nil, spec.NotFound("session %q has no checkpoints", session)
+		return nil, noCheckpoints(session)
 	}
 	if err != nil {
 		return nil, err

@@ -31,16 +31,9 @@ func existingDecisions(first, head *cpState, base *Resolved) []ReportDecision {
 	if first.bad.decisions || head.bad.decisions {
 		return nil
 	}
-	kept := map[string]int{}
-	for _, d := range head.decisions {
-		kept[fold(d.What)]++
-	}
 	var out []ReportDecision
-	for _, d := range first.decisions {
-		if k := fold(d.What); kept[k] > 0 {
-			kept[k]--
-			out = append(out, ReportDecision{base.Checkpoint.Meta.CheckpointID, DecisionChange{ChangeExisting, d}})
-		}
+	for _, d := range stillThere(first.decisions, head.decisions, decisionKey) {
+		out = append(out, ReportDecision{base.Checkpoint.Meta.CheckpointID, DecisionChange{ChangeExisting, d}})
 	}
 	return out
 }
@@ -51,17 +44,84 @@ func existingFailures(first, head *cpState, base *Resolved) []ReportFailure {
 	if first.bad.failures || head.bad.failures {
 		return nil
 	}
-	kept := map[string]int{}
-	for _, f := range head.failures {
-		kept[failureKey(f)]++
-	}
 	var out []ReportFailure
-	for _, f := range first.failures {
-		if k := failureKey(f); kept[k] > 0 {
+	for _, f := range stillThere(first.failures, head.failures, failureKey) {
+		out = append(out, ReportFailure{base.Checkpoint.Meta.CheckpointID, FailureChange{ChangeExisting, f}})
+	}
+	return out
+}
+
+// stillThere are the entries of first that head still has, matched by
+// key: an entry first holds twice and head once is there once.
+func stillThere[E any](first, head []E, key func(E) string) []E {
+	kept := map[string]int{}
+	for _, e := range head {
+		kept[key(e)]++
+	}
+	var out []E
+	for _, e := range first {
+		if k := key(e); kept[k] > 0 {
 			kept[k]--
-			out = append(out, ReportFailure{base.Checkpoint.Meta.CheckpointID, FailureChange{ChangeExisting, f}})
+			out = append(out, e)
 		}
 	}
+	return out
+}
+
+func decisionKey(d spec.Decision) string { return fold(d.What) }
+
+// sessionTimes maps the checkpoints of several sessions, named
+// SESSION:cp_NNN (sessionCheckpoint), to their creation times.
+type sessionTimes map[string]time.Time
+
+func sessionCheckpoint(session, id string) string { return session + ":" + id }
+
+// earlier orders two named checkpoints by time, then by name.
+func (t sessionTimes) earlier(a, b string) bool {
+	ta, tb := t[a], t[b]
+	if !ta.Equal(tb) {
+		return ta.Before(tb)
+	}
+	return a < b
+}
+
+// mergeFirstShown merges one list of the sessions' reports (decisions or
+// failures): each entry once, named by the earliest checkpoint that shows
+// it, in time order. fields gives an entry's checkpoint and change, to
+// rewrite; key tells the same entry again. An entry that was there
+// before the first checkpoint of all (firstAt) stays "existing"; one the
+// first checkpoint of a later session found was recorded during another
+// session, so it is "added" there, and the two are the same entry.
+func mergeFirstShown[E any](reps []*Report, when sessionTimes, firstAt string, list func(*Report) []E, fields func(*E) (at, change *string), key func(E) string) []E {
+	var out []E
+	index := map[string]int{}
+	for _, r := range reps {
+		for _, e := range list(r) {
+			at, change := fields(&e)
+			*at = sessionCheckpoint(r.Session, *at)
+			if *change == ChangeExisting && *at != firstAt {
+				*change = ChangeAdded // recorded before this session, during another
+			}
+			k := *change
+			if k == ChangeExisting {
+				k = ChangeAdded
+			}
+			k += "\x00" + key(e)
+			if i, ok := index[k]; ok {
+				if oldAt, _ := fields(&out[i]); when.earlier(*at, *oldAt) {
+					out[i] = e
+				}
+				continue
+			}
+			index[k] = len(out)
+			out = append(out, e)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, _ := fields(&out[i])
+		b, _ := fields(&out[j])
+		return when.earlier(*a, *b)
+	})
 	return out
 }
 
@@ -79,6 +139,25 @@ func (r *Report) setHeadFacts(head *cpState) {
 	r.Open = cp.OpenItems
 }
 
+// touchedBranch reports whether a session worked on branch: one of its
+// checkpoints recorded it (meta.branch). A session whose checkpoints
+// record no branch at all (taken outside git, on a detached HEAD, or by an
+// older ctxgit) cannot be told apart and is kept; so is every session
+// when HEAD names no branch.
+func touchedBranch(r *Report, branch string) bool {
+	if branch == "" {
+		return true
+	}
+	recorded := false
+	for _, c := range r.Checkpoints {
+		if c.Branch == branch {
+			return true
+		}
+		recorded = recorded || c.Branch != ""
+	}
+	return !recorded
+}
+
 // reportAllSessions merges the reports of every session of the workspace
 // whose newest checkpoint is not before since (zero: all) into one, in
 // time order: rows from all sessions by time, the plan and state of the
@@ -92,6 +171,10 @@ func (w *Workspace) reportAllSessions(o ReportOptions, since time.Time) (*Report
 	if len(sessions) == 0 {
 		return nil, spec.NotFound("the workspace has no checkpoints")
 	}
+	branch := ""
+	if w.Repo != nil {
+		branch = vcs.HeadBranch(w.Repo.GitDir)
+	}
 	var reps []*Report
 	for _, s := range sessions {
 		r, err := w.reportSession(ReportOptions{Session: s.Name})
@@ -99,6 +182,9 @@ func (w *Workspace) reportAllSessions(o ReportOptions, since time.Time) (*Report
 			return nil, err
 		}
 		if n := len(r.Checkpoints); n > 0 && r.Checkpoints[n-1].CreatedAt.Before(since) {
+			continue
+		}
+		if !touchedBranch(r, branch) {
 			continue
 		}
 		reps = append(reps, r)
@@ -125,11 +211,11 @@ func (w *Workspace) reportAllSessions(o ReportOptions, since time.Time) (*Report
 	}
 	out := &Report{Session: newest.Session, Base: reps[0].Base, Head: newest.Head,
 		Title: newest.Title, Goal: newest.Goal, Checklist: newest.Checklist, Open: newest.Open}
-	when := map[string]time.Time{} // SESSION:cp_NNN → created_at
+	when := sessionTimes{}
 	for _, r := range reps {
 		out.Sessions = append(out.Sessions, r.Session)
 		for _, c := range r.Checkpoints {
-			when[r.Session+":"+c.CheckpointID] = c.CreatedAt
+			when[sessionCheckpoint(r.Session, c.CheckpointID)] = c.CreatedAt
 			out.Checkpoints = append(out.Checkpoints, c)
 		}
 		out.addProblems(r.Problems)
@@ -144,70 +230,22 @@ func (w *Workspace) reportAllSessions(o ReportOptions, since time.Time) (*Report
 		}
 		return a.CheckpointID < b.CheckpointID
 	})
-	at := func(sess, id string) string { return sess + ":" + id }
-	earlier := func(a, b string) bool {
-		ta, tb := when[a], when[b]
-		if !ta.Equal(tb) {
-			return ta.Before(tb)
-		}
-		return a < b
-	}
 	// Steps, in the order of their checkpoints.
 	for _, r := range reps {
 		for _, s := range r.Steps {
-			out.Steps = append(out.Steps, ReportStep{at(r.Session, s.At), s.StepChange})
+			out.Steps = append(out.Steps, ReportStep{sessionCheckpoint(r.Session, s.At), s.StepChange})
 		}
 	}
-	sort.SliceStable(out.Steps, func(i, j int) bool { return earlier(out.Steps[i].At, out.Steps[j].At) })
+	sort.SliceStable(out.Steps, func(i, j int) bool { return when.earlier(out.Steps[i].At, out.Steps[j].At) })
 	// Decisions and failures are the workspace's, shared by its sessions:
-	// each once, from the earliest checkpoint that shows it; an entry that
-	// was there before the first checkpoint of all stays "existing".
-	firstAt := at(reps[0].Session, reps[0].Base.Checkpoint.Meta.CheckpointID)
-	decisions := map[string]int{}
-	for _, r := range reps {
-		for _, d := range r.Decisions {
-			d.At = at(r.Session, d.At)
-			if d.Change == ChangeExisting && d.At != firstAt {
-				d.Change = ChangeAdded // recorded before this session, during another
-			}
-			k := d.Change + "\x00" + fold(d.What)
-			if d.Change == ChangeExisting {
-				k = ChangeAdded + "\x00" + fold(d.What)
-			}
-			if i, ok := decisions[k]; ok {
-				if earlier(d.At, out.Decisions[i].At) {
-					out.Decisions[i] = d
-				}
-				continue
-			}
-			decisions[k] = len(out.Decisions)
-			out.Decisions = append(out.Decisions, d)
-		}
-	}
-	sort.SliceStable(out.Decisions, func(i, j int) bool { return earlier(out.Decisions[i].At, out.Decisions[j].At) })
-	failures := map[string]int{}
-	for _, r := range reps {
-		for _, f := range r.Failures {
-			f.At = at(r.Session, f.At)
-			if f.Change == ChangeExisting && f.At != firstAt {
-				f.Change = ChangeAdded
-			}
-			change := f.Change
-			if change == ChangeExisting {
-				change = ChangeAdded
-			}
-			k := change + "\x00" + failureKey(f.FailureEntry)
-			if i, ok := failures[k]; ok {
-				if earlier(f.At, out.Failures[i].At) {
-					out.Failures[i] = f
-				}
-				continue
-			}
-			failures[k] = len(out.Failures)
-			out.Failures = append(out.Failures, f)
-		}
-	}
-	sort.SliceStable(out.Failures, func(i, j int) bool { return earlier(out.Failures[i].At, out.Failures[j].At) })
+	// each once, from the earliest checkpoint that shows it.
+	firstAt := sessionCheckpoint(reps[0].Session, reps[0].Base.Checkpoint.Meta.CheckpointID)
+	out.Decisions = mergeFirstShown(reps, when, firstAt, func(r *Report) []ReportDecision { return r.Decisions },
+		func(d *ReportDecision) (at, change *string) { return &d.At, &d.Change },
+		func(d ReportDecision) string { return decisionKey(d.Decision) })
+	out.Failures = mergeFirstShown(reps, when, firstAt, func(r *Report) []ReportFailure { return r.Failures },
+		func(f *ReportFailure) (at, change *string) { return &f.At, &f.Change },
+		func(f ReportFailure) string { return failureKey(f.FailureEntry) })
 
 	store, err := w.storeIfAny()
 	if err != nil {
@@ -224,10 +262,7 @@ func (w *Workspace) reportAllSessions(o ReportOptions, since time.Time) (*Report
 	if err != nil {
 		return nil, err
 	}
-	d := &Diff{}
-	compareStates(d, from, to)
-	out.Task, out.Plan = d.Task, d.Plan
-	out.Plan.Steps = nil
+	d := out.setRangeChanges(from, to)
 	// Open items are compared from the first checkpoint of all to the
 	// newest: an item closed in a session's first checkpoint shows too.
 	// Each is named by the earliest checkpoint of any session that shows
@@ -235,8 +270,8 @@ func (w *Workspace) reportAllSessions(o ReportOptions, since time.Time) (*Report
 	firstShown := map[string]string{}
 	for _, r := range reps {
 		for _, o := range r.OpenItems {
-			k, a := o.Change+"\x00"+fold(o.Text), at(r.Session, o.At)
-			if cur, ok := firstShown[k]; !ok || earlier(a, cur) {
+			k, a := o.Change+"\x00"+fold(o.Text), sessionCheckpoint(r.Session, o.At)
+			if cur, ok := firstShown[k]; !ok || when.earlier(a, cur) {
 				firstShown[k] = a
 			}
 		}
@@ -444,39 +479,21 @@ const tagObject vcs.ObjectType = 4
 // there are several); zero when they share no history.
 func mergeBase(s vcs.Store, a, b vcs.Hash) (vcs.Hash, error) {
 	ofA := map[vcs.Hash]bool{}
-	queue := []vcs.Hash{a}
-	for len(queue) > 0 {
-		id := queue[0]
-		queue = queue[1:]
-		if ofA[id] {
-			continue
-		}
+	if err := walkAncestors(s, a, func(id vcs.Hash) bool {
 		ofA[id] = true
-		c, err := vcs.ReadCommit(s, id)
-		if err != nil {
-			return vcs.ZeroHash, err
-		}
-		queue = append(queue, c.Parents...)
+		return true
+	}); err != nil {
+		return vcs.ZeroHash, err
 	}
 	var common []vcs.Hash
-	seen := map[vcs.Hash]bool{}
-	queue = []vcs.Hash{b}
-	for len(queue) > 0 {
-		id := queue[0]
-		queue = queue[1:]
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
+	if err := walkAncestors(s, b, func(id vcs.Hash) bool {
 		if ofA[id] {
 			common = append(common, id) // its ancestors are common too, and older
-			continue
+			return false
 		}
-		c, err := vcs.ReadCommit(s, id)
-		if err != nil {
-			return vcs.ZeroHash, err
-		}
-		queue = append(queue, c.Parents...)
+		return true
+	}); err != nil {
+		return vcs.ZeroHash, err
 	}
 	for _, c := range common {
 		best := true
@@ -496,6 +513,30 @@ func mergeBase(s vcs.Store, a, b vcs.Hash) (vcs.Hash, error) {
 		}
 	}
 	return vcs.ZeroHash, nil
+}
+
+// walkAncestors visits the commit from and its ancestors breadth-first,
+// each once; visit returns whether to go on to a commit's parents.
+func walkAncestors(s vcs.Store, from vcs.Hash, visit func(vcs.Hash) bool) error {
+	seen := map[vcs.Hash]bool{}
+	queue := []vcs.Hash{from}
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if !visit(id) {
+			continue
+		}
+		c, err := vcs.ReadCommit(s, id)
+		if err != nil {
+			return err
+		}
+		queue = append(queue, c.Parents...)
+	}
+	return nil
 }
 
 // Rename detection as git does it by default: an added file whose content

@@ -24,6 +24,13 @@ type RecoverOptions struct {
 	Force        bool          // show even if already recovered
 	Write        bool          // also write CONTEXT_RECOVERY.md
 	Status       string        // a STATUS: line to include
+	// Title replaces the block's heading when it is injected for anything
+	// but a compaction (a resume, a previous session); see StartupTitle.
+	Title string
+	// NotStaleAgainst refuses an automatic injection whose checkpoint is
+	// older than the state files on disk (a plan edited since): the block
+	// would contradict what the agent reads next.
+	NotStaleAgainst bool
 	// Emit delivers the block (prints it) before the checkpoint is marked
 	// recovered; if it fails, nothing is marked and the block stays due.
 	Emit func(*RecoverResult) error
@@ -69,7 +76,7 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 		case o.Name != "":
 			return nil, spec.NotFound("no checkpoint %s: the workspace has no checkpoints", o.Name)
 		case o.SessionGiven:
-			return nil, spec.NotFound("session %q has no checkpoints", o.Session)
+			return nil, noCheckpoints(o.Session)
 		}
 		return &RecoverResult{Note: "no checkpoint to recover"}, nil
 	}
@@ -102,6 +109,12 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 			return res, nil
 		}
 	}
+	if !r.Explicit && o.NotStaleAgainst {
+		if f := w.stateNewerThan(r.Checkpoint.Meta.CreatedAt); f != "" {
+			res.Note = fmt.Sprintf("checkpoint %s is older than %s on disk: not injected automatically (run `ctxgit recover %s` to show it)", name, f, name)
+			return res, nil
+		}
+	}
 	// Replay prevention is for automatic injection: a checkpoint asked for
 	// by name is always shown.
 	if !o.Force && !o.Peek && !r.Explicit && w.wasRecovered(r) {
@@ -110,7 +123,8 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 	}
 	res.Block = RenderRecovery(r.Checkpoint, RenderOptions{
 		Budget: o.Budget, ChangedFiles: w.Config.Recovery.ChangedFiles,
-		CompactionWarn: w.Config.Recovery.CompactionWarn, Status: o.Status, FullName: name,
+		CompactionWarn: w.Config.Recovery.CompactionWarn, Status: o.Status, FullName: name, Title: o.Title,
+		StateFiles: w.StateFiles(),
 	})
 	if o.Write {
 		if err := WriteFileAtomic(w.Path(spec.RecoveryFile), []byte(res.Block), 0o644); err != nil {
@@ -197,4 +211,32 @@ func (w *Workspace) markRecovered(r *Resolved) error {
 		ids = ids[len(ids)-maxRecoveredIDs:]
 	}
 	return WriteFileAtomic(path, []byte(strings.Join(ids, "\n")+"\n"), 0o644)
+}
+
+// stateNewerThan names a state file (plan, decisions, failure log, task
+// state) changed on disk after t, or returns "". A second of slack covers
+// filesystems with coarse timestamps.
+func (w *Workspace) stateNewerThan(t time.Time) string {
+	p := w.Config.Paths
+	for _, rel := range []string{p.Plan, p.Decisions, p.FailureLog, p.TaskState} {
+		if rel == "" {
+			continue
+		}
+		fi, err := os.Stat(w.Path(rel))
+		if err == nil && fi.ModTime().After(t.Add(time.Second)) {
+			return rel
+		}
+	}
+	return ""
+}
+
+// ResumedTitle and PreviousTitle head a block injected at a session's
+// start rather than after a compaction (SPEC §15.1): never
+// "Post-Compaction" when no compaction happened.
+func ResumedTitle(session string) string { return "# Resumed: session " + session }
+
+// PreviousTitle names the session a fresh checkpoint came from and when it
+// was taken.
+func PreviousTitle(session string, ended time.Time) string {
+	return "# Previous session " + session + " (ended " + ended.UTC().Format("2006-01-02 15:04 UTC") + ")"
 }

@@ -25,6 +25,10 @@ type RenderOptions struct {
 	// the plan), left out of the changed files as files under .ctxgit/,
 	// the default plan and the checkpoint's plan always are.
 	StateFiles []string
+	// Title replaces the heading line (RecoveryHeading) when the block is
+	// not injected after a compaction: "# Resumed: …", "# Previous session
+	// …" (SPEC §15.1).
+	Title string
 }
 
 // requiredFieldCap bounds each always-kept field, so a pathological goal
@@ -80,17 +84,20 @@ func RenderRecovery(cp *spec.Checkpoint, o RenderOptions) string {
 	if s := strings.TrimSpace(string(cp.Thread.Summary)); s != "" {
 		thread = append(thread, "summary: "+oneLine(s))
 	}
-	latest := oneLine(string(cp.Thread.LatestPrompt))
 	lastUser := -1
 	for i, e := range cp.Thread.KeyExchanges {
 		if e.Role == "user" {
 			lastUser = i
 		}
 	}
+	latest := oneLine(string(cp.Thread.LatestPrompt))
+	if latest == "" && lastUser >= 0 {
+		latest = oneLine(string(cp.Thread.KeyExchanges[lastUser].Gist)) // as latestInstruction falls back
+	}
 	for i, e := range cp.Thread.KeyExchanges {
 		gist := oneLine(string(e.Gist))
 		if i == lastUser && threadHead != "" && strings.HasPrefix(latest, strings.TrimSuffix(gist, "…")) {
-			continue // the latest instruction, shown whole above
+			gist = latestAbove // shown whole above: its place in the exchanges is kept
 		}
 		thread = append(thread, oneLine(e.Role)+": "+gist)
 	}
@@ -108,6 +115,8 @@ func RenderRecovery(cp *spec.Checkpoint, o RenderOptions) string {
 const (
 	// latestInstructionCap bounds the latest instruction's text.
 	latestInstructionCap = 600
+	// latestAbove stands for the latest instruction among the exchanges.
+	latestAbove = "(the latest instruction, above)"
 	// threadHeading opens the Thread section when it has the latest
 	// instruction.
 	threadHeading = "\n## Thread\nThe user's latest instruction:\n"
@@ -246,7 +255,11 @@ func fitBudget(body, footer string, budget int) string {
 
 func renderRequired(cp *spec.Checkpoint, o RenderOptions, fieldCap int) string {
 	var b strings.Builder
-	b.WriteString(RecoveryHeading + "\n\n")
+	title := RecoveryHeading
+	if o.Title != "" {
+		title = o.Title
+	}
+	b.WriteString(title + "\n\n")
 	b.WriteString(checkpointLine(cp))
 	if u := cp.Meta.TokenUsage; u.Source != "" {
 		fmt.Fprintf(&b, " · context %.0f%%", u.Utilization*100)

@@ -221,9 +221,20 @@ func TestRecoveryLatestInstruction(t *testing.T) {
 		},
 	}
 	block := workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 2000})
-	want := "\n## Thread\nThe user's latest instruction:\n> Also update the changelog, then\n> run the reconciliation job twice.\n- summary: Migrate the ledger ... Also update the changelog, then\n- user: Migrate the ledger\n- assistant: Done with step 1\n\n"
+	want := "\n## Thread\nThe user's latest instruction:\n> Also update the changelog, then\n> run the reconciliation job twice.\n- summary: Migrate the ledger ... Also update the changelog, then\n- user: Migrate the ledger\n- assistant: Done with step 1\n- user: (the latest instruction, above)\n\n"
 	if !strings.Contains(block, want) {
 		t.Fatalf("want\n%s\nin:\n%s", want, block)
+	}
+	// A checkpoint from before latest_prompt: the last user gist stands in,
+	// once.
+	old := cp.Thread
+	old.LatestPrompt = ""
+	cpOld := *cp
+	cpOld.Thread = old
+	block = workspace.RenderRecovery(&cpOld, workspace.RenderOptions{Budget: 2000})
+	if !strings.Contains(block, "The user's latest instruction:\n> Also update the changelog, then run the reconciliation job twice.\n") ||
+		strings.Count(block, "Also update the changelog, then run") != 1 {
+		t.Fatalf("older checkpoint:\n%s", block)
 	}
 	// Cut at the cap, whatever the length.
 	cp.Thread.LatestPrompt = spec.Text(strings.Repeat("long instruction ", 200))
@@ -274,5 +285,48 @@ func TestRecoveryHostPlan(t *testing.T) {
 		if !strings.Contains(block, want) {
 			t.Fatalf("want\n%s\nin:\n%s", want, block)
 		}
+	}
+}
+
+// SPEC §8, §10.4: the host plan a hook passes in the thread goes into the
+// checkpoint (its steps capped at 50, the caller's copy untouched), and
+// without a plan file it gives the next action; the decisions carry
+// their why.
+func TestCheckpointHostPlan(t *testing.T) {
+	dir := t.TempDir()
+	w := openWS(t, dir)
+	if _, err := w.Decide("Use encoding/csv", "it quotes per RFC 4180"); err != nil {
+		t.Fatal(err)
+	}
+	hp := &spec.HostPlan{Tool: "update_plan"}
+	for i := range 60 {
+		status := "pending"
+		if i < 2 {
+			status = "done"
+		}
+		hp.Steps = append(hp.Steps, spec.HostPlanStep{Text: spec.Text(fmt.Sprintf("step %d", i+1)), Status: status})
+	}
+	res, err := w.Checkpoint(workspace.CheckpointOptions{Thread: spec.Thread{LatestPrompt: "go on\nwith step 3", HostPlan: hp}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := res.Checkpoint
+	if got := cp.Thread.HostPlan; got == nil || len(got.Steps) != 50 || got.Tool != "update_plan" || len(hp.Steps) != 60 {
+		t.Fatalf("host plan in the checkpoint: %+v (caller's now %d steps)", got, len(hp.Steps))
+	}
+	if cp.Working.NextAction != "Continue: step 3" || cp.Thread.LatestPrompt != "go on\nwith step 3" {
+		t.Fatalf("next action %q, latest prompt %q", cp.Working.NextAction, cp.Thread.LatestPrompt)
+	}
+	if len(cp.Decisions) != 1 || cp.Decisions[0].Why != "it quotes per RFC 4180" {
+		t.Fatalf("decisions = %+v", cp.Decisions)
+	}
+	// The YAML round-trips the new fields.
+	data, err := spec.MarshalCheckpoint(cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := spec.ParseCheckpoint("cp.yaml", data)
+	if err != nil || back.Thread.HostPlan == nil || len(back.Thread.HostPlan.Steps) != 50 || back.Thread.LatestPrompt != cp.Thread.LatestPrompt || back.Decisions[0].Why != cp.Decisions[0].Why {
+		t.Fatalf("round trip: %v\n%s", err, data)
 	}
 }

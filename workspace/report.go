@@ -55,6 +55,8 @@ type ReportRow struct {
 	Trigger      string          `json:"trigger"`
 	TokenUsage   spec.TokenUsage `json:"token_usage"`
 	Topic        string          `json:"topic"`
+	// Branch is the branch HEAD named when the checkpoint was taken.
+	Branch string `json:"branch,omitempty"`
 	// Start marks the session's first checkpoint: nothing came before it,
 	// so it changed nothing.
 	Start     bool       `json:"session_start"`
@@ -192,7 +194,7 @@ func (w *Workspace) reportSession(o ReportOptions) (*Report, error) {
 		row := ReportRow{
 			Session: o.Session, CheckpointID: id, Commit: e.Commit.String(), CreatedAt: cp.Meta.CreatedAt.UTC(),
 			Trigger: cp.Meta.Trigger, TokenUsage: cp.Meta.TokenUsage, Topic: oneLine(string(cp.Working.Topic)),
-			PlanDone: cp.Plan.Done, PlanTotal: cp.Plan.Total,
+			PlanDone: cp.Plan.Done, PlanTotal: cp.Plan.Total, Branch: cp.Meta.Branch,
 		}
 		if prev == nil {
 			row.Start = true
@@ -212,7 +214,7 @@ func (w *Workspace) reportSession(o ReportOptions) (*Report, error) {
 				r.Steps = append(r.Steps, ReportStep{id, s})
 			}
 			for _, c := range d.Decisions {
-				note("d"+c.Change+fold(c.What), id)
+				note("d"+c.Change+decisionKey(c.Decision), id)
 			}
 			for _, c := range d.Failures {
 				note("f"+c.Change+failureKey(c.FailureEntry), id)
@@ -231,10 +233,7 @@ func (w *Workspace) reportSession(o ReportOptions) (*Report, error) {
 	if r.Files, err = w.reportFiles(r.Base.Commit, r.Head); err != nil {
 		return nil, err
 	}
-	d := &Diff{}
-	compareStates(d, baseState, prev)
-	r.Task, r.Plan = d.Task, d.Plan
-	r.Plan.Steps = nil
+	d := r.setRangeChanges(baseState, prev)
 	at := func(key string) string {
 		if id, ok := first[key]; ok {
 			return id
@@ -242,7 +241,7 @@ func (w *Workspace) reportSession(o ReportOptions) (*Report, error) {
 		return r.Head.Checkpoint.Meta.CheckpointID
 	}
 	for _, c := range d.Decisions {
-		r.Decisions = append(r.Decisions, ReportDecision{at("d" + c.Change + fold(c.What)), c})
+		r.Decisions = append(r.Decisions, ReportDecision{at("d" + c.Change + decisionKey(c.Decision)), c})
 	}
 	for _, c := range d.Failures {
 		r.Failures = append(r.Failures, ReportFailure{at("f" + c.Change + failureKey(c.FailureEntry)), c})
@@ -258,6 +257,17 @@ func (w *Workspace) reportSession(o ReportOptions) (*Report, error) {
 	}
 	r.setHeadFacts(prev)
 	return r, nil
+}
+
+// setRangeChanges sets the task and plan changes from the report's first
+// state to its last (the steps are listed per checkpoint instead), and
+// returns the whole comparison for the lists.
+func (r *Report) setRangeChanges(from, to *cpState) *Diff {
+	d := &Diff{}
+	compareStates(d, from, to)
+	r.Task, r.Plan = d.Task, d.Plan
+	r.Plan.Steps = nil
+	return d
 }
 
 func countChange(n int, ok func(int) bool) int {

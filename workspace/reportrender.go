@@ -90,6 +90,17 @@ type renderLimits struct {
 	cut                                 bool // say what was cut
 }
 
+// cutList says what a cut report left out: "3 of 10 files".
+type cutList []string
+
+// note records that shown of all items of a kind were kept, when some
+// were not.
+func (c *cutList) note(shown, all int, what string) {
+	if shown < all {
+		*c = append(*c, fmt.Sprintf("%d of %d %s", all-shown, all, what))
+	}
+}
+
 func take(n, limit int) int {
 	if limit < 0 || limit > n {
 		return n
@@ -99,12 +110,7 @@ func take(n, limit int) int {
 
 func renderReport(r *Report, l renderLimits) string {
 	var b strings.Builder
-	var cuts []string
-	cutNote := func(shown, all int, what string) {
-		if shown < all {
-			cuts = append(cuts, fmt.Sprintf("%d of %d %s", all-shown, all, what))
-		}
-	}
+	var cuts cutList
 	head, base := r.Head.Checkpoint.Meta.CheckpointID, r.Base.Checkpoint.Meta.CheckpointID
 	multi := len(r.Sessions) > 1
 	headName, baseName := head, base
@@ -179,7 +185,7 @@ func renderReport(r *Report, l renderLimits) string {
 				fmt.Fprintf(&b, "- [%s] %s. %s%s\n", mark, oneLine(s.Number), oneLine(s.Name), note)
 			}
 		}
-		cutNote(shown, len(r.Checklist), "checklist steps")
+		cuts.note(shown, len(r.Checklist), "checklist steps")
 		fmt.Fprintf(&b, "\n%d done, %d in progress, %d left.\n", done, doing, left)
 	}
 	if len(r.Decisions) > 0 {
@@ -188,7 +194,7 @@ func renderReport(r *Report, l renderLimits) string {
 		for _, d := range r.Decisions[:shown] {
 			fmt.Fprintf(&b, "- %s%s (%s)\n", removedPrefix(d.Change), DecisionText(d.Decision), atText(d.Change, d.At))
 		}
-		cutNote(shown, len(r.Decisions), "decisions")
+		cuts.note(shown, len(r.Decisions), "decisions")
 	}
 	if len(r.Failures) > 0 {
 		b.WriteString("\n## Failures\n\n")
@@ -199,7 +205,7 @@ func renderReport(r *Report, l renderLimits) string {
 				fmt.Fprintf(&b, "  - Lesson: %s\n", oneLine(f.Lesson))
 			}
 		}
-		cutNote(shown, len(r.Failures), "failures")
+		cuts.note(shown, len(r.Failures), "failures")
 	}
 	var closed []ReportOpenItem
 	for _, o := range r.OpenItems {
@@ -213,7 +219,7 @@ func renderReport(r *Report, l renderLimits) string {
 		for _, o := range r.Open[:shown] {
 			fmt.Fprintf(&b, "- [ ] %s\n", oneLine(o))
 		}
-		cutNote(shown, len(r.Open), "open items")
+		cuts.note(shown, len(r.Open), "open items")
 		for _, o := range closed {
 			fmt.Fprintf(&b, "- [x] %s (closed at %s)\n", oneLine(o.Text), o.At)
 		}
@@ -240,7 +246,7 @@ func renderReport(r *Report, l renderLimits) string {
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", name, statusWord[f.Status], plus, minus)
 		}
-		cutNote(shown, len(r.Files), "files")
+		cuts.note(shown, len(r.Files), "files")
 	}
 	renderCharts(&b, r, l, &cuts)
 	renderTable(&b, r, l, &cuts)
@@ -254,7 +260,7 @@ func renderReport(r *Report, l renderLimits) string {
 		for _, s := range r.Steps[:shown] {
 			fmt.Fprintf(&b, "- %s: %s\n", s.At, StepChangeText(s.StepChange))
 		}
-		cutNote(shown, len(r.Steps), "plan step changes")
+		cuts.note(shown, len(r.Steps), "plan step changes")
 	}
 	if len(r.Task) > 0 {
 		b.WriteString("\n## Task state\n\n")
@@ -298,7 +304,7 @@ func containsFold(list []string, s string) bool {
 // renderCharts draws each session's context usage as a Mermaid
 // xychart-beta line, which GitHub renders: one point per checkpoint whose
 // usage is known, in percent.
-func renderCharts(b *strings.Builder, r *Report, l renderLimits, cuts *[]string) {
+func renderCharts(b *strings.Builder, r *Report, l renderLimits, cuts *cutList) {
 	type series struct {
 		names  []string
 		values []string
@@ -326,9 +332,7 @@ func renderCharts(b *strings.Builder, r *Report, l renderLimits, cuts *[]string)
 		return
 	}
 	shown := take(len(order), l.charts)
-	if shown < len(order) {
-		*cuts = append(*cuts, fmt.Sprintf("%d of %d context charts", len(order)-shown, len(order)))
-	}
+	cuts.note(shown, len(order), "context charts")
 	if shown == 0 {
 		return
 	}
@@ -357,7 +361,7 @@ func collapsible(c ReportRow) bool {
 	return !c.Start && c.Trigger != "manual" && rowChanges(c) == "no changes"
 }
 
-func renderTable(b *strings.Builder, r *Report, l renderLimits, cuts *[]string) {
+func renderTable(b *strings.Builder, r *Report, l renderLimits, cuts *cutList) {
 	var rows []tableRow
 	for _, c := range r.Checkpoints {
 		if k := len(rows) - 1; k >= 0 && collapsible(c) && collapsible(rows[k].last) && rows[k].last.Session == c.Session {
@@ -402,7 +406,5 @@ func renderTable(b *strings.Builder, r *Report, l renderLimits, cuts *[]string) 
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", id, when, trigger, usageText(c.TokenUsage), plan, changes, topic)
 	}
-	if shown < len(rows) {
-		*cuts = append(*cuts, fmt.Sprintf("%d of %d checkpoint rows", len(rows)-shown, len(rows)))
-	}
+	cuts.note(shown, len(rows), "checkpoint rows")
 }

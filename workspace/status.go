@@ -50,24 +50,46 @@ func (s *Status) ExitCode() int {
 // and at critical pressure checkpoints, writes a summary and halts — a halt
 // that persists across restarts until an explicit override.
 func (w *Workspace) StatusCheck(session string, p Pressure) (*Status, error) {
+	return w.StatusCheckAs(session, p, false)
+}
+
+// StatusCheckAs is StatusCheck, told whether a person typed the command
+// at a terminal. Without a reading given, the session's newest hook
+// reading is used; a workspace whose hooks record readings but have none
+// for this session yet counts 0. Only a workspace with no reading at all
+// counts as missing: 0 on the first turn, critical after — except for a
+// person at a terminal, whose call counts 0 and is no turn, so typing
+// `ctxgit status` never halts a session by itself.
+func (w *Workspace) StatusCheckAs(session string, p Pressure, interactive bool) (*Status, error) {
 	lock, err := w.Lock()
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Unlock()
 	rt, rterr := w.loadRuntime(session)
-	rt.Turns++
+	if !p.Known {
+		if r, ok := w.RecordedReading(session); ok {
+			p = r
+		}
+	}
+	if p.Known || !interactive {
+		rt.Turns++
+	}
 	st := &Status{Turn: rt.Turns, Required: []string{}}
 	if rterr != nil {
 		st.Notes = append(st.Notes, rterr.Error())
 	}
-	if !p.Known {
+	switch {
+	case p.Known:
+	case w.anyReading():
+		p = Pressure{Value: 0, Source: "no hook reading for this session yet (counts as 0)"}
+	case interactive:
+		p = Pressure{Value: 0, Source: "missing (typed at a terminal: counts as 0, not a turn)"}
+	case rt.Turns == 1:
 		// No reading: harmless on the first turn, the worst case after.
-		if rt.Turns == 1 {
-			p = Pressure{Value: 0, Source: "missing (first turn: counts as 0)"}
-		} else {
-			p = Pressure{Value: w.Config.Pressure.Critical, Source: "missing (after the first turn: counts as critical)"}
-		}
+		p = Pressure{Value: 0, Source: "missing (first turn: counts as 0)"}
+	default:
+		p = Pressure{Value: w.Config.Pressure.Critical, Source: "missing (after the first turn: counts as critical)"}
 	}
 	st.Pressure, st.Level = p, w.Level(p.Value)
 	err = w.decide(session, rt, st)

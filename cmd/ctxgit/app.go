@@ -224,7 +224,26 @@ func (a *app) sessionWorkspace(c *cli.Context, min, max int) (*workspace.Workspa
 		return nil, "", err
 	}
 	w, err := a.open(c)
+	if err != nil {
+		return w, sess, err
+	}
+	sess, err = a.pickSession(c, w, sess, false)
 	return w, sess, err
+}
+
+// pickSession applies SPEC §6.3 to the session a command was given: the
+// host session the hooks recorded when none was named, and for commands
+// that only read history a unique prefix or the newest session. A read
+// says on stderr which session it picked when it was not the one named.
+func (a *app) pickSession(c *cli.Context, w *workspace.Workspace, sess string, read bool) (string, error) {
+	choice, err := w.PickSession(sess, c.IsSet("session"), read)
+	if err != nil {
+		return "", err
+	}
+	if read && choice.Why != "" {
+		a.note("session %s (%s)", choice.Session, choice.Why)
+	}
+	return choice.Session, nil
 }
 
 // session reads and validates --session.

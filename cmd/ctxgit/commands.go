@@ -171,6 +171,9 @@ func (a *app) recoverCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if sess, err = a.pickSession(c, w, sess, false); err != nil {
+				return err
+			}
 			asJSON := func(res *workspace.RecoverResult) error {
 				out := map[string]any{"block": res.Block, "note": res.Note, "marked": res.Marked, "written": res.Wrote}
 				if r := res.Resolved; r != nil {

@@ -223,13 +223,23 @@ func (a *app) reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Value: workspace.FormatMarkdown, Usage: "markdown, or github: cut to fit GitHub's comment limit"},
 		},
 		Action: func(c *cli.Context) error {
-			w, sess, err := a.sessionWorkspace(c, 0, 0)
+			if err := args(c, 0, 0); err != nil {
+				return err
+			}
+			sess, err := session(c)
 			if err != nil {
 				return err
 			}
 			format := c.String("format")
 			if format != workspace.FormatMarkdown && format != workspace.FormatGitHub {
 				return spec.Usage("--format %q: want markdown or github", format)
+			}
+			w, err := a.open(c)
+			if err != nil {
+				return err
+			}
+			if sess, err = a.pickSession(c, w, sess, true); err != nil {
+				return err
 			}
 			r, err := w.Report(workspace.ReportOptions{Session: sess, Since: c.String("since"), Base: c.String("base"), AllSessions: c.Bool("all-sessions")})
 			if err != nil {

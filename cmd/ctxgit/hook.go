@@ -2,13 +2,17 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/internal/detach"
 	"github.com/ctxgit/ctxgit/workspace"
 	"github.com/ctxgit/ctxgit/workspace/hooks"
 )
@@ -27,7 +31,9 @@ func (a *app) hookCommand() *cli.Command {
 		Usage:     "answer a host's hook call (HOST: " + strings.Join(hosts, ", ") + ")",
 		ArgsUsage: "HOST EVENT",
 		Flags: []cli.Flag{rootFlag,
-			&cli.BoolFlag{Name: "write", Usage: "OpenClaw bootstrap: write CONTEXT_RECOVERY.md instead of printing"}},
+			&cli.BoolFlag{Name: "write", Usage: "OpenClaw bootstrap: write CONTEXT_RECOVERY.md instead of printing"},
+			// The detached child of a hook (SPEC §15.1): its work, from a file.
+			&cli.StringFlag{Name: "job", Hidden: true}},
 		Action: func(c *cli.Context) error {
 			return a.failOpen(c, c.Args().Get(0), c.Args().Get(1), func(req hooks.Request) error {
 				if c.NArg() != 2 {
@@ -64,14 +70,17 @@ func (a *app) failOpen(c *cli.Context, host, event string, run func(hooks.Reques
 	}
 	// The host's own stdout, not the command's error-remembering one: a
 	// host that stopped reading is logged below like any hook error.
-	req := hooks.Request{Host: host, Event: event, Env: env, Root: c.String("root"), Write: c.Bool("write"), Out: a.out.w}
+	req := hooks.Request{Host: host, Event: event, Env: env, Root: c.String("root"), Write: c.Bool("write"), Out: a.out.w,
+		Job: c.String("job"), Spawn: spawnSelf}
 	defer func() {
 		if r := recover(); r != nil {
 			hooks.LogError(req, fmt.Errorf("panic: %v", r))
 			err = nil
 		}
 	}()
-	req.Input, err = hooks.ReadInput(a.stdin)
+	if req.Job == "" {
+		req.Input, err = hooks.ReadInput(a.stdin)
+	}
 	if err == nil {
 		// A bad CTXGIT_NOW is not the host's problem: logged, not run.
 		err = envErr
@@ -83,4 +92,21 @@ func (a *app) failOpen(c *cli.Context, host, event string, run func(hooks.Reques
 		hooks.LogError(req, err)
 	}
 	return nil
+}
+
+// spawnSelf starts this ctxgit, detached, with args: the program as it was
+// invoked (found on PATH, or made absolute), so a wrapper or a test's
+// dispatch by name runs it the same way; else the running executable.
+func spawnSelf(args []string) error {
+	exe := os.Args[0]
+	if filepath.Base(exe) == exe {
+		if p, err := exec.LookPath(exe); err == nil {
+			exe = p
+		} else if p, err := os.Executable(); err == nil {
+			exe = p
+		}
+	} else if abs, err := filepath.Abs(exe); err == nil {
+		exe = abs
+	}
+	return detach.Start(exe, args, "", nil)
 }

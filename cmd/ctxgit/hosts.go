@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -48,6 +49,18 @@ func (a *app) installHosts(w *workspace.Workspace, names []string, local, uninst
 		}
 		for _, n := range res.Notes {
 			fmt.Fprintf(a.stdout, "%s: %s\n", h, n)
+		}
+	}
+	if !uninstall && !asJSON && len(results) > 0 {
+		// The same card the agent gets on a session's first start.
+		card := w.OnboardingCard()
+		if !w.Config.Recovery.Onboarding {
+			fmt.Fprintln(a.stdout, "agents get no onboarding card (recovery.onboarding: false); it would say:")
+		} else {
+			fmt.Fprintln(a.stdout, "on a session's first start the agent gets this card:")
+		}
+		for _, line := range strings.Split(strings.TrimRight(card, "\n"), "\n") {
+			fmt.Fprintln(a.stdout, "  "+line)
 		}
 	}
 	return results, nil

@@ -49,6 +49,10 @@ func TestScripts(t *testing.T) {
 			env.Setenv("NO_COLOR", "1")
 			// A fixed clock: every checkpoint in a script is dated by it.
 			env.Setenv("CTXGIT_NOW", "2026-11-22T10:00:00Z")
+			// Hooks take their session checkpoints inline, so a script
+			// reads what they wrote and leaves no child running after it;
+			// hooks_detach.txtar turns detaching back on.
+			env.Setenv("CTXGIT_HOOK_DETACH", "0")
 			if abs, err := filepath.Abs(sharedFixture); err == nil {
 				env.Setenv("SHARED_TRANSCRIPT", abs)
 			}

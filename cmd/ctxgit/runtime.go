@@ -99,7 +99,10 @@ func (a *app) statusCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			st, err := w.StatusCheck(sess, p)
+			// A person at a terminal: both ends are one. An agent's shell
+			// tool runs ctxgit with pipes.
+			interactive := isTerminal(os.Stdin) && isTerminal(os.Stdout)
+			st, err := w.StatusCheckAs(sess, p, interactive)
 			if err != nil {
 				return err
 			}

@@ -185,6 +185,10 @@ func (a *app) readSessionWorkspace(c *cli.Context, min, max int) (*workspace.Wor
 		return nil, "", err
 	}
 	w, err := a.open(c)
+	if err != nil {
+		return w, sess, err
+	}
+	sess, err = a.pickSession(c, w, sess, true)
 	return w, sess, err
 }
 

@@ -3,8 +3,11 @@ package hooks
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
@@ -12,11 +15,13 @@ import (
 	"github.com/ctxgit/ctxgit/workspace/transcript"
 )
 
-// NudgeText asks the agent to save its working state before compaction
-// takes it (SPEC §15.3).
-const NudgeText = "Context is filling up (%.0f%%). Before the next step, save your working state so it survives compaction: " +
-	"mark progress in .active-plan.md (ctxgit plan mark N done), record decisions (ctxgit decide \"…\" --why \"…\") and " +
-	"failures (ctxgit fail …), and set the next action (ctxgit state set next_action \"…\")."
+// NudgeText tells the agent, as a fact and not an order, that the context
+// is filling and what of its working state survives compaction (SPEC
+// §15.3): hosts screen injected imperatives as possible prompt injection.
+// Its arguments: the percentage, the configured plan path.
+const NudgeText = "Context is %.0f%% full; compaction will soon drop older turns. What survives it is what ctxgit has saved: " +
+	"the plan in %s (ctxgit plan mark N done), decisions (ctxgit decide \"…\" --why \"…\"), " +
+	"the failure log (ctxgit fail \"…\") and the next action (ctxgit state set next_action \"…\")."
 
 // defaultWindow is the context window assumed when neither the host nor
 // its transcript says (Claude's models' usual window).
@@ -67,33 +72,95 @@ func (c *call) writeJSON(path string, v any) error {
 	return workspace.WriteFileAtomic(path, append(data, '\n'), 0o644)
 }
 
-// sessionStart injects recovery after compaction (source compact), or on
-// startup and resume the newest checkpoint if fresh; startup, resume and
-// clear also record the session's base snapshot.
+// sessionStart injects recovery after compaction (source compact); on
+// startup and resume, this session's own newest checkpoint ("Resumed") or
+// another session's fresh one whose state is not older than the files on
+// disk ("Previous session"), else a pointer of at most three lines
+// (SPEC §15.1). Startup, resume and clear also record the session's base
+// snapshot.
 func (c *call) sessionStart() error {
 	w, err := c.workspace()
 	if err != nil {
 		return err
 	}
+	c.recordSession(w.Root)
+	if err := c.exportSession(); err != nil {
+		return err
+	}
 	switch c.p.Source {
 	case "compact":
-		c.clearCycle(w.Root)
-		if err := c.recoverInto(w, false, "SessionStart"); err != nil {
-			return err
-		}
-		// Delivered: the next prompt has nothing left to inject.
-		if err := os.Remove(pendingPath(w.Root, c.session)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		return nil
+		return c.deliverPending(w)
 	case "clear":
 	default:
-		if err := c.recoverInto(w, true, "SessionStart"); err != nil {
+		if err := c.startupInjection(w); err != nil {
 			return err
 		}
 	}
-	_, err = w.Checkpoint(c.checkpointOptions(w, "session-start", false))
-	return err
+	return c.deferCheckpoint(w, "session-start")
+}
+
+// startupInjection picks what a starting session sees of earlier work,
+// after the onboarding card on its first start (SPEC §15.1), in one
+// output: a host takes one answer per event.
+func (c *call) startupInjection(w *workspace.Workspace) error {
+	card := ""
+	marker := localPath(w.Root, "onboarded", c.session)
+	if w.Config.Recovery.Onboarding && !w.HasCheckpoints(c.session) && !exists(marker) {
+		card = w.OnboardingCard() + "\n"
+	}
+	session, title := c.session, workspace.ResumedTitle(c.session)
+	var newest *workspace.Resolved
+	if !w.HasCheckpoints(c.session) {
+		var err error
+		if newest, err = w.Newest(); err != nil {
+			return err
+		}
+		if newest != nil {
+			session, title = newest.Session, workspace.PreviousTitle(newest.Session, newest.Checkpoint.Meta.CreatedAt)
+		}
+	}
+	injected := false
+	if newest != nil || card == "" {
+		_, err := w.Recover(workspace.RecoverOptions{
+			Session: session, SessionGiven: true, Status: w.PeekStatus(session), Title: title, NotStaleAgainst: true,
+			Emit: func(r *workspace.RecoverResult) error {
+				injected = true
+				return c.writeContext(card + r.Block)
+			},
+		})
+		if err != nil && !errors.Is(err, spec.ErrNotFound) {
+			return err
+		}
+	}
+	text := card
+	if !injected && newest != nil {
+		text += pointerText(newest, w.Config.Paths.Plan)
+	}
+	if !injected && text != "" {
+		if err := c.writeContext(strings.TrimRight(text, "\n") + "\n"); err != nil {
+			return err
+		}
+	}
+	if card != "" {
+		// Shown: a session gets its card once.
+		if err := workspace.PrepareLocal(w.Root); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(marker), 0o755); err != nil {
+			return err
+		}
+		return workspace.WriteFileAtomic(marker, nil, 0o644)
+	}
+	return nil
+}
+
+// pointerText tells a brand-new session, in at most three lines, that
+// earlier work exists and how to see it, without injecting it.
+func pointerText(r *workspace.Resolved, plan string) string {
+	name := r.Session + ":" + r.Checkpoint.Meta.CheckpointID
+	return "# Earlier work in this workspace (ctxgit)\n" +
+		"Newest checkpoint: " + name + ", taken " + r.Checkpoint.Meta.CreatedAt.UTC().Format("2006-01-02 15:04 UTC") + "; not loaded here.\n" +
+		"`ctxgit recover " + name + "` shows it; the plan is " + plan + ".\n"
 }
 
 // preCompact checkpoints before the host compacts, and leaves a marker so
@@ -104,6 +171,7 @@ func (c *call) preCompact() error {
 	if err != nil {
 		return err
 	}
+	c.recordSession(w.Root)
 	if _, err := w.Checkpoint(c.checkpointOptions(w, spec.TriggerCompaction, true)); err != nil {
 		return err
 	}
@@ -125,6 +193,7 @@ func (c *call) postCompact() error {
 // compaction both start over.
 func (c *call) clearCycle(root string) {
 	os.Remove(nudgePath(root, c.session))
+	workspace.ForgetReading(root, c.session)
 	var st hookState
 	if ok, _ := readJSON(statePath(root, c.session), &st); ok {
 		st.LastAutoTokens = 0
@@ -132,15 +201,40 @@ func (c *call) clearCycle(root string) {
 	}
 }
 
-// preToolUse delivers the flush nudge, once per compaction cycle. With no
-// marker — nearly always — it costs finding the root (a few stats) and
-// one stat more; with a delivered one, one read: only an undelivered nudge
-// opens the workspace and takes the lock.
-func (c *call) preToolUse() error {
+// afterTool answers a tool call's end, the one event on every host but
+// OpenClaw that can add text after the tool's result. After a compaction
+// (a pending marker) on hosts with no post-compaction start (Cursor,
+// Gemini CLI) it injects the recovery, in the same conversation; else it
+// updates the gauge from the transcript's tail and delivers the flush
+// nudge, once. With no marker of either kind and no transcript reader —
+// nearly always — it costs finding the root and two stats.
+func (c *call) afterTool() error {
 	root, err := c.root()
 	if err != nil {
 		return err
 	}
+	if recoversAfterTool(c.Host) && exists(pendingPath(root, c.session)) {
+		w, err := c.workspace()
+		if err != nil {
+			return err
+		}
+		return c.deliverPending(w)
+	}
+	if err := c.gaugeFromTranscript(); err != nil {
+		return err
+	}
+	return c.deliverNudge(root)
+}
+
+// recoversAfterTool: hosts whose compaction is followed by no event that
+// injects before the next tool result (SPEC §15.1).
+func recoversAfterTool(host string) bool { return host == "cursor" || host == "gemini" }
+
+// deliverNudge writes an undelivered nudge marker's text in the host's
+// after-tool shape and marks it delivered — after writing, so a host that
+// stopped reading gets it on its next call rather than never. With no
+// marker it costs one stat; only an undelivered one takes the lock.
+func (c *call) deliverNudge(root string) error {
 	path := nudgePath(root, c.session)
 	if !exists(path) {
 		return nil
@@ -170,18 +264,16 @@ func (c *call) preToolUse() error {
 	if w.Now().Sub(m.Timestamp) > time.Duration(w.Config.Pressure.NudgeStale) {
 		return os.Remove(path)
 	}
-	// Delivered first, marked after: a host that stopped reading gets the
-	// nudge on its next call rather than never.
-	if err := c.writeNudge(m.UsedPct); err != nil {
+	if err := c.writeContext(fmt.Sprintf(NudgeText, m.UsedPct, w.Config.Paths.Plan)); err != nil {
 		return err
 	}
 	m.Flushed = true
 	return c.writeJSON(path, m)
 }
 
-// afterTool updates the gauge from the transcript's tail, where the host
-// has no status line to do it.
-func (c *call) afterTool() error {
+// gaugeFromTranscript updates the gauge from the transcript's tail, where
+// ctxgit has a reader for the host's transcript.
+func (c *call) gaugeFromTranscript() error {
 	format, ok := transcriptFormat(c.Host)
 	if !ok || !regularFile(c.p.TranscriptPath) {
 		return nil
@@ -206,6 +298,15 @@ func (c *call) afterTool() error {
 // tailBytes bounds how far back the gauge looks for usage.
 const tailBytes = 4 << 20
 
+// knownWindowIfAny is the last window a host reported for the session, or 0.
+func (c *call) knownWindowIfAny(root string) int64 {
+	var st hookState
+	if ok, _ := readJSON(statePath(root, c.session), &st); ok {
+		return st.Window
+	}
+	return 0
+}
+
 func (c *call) knownWindow(root string) int64 {
 	var st hookState
 	if ok, _ := readJSON(statePath(root, c.session), &st); ok && st.Window > 0 {
@@ -214,13 +315,16 @@ func (c *call) knownWindow(root string) int64 {
 	return defaultWindow
 }
 
-// promptSubmit injects a recovery still pending after a compaction (hosts
-// with no post-compaction event, or if the session-start one was missed).
+// promptSubmit injects a recovery still pending after a compaction: the
+// fallback where the post-compaction start was missed (Claude Code,
+// Codex), or the first prompt after a compaction no tool call followed
+// (Gemini CLI).
 func (c *call) promptSubmit() error {
 	root, err := c.root()
 	if err != nil {
 		return err
 	}
+	c.recordSession(root)
 	if !exists(pendingPath(root, c.session)) {
 		return nil
 	}
@@ -228,36 +332,38 @@ func (c *call) promptSubmit() error {
 	if err != nil {
 		return err
 	}
-	event := "UserPromptSubmit"
-	if c.Host == "gemini" {
-		event = "BeforeAgent"
-	}
-	if err := c.recoverInto(w, false, event); err != nil {
-		return err
-	}
-	return os.Remove(pendingPath(root, c.session))
+	return c.deliverPending(w)
 }
 
-// bootstrap gives OpenClaw the recovery block for its bootstrap files, or
-// writes CONTEXT_RECOVERY.md.
+// deliverPending injects this session's recovery after a compaction and
+// retires the pending marker: a new compaction cycle starts, so the nudge
+// and the auto-checkpoint baseline start over too.
+func (c *call) deliverPending(w *workspace.Workspace) error {
+	c.clearCycle(w.Root)
+	if err := c.recoverInto(w, false); err != nil {
+		return err
+	}
+	// Delivered (or nothing to deliver): later events inject nothing.
+	if err := os.Remove(pendingPath(w.Root, c.session)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// bootstrap gives OpenClaw's handler what the agent should see at its
+// bootstrap: the recovery after a compaction (a pending marker from
+// compact-before), else what a starting session sees (startupInjection);
+// with --write, CONTEXT_RECOVERY.md instead of stdout.
 func (c *call) bootstrap() error {
 	w, err := c.workspace()
 	if err != nil {
 		return err
 	}
-	c.clearCycle(w.Root)
-	os.Remove(pendingPath(w.Root, c.session))
-	return c.recoverInto(w, true, "")
-}
-
-// checkpoint takes a checkpoint with what the transcript tells.
-func (c *call) checkpoint(trigger string) error {
-	w, err := c.workspace()
-	if err != nil {
-		return err
+	c.recordSession(w.Root)
+	if exists(pendingPath(w.Root, c.session)) {
+		return c.deliverPending(w)
 	}
-	_, err = w.Checkpoint(c.checkpointOptions(w, trigger, false))
-	return err
+	return c.startupInjection(w)
 }
 
 // checkpointOptions fills a checkpoint from the host: its usage, and the
@@ -265,7 +371,14 @@ func (c *call) checkpoint(trigger string) error {
 // the host is about to compact).
 func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compacting bool) workspace.CheckpointOptions {
 	o := workspace.CheckpointOptions{Session: c.session, Trigger: trigger, Host: c.Host}
-	if p := c.p; p.ContextTokens != nil && p.ContextWindowSize != nil && *p.ContextWindowSize > 0 {
+	if p := c.p; p.TokenCount != nil && *p.TokenCount > 0 {
+		// OpenClaw's count before compaction, over the window a host
+		// reported for the session, if any.
+		o.Usage = spec.TokenUsage{InputTokens: *p.TokenCount, Source: "host"}
+		if window := c.knownWindowIfAny(w.Root); window > 0 {
+			o.Usage.ContextWindow, o.Usage.Utilization = window, float64(*p.TokenCount)/float64(window)
+		}
+	} else if p.ContextTokens != nil && p.ContextWindowSize != nil && *p.ContextWindowSize > 0 {
 		o.Usage = spec.TokenUsage{InputTokens: *p.ContextTokens, ContextWindow: *p.ContextWindowSize,
 			Utilization: float64(*p.ContextTokens) / float64(*p.ContextWindowSize), Source: "host"}
 	} else if p.ContextUsagePercent != nil {
@@ -305,6 +418,11 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 func (c *call) gaugeUpdate(w *workspace.Workspace, p workspace.Pressure) (bool, error) {
 	if p.Tokens == 0 && p.Window > 0 {
 		p.Tokens = int64(p.Value * float64(p.Window)) // a percentage-only reading
+	}
+	// The newest reading, for `ctxgit status` without --pressure (SPEC
+	// §12.3); lock-free: the file is the session's, replaced atomically.
+	if err := workspace.RecordReading(w.Root, c.session, p, w.Now()); err != nil {
+		return false, err
 	}
 	// Decide without the lock first: a status line refreshes every turn,
 	// and most readings change nothing.
@@ -385,4 +503,44 @@ func regularFile(path string) bool {
 	}
 	fi, err := os.Stat(path)
 	return err == nil && fi.Mode().IsRegular()
+}
+
+// recordSession notes the host's session as the workspace's current one,
+// best effort: the agent's own ctxgit calls, which name no session, then
+// land in it (SPEC §6.3).
+func (c *call) recordSession(root string) {
+	workspace.RecordCurrentSession(root, c.session, c.Host, c.Env.Now())
+}
+
+// exportSession appends `export CTXGIT_SESSION=…` to the file a host names
+// for a SessionStart hook's environment (Claude Code's CLAUDE_ENV_FILE,
+// Codex's CODEX_ENV_FILE or CLAUDE_ENV_FILE): the session's later shell
+// tool calls source it, so the agent's own ctxgit calls land in this
+// session. Once per file.
+func (c *call) exportSession() error {
+	if c.session == spec.DefaultSession || (c.Host != "claude-code" && c.Host != "codex") {
+		return nil
+	}
+	path := c.Env.Getenv("CLAUDE_ENV_FILE")
+	if c.Host == "codex" {
+		if p := c.Env.Getenv("CODEX_ENV_FILE"); p != "" {
+			path = p
+		}
+	}
+	if path == "" {
+		return nil
+	}
+	line := "export CTXGIT_SESSION='" + c.session + "'\n"
+	if data, err := os.ReadFile(path); err == nil && strings.Contains(string(data), line) {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(line)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

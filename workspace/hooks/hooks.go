@@ -20,13 +20,34 @@ import (
 	"github.com/ctxgit/ctxgit/workspace/transcript"
 )
 
-// Hosts and their events (SPEC §15.1).
+// Hosts and the events ctxgit answers (SPEC §15.1): each one does work
+// for that host, and `ctxgit init --host` installs exactly these.
 var Events = map[string][]string{
-	"claude-code": {"session-start", "pre-compact", "post-compact", "pre-tool-use", "post-tool-use", "user-prompt-submit", "stop", "session-end"},
-	"codex":       {"session-start", "pre-compact", "post-compact", "pre-tool-use", "post-tool-use"},
+	"claude-code": {"session-start", "pre-compact", "post-tool-use", "user-prompt-submit", "session-end"},
+	"codex":       {"session-start", "pre-compact", "post-tool-use", "user-prompt-submit"},
 	"gemini":      {"session-start", "pre-compress", "before-agent", "after-tool"},
-	"cursor":      {"session-start", "pre-compact", "pre-tool-use"},
+	"cursor":      {"session-start", "pre-compact", "post-tool-use"},
 	"openclaw":    {"bootstrap", "compact-before", "compact-after"},
+}
+
+// retiredEvents were installed by earlier versions and did nothing useful
+// (or, for pre-tool-use, answered a permission question). A config not yet
+// upgraded by `ctxgit init --host` still calls them: they answer nothing,
+// and are not logged as errors.
+var retiredEvents = map[string][]string{
+	"claude-code": {"pre-tool-use", "post-compact", "stop"},
+	"codex":       {"pre-tool-use", "post-compact"},
+	"cursor":      {"pre-tool-use"},
+}
+
+// Retired reports whether event is one ctxgit no longer installs for host.
+func Retired(host, event string) bool {
+	for _, e := range retiredEvents[host] {
+		if e == event {
+			return true
+		}
+	}
+	return false
 }
 
 // Payload is the union of the fields ctxgit reads from any host's hook
@@ -35,6 +56,8 @@ type Payload struct {
 	SessionID      string   `json:"session_id"`
 	ConversationID string   `json:"conversation_id"` // Cursor
 	SessionKey     string   `json:"sessionKey"`      // OpenClaw
+	TokenCount     *int64   `json:"tokenCount"`      // OpenClaw session:compact:before
+	SessionFile    string   `json:"sessionFile"`     // OpenClaw: the session's transcript
 	TranscriptPath string   `json:"transcript_path"`
 	Cwd            string   `json:"cwd"`
 	WorkspaceRoots []string `json:"workspace_roots"` // Cursor
@@ -47,6 +70,8 @@ type Payload struct {
 	ContextWindowSize   *int64   `json:"context_window_size"`
 	Context             struct {
 		WorkspaceDir string `json:"workspaceDir"`
+		TokenCount   *int64 `json:"tokenCount"`
+		SessionFile  string `json:"sessionFile"`
 	} `json:"context"` // OpenClaw
 }
 
@@ -58,6 +83,12 @@ type Request struct {
 	Root        string // --root, if given
 	Write       bool   // OpenClaw: write CONTEXT_RECOVERY.md instead of printing
 	Out         io.Writer
+	// Spawn starts `ctxgit ARGS...` detached (package internal/detach):
+	// work that may outlast the host's budget runs there. Nil, or
+	// CTXGIT_HOOK_DETACH=0, runs it inline.
+	Spawn func(args []string) error
+	// Job names the job file when this process is such a detached child.
+	Job string
 }
 
 // maxInput bounds what a hook reads from its host.
@@ -111,10 +142,16 @@ func Handle(req Request) error {
 	for _, e := range Events[req.Host] {
 		valid = valid || e == req.Event
 	}
+	if Retired(req.Host, req.Event) {
+		return nil // an old install's entry: nothing to do, nothing to say
+	}
 	if !valid {
 		return fmt.Errorf("unknown hook %s %s", req.Host, req.Event)
 	}
 	c := &call{Request: req}
+	if req.Job != "" {
+		return c.runJob()
+	}
 	if len(strings.TrimSpace(string(req.Input))) == 0 {
 		return fmt.Errorf("%s %s: empty input", req.Host, req.Event)
 	}
@@ -123,18 +160,58 @@ func Handle(req Request) error {
 	}
 	c.session = sessionKey(c.p, req.Env)
 	c.dir = payloadDir(c.p, req.Env)
+	err := c.handle()
+	if err == nil {
+		c.clearFailure()
+	}
+	return err
+}
+
+func (c *call) handle() error {
+	if c.Host == "openclaw" {
+		c.openclawPayload()
+		if ok, err := c.initialized(); !ok || err != nil {
+			// The handler runs in the repository it was installed into; a
+			// directory never initialised gets no .ctxgit/ from a hook.
+			return err
+		}
+	}
 	return c.dispatch()
 }
 
+// openclawPayload completes an OpenClaw event: its token count and its
+// session file, at the top level or in its context.
+func (c *call) openclawPayload() {
+	if c.p.TokenCount == nil {
+		c.p.TokenCount = c.p.Context.TokenCount
+	}
+	for _, f := range []string{c.p.TranscriptPath, c.p.SessionFile, c.p.Context.SessionFile} {
+		if c.p.TranscriptPath == "" {
+			c.p.TranscriptPath = f
+		}
+	}
+}
+
+// initialized reports whether the call's workspace has a .ctxgit/ (or
+// --root/CTXGIT_ROOT named one explicitly).
+func (c *call) initialized() (bool, error) {
+	root, err := c.root()
+	if err != nil {
+		return false, err
+	}
+	return c.Root != "" || c.Env.Getenv("CTXGIT_ROOT") != "" || exists(filepath.Join(root, spec.DirName)), nil
+}
+
 // payloadDir is the directory a payload names: cwd, Cursor's first
-// workspace root, OpenClaw's workspace, else the process's.
+// workspace root, else the process's. OpenClaw's context.workspaceDir is
+// the agent's workspace, which may not be the repository: its handler
+// runs ctxgit in the repository instead, so the process's directory is
+// the one.
 func payloadDir(p Payload, env workspace.Env) string {
 	dir := p.Cwd
 	switch {
 	case dir == "" && len(p.WorkspaceRoots) > 0:
 		dir = p.WorkspaceRoots[0]
-	case dir == "" && p.Context.WorkspaceDir != "":
-		dir = p.Context.WorkspaceDir
 	case dir == "":
 		dir = env.Cwd
 	}
@@ -181,7 +258,7 @@ func (c *call) workspace() (*workspace.Workspace, error) {
 		return nil, err
 	}
 	c.ws, err = workspace.Open(c.Env, root)
-	if err == nil && time.Duration(c.ws.Config.Lock.Timeout) > hookLockWait {
+	if err == nil && c.Job == "" && time.Duration(c.ws.Config.Lock.Timeout) > hookLockWait {
 		// Hooks answer inside the host's timeout (5 s for tool hooks):
 		// rather give up on a busy workspace, and log it, than be killed.
 		c.ws.Config.Lock.Timeout = spec.Duration(hookLockWait)
@@ -198,20 +275,20 @@ func (c *call) dispatch() error {
 		return c.sessionStart()
 	case "pre-compact", "pre-compress", "compact-before":
 		return c.preCompact()
-	case "post-compact", "compact-after":
+	case "compact-after":
 		return c.postCompact()
-	case "pre-tool-use":
-		return c.preToolUse()
 	case "post-tool-use", "after-tool":
 		return c.afterTool()
 	case "user-prompt-submit", "before-agent":
 		return c.promptSubmit()
 	case "bootstrap":
 		return c.bootstrap()
-	case "stop":
-		return nil // a turn ended: nothing to save that the next events miss
 	case "session-end":
-		return c.checkpoint(spec.TriggerSessionEnd)
+		w, err := c.workspace()
+		if err != nil {
+			return err
+		}
+		return c.deferCheckpoint(w, spec.TriggerSessionEnd)
 	}
 	return nil
 }

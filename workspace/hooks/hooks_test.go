@@ -3,6 +3,7 @@ package hooks
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,7 +78,7 @@ func TestHandleRejects(t *testing.T) {
 		{"claude-code", "pre-compact", "{not json", "not JSON"},
 		{"claude-code", "no-such-event", "{}", "unknown hook"},
 		{"nohost", "session-start", "{}", "unknown hook"},
-		{"cursor", "post-tool-use", "{}", "unknown hook"},
+		{"cursor", "before-agent", "{}", "unknown hook"},
 	} {
 		var out bytes.Buffer
 		err := Handle(Request{Host: tc.host, Event: tc.event, Input: []byte(tc.input), Env: env(dir, nil), Out: &out})
@@ -104,17 +105,14 @@ func TestNudgeCycle(t *testing.T) {
 	if ok, _ := readJSON(nudgePath(dir, "s"), &m); !ok || m.Flushed || m.UsedPct != 66 {
 		t.Fatalf("marker after 66%%: %+v", m)
 	}
-	first := run(t, dir, "claude-code", "pre-tool-use", `{"session_id":"s"}`)
-	var out struct {
-		HookSpecificOutput struct {
-			HookEventName, PermissionDecision, AdditionalContext string
-		}
-	}
-	if err := json.Unmarshal([]byte(first), &out); err != nil || out.HookSpecificOutput.PermissionDecision != "allow" ||
-		!strings.Contains(out.HookSpecificOutput.AdditionalContext, "(66%)") {
+	first := run(t, dir, "claude-code", "post-tool-use", `{"session_id":"s"}`)
+	var out map[string]map[string]any
+	if err := json.Unmarshal([]byte(first), &out); err != nil || len(out) != 1 || len(out["hookSpecificOutput"]) != 2 ||
+		out["hookSpecificOutput"]["hookEventName"] != "PostToolUse" ||
+		!strings.HasPrefix(out["hookSpecificOutput"]["additionalContext"].(string), "Context is 66% full") {
 		t.Fatalf("nudge = %q (%v)", first, err)
 	}
-	if again := run(t, dir, "claude-code", "pre-tool-use", `{"session_id":"s"}`); again != "" {
+	if again := run(t, dir, "claude-code", "post-tool-use", `{"session_id":"s"}`); again != "" {
 		t.Fatalf("second nudge in one cycle: %q", again)
 	}
 	// Still above the threshold: a flushed marker is not rewritten, and
@@ -128,18 +126,18 @@ func TestNudgeCycle(t *testing.T) {
 	if _, err := c.gaugeUpdate(w, reading); err != nil {
 		t.Fatalf("a reading that changes nothing took the lock: %v", err)
 	}
-	if again := run(t, dir, "claude-code", "pre-tool-use", `{"session_id":"s"}`); again != "" {
+	if again := run(t, dir, "claude-code", "post-tool-use", `{"session_id":"s"}`); again != "" {
 		t.Fatalf("nudge after a new reading in the same cycle: %q", again)
 	}
 	lock.Unlock()
 	// A compaction starts a new cycle.
-	run(t, dir, "claude-code", "post-compact", `{"session_id":"s"}`)
+	run(t, dir, "claude-code", "session-start", `{"session_id":"s","source":"compact"}`)
 	if _, err := os.Stat(nudgePath(dir, "s")); !os.IsNotExist(err) {
-		t.Fatal("post-compact left the marker")
+		t.Fatal("session-start compact left the marker")
 	}
 	// A stale, undelivered marker is removed without a nudge.
 	(&call{Request: Request{Root: dir}}).writeJSON(nudgePath(dir, "s"), nudgeMarker{Timestamp: now.Add(-31 * time.Minute), UsedPct: 70})
-	if got := run(t, dir, "claude-code", "pre-tool-use", `{"session_id":"s"}`); got != "" {
+	if got := run(t, dir, "claude-code", "post-tool-use", `{"session_id":"s"}`); got != "" {
 		t.Fatalf("stale marker nudged: %q", got)
 	}
 	if _, err := os.Stat(nudgePath(dir, "s")); !os.IsNotExist(err) {
@@ -179,19 +177,73 @@ func TestAutoCheckpoint(t *testing.T) {
 	}
 }
 
-// SPEC §15.2.1: each host's injection format.
+// SPEC §15.2.1: each host's injection format, per event; no output ever
+// carries a permission or decision field.
 func TestWriteContextFormats(t *testing.T) {
-	for _, tc := range []struct{ host, want string }{
-		{"claude-code", `{"hookSpecificOutput":{"additionalContext":"B","hookEventName":"SessionStart"}}` + "\n"},
-		{"codex", `{"hookSpecificOutput":{"additionalContext":"B","hookEventName":"SessionStart"}}` + "\n"},
-		{"gemini", `{"hookSpecificOutput":{"additionalContext":"B","hookEventName":"SessionStart"}}` + "\n"},
-		{"cursor", `{"additional_context":"B"}` + "\n"},
-		{"openclaw", "B"},
+	for _, tc := range []struct{ host, event, want string }{
+		{"claude-code", "session-start", `{"hookSpecificOutput":{"additionalContext":"B","hookEventName":"SessionStart"}}` + "\n"},
+		{"claude-code", "post-tool-use", `{"hookSpecificOutput":{"additionalContext":"B","hookEventName":"PostToolUse"}}` + "\n"},
+		{"claude-code", "user-prompt-submit", `{"hookSpecificOutput":{"additionalContext":"B","hookEventName":"UserPromptSubmit"}}` + "\n"},
+		{"codex", "session-start", `{"hookSpecificOutput":{"additionalContext":"B","hookEventName":"SessionStart"}}` + "\n"},
+		{"codex", "post-tool-use", `{"hookSpecificOutput":{"additionalContext":"B","hookEventName":"PostToolUse"}}` + "\n"},
+		{"gemini", "after-tool", `{"hookSpecificOutput":{"additionalContext":"B","hookEventName":"AfterTool"}}` + "\n"},
+		{"gemini", "before-agent", `{"hookSpecificOutput":{"additionalContext":"B","hookEventName":"BeforeAgent"}}` + "\n"},
+		{"cursor", "post-tool-use", `{"additional_context":"B"}` + "\n"},
+		{"cursor", "session-start", `{"additional_context":"B"}` + "\n"},
+		{"openclaw", "bootstrap", "B"},
 	} {
 		var out bytes.Buffer
-		c := &call{Request: Request{Host: tc.host, Out: &out}}
-		if err := c.writeContext("B", "SessionStart"); err != nil || out.String() != tc.want {
-			t.Errorf("%s: %q, %v; want %q", tc.host, out.String(), err, tc.want)
+		c := &call{Request: Request{Host: tc.host, Event: tc.event, Out: &out}}
+		if err := c.writeContext("B"); err != nil || out.String() != tc.want {
+			t.Errorf("%s %s: %q, %v; want %q", tc.host, tc.event, out.String(), err, tc.want)
+		}
+		for _, field := range []string{"permission", "decision"} {
+			if strings.Contains(strings.ToLower(out.String()), field) {
+				t.Errorf("%s %s: output %q carries a %s field", tc.host, tc.event, out.String(), field)
+			}
+		}
+	}
+	// Events with no documented way to inject refuse rather than print a
+	// shape the host drops.
+	for _, tc := range []struct{ host, event string }{
+		{"claude-code", "pre-compact"}, {"cursor", "pre-compact"}, {"gemini", "pre-compress"}, {"openclaw", "compact-before"},
+	} {
+		var out bytes.Buffer
+		c := &call{Request: Request{Host: tc.host, Event: tc.event, Out: &out}}
+		if err := c.writeContext("B"); err == nil || out.Len() > 0 {
+			t.Errorf("%s %s: wrote %q, err %v; want an error and nothing written", tc.host, tc.event, out.String(), err)
+		}
+	}
+}
+
+// The nudge states facts: no imperative opening, no "you must".
+func TestNudgeTextIsFactual(t *testing.T) {
+	text := fmt.Sprintf(NudgeText, 70.0, ".active-plan.md")
+	if !strings.HasPrefix(text, "Context is 70% full") {
+		t.Fatalf("nudge = %q", text)
+	}
+	for _, imperative := range []string{"Before the next step", "save your", "must", "You should", "Please"} {
+		if strings.Contains(text, imperative) {
+			t.Errorf("nudge %q contains the imperative %q", text, imperative)
+		}
+	}
+}
+
+// Events an older install registered answer nothing and log nothing.
+func TestRetiredEventsAreSilent(t *testing.T) {
+	dir := t.TempDir()
+	for host, events := range retiredEvents {
+		for _, e := range events {
+			var out bytes.Buffer
+			err := Handle(Request{Host: host, Event: e, Input: []byte(`{"session_id":"s"}`), Env: env(dir, nil), Out: &out})
+			if err != nil || out.Len() > 0 {
+				t.Errorf("%s %s: %q, %v", host, e, out.String(), err)
+			}
+			for _, cur := range Events[host] {
+				if cur == e {
+					t.Errorf("%s %s is both current and retired", host, e)
+				}
+			}
 		}
 	}
 }

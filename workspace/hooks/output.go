@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -15,17 +16,13 @@ import (
 
 // recoverInto recovers the session's checkpoint (or, with fallback, the
 // workspace's newest fresh one) and hands the block to the host in its
-// format. The checkpoint is marked recovered only once the output was
-// written (SPEC §10.3).
-func (c *call) recoverInto(w *workspace.Workspace, fallback bool, event string) error {
+// format, for the event being answered. The checkpoint is marked
+// recovered only once the output was written (SPEC §10.3).
+func (c *call) recoverInto(w *workspace.Workspace, fallback bool) error {
 	_, err := w.Recover(workspace.RecoverOptions{
 		Session: c.session, SessionGiven: !fallback, Status: w.PeekStatus(c.session),
-		Write: c.Host == "openclaw" && c.Write,
 		Emit: func(r *workspace.RecoverResult) error {
-			if r.Wrote != "" {
-				return nil
-			}
-			return c.writeContext(r.Block, event)
+			return c.writeContext(r.Block)
 		},
 	})
 	if errors.Is(err, spec.ErrNotFound) {
@@ -34,32 +31,51 @@ func (c *call) recoverInto(w *workspace.Workspace, fallback bool, event string) 
 	return err
 }
 
+// hostEvents names ctxgit's events the way each host's output names
+// them (hookSpecificOutput.hookEventName).
+var hostEvents = map[string]map[string]string{
+	"claude-code": {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "post-tool-use": "PostToolUse"},
+	"codex":       {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "post-tool-use": "PostToolUse"},
+	"gemini":      {"session-start": "SessionStart", "before-agent": "BeforeAgent", "after-tool": "AfterTool"},
+}
+
+// canInject reports whether the event being answered has a documented way
+// to put text in front of the model (SPEC §15.2.1).
+func (c *call) canInject() bool {
+	switch c.Host {
+	case "cursor":
+		return c.Event == "post-tool-use" || c.Event == "session-start"
+	case "openclaw":
+		return c.Event == "bootstrap"
+	}
+	return hostEvents[c.Host][c.Event] != ""
+}
+
 // writeContext puts text into the model's context the way the host takes
-// it (SPEC §15.2.1).
-func (c *call) writeContext(text, event string) error {
+// it on the event being answered (SPEC §15.2.1). It never sets a
+// permission or decision field: ctxgit answers no permission question.
+func (c *call) writeContext(text string) error {
+	if !c.canInject() {
+		return fmt.Errorf("%s %s cannot put text before the model", c.Host, c.Event)
+	}
 	switch c.Host {
 	case "claude-code", "codex", "gemini":
 		return writeOut(c.Out, map[string]any{"hookSpecificOutput": map[string]any{
-			"hookEventName": event, "additionalContext": text}})
+			"hookEventName": hostEvents[c.Host][c.Event], "additionalContext": text}})
 	case "cursor":
 		return writeOut(c.Out, map[string]any{"additional_context": text})
 	}
+	if c.Write {
+		// OpenClaw with no bootstrap file list to add to: the file the
+		// agent's workspace bootstrap reads instead.
+		root, err := c.root()
+		if err != nil {
+			return err
+		}
+		return workspace.WriteFileAtomic(filepath.Join(root, spec.RecoveryFile), []byte(text), 0o644)
+	}
 	_, err := io.WriteString(c.Out, text) // OpenClaw: the handler reads stdout
 	return err
-}
-
-// writeNudge asks the agent to save state, allowing the tool call.
-func (c *call) writeNudge(pct float64) error {
-	text := fmt.Sprintf(NudgeText, pct)
-	switch c.Host {
-	case "cursor":
-		return writeOut(c.Out, map[string]any{"permission": "allow", "agent_message": text})
-	case "gemini":
-		return writeOut(c.Out, map[string]any{"hookSpecificOutput": map[string]any{
-			"hookEventName": "AfterTool", "additionalContext": text}})
-	}
-	return writeOut(c.Out, map[string]any{"hookSpecificOutput": map[string]any{
-		"hookEventName": "PreToolUse", "permissionDecision": "allow", "additionalContext": text}})
 }
 
 func writeOut(out io.Writer, v any) error {
@@ -73,9 +89,9 @@ func writeOut(out io.Writer, v any) error {
 
 // LogError records a failed hook in the workspace's machine-local log, one
 // line, best effort: a hook's own failure must never reach its host. A
-// hook called outside any workspace (a home directory, "/") writes
-// nothing there: it logs why in the user's cache directory instead
-// (UserLogPath).
+// hook called outside any workspace (a home directory, "/"), or an
+// OpenClaw hook in an agent workspace never initialised, writes nothing
+// there: it logs why in the user's cache directory instead (UserLogPath).
 func LogError(req Request, err error) {
 	var p Payload
 	json.Unmarshal(req.Input, &p)
@@ -83,12 +99,23 @@ func LogError(req Request, err error) {
 	line := fmt.Sprintf("%s hook %s %s: %s\n", req.Env.Now().UTC().Format("2006-01-02T15:04:05Z"), req.Host, req.Event,
 		safetext.Line(err.Error()))
 	root, rerr := c.root()
+	if rerr == nil && req.Host == "openclaw" {
+		if ok, _ := c.initialized(); !ok {
+			rerr = errors.New("not initialised") // no .ctxgit/ made in an agent workspace by accident
+		}
+	}
 	if rerr != nil {
 		appendLine(UserLogPath(), line)
 		return
 	}
 	if err := workspace.PrepareLocal(root); err != nil {
 		return
+	}
+	// The marker the status line shows until this event next succeeds.
+	if data, err := json.Marshal(failure{At: req.Env.Now().UTC(), Host: req.Host, Event: req.Event}); err == nil {
+		if os.MkdirAll(localPath(root, failedDir), 0o755) == nil {
+			workspace.WriteFileAtomic(failedPath(root, req.Host, req.Event), data, 0o644)
+		}
 	}
 	appendLine(localPath(root, "ctxgit.log"), line)
 }
@@ -117,6 +144,35 @@ func appendLine(path, line string) {
 	}
 	defer f.Close()
 	f.WriteString(line)
+}
+
+// failedDir holds one marker per host event whose last call failed: the
+// status line shows that a hook is failing (SPEC §15.4), `ctxgit doctor`
+// says which and why.
+const failedDir = "hook-failed"
+
+type failure struct {
+	At    time.Time `json:"at"`
+	Host  string    `json:"host"`
+	Event string    `json:"event"`
+}
+
+func failedPath(root, host, event string) string {
+	return localPath(root, failedDir, host+"-"+event+".json")
+}
+
+// clearFailure drops the event's failure marker after a call that
+// succeeded: one unlink, which finds nothing nearly always.
+func (c *call) clearFailure() {
+	if c.rootDir != "" {
+		os.Remove(failedPath(c.rootDir, c.Host, c.Event))
+	}
+}
+
+// anyFailure reports whether some hook's last call failed.
+func anyFailure(root string) bool {
+	entries, err := os.ReadDir(localPath(root, failedDir))
+	return err == nil && len(entries) > 0
 }
 
 // statusInput is Claude Code's status-line JSON, the parts ctxgit reads.
@@ -180,13 +236,29 @@ func Statusline(req Request) error {
 	if err != nil {
 		return err
 	}
+	c.clearFailure()
+	marker := ""
+	if anyFailure(w.Root) {
+		marker = failureMarker
+	}
 	if p.Value < w.Config.Pressure.GaugeFrom {
-		return nil
+		if marker != "" {
+			_, err = fmt.Fprintln(c.Out, marker)
+		}
+		return err
 	}
 	note := ""
 	if saved {
 		note = "Checkpoint saved"
 	}
-	_, err = fmt.Fprintln(c.Out, workspace.GaugeLine(p, w.Level(p.Value), note))
+	line := workspace.GaugeLine(p, w.Level(p.Value), note)
+	if marker != "" {
+		line += " " + marker
+	}
+	_, err = fmt.Fprintln(c.Out, line)
 	return err
 }
+
+// failureMarker is the status line's sign that a ctxgit hook's last call
+// failed: short, and pointing at what explains it.
+const failureMarker = "[ctxgit: hook failed, see ctxgit doctor]"

@@ -178,7 +178,7 @@ func installJSON(o Options, h *jsonHost, rel string) (*Result, error) {
 	res.Changed = true
 	remove := o.Uninstall && existed && h.trivial(doc)
 	if existed {
-		if res.Backup, err = backup(o, abs, rel, data, perm); err != nil {
+		if res.Backup, err = backup(o, rel, data, perm); err != nil {
 			return nil, err
 		}
 	} else if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
@@ -267,21 +267,32 @@ func invalidAt(rel string, body []byte, err error) error {
 // backupStamp is the UTC time in a backup's name: settings.json.bak-20261122T100000Z.
 const backupStamp = "20060102T150405Z"
 
-// backup writes data to "<file>.bak-<UTC stamp>" beside the file, never
-// over an existing backup (a second one in the same second gets "-2").
-func backup(o Options, abs, rel string, data []byte, perm fs.FileMode) (string, error) {
+// BackupDir holds the backups init --host writes, machine-local, where
+// git does not see them (under .ctxgit/local/, which ctxgit's own
+// .gitignore and info/exclude keep out of `git status`).
+const BackupDir = spec.LocalDir + "/backups"
+
+// backup writes data to "<BackupDir>/<file>.bak-<UTC stamp>", never over
+// an existing backup (a second one in the same second gets "-2"). It
+// returns the backup's workspace-relative path.
+func backup(o Options, rel string, data []byte, perm fs.FileMode) (string, error) {
 	stamp := o.Now().UTC().Format(backupStamp)
+	base := filepath.Join(o.Root, filepath.FromSlash(BackupDir), filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+		return "", &spec.FileError{Path: BackupDir, Err: unwrapPath(err)}
+	}
 	for n := 1; ; n++ {
 		suffix := ".bak-" + stamp
 		if n > 1 {
 			suffix += fmt.Sprintf("-%d", n)
 		}
-		f, err := os.OpenFile(abs+suffix, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		relBackup := BackupDir + "/" + rel + suffix
+		f, err := os.OpenFile(base+suffix, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
-			return "", &spec.FileError{Path: rel + suffix, Err: unwrapPath(err)}
+			return "", &spec.FileError{Path: relBackup, Err: unwrapPath(err)}
 		}
 		_, err = f.Write(data)
 		if err == nil {
@@ -292,9 +303,9 @@ func backup(o Options, abs, rel string, data []byte, perm fs.FileMode) (string, 
 		}
 		if err != nil {
 			os.Remove(f.Name())
-			return "", &spec.FileError{Path: rel + suffix, Err: err}
+			return "", &spec.FileError{Path: relBackup, Err: err}
 		}
-		return rel + suffix, nil
+		return relBackup, nil
 	}
 }
 

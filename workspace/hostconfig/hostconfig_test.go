@@ -22,6 +22,9 @@ var fixedNow = func() time.Time { return time.Date(2026, 11, 22, 10, 0, 0, 0, ti
 
 const stamp = ".bak-20261122T100000Z"
 
+// bk is where init --host keeps its backup of the file rel.
+func bk(rel string) string { return BackupDir + "/" + rel + stamp }
+
 func install(t *testing.T, o Options) *Result {
 	t.Helper()
 	if o.Now == nil {
@@ -187,9 +190,9 @@ func TestFreshInstallCursorShape(t *testing.T) {
         "timeout": 30
       }
     ],
-    "preToolUse": [
+    "postToolUse": [
       {
-        "command": "bin/ctxgit hook cursor pre-tool-use",
+        "command": "bin/ctxgit hook cursor post-tool-use",
         "timeout": 5
       }
     ]
@@ -258,7 +261,7 @@ func TestMergeAndUninstallRestores(t *testing.T) {
 			writeFile(t, root, tc.file, user)
 			o := Options{Root: root, Host: tc.host, Local: tc.local}
 			res := install(t, o)
-			if !res.Changed || res.Backup != tc.file+stamp {
+			if !res.Changed || res.Backup != bk(tc.file) {
 				t.Fatalf("install: %+v", res)
 			}
 			if got := readFile(t, root, res.Backup); got != user {
@@ -330,7 +333,7 @@ func TestUninstallCreatedFile(t *testing.T) {
 			}
 			install(t, Options{Root: root, Host: tc.host, Local: tc.local})
 			res = install(t, Options{Root: root, Host: tc.host, Local: tc.local, Uninstall: true})
-			if !res.Changed || res.Backup != tc.file+stamp {
+			if !res.Changed || res.Backup != bk(tc.file) {
 				t.Errorf("uninstall: %+v", res)
 			}
 			if _, err := os.Stat(filepath.Join(root, tc.file)); !errors.Is(err, os.ErrNotExist) {
@@ -507,21 +510,22 @@ func TestSharedGroup(t *testing.T) {
 	}
 }
 
-// SPEC §15: backups are named <file>.bak-<UTC stamp>, never overwrite one
+// SPEC §15: backups are named <file>.bak-<UTC stamp> under
+// .ctxgit/local/backups/ (git never sees them), never overwrite one
 // another, and hold the file as it was.
 func TestBackupName(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, root, ".codex/hooks.json", "{}")
 	now := func() time.Time { return time.Date(2026, 11, 22, 11, 0, 0, 0, time.FixedZone("CET", 3600)) }
 	res := install(t, Options{Root: root, Host: Codex, Now: now})
-	if res.Backup != ".codex/hooks.json.bak-20261122T100000Z" {
+	if res.Backup != ".ctxgit/local/backups/.codex/hooks.json.bak-20261122T100000Z" {
 		t.Errorf("backup %q", res.Backup)
 	}
 	if got := readFile(t, root, res.Backup); got != "{}" {
 		t.Errorf("backup holds %q", got)
 	}
 	res = install(t, Options{Root: root, Host: Codex, Command: "ctxgit2", Now: now})
-	if res.Backup != ".codex/hooks.json.bak-20261122T100000Z-2" {
+	if res.Backup != ".ctxgit/local/backups/.codex/hooks.json.bak-20261122T100000Z-2" {
 		t.Errorf("second backup in the same second: %q", res.Backup)
 	}
 }
@@ -566,7 +570,7 @@ func TestLocal(t *testing.T) {
 	if res.Path != ".claude/settings.local.json" {
 		t.Errorf("path %q", res.Path)
 	}
-	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], ".claude/settings.json also holds 7 ctxgit hook(s)") {
+	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], ".claude/settings.json also holds 5 ctxgit hook(s)") {
 		t.Errorf("notes %q", res.Notes)
 	}
 	_, err := Install(Options{Root: root, Host: Codex, Local: true})
@@ -645,6 +649,8 @@ func TestOpenClawInstall(t *testing.T) {
 	}
 	for _, s := range []string{
 		`const COMMAND: string = "ctxgit";`,
+		`const INSTALL_ROOT: string = ` + quoteJSON(root) + `;`,
+		`const cwd = repository();`,
 		`from "node:child_process"`,
 		`spawn(`,
 		`timeout: TIMEOUT_MS`,
@@ -696,10 +702,10 @@ func TestOpenClawCommandChange(t *testing.T) {
 	root := t.TempDir()
 	install(t, Options{Root: root, Host: OpenClaw})
 	res := install(t, Options{Root: root, Host: OpenClaw, Command: `"$HOME/bin/ctxgit"`})
-	if !res.Changed || res.Backup != "hooks/ctxgit/HOOK.md"+stamp || len(res.Added) != 3 || len(res.Removed) != 3 {
+	if !res.Changed || res.Backup != bk("hooks/ctxgit/HOOK.md") || len(res.Added) != 3 || len(res.Removed) != 3 {
 		t.Errorf("result %+v", res)
 	}
-	if !slices.Contains(res.Notes, "also backed up hooks/ctxgit/handler.ts as hooks/ctxgit/handler.ts"+stamp) {
+	if !slices.Contains(res.Notes, "also backed up hooks/ctxgit/handler.ts as "+bk("hooks/ctxgit/handler.ts")) {
 		t.Errorf("notes %q", res.Notes)
 	}
 	if res.Removed[0] != "agent:bootstrap: ctxgit hook openclaw bootstrap" || res.Added[0] != `agent:bootstrap: "$HOME/bin/ctxgit" hook openclaw bootstrap` {
@@ -814,5 +820,39 @@ func TestCursorVersion(t *testing.T) {
 	install(t, Options{Root: root, Host: Cursor, Uninstall: true, Now: func() time.Time { return fixedNow().Add(time.Hour) }})
 	if got := readFile(t, root, ".cursor/hooks.json"); got != user {
 		t.Errorf("got\n%s", got)
+	}
+}
+
+// Upgrading: an install over an older version's entries removes the ones
+// this version no longer uses (the PreToolUse nudge that answered a
+// permission question, a Stop that did nothing) and keeps the user's.
+func TestInstallRemovesRetiredEntries(t *testing.T) {
+	root := t.TempDir()
+	old := `{"hooks": {
+  "PreToolUse": [
+    {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]},
+    {"matcher": "*", "hooks": [{"type": "command", "command": "ctxgit hook claude-code pre-tool-use", "timeout": 5}]}
+  ],
+  "Stop": [{"hooks": [{"type": "command", "command": "ctxgit hook claude-code stop", "timeout": 30}]}]
+}}
+`
+	os.MkdirAll(filepath.Join(root, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(root, ".claude", "settings.json"), []byte(old), 0o644)
+	res := install(t, Options{Root: root, Host: ClaudeCode})
+	if !reflect.DeepEqual(res.Removed, []string{"PreToolUse: ctxgit hook claude-code pre-tool-use", "Stop: ctxgit hook claude-code stop"}) {
+		t.Errorf("removed %q", res.Removed)
+	}
+	data, _ := os.ReadFile(filepath.Join(root, ".claude", "settings.json"))
+	got := string(data)
+	for _, gone := range []string{"pre-tool-use", `"Stop"`, "hook claude-code stop"} {
+		if strings.Contains(got, gone) {
+			t.Errorf("%s still in the upgraded file:\n%s", gone, got)
+		}
+	}
+	if !strings.Contains(got, "./guard.sh") || !strings.Contains(got, "ctxgit hook claude-code post-tool-use") {
+		t.Errorf("upgraded file:\n%s", got)
+	}
+	if in := Inspect(root); len(in) != 1 || len(in[0].Extra) != 0 || len(in[0].Missing) != 0 {
+		t.Errorf("after the upgrade Inspect = %+v", in)
 	}
 }

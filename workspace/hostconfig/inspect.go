@@ -19,6 +19,13 @@ type Installed struct {
 	Entries []string
 	// Missing are the host events ctxgit installs that the file lacks.
 	Missing []string
+	// Extra are ctxgit's entries this version would not install: events
+	// an older version used (a PreToolUse nudge, a Stop that did nothing)
+	// or a command for another event. `ctxgit init --host` removes them.
+	Extra []string
+	// Outdated are files of ctxgit's own (OpenClaw's HOOK.md, handler.ts)
+	// that differ from what this version writes.
+	Outdated []string
 	// Programs are the distinct programs the entries run, as written.
 	Programs []string
 	// Err is set when the file cannot be read as the host's config.
@@ -75,6 +82,9 @@ func inspectJSON(root string, h *jsonHost, rel string) (Installed, bool) {
 		event, cmd, _ := strings.Cut(e, ": ")
 		have[event] = true
 		in.Programs = appendProgram(in.Programs, cmd)
+		if event != "statusLine" && !h.wants(event, cmd) {
+			in.Extra = append(in.Extra, e)
+		}
 	}
 	for _, s := range h.hooks {
 		if !have[s.hostEvent] {
@@ -101,6 +111,11 @@ func inspectOpenClaw(root string) (Installed, bool) {
 	} else {
 		in.Entries = openclawEntries(cmd)
 		in.Programs = appendProgram(nil, cmd)
+	}
+	for _, f := range openclawFiles(cmd, installedRoot(dir, root)) {
+		if data, err := os.ReadFile(filepath.Join(dir, f.name)); err == nil && string(data) != f.content {
+			in.Outdated = append(in.Outdated, f.name)
+		}
 	}
 	return in, true
 }
@@ -153,4 +168,16 @@ func ResolveProgram(prog string, getenv func(string) string) string {
 		return ""
 	}
 	return prog
+}
+
+// wants reports whether cmd, found under the host event, is one this
+// version installs there: the event is ctxgit's and the command ends in
+// its ctxgit event name.
+func (h *jsonHost) wants(hostEvent, cmd string) bool {
+	for _, s := range h.hooks {
+		if s.hostEvent == hostEvent {
+			return strings.HasSuffix(strings.TrimSpace(cmd), " hook "+string(h.host)+" "+s.event)
+		}
+	}
+	return false
 }

@@ -34,22 +34,37 @@ func TestInspect(t *testing.T) {
 		t.Fatalf("Inspect found %v, want %v", hosts, want)
 	}
 	claude := got[0]
-	if claude.Err != nil || len(claude.Missing) != 0 || !reflect.DeepEqual(claude.Programs, []string{"/opt/bin/ctxgit"}) || len(claude.Entries) != 8 {
+	if claude.Err != nil || len(claude.Missing) != 0 || !reflect.DeepEqual(claude.Programs, []string{"/opt/bin/ctxgit"}) || len(claude.Entries) != 6 || len(claude.Extra) != 0 {
 		t.Errorf("claude-code = %+v", claude)
 	}
 	if g := got[2]; g.Err == nil || !strings.HasPrefix(g.Err.Error(), ".gemini/settings.json:3: ") {
 		t.Errorf("gemini's broken file: %v", g.Err)
 	}
-	if o := got[3]; len(o.Entries) != 3 || !reflect.DeepEqual(o.Programs, []string{"/opt/bin/ctxgit"}) {
+	if o := got[3]; len(o.Entries) != 3 || !reflect.DeepEqual(o.Programs, []string{"/opt/bin/ctxgit"}) || len(o.Outdated) != 0 {
 		t.Errorf("openclaw = %+v", o)
 	}
+	// A handler an older version wrote is reported as outdated.
+	os.WriteFile(filepath.Join(root, "hooks", "ctxgit", "handler.ts"), []byte("const COMMAND: string = \"/opt/bin/ctxgit\";\n// old\n"), 0o644)
+	if o := Inspect(root)[3]; !reflect.DeepEqual(o.Outdated, []string{"handler.ts"}) {
+		t.Errorf("openclaw after an old handler = %+v", o)
+	}
+	install(t, Options{Root: root, Host: OpenClaw, Command: "/opt/bin/ctxgit"})
 
 	// A hand-edited file lacking events is reported with what it lacks.
 	os.WriteFile(filepath.Join(root, ".codex", "hooks.json"),
 		[]byte(`{"hooks": {"PreCompact": [{"hooks": [{"type": "command", "command": "ctxgit hook codex pre-compact"}]}]}}`), 0o644)
 	codex := Inspect(root)[1]
-	if !reflect.DeepEqual(codex.Missing, []string{"SessionStart", "PostCompact", "PreToolUse", "PostToolUse"}) || !reflect.DeepEqual(codex.Programs, []string{"ctxgit"}) {
+	if !reflect.DeepEqual(codex.Missing, []string{"SessionStart", "PostToolUse", "UserPromptSubmit"}) || !reflect.DeepEqual(codex.Programs, []string{"ctxgit"}) {
 		t.Errorf("codex = %+v", codex)
+	}
+
+	// An older install's events that this version no longer uses are
+	// reported as extra: `ctxgit init --host` removes them.
+	os.WriteFile(filepath.Join(root, ".codex", "hooks.json"),
+		[]byte(`{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "ctxgit hook codex pre-tool-use"}]}]}}`), 0o644)
+	codex = Inspect(root)[1]
+	if !reflect.DeepEqual(codex.Extra, []string{"PreToolUse: ctxgit hook codex pre-tool-use"}) {
+		t.Errorf("codex extra = %+v", codex)
 	}
 }
 

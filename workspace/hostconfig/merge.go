@@ -34,16 +34,17 @@ type jsonHost struct {
 	notes []string
 }
 
+// Each host gets exactly the events that do work for it (SPEC §15.2),
+// with timeouts inside the host's documented budget (docs/HOSTS.md): a
+// process per tool call that does nothing is a cost every user pays.
 var (
 	claudeHost = &jsonHost{
 		host: ClaudeCode, grouped: true, statusLine: true,
 		hooks: []hookSpec{
 			{"SessionStart", "session-start", "", 30},
 			{"PreCompact", "pre-compact", "", 30},
-			{"PreToolUse", "pre-tool-use", "*", 5},
 			{"PostToolUse", "post-tool-use", "*", 5},
 			{"UserPromptSubmit", "user-prompt-submit", "", 5},
-			{"Stop", "stop", "", 30},
 			{"SessionEnd", "session-end", "", 30},
 		},
 	}
@@ -52,9 +53,8 @@ var (
 		hooks: []hookSpec{
 			{"SessionStart", "session-start", "", 30},
 			{"PreCompact", "pre-compact", "", 30},
-			{"PostCompact", "post-compact", "", 30},
-			{"PreToolUse", "pre-tool-use", "", 5},
 			{"PostToolUse", "post-tool-use", "", 5},
+			{"UserPromptSubmit", "user-prompt-submit", "", 5},
 		},
 		notes: []string{
 			"Codex runs a project's hooks only once you trust them inside Codex; " +
@@ -76,7 +76,7 @@ var (
 		hooks: []hookSpec{
 			{"sessionStart", "session-start", "", 30},
 			{"preCompact", "pre-compact", "", 30},
-			{"preToolUse", "pre-tool-use", "", 5},
+			{"postToolUse", "post-tool-use", "", 5},
 		},
 	}
 )

@@ -17,8 +17,9 @@ import (
 
 // OpenClaw discovers workspace hooks in <workspace>/hooks/<name>/ (its
 // hooks documentation, "Hook Discovery"), one folder per hook holding
-// HOOK.md and handler.ts. ctxgit's workspace is the agent's workspace, so
-// its folder goes there, named after the hook.
+// HOOK.md and handler.ts. The folder goes into the repository ctxgit keeps
+// (which may differ from the agent's workspace, agents.defaults.cwd), named
+// after the hook; its handler runs ctxgit there.
 const (
 	openclawDir = "hooks/ctxgit"
 	// openclawMarker opens the line in HOOK.md that says the folder is
@@ -36,7 +37,7 @@ var openclawEvents = []struct{ event, arg string }{
 var handlerTemplate string
 
 // openclawFiles returns the folder's files, name → content.
-func openclawFiles(command string) []struct{ name, content string } {
+func openclawFiles(command, root string) []struct{ name, content string } {
 	events := make([]string, len(openclawEvents))
 	for i, e := range openclawEvents {
 		events[i] = quoteJSON(e.event)
@@ -61,10 +62,11 @@ func openclawFiles(command string) []struct{ name, content string } {
 	fmt.Fprintf(&md, "- `agent:bootstrap`: runs `%s hook openclaw bootstrap` and adds what it prints to the bootstrap files as `CONTEXT_RECOVERY.md`; when the event has no bootstrap file list, `%s hook openclaw bootstrap --write` writes `CONTEXT_RECOVERY.md` into the workspace instead.\n", command, command)
 	fmt.Fprintf(&md, "- `session:compact:before`: `%s hook openclaw compact-before` (checkpoint).\n", command)
 	fmt.Fprintf(&md, "- `session:compact:after`: `%s hook openclaw compact-after`.\n\n", command)
-	md.WriteString("The handler only runs ctxgit, in the workspace, with the event as JSON on stdin and a 30-second timeout. Whatever happens, it returns quietly and the agent goes on.\n\n")
+	md.WriteString("The handler only runs ctxgit, in the repository this folder was installed into (or `CTXGIT_ROOT`), never in the agent's workspace unless that is the repository, with the event as JSON on stdin and a 30-second timeout. Whatever happens, it returns quietly and the agent goes on.\n\n")
 	md.WriteString("Workspace hooks start disabled: enable this one with `openclaw hooks enable ctxgit`.\n")
 
 	handler := strings.Replace(handlerTemplate, "__CTXGIT_COMMAND__", quoteJSON(command), 1)
+	handler = strings.Replace(handler, "__CTXGIT_ROOT__", quoteJSON(root), 1)
 	return []struct{ name, content string }{
 		{"HOOK.md", md.String()},
 		{"handler.ts", handler},
@@ -135,7 +137,7 @@ func installOpenClaw(o Options) (*Result, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, &spec.FileError{Path: openclawDir, Err: unwrapPath(err)}
 	}
-	for _, f := range openclawFiles(o.Command) {
+	for _, f := range openclawFiles(o.Command, o.Root) {
 		rel := openclawDir + "/" + f.name
 		abs := filepath.Join(dir, f.name)
 		old, perm, existed, err := readConfig(abs, rel)
@@ -146,7 +148,7 @@ func installOpenClaw(o Options) (*Result, error) {
 			continue
 		}
 		if existed {
-			b, err := backup(o, abs, rel, old, perm)
+			b, err := backup(o, rel, old, perm)
 			if err != nil {
 				return nil, err
 			}
@@ -208,11 +210,21 @@ func removeOpenClaw(command, dir string, res *Result) error {
 // installedCommand reads the command an installed handler.ts runs, so a
 // report names what was there; def when it cannot tell.
 func installedCommand(dir, def string) string {
+	return installedConst(dir, "const COMMAND: string = ", def)
+}
+
+// installedRoot reads the repository an installed handler.ts was written
+// for (the path as init saw it, symlinks and all); def when it cannot tell.
+func installedRoot(dir, def string) string {
+	return installedConst(dir, "const INSTALL_ROOT: string = ", def)
+}
+
+// installedConst reads a JSON string constant of an installed handler.ts.
+func installedConst(dir, prefix, def string) string {
 	data, err := os.ReadFile(filepath.Join(dir, "handler.ts"))
 	if err != nil {
 		return def
 	}
-	const prefix = "const COMMAND: string = "
 	for _, line := range strings.Split(string(data), "\n") {
 		if rest, ok := strings.CutPrefix(line, prefix); ok {
 			var c string

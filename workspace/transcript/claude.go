@@ -57,62 +57,102 @@ func newClaudeReader(st *state) *claudeReader {
 
 func (c *claudeReader) finish() {}
 
-func (c *claudeReader) line(n int, line []byte) bool {
-	var typ, subtype, message, cwd, uuid, parent, op, content, attachment []byte
-	var side, compactSummary, meta bool
+// claudeLine is what ctxgit reads of a Claude Code line: raw members,
+// and the flags decoded. The reader and the tail probe both read lines
+// through it, so they see the same line.
+type claudeLine struct {
+	typ, subtype, message, cwd, uuid, parent, op, content, attachment []byte
+	side, compactSummary, meta                                        bool
+}
+
+// readClaudeLine picks a line's members; ok is whether the line is one
+// valid object and nothing more.
+func readClaudeLine(line []byte) (l claudeLine, ok bool) {
 	m := objectMembers(line)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
+	for key, val := range m.all() {
+		switch string(key) {
 		case "type":
-			typ = val
+			l.typ = val
 		case "subtype":
-			subtype = val
+			l.subtype = val
 		case "message":
-			message = val
+			l.message = val
 		case "cwd":
-			cwd = val
+			l.cwd = val
 		case "isSidechain":
-			side = isTrue(val)
+			l.side = isTrue(val)
 		case "isCompactSummary":
-			compactSummary = isTrue(val)
+			l.compactSummary = isTrue(val)
 		case "isMeta", "isVisibleInTranscriptOnly":
-			meta = meta || isTrue(val)
+			l.meta = l.meta || isTrue(val)
 		case "uuid":
-			uuid = val
+			l.uuid = val
 		case "parentUuid":
-			parent = val
+			l.parent = val
 		case "operation":
-			op = val
+			l.op = val
 		case "content":
-			content = val
+			l.content = val
 		case "attachment":
-			attachment = val
+			l.attachment = val
 		}
 	}
-	if m.err || skipWS(line, m.end()) != len(line) {
+	return l, m.whole()
+}
+
+// claudeBlock is what ctxgit reads of a message content block: text
+// {text}, tool_use {id, name, input} or tool_result {tool_use_id,
+// is_error, content}.
+type claudeBlock struct {
+	typ, text, id, name, input, toolUseID, isError, content []byte
+}
+
+func readClaudeBlock(b []byte) (blk claudeBlock) {
+	for key, val := range eachMember(b) {
+		switch string(key) {
+		case "type":
+			blk.typ = val
+		case "text":
+			blk.text = val
+		case "id":
+			blk.id = val
+		case "name":
+			blk.name = val
+		case "input":
+			blk.input = val
+		case "tool_use_id":
+			blk.toolUseID = val
+		case "is_error":
+			blk.isError = val
+		case "content":
+			blk.content = val
+		}
+	}
+	return blk
+}
+
+func (c *claudeReader) line(n int, line []byte) bool {
+	l, ok := readClaudeLine(line)
+	if !ok {
 		return false
 	}
-	if cwd != nil && !bytes.Equal(cwd, c.cwdRaw) {
-		c.cwdRaw = append(c.cwdRaw[:0], cwd...)
-		c.st.cwd = strOr(cwd)
+	if l.cwd != nil && !bytes.Equal(l.cwd, c.cwdRaw) {
+		c.cwdRaw = append(c.cwdRaw[:0], l.cwd...)
+		c.st.cwd = strOr(l.cwd)
 	}
-	if !side && isString(uuid) && len(c.lineOf) < maxLineRefs {
-		c.lineOf[maphash.Bytes(c.seed, uuid)] = int32(n)
+	if !l.side && isString(l.uuid) && len(c.lineOf) < maxLineRefs {
+		c.lineOf[maphash.Bytes(c.seed, l.uuid)] = int32(n)
 	}
 	switch {
-	case keyIs(typ, "assistant"):
-		c.assistant(message, side)
-	case keyIs(typ, "user"):
-		c.user(n, message, parent, side, compactSummary, meta)
-	case keyIs(typ, "system") && keyIs(subtype, "compact_boundary"):
+	case keyIs(l.typ, "assistant"):
+		c.assistant(l.message, l.side)
+	case keyIs(l.typ, "user"):
+		c.user(n, l.message, l.parent, l.side, l.compactSummary, l.meta)
+	case keyIs(l.typ, "system") && keyIs(l.subtype, "compact_boundary"):
 		c.st.compaction()
-	case keyIs(typ, "queue-operation") && keyIs(op, "enqueue") && isString(content):
+	case keyIs(l.typ, "queue-operation") && keyIs(l.op, "enqueue") && isString(l.content):
 		// A prompt typed while the agent was busy: it counts when queued.
-		text, kind := userText([]string{strOr(content)})
+		text, kind := userText([]string{strOr(l.content)})
 		if kind != "" {
 			c.st.s.HostMessages++
 			return true
@@ -122,15 +162,15 @@ func (c *claudeReader) line(n int, line []byte) bool {
 			c.queued = c.queued[1:]
 		}
 		c.queued = append(c.queued, text)
-	case keyIs(typ, "attachment") && keyIs(field(attachment, "type"), "queued_command") && !side:
+	case keyIs(l.typ, "attachment") && keyIs(field(l.attachment, "type"), "queued_command") && !l.side:
 		// A queued prompt handed to the model in the middle of a turn.
-		if p := field(attachment, "prompt"); isString(p) {
+		if p := field(l.attachment, "prompt"); isString(p) {
 			text, kind := userText([]string{strOr(p)})
 			if kind != "" {
 				c.st.s.HostMessages++
 				return true
 			}
-			c.prompt(n, parent, text, false)
+			c.prompt(n, l.parent, text, false)
 		}
 	}
 	return true
@@ -184,39 +224,10 @@ func (c *claudeReader) prompt(n int, parent []byte, text string, queuing bool) {
 	c.st.prompt(text)
 }
 
-// claudeUsage reads message.usage. Sidechain usage is a subagent's
-// context, not this session's, and is never passed here.
-func claudeUsage(raw []byte) Usage {
-	var u Usage
-	m := objectMembers(raw)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
-		case "input_tokens":
-			u.InputTokens, _ = num(val)
-		case "cache_creation_input_tokens":
-			u.CacheCreationTokens, _ = num(val)
-		case "cache_read_input_tokens":
-			u.CacheReadTokens, _ = num(val)
-		case "output_tokens":
-			u.OutputTokens, _ = num(val)
-		}
-	}
-	return u
-}
-
 func (c *claudeReader) assistant(msg []byte, side bool) {
 	var id, content, usage []byte
-	m := objectMembers(msg)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
+	for key, val := range eachMember(msg) {
+		switch string(key) {
 		case "id":
 			id = val
 		case "content":
@@ -227,7 +238,8 @@ func (c *claudeReader) assistant(msg []byte, side bool) {
 	}
 	msgID := strOr(id)
 	if !side && usage != nil {
-		u := claudeUsage(usage)
+		// Sidechain usage is a subagent's context, not this session's.
+		u := claudeUsageKeys.read(usage)
 		u.MessageID = msgID
 		c.st.usage(u)
 	}
@@ -235,44 +247,20 @@ func (c *claudeReader) assistant(msg []byte, side bool) {
 	if isString(content) {
 		text.WriteString(strOr(content))
 	}
-	blocks := arrayElements(content)
-	for {
-		b, ok := blocks.next()
-		if !ok {
-			break
-		}
-		var bt, btext, bid, bname, binput []byte
-		bm := objectMembers(b)
-		for {
-			key, val, ok := bm.next()
-			if !ok {
-				break
-			}
-			switch string(keyText(key)) {
-			case "type":
-				bt = val
-			case "text":
-				btext = val
-			case "id":
-				bid = val
-			case "name":
-				bname = val
-			case "input":
-				binput = val
-			}
-		}
+	for b := range eachElement(content) {
+		blk := readClaudeBlock(b)
 		switch {
-		case keyIs(bt, "text"):
+		case keyIs(blk.typ, "text"):
 			if text.Len() > 0 {
 				text.WriteByte('\n')
 			}
-			text.WriteString(strOr(btext))
-		case keyIs(bt, "tool_use"):
-			name := strOr(bname)
-			c.st.toolCall(strOr(bid), name, side)
-			c.st.fileTool(name, binput)
+			text.WriteString(strOr(blk.text))
+		case keyIs(blk.typ, "tool_use"):
+			name := strOr(blk.name)
+			c.st.toolCall(strOr(blk.id), name, side)
+			c.st.fileTool(name, blk.input)
 			if !side {
-				c.st.planCall(name, binput)
+				c.st.planCall(name, blk.input)
 			}
 		}
 	}
@@ -306,46 +294,23 @@ func (c *claudeReader) user(n int, msg, parent []byte, side, compactSummary, met
 	var texts []string
 	results := false
 	blocks := arrayElements(content)
-	for {
-		b, ok := blocks.next()
-		if !ok {
-			break
-		}
-		var bt, btext, bid, berr, bcontent []byte
-		bm := objectMembers(b)
-		for {
-			key, val, ok := bm.next()
-			if !ok {
-				break
-			}
-			switch string(keyText(key)) {
-			case "type":
-				bt = val
-			case "text":
-				btext = val
-			case "tool_use_id":
-				bid = val
-			case "is_error":
-				berr = val
-			case "content":
-				bcontent = val
-			}
-		}
+	for b := range blocks.all() {
+		blk := readClaudeBlock(b)
 		switch {
-		case keyIs(bt, "tool_result"):
+		case keyIs(blk.typ, "tool_result"):
 			results = true
-			id := strOr(bid)
+			id := strOr(blk.toolUseID)
 			switch {
-			case isTrue(berr) && startsWith(bcontent, rejectionMarker):
+			case isTrue(blk.isError) && startsWith(blk.content, rejectionMarker):
 				c.st.toolRejected(id)
 			default:
-				c.st.toolResult(id, "", isTrue(berr), func() string { return oneLine(resultText(bcontent), gistChars) }, n)
+				c.st.toolResult(id, "", isTrue(blk.isError), func() string { return oneLine(resultText(blk.content), gistChars) }, n)
 			}
-			if !quiet && startsWith(bcontent, interruptMarker) {
+			if !quiet && startsWith(blk.content, interruptMarker) {
 				c.st.mark = true
 			}
-		case keyIs(bt, "text"):
-			texts = append(texts, strOr(btext))
+		case keyIs(blk.typ, "text"):
+			texts = append(texts, strOr(blk.text))
 		}
 	}
 	if quiet {
@@ -358,7 +323,7 @@ func (c *claudeReader) user(n int, msg, parent []byte, side, compactSummary, met
 		c.st.mark = true
 		return
 	}
-	if results || !blocks.begun || blocks.err {
+	if results || !blocks.isArray() {
 		return
 	}
 	text, kind := userText(texts)
@@ -376,10 +341,8 @@ func resultText(raw []byte) string {
 		return strOr(raw)
 	}
 	var b strings.Builder
-	e := arrayElements(raw)
-	for b.Len() < prefixBytes {
-		el, ok := e.next()
-		if !ok {
+	for el := range eachElement(raw) {
+		if b.Len() >= prefixBytes {
 			break
 		}
 		if isString(el) {

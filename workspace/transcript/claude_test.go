@@ -100,8 +100,11 @@ func TestClaudeQueuedPrompts(t *testing.T) {
 	if s.Turns != 2 || s.Thread.Summary != "start the migration ... also update the changelog" {
 		t.Errorf("queued, then delivered as a user line: Turns %d, Summary %q", s.Turns, s.Thread.Summary)
 	}
-	attach := ccLine("c", "b", obj{"type": "attachment", "attachment": obj{"type": "queued_command", "prompt": "also update the changelog"}})
-	s = readLines(t, ClaudeCode, ccPromptLine("a", "", "start"), ccQueued("also update the changelog"), ccReplyLine("b", "a", "m1", "x"), attach)
+	// Claude Code 2.1.2xx absorbs a queued prompt mid-turn: the enqueue, a
+	// remove with reason absorbed_mid_turn, then an attachment in the chain.
+	attach := ccLine("c", "b", obj{"type": "attachment", "attachment": obj{"type": "queued_command", "prompt": "also update the changelog", "commandMode": "prompt", "origin": "human"}})
+	removed := js(obj{"type": "queue-operation", "operation": "remove", "timestamp": "2026-09-29T05:36:02.185Z", "sessionId": "s", "reason": "absorbed_mid_turn"})
+	s = readLines(t, ClaudeCode, ccPromptLine("a", "", "start"), ccQueued("also update the changelog"), ccReplyLine("b", "a", "m1", "x"), removed, attach)
 	if s.Turns != 2 {
 		t.Errorf("queued, then delivered as an attachment: Turns %d, want 2", s.Turns)
 	}

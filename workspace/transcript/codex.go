@@ -42,19 +42,15 @@ func (c *codexReader) finish() {
 func (c *codexReader) line(n int, line []byte) bool {
 	var typ, payload []byte
 	m := objectMembers(line)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
+	for key, val := range m.all() {
+		switch string(key) {
 		case "type":
 			typ = val
 		case "payload":
 			payload = val
 		}
 	}
-	if m.err || skipWS(line, m.end()) != len(line) {
+	if !m.whole() {
 		return false
 	}
 	t := strOr(typ)
@@ -118,38 +114,15 @@ func codexUsage(p []byte) (Usage, bool) {
 	if last == nil {
 		return Usage{}, false
 	}
-	var u Usage
-	var input, cached int64
-	m := objectMembers(last)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
-		case "input_tokens":
-			input, _ = num(val)
-		case "cached_input_tokens":
-			cached, _ = num(val)
-		case "output_tokens":
-			u.OutputTokens, _ = num(val)
-		}
-	}
-	cached = min(max(cached, 0), max(input, 0))
-	u.InputTokens, u.CacheReadTokens = input-cached, cached
+	u := codexUsageKeys.read(last)
 	u.ContextWindow, _ = num(field(info, "model_context_window"))
 	return u, true
 }
 
 func (c *codexReader) item(n int, p []byte) {
 	var typ, role, content, name, args, input, callID, output []byte
-	m := objectMembers(p)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
+	for key, val := range eachMember(p) {
+		switch string(key) {
 		case "type":
 			typ = val
 		case "role":
@@ -234,12 +207,7 @@ func codexText(content []byte) string {
 		return strOr(content)
 	}
 	var parts []string
-	e := arrayElements(content)
-	for {
-		b, ok := e.next()
-		if !ok {
-			break
-		}
+	for b := range eachElement(content) {
 		switch strOr(field(b, "type")) {
 		case "input_text", "output_text", "text":
 			parts = append(parts, strOr(field(b, "text")))
@@ -251,14 +219,21 @@ func codexText(content []byte) string {
 // codexOutput tells whether a function call output is a failure, and
 // returns a function for its text. Outputs come as a string holding
 // {"output", "metadata": {"exit_code"}}, as plain text with a header
-// naming the exit code (shellExitCode), or as an object {content,
-// success}.
+// naming the exit code (shellExitCode), as content items holding such
+// text, or as an object {content, success}.
 func codexOutput(raw []byte) (failed bool, text func() string) {
-	if !isString(raw) {
+	var s string
+	switch {
+	case isString(raw):
+		s = strOr(raw)
+	case len(raw) > 0 && raw[0] == '[':
+		// Content items ([{type: input_text, text}]), as the payload is
+		// written when the tool returned items: their text is the output.
+		s = codexText(raw)
+	default:
 		failed = string(field(raw, "success")) == "false"
 		return failed, func() string { return codexText(field(raw, "content")) }
 	}
-	s := strOr(raw)
 	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
 		b := []byte(t)
 		if code, ok := num(path(b, "metadata", "exit_code")); ok {

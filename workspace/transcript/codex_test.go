@@ -46,6 +46,11 @@ func TestCodexShellResults(t *testing.T) {
 			t.Errorf("%s: failure %+v", tc.name, s.ToolFailures[0])
 		}
 	}
+	// The output as content items.
+	items := cxItem(obj{"type": "function_call_output", "call_id": "c1", "output": []obj{{"type": "input_text", "text": "Wall time: 0.1 seconds\nProcess exited with code 1\nOutput:\nboom"}}})
+	if s := readLines(t, Codex, cxCall("c1", "exec_command", `{"cmd":"make"}`), items); len(s.ToolFailures) != 1 || s.ToolFailures[0].Summary != "boom" {
+		t.Errorf("content items: failures %+v", s.ToolFailures)
+	}
 	s := readLines(t, Codex, cxCall("c1", "exec_command", `{"cmd":"make"}`), cxOutput("c1", "Chunk ID: 4f1a\nWall time: 0.5 seconds\nProcess exited with code 2\nOutput:\nmake: *** [test] Error 2"))
 	if len(s.ToolFailures) != 1 || s.ToolFailures[0].Summary != "make: *** [test] Error 2" {
 		t.Errorf("failure summary = %+v; want the output after the header", s.ToolFailures)
@@ -122,5 +127,54 @@ func TestHostPlans(t *testing.T) {
 
 	if s := readLines(t, ClaudeCode, ccUser("go")); s.Thread.HostPlan != nil {
 		t.Errorf("no plan tool: HostPlan %+v", s.Thread.HostPlan)
+	}
+}
+
+// SPEC §15.5: Gemini CLI's $rewindTo removes the message it names and
+// every later one; prompts before it stay.
+func TestGeminiRewind(t *testing.T) {
+	meta := js(obj{"sessionId": "s", "projectHash": "h"})
+	user := func(id, text string) string {
+		return js(obj{"id": id, "type": "user", "content": []obj{{"text": text}}})
+	}
+	reply := func(id, text string) string { return js(obj{"id": id, "type": "gemini", "content": text}) }
+	s := readLines(t, Gemini, meta, user("u1", "one"), reply("g1", "a"), user("u2", "two"), reply("g2", "b"),
+		js(obj{"$rewindTo": "u2"}), user("u3", "three"))
+	if s.Turns != 2 || s.AbandonedPrompts != 1 || s.Thread.Summary != "one ... three" {
+		t.Errorf("rewind to u2: Turns %d, AbandonedPrompts %d, Summary %q", s.Turns, s.AbandonedPrompts, s.Thread.Summary)
+	}
+	// A rewind to a message only a $set named keeps the prompts before it.
+	s = readLines(t, Gemini, meta, user("u1", "one"), reply("g1", "a"),
+		js(obj{"$set": obj{"messages": []obj{{"id": "u1", "type": "user", "content": "one"}, {"id": "g1", "type": "gemini", "content": "a"}, {"id": "s1", "type": "user", "content": "summary"}}}}),
+		user("u2", "two"), js(obj{"$rewindTo": "s1"}), user("u3", "three"))
+	if s.Turns != 2 || s.Thread.Summary != "one ... three" {
+		t.Errorf("rewind to a $set message: Turns %d, Summary %q", s.Turns, s.Thread.Summary)
+	}
+	// A rewind to an unknown id removes everything.
+	s = readLines(t, Gemini, meta, user("u1", "one"), js(obj{"$rewindTo": "nope"}), user("u2", "two"))
+	if s.Turns != 1 || s.Thread.Summary != "two" {
+		t.Errorf("rewind to an unknown id: Turns %d, Summary %q", s.Turns, s.Thread.Summary)
+	}
+}
+
+// SPEC §15.5: a Gemini CLI recording may hold its conversation only in a
+// $set of messages; those are read, but not their token counts (history),
+// and a summary wholly in one tag is the host's.
+func TestGeminiConversationInSet(t *testing.T) {
+	s := readLines(t, Gemini,
+		js(obj{"sessionId": "s", "projectHash": "h", "kind": "main"}),
+		js(obj{"$set": obj{"messages": []obj{
+			{"id": "u1", "type": "user", "content": []obj{{"text": "Explain the parser"}}},
+			{"id": "a1", "type": "gemini", "content": []obj{{"text": "It tokenizes first."}}, "tokens": obj{"input": 900, "cached": 100}},
+		}, "lastUpdated": "t"}}),
+	)
+	if s.Turns != 1 || s.Thread.Summary != "Explain the parser" || s.UsageKnown {
+		t.Errorf("Turns %d, Summary %q, UsageKnown %v; want 1, the prompt, false", s.Turns, s.Thread.Summary, s.UsageKnown)
+	}
+	s = readLines(t, Gemini, js(obj{"sessionId": "s", "projectHash": "h"}),
+		js(obj{"id": "u1", "type": "user", "content": "<state_snapshot>all done</state_snapshot>"}),
+		js(obj{"id": "u2", "type": "user", "content": "<b>bold</b> is broken"}))
+	if s.Turns != 1 || s.HostMessages != 1 {
+		t.Errorf("Turns %d, HostMessages %d; want 1, 1", s.Turns, s.HostMessages)
 	}
 }

@@ -153,6 +153,15 @@ func FuzzValidLine(f *testing.F) {
 		if got != want {
 			t.Fatalf("validLine(%q) = %v, encoding/json says %v", b, got, want)
 		}
+		if utf8.Valid(b) {
+			// For valid UTF-8, the member loop's verdict is validLine's.
+			it := objectMembers(b)
+			for range it.all() {
+			}
+			if it.whole() != got {
+				t.Fatalf("members(%q).whole() = %v, validLine says %v", b, it.whole(), got)
+			}
+		}
 		if !got {
 			return
 		}
@@ -161,14 +170,9 @@ func FuzzValidLine(f *testing.F) {
 			t.Fatal(err)
 		}
 		it := objectMembers(b)
-		for {
-			k, v, ok := it.next()
-			if !ok {
-				break
-			}
-			key, ok := str(k)
-			if !ok || m[key] == nil {
-				t.Fatalf("key %s decoded as %q (%v)", k, key, ok)
+		for key, v := range it.all() {
+			if m[string(key)] == nil {
+				t.Fatalf("key decoded as %q, which encoding/json does not see", key)
 			}
 			if isString(v) {
 				var want string
@@ -178,7 +182,7 @@ func FuzzValidLine(f *testing.F) {
 				}
 			}
 		}
-		if it.err {
+		if !it.whole() {
 			t.Fatal("members of a valid object failed")
 		}
 	})

@@ -45,12 +45,8 @@ func (g *geminiReader) finish() {}
 func (g *geminiReader) line(n int, line []byte) bool {
 	var id, rewind, set, messages []byte
 	m := objectMembers(line)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
+	for key, val := range m.all() {
+		switch string(key) {
 		case "id":
 			id = val
 		case "$rewindTo":
@@ -61,7 +57,7 @@ func (g *geminiReader) line(n int, line []byte) bool {
 			messages = val
 		}
 	}
-	if m.err || skipWS(line, m.end()) != len(line) {
+	if !m.whole() {
 		return false
 	}
 	switch {
@@ -69,19 +65,14 @@ func (g *geminiReader) line(n int, line []byte) bool {
 		g.rewind(strOr(rewind))
 	case set != nil:
 		if msgs := field(set, "messages"); msgs != nil {
-			g.replaced(msgs)
+			g.replaced(n, msgs)
 		}
 	case isString(id):
-		g.message(n, line)
+		g.message(n, line, true)
 	case messages != nil:
 		// The older layout: the whole conversation in the metadata.
-		e := arrayElements(messages)
-		for {
-			el, ok := e.next()
-			if !ok {
-				break
-			}
-			g.message(n, el)
+		for el := range eachElement(messages) {
+			g.message(n, el, true)
 		}
 	}
 	return true
@@ -89,26 +80,24 @@ func (g *geminiReader) line(n int, line []byte) bool {
 
 // replaced reads a $set of the whole conversation. Usage read before it
 // described a context that is gone; a shorter conversation is a
-// compression. Its messages are not read again: those already seen were
-// read, and a new one is the host's summary, not a prompt.
-func (g *geminiReader) replaced(msgs []byte) {
+// compression. Messages it holds that were never recorded on their own
+// lines are read (a recording may hold its conversation only there), but
+// not their usage: the tail search stops at a $set too. The summary a
+// compression adds is wholly one tag (<state_snapshot>…), which no prompt
+// is (see message).
+func (g *geminiReader) replaced(n int, msgs []byte) {
+	prev := len(g.order)
+	g.st.s.Usage, g.st.s.UsageKnown = Usage{}, false
 	var ids []string
-	e := arrayElements(msgs)
-	for {
-		el, ok := e.next()
-		if !ok {
-			break
-		}
+	for el := range eachElement(msgs) {
 		id := strOr(field(el, "id"))
 		ids = append(ids, id)
 		if _, ok := g.known[id]; !ok {
-			g.known[id] = 0
+			g.message(n, el, false)
 		}
 	}
-	if len(ids) < len(g.order) {
+	if len(ids) < prev {
 		g.st.compaction()
-	} else {
-		g.st.s.Usage, g.st.s.UsageKnown = Usage{}, false
 	}
 	g.order = ids
 }
@@ -137,43 +126,20 @@ func (g *geminiReader) rewind(id string) {
 	}
 }
 
-// geminiUsage reads a message's tokens. input is the prompt's token
-// count, of which cached is a part (as Codex counts).
+// geminiUsage reads a message's tokens, when it has them.
 func geminiUsage(raw []byte) (Usage, bool) {
 	if raw == nil || raw[0] != '{' {
 		return Usage{}, false
 	}
-	var u Usage
-	var input, cached int64
-	m := objectMembers(raw)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
-		case "input":
-			input, _ = num(val)
-		case "cached":
-			cached, _ = num(val)
-		case "output":
-			u.OutputTokens, _ = num(val)
-		}
-	}
-	cached = min(max(cached, 0), max(input, 0))
-	u.InputTokens, u.CacheReadTokens = input-cached, cached
-	return u, true
+	return geminiUsageKeys.read(raw), true
 }
 
-func (g *geminiReader) message(n int, raw []byte) {
+// message reads one message record; usage is false for messages read
+// from a $set (their token counts are history).
+func (g *geminiReader) message(n int, raw []byte, usage bool) {
 	var id, typ, content, display, toolCalls, tokens []byte
-	m := objectMembers(raw)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
+	for key, val := range eachMember(raw) {
+		switch string(key) {
 		case "id":
 			id = val
 		case "type":
@@ -204,13 +170,20 @@ func (g *geminiReader) message(n int, raw []byte) {
 		if display == nil {
 			text = geminiText(content)
 		}
+		if t := strings.TrimSpace(text); strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") {
+			// Context the host injects comes wrapped in one tag
+			// (<state_snapshot> after a compression): a structural test,
+			// as for Codex, not a list of words.
+			g.st.s.HostMessages++
+			return
+		}
 		g.marks = append(g.marks, promptMark{line: n, turns: g.st.s.Turns, mark: g.st.mark, thread: g.st.thread.clone()})
 		if len(g.marks) > maxMarks {
 			g.marks = g.marks[1:]
 		}
 		g.st.prompt(text)
 	case "gemini":
-		if u, ok := geminiUsage(tokens); ok {
+		if u, ok := geminiUsage(tokens); ok && usage {
 			u.MessageID = mid
 			g.st.usage(u)
 		}
@@ -232,12 +205,7 @@ func (g *geminiReader) message(n int, raw []byte) {
 // seen, and its outcome once it has one (success, error, or cancelled:
 // the user declined or stopped it).
 func (g *geminiReader) toolCalls(n int, raw []byte) {
-	e := arrayElements(raw)
-	for {
-		c, ok := e.next()
-		if !ok {
-			break
-		}
+	for c := range eachElement(raw) {
 		id, name := strOr(field(c, "id")), strOr(field(c, "name"))
 		done, seen := g.calls[id]
 		if !seen {
@@ -275,12 +243,7 @@ func geminiText(raw []byte) string {
 		return strOr(field(raw, "text"))
 	}
 	var parts []string
-	e := arrayElements(raw)
-	for {
-		p, ok := e.next()
-		if !ok {
-			break
-		}
+	for p := range eachElement(raw) {
 		if isString(p) {
 			parts = append(parts, strOr(p))
 		} else if t := field(p, "text"); isString(t) {
@@ -296,12 +259,7 @@ func geminiResultText(call []byte) string {
 	if d := field(call, "resultDisplay"); isString(d) {
 		return strOr(d)
 	}
-	e := arrayElements(field(call, "result"))
-	for {
-		p, ok := e.next()
-		if !ok {
-			break
-		}
+	for p := range eachElement(field(call, "result")) {
 		resp := path(p, "functionResponse", "response")
 		for _, k := range []string{"error", "output"} {
 			if v := field(resp, k); isString(v) {

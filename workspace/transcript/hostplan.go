@@ -44,11 +44,7 @@ func (st *state) planCall(tool string, input []byte) {
 	if keys, ok := planTools[tool]; ok {
 		p := &spec.HostPlan{Tool: tool, Steps: []spec.HostPlanStep{}}
 		e := arrayElements(field(input, keys.list))
-		for {
-			el, ok := e.next()
-			if !ok {
-				break
-			}
+		for el := range e.all() {
 			if len(p.Steps) == maxPlanSteps {
 				break
 			}

@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"encoding/binary"
+	"iter"
 	"math"
 	"strconv"
 	"unicode/utf16"
@@ -250,10 +251,11 @@ func validLine(line []byte) bool {
 	return end >= 0 && skipWS(line, end) == len(line)
 }
 
-// members iterates over the members of the object b (which must start, after
-// whitespace, with '{'), validating as it goes. After the loop, err reports
-// whether the object turned out to be invalid; the members seen before then
-// are not to be trusted.
+// members walks the members of the object b (which must start, after
+// whitespace, with '{'), validating as it goes. It is the one loop every
+// reader uses to pick the members it needs: range over all, switch on the
+// key, then ask valid or whole when the object's validity matters. The
+// members seen before an error are not to be trusted.
 type members struct {
 	b     []byte
 	i     int
@@ -263,6 +265,42 @@ type members struct {
 }
 
 func objectMembers(b []byte) members { return members{b: b} }
+
+// all yields each member's key, decoded (escapes resolved, no quotes), and
+// its raw value. A key without escapes is a slice of b, so a switch on
+// string(key) costs no allocation.
+func (m *members) all() iter.Seq2[[]byte, []byte] {
+	return func(yield func(key, val []byte) bool) {
+		for {
+			key, val, ok := m.next()
+			if !ok || !yield(keyText(key), val) {
+				return
+			}
+		}
+	}
+}
+
+// eachMember is all for a caller that takes what it can from the object
+// and does not need to know whether the rest of it was valid.
+func eachMember(b []byte) iter.Seq2[[]byte, []byte] {
+	return func(yield func(key, val []byte) bool) {
+		m := objectMembers(b)
+		for {
+			key, val, ok := m.next()
+			if !ok || !yield(keyText(key), val) {
+				return
+			}
+		}
+	}
+}
+
+// valid reports, once all has run to its end, whether the object was valid.
+func (m *members) valid() bool { return m.done && !m.err }
+
+// whole reports, once all has run to its end, whether b was one valid
+// object with nothing but whitespace after it: what a transcript line
+// must be.
+func (m *members) whole() bool { return m.valid() && skipWS(m.b, m.i) == len(m.b) }
 
 // next returns the raw key (with quotes) and raw value of the next member.
 func (m *members) next() (key, val []byte, ok bool) {
@@ -316,11 +354,12 @@ func (m *members) fail() ([]byte, []byte, bool) {
 	return nil, nil, false
 }
 
-// end is the index just past the object, valid once next returned false
-// without an error.
+// end is the index just past the object, valid once all has run to its
+// end without an error; during the loop, the index just past the current
+// member's value.
 func (m *members) end() int { return m.i }
 
-// elements iterates over the values of the array b.
+// elements walks the values of the array b, as members walks an object.
 type elements struct {
 	b     []byte
 	i     int
@@ -330,6 +369,36 @@ type elements struct {
 }
 
 func arrayElements(b []byte) elements { return elements{b: b} }
+
+// all yields each raw value of the array.
+func (e *elements) all() iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for {
+			v, ok := e.next()
+			if !ok || !yield(v) {
+				return
+			}
+		}
+	}
+}
+
+// eachElement is all for a caller that takes what it can from the array.
+// A value that is not an array yields nothing.
+func eachElement(b []byte) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		e := arrayElements(b)
+		for {
+			v, ok := e.next()
+			if !ok || !yield(v) {
+				return
+			}
+		}
+	}
+}
+
+// isArray reports, once all has run to its end, whether the value was a
+// valid array.
+func (e *elements) isArray() bool { return e.done && !e.err }
 
 func (e *elements) next() ([]byte, bool) {
 	if e.done {
@@ -367,7 +436,22 @@ func (e *elements) next() ([]byte, bool) {
 	return b[i:ve], true
 }
 
-// keyIs reports whether the raw key (with quotes) names k.
+// keyText is a raw member key without its quotes, unescaped in the rare
+// case it holds escapes. members.all yields keys
+// through it, so callers switch on string(key) without allocating.
+func keyText(raw []byte) []byte {
+	if len(raw) < 2 {
+		return nil
+	}
+	k := raw[1 : len(raw)-1]
+	if bytes.IndexByte(k, '\\') >= 0 {
+		return []byte(strOr(raw))
+	}
+	return k
+}
+
+// keyIs reports whether the raw key (with quotes) names k. It also serves
+// to compare a raw string value with a constant: keyIs(typ, "user").
 func keyIs(raw []byte, k string) bool {
 	if len(raw) == len(k)+2 && string(raw[1:len(raw)-1]) == k {
 		return true
@@ -383,16 +467,12 @@ func keyIs(raw []byte, k string) bool {
 func field(b []byte, k string) []byte {
 	m := objectMembers(b)
 	var found []byte
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		if keyIs(key, k) {
+	for key, val := range m.all() {
+		if string(key) == k {
 			found = val // the last one wins, as in encoding/json
 		}
 	}
-	if m.err {
+	if !m.valid() {
 		return nil
 	}
 	return found

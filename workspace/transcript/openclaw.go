@@ -13,12 +13,8 @@ func (c *openclawReader) finish() {}
 func (c *openclawReader) line(n int, line []byte) bool {
 	var typ, id, message, cwd []byte
 	m := objectMembers(line)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
+	for key, val := range m.all() {
+		switch string(key) {
 		case "type":
 			typ = val
 		case "id":
@@ -29,7 +25,7 @@ func (c *openclawReader) line(n int, line []byte) bool {
 			cwd = val
 		}
 	}
-	if m.err || skipWS(line, m.end()) != len(line) {
+	if !m.whole() {
 		return false
 	}
 	switch strOr(typ) {
@@ -45,43 +41,14 @@ func (c *openclawReader) line(n int, line []byte) bool {
 	return true
 }
 
-// openclawUsage reads an assistant message's usage. OpenClaw's input
-// excludes cached tokens for every provider, as Claude Code's does.
-func openclawUsage(raw []byte) Usage {
-	var u Usage
-	m := objectMembers(raw)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
-		case "input":
-			u.InputTokens, _ = num(val)
-		case "output":
-			u.OutputTokens, _ = num(val)
-		case "cacheRead":
-			u.CacheReadTokens, _ = num(val)
-		case "cacheWrite":
-			u.CacheCreationTokens, _ = num(val)
-		}
-	}
-	return u
-}
-
 // openclawCallTypes are the content block types OpenClaw treats as tool
 // calls (its transcript repair accepts all of them).
 var openclawCallTypes = map[string]bool{"toolCall": true, "toolUse": true, "functionCall": true, "tool_use": true, "tool_call": true, "function_call": true}
 
 func (c *openclawReader) message(n int, entryID string, msg []byte) {
 	var role, content, usage, stop, callID, toolName, isErr []byte
-	m := objectMembers(msg)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
+	for key, val := range eachMember(msg) {
+		switch string(key) {
 		case "role":
 			role = val
 		case "content":
@@ -103,17 +70,12 @@ func (c *openclawReader) message(n int, entryID string, msg []byte) {
 		c.st.prompt(codexText(content))
 	case "assistant":
 		if usage != nil {
-			u := openclawUsage(usage)
+			u := openclawUsageKeys.read(usage)
 			u.MessageID = entryID
 			c.st.usage(u)
 		}
 		var text []string
-		e := arrayElements(content)
-		for {
-			b, ok := e.next()
-			if !ok {
-				break
-			}
+		for b := range eachElement(content) {
 			t := strOr(field(b, "type"))
 			switch {
 			case t == "text":

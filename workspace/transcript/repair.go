@@ -380,13 +380,8 @@ func callRef(id string, line int) string {
 
 func (r *repairer) parse(e *entry) {
 	var typ, msg, side, id, parent []byte
-	m := objectMembers(e.raw)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch k := string(keyText(key)); k {
+	for key, val := range eachMember(e.raw) {
+		switch string(key) {
 		case "type":
 			typ = val
 		case "message":
@@ -448,12 +443,7 @@ func (r *repairer) parse(e *entry) {
 // (assistant) or results (Claude Code user) among them.
 func (r *repairer) blocks(e *entry) {
 	content := field(e.msg, "content")
-	el := arrayElements(content)
-	for {
-		b, ok := el.next()
-		if !ok {
-			break
-		}
+	for b := range eachElement(content) {
 		i := len(e.blocks)
 		e.blocks = append(e.blocks, b)
 		t := strOr(field(b, "type"))
@@ -837,17 +827,13 @@ func (r *repairer) setParent(e *entry, p string, null bool) {
 func setMember(obj []byte, key string, val []byte) []byte {
 	m := objectMembers(obj)
 	start, end := -1, -1
-	for {
-		k, v, ok := m.next()
-		if !ok {
-			break
-		}
-		if keyIs(k, key) {
-			end = m.i
+	for k, v := range m.all() {
+		if string(k) == key {
+			end = m.end()
 			start = end - len(v)
 		}
 	}
-	if m.err {
+	if !m.valid() {
 		return obj
 	}
 	var b bytes.Buffer

@@ -131,35 +131,17 @@ var tailProbes = map[Format]tailProbe{
 // sidechain rule, same "usable" test), so the two always agree.
 
 func claudeProbe(line []byte) (Usage, bool, bool) {
-	var typ, subtype, message []byte
-	side := false
-	m := objectMembers(line)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
-		case "type":
-			typ = val
-		case "subtype":
-			subtype = val
-		case "message":
-			message = val
-		case "isSidechain":
-			side = isTrue(val)
-		}
-	}
+	l, _ := readClaudeLine(line)
 	switch {
-	case keyIs(typ, "system") && keyIs(subtype, "compact_boundary"):
+	case keyIs(l.typ, "system") && keyIs(l.subtype, "compact_boundary"):
 		return Usage{}, false, true
-	case keyIs(typ, "assistant") && !side:
-		usage := field(message, "usage")
+	case keyIs(l.typ, "assistant") && !l.side:
+		usage := field(l.message, "usage")
 		if usage == nil {
 			return Usage{}, false, false
 		}
-		u := claudeUsage(usage)
-		u.MessageID = strOr(field(message, "id"))
+		u := claudeUsageKeys.read(usage)
+		u.MessageID = strOr(field(l.message, "id"))
 		return u, u.Used() > 0, false
 	}
 	return Usage{}, false, false
@@ -193,7 +175,7 @@ func openclawProbe(line []byte) (Usage, bool, bool) {
 		if usage == nil {
 			return Usage{}, false, false
 		}
-		u := openclawUsage(usage)
+		u := openclawUsageKeys.read(usage)
 		u.MessageID = strOr(field(line, "id"))
 		return u, u.Used() > 0, false
 	}

@@ -85,6 +85,56 @@ type Usage struct {
 // which cached_input_tokens is a subset (see Usage).
 func (u Usage) Used() int64 { return u.InputTokens + u.CacheCreationTokens + u.CacheReadTokens }
 
+// usageKeys names a host's token counters in its usage object; "" for a
+// counter the host does not write.
+type usageKeys struct {
+	input, cacheRead, cacheWrite, output string
+	// readInInput is set when the host's input count includes the cache
+	// reads (Codex, Gemini): they are moved out of InputTokens (see Usage).
+	readInInput bool
+}
+
+var (
+	// Claude Code message.usage; input excludes cached tokens.
+	claudeUsageKeys = usageKeys{input: "input_tokens", cacheRead: "cache_read_input_tokens",
+		cacheWrite: "cache_creation_input_tokens", output: "output_tokens"}
+	// Codex token_count info.last_token_usage.
+	codexUsageKeys = usageKeys{input: "input_tokens", cacheRead: "cached_input_tokens",
+		output: "output_tokens", readInInput: true}
+	// Gemini CLI message tokens; input is the prompt's count, cached a
+	// part of it, as Codex counts.
+	geminiUsageKeys = usageKeys{input: "input", cacheRead: "cached", output: "output", readInInput: true}
+	// OpenClaw assistant usage; input excludes cached tokens for every
+	// provider, as Claude Code's does.
+	openclawUsageKeys = usageKeys{input: "input", cacheRead: "cacheRead", cacheWrite: "cacheWrite", output: "output"}
+)
+
+// read reads the counters of a usage object; a counter that is missing
+// or not a number is 0.
+func (k *usageKeys) read(raw []byte) Usage {
+	var u Usage
+	for key, val := range eachMember(raw) {
+		switch string(key) {
+		case "":
+			// The name of a counter the host does not write: an empty key
+			// is none of the others.
+		case k.input:
+			u.InputTokens, _ = num(val)
+		case k.cacheRead:
+			u.CacheReadTokens, _ = num(val)
+		case k.cacheWrite:
+			u.CacheCreationTokens, _ = num(val)
+		case k.output:
+			u.OutputTokens, _ = num(val)
+		}
+	}
+	if k.readInInput {
+		cached := min(max(u.CacheReadTokens, 0), max(u.InputTokens, 0))
+		u.InputTokens, u.CacheReadTokens = u.InputTokens-cached, cached
+	}
+	return u
+}
+
 // ToolFailure is a tool call whose result was an error.
 type ToolFailure struct {
 	Tool    string `json:"tool"`
@@ -204,13 +254,8 @@ func detectLine(line []byte) Format {
 	}
 	var typ, payload, message, role, id, content []byte
 	var claudeKeys, parentID, geminiKeys, sessionID bool
-	m := objectMembers(line)
-	for {
-		key, val, ok := m.next()
-		if !ok {
-			break
-		}
-		switch string(keyText(key)) {
+	for key, val := range eachMember(line) {
+		switch string(key) {
 		case "type":
 			typ = val
 		case "payload":
@@ -287,20 +332,6 @@ func legacyDocument(br *bufio.Reader) bool {
 	}
 	first, _, _ := bytes.Cut(head, []byte{'\n'})
 	return !validLine(first)
-}
-
-// keyText is a raw member key without its quotes, unescaped in the rare
-// case it holds escapes. Callers switch on string(keyText(k)), which Go
-// compiles without allocating.
-func keyText(raw []byte) []byte {
-	if len(raw) < 2 {
-		return nil
-	}
-	k := raw[1 : len(raw)-1]
-	if bytes.IndexByte(k, '\\') >= 0 {
-		return []byte(strOr(raw))
-	}
-	return k
 }
 
 // Read streams a transcript: constant memory in the file's size (except

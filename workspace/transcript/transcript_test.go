@@ -118,13 +118,14 @@ func TestReadFixtures(t *testing.T) {
 			// conversation), an info line, and a call still running.
 			name: "SPEC §15.5: Gemini CLI", file: "gemini-session.jsonl", root: "/home/dev/shop", format: Gemini,
 			want: want{
-				lines: 17, turns: 3, compactions: 1, hostMessages: 1, abandoned: 1,
-				usage:      Usage{InputTokens: 5000, CacheReadTokens: 4000, OutputTokens: 60, MessageID: "g6"},
-				usageKnown: true,
-				read:       []string{"api/orders.go"},
-				modified:   []string{"api/orders.go", "api/orders_test.go", "docs/api.md"},
-				tools:      []string{"read_file", "write_todos", "replace", "run_shell_command", "write_file"},
-				toolCalls:  6,
+				lines: 17, turns: 3, compactions: 1, abandoned: 1,
+				hostMessages: 2, // "Request cancelled.", the compression's <state_snapshot>
+				usage:        Usage{InputTokens: 5000, CacheReadTokens: 4000, OutputTokens: 60, MessageID: "g6"},
+				usageKnown:   true,
+				read:         []string{"api/orders.go"},
+				modified:     []string{"api/orders.go", "api/orders_test.go", "docs/api.md"},
+				tools:        []string{"read_file", "write_todos", "replace", "run_shell_command", "write_file"},
+				toolCalls:    6,
 				failures: []ToolFailure{
 					{Tool: "run_shell_command", Summary: "--- FAIL: TestListOrders (0.01s) orders_test.go:22: want 10 orders, got 0", Line: 8},
 				},

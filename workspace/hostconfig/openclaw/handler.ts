@@ -1,15 +1,20 @@
 // ctxgit hook for OpenClaw, written by `ctxgit init --host openclaw`, which
 // rewrites it; `ctxgit init --host openclaw --uninstall` removes its folder.
 //
-// It does one thing: run `ctxgit hook openclaw <event>` in the agent's
-// workspace with the event as JSON on stdin, under a timeout. Whatever goes
-// wrong (ctxgit missing, slow or failing, an event of an unexpected shape),
-// it returns quietly and the agent goes on (SPEC §13.2, §15).
+// It does one thing: run `ctxgit hook openclaw <event>` in the repository
+// this folder was installed into (or CTXGIT_ROOT), with the event as JSON
+// on stdin, under a timeout. The agent's workspace (context.workspaceDir)
+// may be another directory: it is passed along, never used as the place
+// to run. Whatever goes wrong (ctxgit missing, slow or failing, an event
+// of an unexpected shape), it returns quietly and the agent goes on (SPEC
+// §13.2, §15).
 
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 
 const COMMAND: string = __CTXGIT_COMMAND__;
+// The repository `ctxgit init --host openclaw` ran in.
+const INSTALL_ROOT: string = __CTXGIT_ROOT__;
 const TIMEOUT_MS = 30000;
 const MAX_OUTPUT = 1 << 20;
 const RECOVERY_FILE = "CONTEXT_RECOVERY.md";
@@ -19,10 +24,6 @@ const EVENTS: Record<string, string> = {
   "session:compact:before": "compact-before",
   "session:compact:after": "compact-after",
 };
-
-// Compaction events carry no workspaceDir: remember each session's from its
-// bootstrap, which comes first in the same gateway process.
-const workspaces = new Map<string, string>();
 
 type RunResult = { code: number | null; stdout: string };
 
@@ -44,10 +45,9 @@ function primitives(obj: unknown): Record<string, unknown> {
   return out;
 }
 
-function payload(event: any, ctx: any, workspaceDir: string): string {
+function payload(event: any, ctx: any): string {
   try {
     const context = primitives(ctx);
-    context.workspaceDir = workspaceDir;
     if (ctx.sessionEntry !== null && typeof ctx.sessionEntry === "object") {
       context.sessionEntry = primitives(ctx.sessionEntry);
     }
@@ -64,17 +64,21 @@ function payload(event: any, ctx: any, workspaceDir: string): string {
       type: event.type,
       action: event.action,
       sessionKey: event.sessionKey,
+      tokenCount: typeof event.tokenCount === "number" ? event.tokenCount : undefined,
+      sessionFile: typeof event.sessionFile === "string" ? event.sessionFile : undefined,
       timestamp,
       context,
     });
   } catch {
-    return JSON.stringify({ type: String(event.type), action: String(event.action), context: { workspaceDir } });
+    return JSON.stringify({ type: String(event.type), action: String(event.action), context: {} });
   }
 }
 
-// hookWorkspace is the workspace this folder was installed into
-// (<workspace>/hooks/ctxgit/), when the module system tells where it is.
-function hookWorkspace(): string {
+// repository is where ctxgit runs: the repository this folder sits in
+// (<repo>/hooks/ctxgit/) when the module system tells where that is, else
+// the one it was installed into, else CTXGIT_ROOT; never the agent's
+// workspace by default, which may be another directory.
+function repository(): string {
   try {
     if (typeof __dirname === "string" && __dirname !== "") {
       return path.resolve(__dirname, "..", "..");
@@ -82,7 +86,15 @@ function hookWorkspace(): string {
   } catch {
     // No __dirname under native ES modules.
   }
-  return "";
+  if (INSTALL_ROOT !== "") {
+    return INSTALL_ROOT;
+  }
+  try {
+    const root = process.env.CTXGIT_ROOT;
+    return typeof root === "string" ? root : "";
+  } catch {
+    return "";
+  }
 }
 
 function run(args: string[], input: string, cwd: string): Promise<RunResult> {
@@ -162,18 +174,12 @@ const handler = async (event: any): Promise<void> => {
     }
     const name = EVENTS[key];
     const ctx: any = event.context !== null && typeof event.context === "object" ? event.context : {};
-    const sessionKey = typeof event.sessionKey === "string" ? event.sessionKey : "";
-    let cwd = typeof ctx.workspaceDir === "string" ? ctx.workspaceDir : "";
-    if (cwd !== "") {
-      workspaces.set(sessionKey, cwd);
-    } else {
-      cwd = workspaces.get(sessionKey) ?? hookWorkspace();
-    }
+    const cwd = repository();
     if (cwd === "") {
       // Run nowhere rather than in the gateway's own directory.
       return;
     }
-    const input = payload(event, ctx, cwd);
+    const input = payload(event, ctx);
     if (name !== "bootstrap") {
       await run(["hook", "openclaw", name], input, cwd);
       return;

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package detach
+
+func childInfo() string { return "started" }

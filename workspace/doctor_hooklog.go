@@ -1,0 +1,62 @@
+package workspace
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+)
+
+// hookLogWindow is how far back doctor looks for hook failures.
+const hookLogWindow = 24 * time.Hour
+
+// hookLogTail bounds how much of the hook log doctor reads.
+const hookLogTail = 256 << 10
+
+// doctorHookLog reports hook failures of the last 24 hours from
+// .ctxgit/local/ctxgit.log (lines "TIME hook HOST EVENT: message", SPEC
+// §15.1): hooks fail open, so without this a failing hook is silent.
+func (w *Workspace) doctorHookLog(r *DoctorResult) {
+	f, err := os.Open(w.LocalPath("ctxgit.log"))
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > hookLogTail {
+		f.Seek(fi.Size()-hookLogTail, io.SeekStart)
+	}
+	data, _ := io.ReadAll(io.LimitReader(f, hookLogTail))
+	since := w.Env.Now().Add(-hookLogWindow)
+	n, newest := 0, ""
+	perEvent := map[string]int{}
+	var order []string
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		stamp, rest, ok := strings.Cut(string(line), " hook ")
+		if !ok {
+			continue
+		}
+		at, err := time.Parse("2006-01-02T15:04:05Z", stamp)
+		if err != nil || at.Before(since) {
+			continue
+		}
+		n++
+		newest = string(line)
+		event, _, _ := strings.Cut(rest, ":")
+		if perEvent[event] == 0 {
+			order = append(order, event)
+		}
+		perEvent[event]++
+	}
+	if n == 0 {
+		return
+	}
+	var counts []string
+	for _, e := range order {
+		counts = append(counts, fmt.Sprintf("%s ×%d", e, perEvent[e]))
+	}
+	r.add(Finding{Check: "hooks", Level: FindingWarning,
+		Message: fmt.Sprintf("%d hook failure(s) in the last 24 hours (%s); newest: %s", n, strings.Join(counts, ", "), oneLine(newest)),
+		Fix:     "see .ctxgit/local/ctxgit.log; hooks fail open, so the host went on without ctxgit"})
+}

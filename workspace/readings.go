@@ -1,0 +1,90 @@
+package workspace
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// readingsDir holds the newest context reading a hook saw per session
+// (SPEC §12.3): `ctxgit status` without --pressure uses it.
+const readingsDir = "readings"
+
+// recordedReading is a reading as kept on disk.
+type recordedReading struct {
+	Value  float64   `json:"value"`
+	Tokens int64     `json:"tokens,omitempty"`
+	Window int64     `json:"window,omitempty"`
+	Source string    `json:"source"`
+	At     time.Time `json:"at"`
+}
+
+func readingPath(root, session string) string {
+	return filepath.Join(root, filepath.FromSlash(spec.LocalDir), readingsDir, session+".json")
+}
+
+// RecordReading keeps p as the session's newest reading, atomically. A
+// reading within a percent of the kept one and less than a minute newer is
+// not written: status lines refresh every turn.
+func RecordReading(root, session string, p Pressure, now time.Time) error {
+	if !p.Known || math.IsNaN(p.Value) || spec.ValidateSessionKey(session) != nil {
+		return nil
+	}
+	path := readingPath(root, session)
+	if old, ok := readReading(path); ok && math.Abs(old.Value-p.Value) < 0.01 && now.Sub(old.At) < time.Minute && !now.Before(old.At) {
+		return nil
+	}
+	if err := PrepareLocal(root); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	data, err := json.Marshal(recordedReading{Value: p.Value, Tokens: p.Tokens, Window: p.Window, Source: p.Source, At: now.UTC()})
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, append(data, '\n'), 0o644)
+}
+
+// ForgetReading drops the session's reading: after a compaction the
+// context is small again and the old reading says nothing.
+func ForgetReading(root, session string) {
+	os.Remove(readingPath(root, session))
+}
+
+func readReading(path string) (recordedReading, bool) {
+	var r recordedReading
+	data, err := os.ReadFile(path)
+	if err != nil || json.Unmarshal(data, &r) != nil || math.IsNaN(r.Value) || r.Value < 0 {
+		return recordedReading{}, false
+	}
+	return r, true
+}
+
+// RecordedReading is the session's newest hook reading, as a Pressure
+// whose source says where and when it was taken.
+func (w *Workspace) RecordedReading(session string) (Pressure, bool) {
+	r, ok := readReading(readingPath(w.Root, session))
+	if !ok {
+		return Pressure{}, false
+	}
+	age := w.Env.Now().Sub(r.At).Round(time.Second)
+	if age < 0 {
+		age = 0
+	}
+	return Pressure{Value: r.Value, Known: true, Tokens: r.Tokens, Window: r.Window,
+		Source: "hook reading from " + r.Source + ", " + age.String() + " ago"}, true
+}
+
+// anyReading reports whether any hook ever recorded a reading here (the
+// directory stays when a compaction forgets a session's reading): only a
+// workspace without one has no pressure source at all.
+func (w *Workspace) anyReading() bool {
+	fi, err := os.Stat(w.LocalPath(readingsDir))
+	return err == nil && fi.IsDir()
+}

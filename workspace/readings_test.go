@@ -1,0 +1,50 @@
+package workspace
+
+import (
+	"strings"
+	"testing"
+)
+
+// SPEC §12.3: a person typing `ctxgit status` at a terminal in a
+// workspace with no reading at all never halts the session by that alone,
+// and the call is no turn; the same calls from a pipe halt on the second.
+func TestStatusInteractiveNeverHaltsWithoutReading(t *testing.T) {
+	w := restoreWS(t, nil)
+	for i := 0; i < 3; i++ {
+		st, err := w.StatusCheckAs("s", Pressure{}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Token == StatusHalt || st.Turn != 0 || !strings.Contains(st.Pressure.Source, "typed at a terminal") {
+			t.Fatalf("call %d at a terminal: %+v", i+1, st)
+		}
+	}
+	if st, _ := w.StatusCheckAs("s", Pressure{}, false); st.Token == StatusHalt {
+		t.Fatalf("first piped call halted: %+v", st)
+	}
+	if st, _ := w.StatusCheckAs("s", Pressure{}, false); st.Token != StatusHalt {
+		t.Fatalf("second piped call without any reading did not halt: %+v", st)
+	}
+}
+
+// A recorded reading is used and says where it came from; a compaction
+// forgets it, and the workspace still counts as one with readings.
+func TestRecordedReading(t *testing.T) {
+	w := restoreWS(t, nil)
+	if err := RecordReading(w.Root, "s", Pressure{Value: 0.6, Known: true, Source: "host"}, w.Now()); err != nil {
+		t.Fatal(err)
+	}
+	p, ok := w.RecordedReading("s")
+	if !ok || p.Value != 0.6 || p.Source != "hook reading from host, 0s ago" {
+		t.Fatalf("reading %+v %v", p, ok)
+	}
+	// Within a percent and a minute: not rewritten.
+	RecordReading(w.Root, "s", Pressure{Value: 0.605, Known: true, Source: "host"}, w.Now())
+	if p, _ := w.RecordedReading("s"); p.Value != 0.6 {
+		t.Fatalf("throttled reading rewritten: %+v", p)
+	}
+	ForgetReading(w.Root, "s")
+	if _, ok := w.RecordedReading("s"); ok || !w.anyReading() {
+		t.Fatalf("after ForgetReading: reading %v, any %v", ok, w.anyReading())
+	}
+}

@@ -1,0 +1,147 @@
+package workspace
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// currentSessionFile is the machine-local record of the host session a
+// hook last saw in this workspace (SPEC §6.3): the agent's own ctxgit
+// calls, which name no session, land in it.
+const currentSessionFile = "current-session.json"
+
+// currentSessionTTL bounds how long the record speaks for a session: a
+// person typing ctxgit a day after the agent stopped is not in its session.
+const currentSessionTTL = 12 * time.Hour
+
+// CurrentSession is the record's content.
+type CurrentSession struct {
+	Session string    `json:"session"`
+	Host    string    `json:"host"`
+	At      time.Time `json:"at"`
+}
+
+// RecordCurrentSession writes the record under root's .ctxgit/local/,
+// atomically; unchanged within a minute, it is left alone (hooks call it
+// often, and the record must not cost a write each time).
+func RecordCurrentSession(root, session, host string, now time.Time) error {
+	if session == "" || session == spec.DefaultSession {
+		return nil
+	}
+	path := filepath.Join(root, filepath.FromSlash(spec.LocalDir), currentSessionFile)
+	if cur, ok := readCurrentSession(path); ok && cur.Session == session && cur.Host == host && now.Sub(cur.At) < time.Minute && !now.Before(cur.At) {
+		return nil
+	}
+	if err := PrepareLocal(root); err != nil {
+		return err
+	}
+	data, err := json.Marshal(CurrentSession{Session: session, Host: host, At: now.UTC()})
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, append(data, '\n'), 0o644)
+}
+
+func readCurrentSession(path string) (CurrentSession, bool) {
+	var cur CurrentSession
+	data, err := os.ReadFile(path)
+	if err != nil || json.Unmarshal(data, &cur) != nil || spec.ValidateSessionKey(cur.Session) != nil {
+		return CurrentSession{}, false
+	}
+	return cur, true
+}
+
+// CurrentSession returns the session hooks last recorded for this
+// workspace, if the record is recent.
+func (w *Workspace) CurrentSession() (CurrentSession, bool) {
+	cur, ok := readCurrentSession(w.LocalPath(currentSessionFile))
+	if !ok {
+		return cur, false
+	}
+	age := w.Env.Now().Sub(cur.At)
+	return cur, age < currentSessionTTL && age > -time.Minute
+}
+
+// SessionChoice says how PickSession chose.
+type SessionChoice struct {
+	Session string
+	// Why is "" when the session was named exactly, else how it was
+	// found: "current host session", "newest session", "unique prefix".
+	Why string
+}
+
+// PickSession chooses the session a command works on (SPEC §6.3). A
+// session named with --session or CTXGIT_SESSION is used as given, except
+// that a command that only reads history takes a unique prefix of an
+// existing session. With none named, the current host session recorded by
+// the hooks is used; for a read, when that has no checkpoints either and
+// `default` has none, the newest session.
+func (w *Workspace) PickSession(given string, named, read bool) (SessionChoice, error) {
+	if named {
+		if !read || strings.Contains(given, "/") {
+			return SessionChoice{Session: given}, nil
+		}
+		return w.sessionByPrefix(given)
+	}
+	if cur, ok := w.CurrentSession(); ok && (!read || w.HasCheckpoints(cur.Session)) {
+		return SessionChoice{Session: cur.Session, Why: "current " + cur.Host + " session"}, nil
+	}
+	if !read || w.HasCheckpoints(given) {
+		return SessionChoice{Session: given}, nil
+	}
+	newest, err := w.Newest()
+	if err != nil || newest == nil {
+		return SessionChoice{Session: given}, err
+	}
+	return SessionChoice{Session: newest.Session, Why: "newest session"}, nil
+}
+
+// sessionByPrefix resolves a session named by a unique prefix of its key.
+func (w *Workspace) sessionByPrefix(given string) (SessionChoice, error) {
+	if w.HasCheckpoints(given) {
+		return SessionChoice{Session: given}, nil
+	}
+	sessions, err := w.Sessions()
+	if err != nil {
+		return SessionChoice{}, err
+	}
+	var hits []string
+	for _, s := range sessions {
+		if strings.HasPrefix(s.Name, given) {
+			hits = append(hits, s.Name)
+		}
+	}
+	sort.Strings(hits)
+	switch len(hits) {
+	case 0:
+		return SessionChoice{Session: given}, nil
+	case 1:
+		return SessionChoice{Session: hits[0], Why: "unique prefix"}, nil
+	}
+	if len(hits) > 5 {
+		hits = append(hits[:5], "…")
+	}
+	return SessionChoice{}, spec.Usage("session %q is ambiguous: it begins %s (give more of the key)", given, strings.Join(hits, ", "))
+}
+
+// HasCheckpoints reports whether the session's ref exists.
+func (w *Workspace) HasCheckpoints(session string) bool {
+	store, err := w.storeIfAny()
+	if err != nil || store == nil || spec.ValidateSessionKey(session) != nil {
+		return false
+	}
+	_, err = store.ReadRef(w.sessionRefFor(session))
+	return err == nil
+}
+
+// noCheckpoints is the error for a session without checkpoints; it says
+// where the sessions that have some are listed.
+func noCheckpoints(session string) error {
+	return spec.NotFound("session %q has no checkpoints (ctxgit log --sessions lists the sessions that have)", session)
+}
