@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -184,7 +185,9 @@ func ResolveProgram(prog string, getenv func(string) string) string {
 	}
 	prog = os.Expand(prog, getenv)
 	fi, err := os.Stat(prog)
-	if err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+	// Windows has no executable bit: a file there is a program by its
+	// extension, which the shell finds.
+	if err != nil || fi.IsDir() || runtime.GOOS != "windows" && fi.Mode().Perm()&0o111 == 0 {
 		return ""
 	}
 	return prog
