@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -59,27 +60,43 @@ func (a *app) statuslineCommand() *cli.Command {
 
 // failOpen runs a host-facing command: errors and panics are logged, never
 // reported to the host.
-func (a *app) failOpen(c *cli.Context, host, event string, run func(hooks.Request) error) (err error) {
+func (a *app) failOpen(c *cli.Context, host, event string, run func(hooks.Request) error) error {
+	hostCall{stdin: a.stdin, out: a.out.w, root: c.String("root"), write: c.Bool("write"), job: c.String("job")}.run(host, event, run)
+	return nil
+}
+
+// hostCall is a host-facing command's input: its stdin, the host's own
+// stdout (not the command's error-remembering one: a host that stopped
+// reading is logged like any hook error) and its flags.
+type hostCall struct {
+	stdin io.Reader
+	out   io.Writer
+	root  string
+	write bool
+	job   string
+}
+
+// run runs a host-facing command and fails open: whatever goes wrong is
+// logged, the host sees nothing.
+func (h hostCall) run(host, event string, run func(hooks.Request) error) {
 	// A host that closed its end of stdout must see exit 0, not a death by
 	// SIGPIPE (which would also leave the workspace lock behind): writes
 	// then fail with EPIPE and are logged.
 	signal.Ignore(syscall.SIGPIPE)
 	env, envErr := workspace.DefaultEnv()
 	if env.Now == nil {
-		return nil // no working directory: nowhere to log
+		return // no working directory: nowhere to log
 	}
-	// The host's own stdout, not the command's error-remembering one: a
-	// host that stopped reading is logged below like any hook error.
-	req := hooks.Request{Host: host, Event: event, Env: env, Root: c.String("root"), Write: c.Bool("write"), Out: a.out.w,
-		Job: c.String("job"), Spawn: spawnSelf}
+	req := hooks.Request{Host: host, Event: event, Env: env, Root: h.root, Write: h.write, Out: h.out,
+		Job: h.job, Spawn: spawnSelf}
 	defer func() {
 		if r := recover(); r != nil {
 			hooks.LogError(req, fmt.Errorf("panic: %v", r))
-			err = nil
 		}
 	}()
+	var err error
 	if req.Job == "" {
-		req.Input, err = hooks.ReadInput(a.stdin)
+		req.Input, err = hooks.ReadInput(h.stdin)
 	}
 	if err == nil {
 		// A bad CTXGIT_NOW is not the host's problem: logged, not run.
@@ -91,7 +108,31 @@ func (a *app) failOpen(c *cli.Context, host, event string, run func(hooks.Reques
 	if err != nil {
 		hooks.LogError(req, err)
 	}
-	return nil
+}
+
+// hostFastPath answers the two commands hosts run on every tool call and
+// every turn — `ctxgit hook HOST EVENT` and `ctxgit statusline`, exactly
+// as init --host writes them, without flags — before the command-line
+// app is built: building it (some thirty commands and their flags) costs
+// more than the hook's own work (docs/PERFORMANCE.md, "Cost per tool
+// call"). Anything else, flags included, goes through the app. It reports
+// whether it answered; a host-facing command always exits 0.
+func hostFastPath(args []string, stdin io.Reader, stdout io.Writer) bool {
+	for _, a := range args[1:] {
+		if strings.HasPrefix(a, "-") {
+			return false
+		}
+	}
+	h := hostCall{stdin: stdin, out: stdout}
+	switch {
+	case len(args) == 4 && args[1] == "hook":
+		h.run(args[2], args[3], hooks.Handle)
+	case len(args) == 2 && args[1] == "statusline":
+		h.run("claude-code", "statusline", hooks.Statusline)
+	default:
+		return false
+	}
+	return true
 }
 
 // spawnSelf starts this ctxgit, detached, with args: the program as it was

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -20,12 +21,13 @@ import (
 // removes them), reporting what changed.
 func (a *app) installHosts(w *workspace.Workspace, names []string, local, uninstall, asJSON bool) ([]*hostconfig.Result, error) {
 	var results []*hostconfig.Result
+	program := hookProgram()
 	for _, name := range names {
 		h, err := hostconfig.ParseHost(name)
 		if err != nil {
 			return nil, spec.Usage("%v", err)
 		}
-		res, err := hostconfig.Install(hostconfig.Options{Root: w.Root, Host: h, Local: local, Uninstall: uninstall, Now: w.Env.Now})
+		res, err := hostconfig.Install(hostconfig.Options{Root: w.Root, Host: h, Local: local, Uninstall: uninstall, Program: program, Now: w.Env.Now})
 		if err != nil {
 			return nil, err
 		}
@@ -64,6 +66,19 @@ func (a *app) installHosts(w *workspace.Workspace, names []string, local, uninst
 		}
 	}
 	return results, nil
+}
+
+// hookProgram is the ctxgit hooks run: the name when a ctxgit is on PATH
+// (the host's shell finds it there, and an upgrade in place needs no new
+// install), else this binary by its absolute path.
+func hookProgram() string {
+	if _, err := exec.LookPath(hostconfig.DefaultCommand); err == nil {
+		return hostconfig.DefaultCommand
+	}
+	if exe, err := os.Executable(); err == nil {
+		return exe
+	}
+	return hostconfig.DefaultCommand
 }
 
 func (a *app) transcriptCommand() *cli.Command {

@@ -33,5 +33,8 @@ const gcMemoryLimit = 128 << 20
 
 // run is main without the process: it returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if hostFastPath(args, stdin, stdout) {
+		return 0
+	}
 	return newApp(stdin, stdout, stderr).run(args)
 }

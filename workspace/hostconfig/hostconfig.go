@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -67,10 +68,19 @@ func ParseHost(s string) (Host, error) {
 type Options struct {
 	Root      string // workspace root (absolute)
 	Host      Host
-	Local     bool             // Claude Code: .claude/settings.local.json instead of settings.json
-	Uninstall bool             // remove only ctxgit's entries
-	Command   string           // how hooks invoke ctxgit; default "ctxgit"
-	Now       func() time.Time // for backup names
+	Local     bool // Claude Code: .claude/settings.local.json instead of settings.json
+	Uninstall bool // remove only ctxgit's entries
+	// Command is written verbatim before "hook HOST EVENT": the caller's
+	// own command line. When it is empty, Program is rendered for the
+	// host's shells on GOOS (ProgramCommand).
+	Command string
+	// Program is the ctxgit binary hooks run: a name found on PATH or a
+	// path; default "ctxgit".
+	Program string
+	GOOS    string           // the OS the hooks run on; default runtime.GOOS
+	Now     func() time.Time // for backup names
+
+	notes []string // said about the options, added to the result
 }
 
 // Result says what Install did.
@@ -95,6 +105,14 @@ func Install(o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	res, err := installHost(o)
+	if err == nil && !o.Uninstall {
+		res.Notes = append(o.notes, res.Notes...)
+	}
+	return res, err
+}
+
+func installHost(o Options) (*Result, error) {
 	switch o.Host {
 	case ClaudeCode:
 		file := ".claude/settings.json"
@@ -134,7 +152,25 @@ func (o Options) normalize() (Options, error) {
 	if o.Local && h != ClaudeCode {
 		return o, spec.Usage("--local applies to claude-code only (.claude/settings.local.json), not to %s", h)
 	}
+	if o.GOOS == "" {
+		o.GOOS = runtime.GOOS
+	}
 	o.Command = strings.TrimSpace(o.Command)
+	if o.Command == "" && o.Program != "" {
+		if err := spec.CheckArg("program", o.Program); err != nil {
+			return o, err
+		}
+		cmd, err := ProgramCommand(o.Host, o.GOOS, o.Program)
+		if err != nil {
+			// A hook that runs the name works once ctxgit is on PATH; one
+			// that runs a mangled path never does.
+			o.notes = append(o.notes, fmt.Sprintf("hooks run `%s`, found on PATH: %v; put the folder of %s on PATH", DefaultCommand, err, o.Program))
+			cmd = DefaultCommand
+		} else if cmd != o.Program || !isBareName(o.Program) {
+			o.notes = append(o.notes, fmt.Sprintf("hooks run %s by its path; if it moves, run `ctxgit init --host %s` again", o.Program, o.Host))
+		}
+		o.Command = cmd
+	}
 	if o.Command == "" {
 		o.Command = DefaultCommand
 	}

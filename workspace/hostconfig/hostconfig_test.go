@@ -647,12 +647,21 @@ func TestOpenClawInstall(t *testing.T) {
 	if strings.Contains(ts, "throw") {
 		t.Error("handler.ts can throw")
 	}
+	if strings.Contains(ts, "shell: true") || strings.Contains(ts, `join(" ")`) {
+		t.Error("handler.ts runs ctxgit through a shell")
+	}
 	for _, s := range []string{
 		`const COMMAND: string = "ctxgit";`,
 		`const INSTALL_ROOT: string = ` + quoteJSON(root) + `;`,
 		`const cwd = repository();`,
 		`from "node:child_process"`,
-		`spawn(`,
+		// No shell: the program and its arguments go to spawn apart, the
+		// program found on PATH with ".exe" on Windows.
+		`spawn(program(), args, {`,
+		`shell: false,`,
+		`COMMAND + ".exe"`,
+		`process.env.PATH`,
+		`split(path.delimiter)`,
 		`timeout: TIMEOUT_MS`,
 		`cwd,`,
 		`child.stdin.end(input)`,
@@ -695,25 +704,25 @@ func TestOpenClawInstall(t *testing.T) {
 	}
 }
 
-// SPEC §15: a new Command rewrites the folder, backing up what it
-// replaces; a command that is not a bare name is quoted into handler.ts
-// and not listed as a required binary.
+// SPEC §15: a new program rewrites the folder, backing up what it
+// replaces; a path (spaces and all: the handler runs no shell) goes into
+// handler.ts as a JSON string and is not listed as a required binary.
 func TestOpenClawCommandChange(t *testing.T) {
 	root := t.TempDir()
 	install(t, Options{Root: root, Host: OpenClaw})
-	res := install(t, Options{Root: root, Host: OpenClaw, Command: `"$HOME/bin/ctxgit"`})
+	res := install(t, Options{Root: root, Host: OpenClaw, Program: `/opt/my tools/ctxgit`})
 	if !res.Changed || res.Backup != bk("hooks/ctxgit/HOOK.md") || len(res.Added) != 3 || len(res.Removed) != 3 {
 		t.Errorf("result %+v", res)
 	}
 	if !slices.Contains(res.Notes, "also backed up hooks/ctxgit/handler.ts as "+bk("hooks/ctxgit/handler.ts")) {
 		t.Errorf("notes %q", res.Notes)
 	}
-	if res.Removed[0] != "agent:bootstrap: ctxgit hook openclaw bootstrap" || res.Added[0] != `agent:bootstrap: "$HOME/bin/ctxgit" hook openclaw bootstrap` {
+	if res.Removed[0] != "agent:bootstrap: ctxgit hook openclaw bootstrap" || res.Added[0] != `agent:bootstrap: /opt/my tools/ctxgit hook openclaw bootstrap` {
 		t.Errorf("added %q removed %q", res.Added, res.Removed)
 	}
 	ts := readFile(t, root, "hooks/ctxgit/handler.ts")
-	if !strings.Contains(ts, `const COMMAND: string = "\"$HOME/bin/ctxgit\"";`) {
-		t.Errorf("command not quoted into handler.ts")
+	if !strings.Contains(ts, `const COMMAND: string = "/opt/my tools/ctxgit";`) {
+		t.Errorf("program not written into handler.ts")
 	}
 	if md := readFile(t, root, "hooks/ctxgit/HOOK.md"); strings.Contains(md, "requires") {
 		t.Errorf("HOOK.md requires a binary named by a path:\n%s", md)
@@ -721,7 +730,7 @@ func TestOpenClawCommandChange(t *testing.T) {
 	// Uninstall removes the folder, backups included, and the hooks/
 	// folder it emptied.
 	res = install(t, Options{Root: root, Host: OpenClaw, Uninstall: true})
-	if !res.Changed || len(res.Removed) != 3 || res.Removed[0] != `agent:bootstrap: "$HOME/bin/ctxgit" hook openclaw bootstrap` {
+	if !res.Changed || len(res.Removed) != 3 || res.Removed[0] != `agent:bootstrap: /opt/my tools/ctxgit hook openclaw bootstrap` {
 		t.Errorf("uninstall %+v", res)
 	}
 	if _, err := os.Stat(filepath.Join(root, "hooks")); !errors.Is(err, os.ErrNotExist) {

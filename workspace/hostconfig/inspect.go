@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -133,18 +134,38 @@ func appendProgram(progs []string, cmd string) []string {
 }
 
 // Program is the program a hook command line runs: its first word, with
-// the quotes a shell would remove.
+// the quoting a shell would remove: POSIX single and double quotes and a
+// backslash before a quote, a backslash or a space; PowerShell's call
+// operator and its doubled quote inside quotes.
 func Program(cmd string) string {
 	cmd = strings.TrimSpace(cmd)
-	if cmd == "" {
-		return ""
+	if rest, ok := strings.CutPrefix(cmd, "& "); ok {
+		cmd = strings.TrimSpace(rest)
 	}
-	if q := cmd[0]; q == '"' || q == '\'' {
-		if end := strings.IndexByte(cmd[1:], q); end >= 0 {
-			return cmd[1 : 1+end]
+	var b strings.Builder
+	for i := 0; i < len(cmd); i++ {
+		switch c := cmd[i]; {
+		case c == ' ' || c == '\t':
+			return b.String()
+		case c == '\'' || c == '"':
+			for i++; i < len(cmd); i++ {
+				if cmd[i] == c {
+					if i+1 < len(cmd) && cmd[i+1] == c {
+						i++ // PowerShell's doubled quote
+					} else {
+						break
+					}
+				}
+				b.WriteByte(cmd[i])
+			}
+		case c == '\\' && i+1 < len(cmd) && (cmd[i+1] == '\'' || cmd[i+1] == '\\' || cmd[i+1] == ' '):
+			i++
+			b.WriteByte(cmd[i])
+		default:
+			b.WriteByte(c)
 		}
 	}
-	return strings.Fields(cmd)[0]
+	return b.String()
 }
 
 // ResolveProgram finds the executable a hook's program names, as a shell
@@ -164,7 +185,9 @@ func ResolveProgram(prog string, getenv func(string) string) string {
 	}
 	prog = os.Expand(prog, getenv)
 	fi, err := os.Stat(prog)
-	if err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+	// Windows has no executable bit: a file there is a program by its
+	// extension, which the shell finds.
+	if err != nil || fi.IsDir() || runtime.GOOS != "windows" && fi.Mode().Perm()&0o111 == 0 {
 		return ""
 	}
 	return prog

@@ -82,9 +82,9 @@ var (
 )
 
 // owns reports whether cmd is ctxgit's `<sub>` command: it starts with the
-// configured command or plain "ctxgit" followed by sub, or its program is
-// any path to a binary named ctxgit (so a changed Command still finds the
-// entries an older one wrote).
+// configured command or plain "ctxgit" followed by sub, or its program,
+// however a shell quotes it, is any path to a binary named ctxgit (so a
+// changed Command or Program still finds the entries an older one wrote).
 func owns(command, cmd, sub string) bool {
 	cmd = strings.TrimSpace(cmd)
 	for _, p := range []string{command, "ctxgit"} {
@@ -92,11 +92,16 @@ func owns(command, cmd, sub string) bool {
 			return true
 		}
 	}
-	f := strings.Fields(cmd)
-	if len(f) < 2 || f[1] != sub {
-		return false
+	// The last " sub" word: a path may hold the word too.
+	prog, ok := strings.CutSuffix(cmd, " "+sub)
+	if !ok {
+		i := strings.LastIndex(cmd, " "+sub+" ")
+		if i < 0 {
+			return false
+		}
+		prog = cmd[:i]
 	}
-	exe := strings.Trim(f[0], `"'`)
+	exe := Program(prog)
 	exe = exe[strings.LastIndexAny(exe, `/\`)+1:]
 	return strings.TrimSuffix(strings.ToLower(exe), ".exe") == "ctxgit"
 }

@@ -10,6 +10,7 @@
 // §13.2, §15).
 
 import { spawn } from "node:child_process";
+import * as fs from "node:fs";
 import * as path from "node:path";
 
 const COMMAND: string = __CTXGIT_COMMAND__;
@@ -74,6 +75,42 @@ function payload(event: any, ctx: any): string {
   }
 }
 
+// program is the file to run: COMMAND itself when it is a path, else the
+// first file of that name on PATH (with ".exe" on Windows, where the
+// variable may be spelled "Path"), else the bare name for spawn's own
+// lookup. No shell is involved, so a path with spaces, quotes or
+// backslashes is passed as it is.
+function program(): string {
+  try {
+    const win = process.platform === "win32";
+    if (COMMAND.includes("/") || (win && COMMAND.includes("\\"))) {
+      return COMMAND;
+    }
+    const name = win && !/\.exe$/i.test(COMMAND) ? COMMAND + ".exe" : COMMAND;
+    let list = process.env.PATH;
+    if (list === undefined && win) {
+      list = process.env.Path;
+    }
+    for (const dir of (list ?? "").split(path.delimiter)) {
+      if (dir === "") {
+        continue;
+      }
+      const file = path.join(dir, name);
+      try {
+        fs.accessSync(file, win ? fs.constants.F_OK : fs.constants.X_OK);
+        if (fs.statSync(file).isFile()) {
+          return file;
+        }
+      } catch {
+        // Not here.
+      }
+    }
+    return name;
+  } catch {
+    return COMMAND;
+  }
+}
+
 // repository is where ctxgit runs: the repository this folder sits in
 // (<repo>/hooks/ctxgit/) when the module system tells where that is, else
 // the one it was installed into, else CTXGIT_ROOT; never the agent's
@@ -113,17 +150,17 @@ function run(args: string[], input: string, cwd: string): Promise<RunResult> {
     };
     try {
       // Its own process group, so that a timeout ends ctxgit and anything
-      // it started, not just the shell.
+      // it started.
       const group = process.platform !== "win32";
-      const child = spawn([COMMAND, ...args].join(" "), {
+      const child = spawn(program(), args, {
         cwd,
-        shell: true,
+        shell: false,
         detached: group,
         stdio: ["pipe", "pipe", "ignore"],
         timeout: TIMEOUT_MS,
         windowsHide: true,
       });
-      // The timeout above signals the shell; past it, everything goes.
+      // The timeout above signals ctxgit; past it, everything goes.
       timer = setTimeout(() => {
         try {
           if (group && child.pid !== undefined) {
