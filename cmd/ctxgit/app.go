@@ -11,7 +11,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/spec"
-	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -143,15 +142,10 @@ func (a *app) run(args []string) int {
 	if err == nil {
 		return spec.ExitOK
 	}
-	var ex exitError
-	if errors.As(err, &ex) {
-		return ex.code
+	if !errors.As(err, new(exitError)) {
+		fmt.Fprintf(a.stderr, "ctxgit: %s\n", a.rel(oneLine(err.Error())))
 	}
-	fmt.Fprintf(a.stderr, "ctxgit: %s\n", a.rel(oneLine(err.Error())))
-	if errors.Is(err, vcs.ErrCorrupt) {
-		return spec.ExitInvalid // a damaged file is bad input, named
-	}
-	return spec.ExitCode(err)
+	return exitCode(err)
 }
 
 func (a *app) rel(msg string) string {

@@ -52,7 +52,7 @@ func (a *app) diffCommand() *cli.Command {
 			from, err := w.ResolveRead(fromName, sess)
 			switch {
 			case err == nil:
-			case c.NArg() == 0 && spec.ExitCode(err) == spec.ExitNotFound:
+			case c.NArg() == 0 && exitCode(err) == spec.ExitNotFound:
 				from = nil // a session's first checkpoint: everything in it is new
 			default:
 				return err
