@@ -200,19 +200,9 @@ func (a *app) openFound(c *cli.Context, find func(workspace.Env, string) (string
 	return w, err
 }
 
-// workspace checks the argument count and opens the workspace.
-func (a *app) workspace(c *cli.Context, min, max int) (*workspace.Workspace, error) {
-	if err := args(c, min, max); err != nil {
-		return nil, err
-	}
-	return a.open(c)
-}
-
-// sessionWorkspace is workspace for commands that take --session.
-func (a *app) sessionWorkspace(c *cli.Context, min, max int) (*workspace.Workspace, string, error) {
-	if err := args(c, min, max); err != nil {
-		return nil, "", err
-	}
+// sessionWorkspace is open for commands that take --session: it checks
+// the session key, then applies SPEC §6.3 to it.
+func (a *app) sessionWorkspace(c *cli.Context) (*workspace.Workspace, string, error) {
 	sess, err := session(c)
 	if err != nil {
 		return nil, "", err
@@ -264,25 +254,6 @@ func (a *app) warn(format string, args ...any) {
 
 func (a *app) note(format string, args ...any) {
 	fmt.Fprintf(a.stderr, "ctxgit: %s\n", a.rel(oneLine(fmt.Sprintf(format, args...))))
-}
-
-// args checks the number of positional arguments.
-func args(c *cli.Context, min, max int) error {
-	n := c.NArg()
-	if n < min || n > max {
-		return spec.Usage("%s takes %s (see ctxgit %s --help)", c.Command.Name, argCount(min, max), c.Command.Name)
-	}
-	return nil
-}
-
-func argCount(min, max int) string {
-	switch {
-	case min == max && min == 0:
-		return "no arguments"
-	case min == max:
-		return fmt.Sprintf("%d argument(s)", min)
-	}
-	return fmt.Sprintf("%d to %d arguments", min, max)
 }
 
 // permute moves a command's flags ahead of its positional arguments, so

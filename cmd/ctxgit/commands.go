@@ -16,7 +16,7 @@ import (
 )
 
 func (a *app) initCommand() *cli.Command {
-	return &cli.Command{
+	return args().command(&cli.Command{
 		Name:  "init",
 		Usage: "create .ctxgit/ (config, logs, .gitignore) and the checkpoint store; --host installs a host's hooks",
 		Flags: []cli.Flag{rootFlag, jsonFlag,
@@ -25,9 +25,6 @@ func (a *app) initCommand() *cli.Command {
 			&cli.BoolFlag{Name: "uninstall", Usage: "with --host: remove ctxgit's hooks only"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := args(c, 0, 0); err != nil {
-				return err
-			}
 			w, err := a.openToCreate(c)
 			if err != nil {
 				return err
@@ -68,11 +65,11 @@ func (a *app) initCommand() *cli.Command {
 			}
 			return nil
 		},
-	}
+	})
 }
 
 func (a *app) checkpointCommand() *cli.Command {
-	return &cli.Command{
+	return args().command(&cli.Command{
 		Name:  "checkpoint",
 		Usage: "snapshot the workspace and state files onto the session's hidden ref",
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
@@ -81,7 +78,7 @@ func (a *app) checkpointCommand() *cli.Command {
 			&cli.StringFlag{Name: "next", Usage: "the next action (default: from the task state or the plan)"},
 		},
 		Action: func(c *cli.Context) error {
-			w, sess, err := a.sessionWorkspace(c, 0, 0)
+			w, sess, err := a.sessionWorkspace(c)
 			if err != nil {
 				return err
 			}
@@ -115,7 +112,7 @@ func (a *app) checkpointCommand() *cli.Command {
 				cp.Meta.CheckpointID, cp.Meta.SessionKey, changed, res.Snapshot.Files, res.Commit.Short(), res.Ref)
 			return nil
 		},
-	}
+	})
 }
 
 // reportSnapshot puts what a checkpoint left out, and why, on stderr.
@@ -139,10 +136,9 @@ func (a *app) reportSnapshot(res *workspace.CheckpointResult) {
 }
 
 func (a *app) recoverCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "recover",
-		Usage:     "print the recovery block of the newest checkpoint, once",
-		ArgsUsage: "[CHECKPOINT]",
+	return args("CHECKPOINT?").command(&cli.Command{
+		Name:  "recover",
+		Usage: "print the recovery block of the newest checkpoint, once",
 		Flags: []cli.Flag{rootFlag, sessionFlag(),
 			&cli.IntFlag{Name: "budget", Usage: "block size in characters (default: recovery.budget_chars)"},
 			&cli.DurationFlag{Name: "max-age", Usage: "freshness window for automatic recovery (default: recovery.max_age)"},
@@ -153,9 +149,6 @@ func (a *app) recoverCommand() *cli.Command {
 			&cli.BoolFlag{Name: "force", Usage: "show even if already recovered"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := args(c, 0, 1); err != nil {
-				return err
-			}
 			format := c.String("format")
 			if c.Bool("json") {
 				format = "json"
@@ -216,11 +209,11 @@ func (a *app) recoverCommand() *cli.Command {
 			}
 			return nil
 		},
-	}
+	})
 }
 
 func (a *app) logCommand() *cli.Command {
-	return &cli.Command{
+	return args().command(&cli.Command{
 		Name:  "log",
 		Usage: "list a session's checkpoints, newest first",
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
@@ -228,7 +221,7 @@ func (a *app) logCommand() *cli.Command {
 			&cli.BoolFlag{Name: "sessions", Usage: "list sessions and their newest checkpoint instead"},
 		},
 		Action: func(c *cli.Context) error {
-			w, sess, err := a.readSessionWorkspace(c, 0, 0)
+			w, sess, err := a.readSessionWorkspace(c)
 			if err != nil {
 				return err
 			}
@@ -256,7 +249,7 @@ func (a *app) logCommand() *cli.Command {
 			out.Flush() // a write error is kept in a.out and reported by run
 			return nil
 		},
-	}
+	})
 }
 
 func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
@@ -315,13 +308,12 @@ func pct(util string) string {
 }
 
 func (a *app) showCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "show",
-		Usage:     "print a checkpoint (default: the session's newest)",
-		ArgsUsage: "[CHECKPOINT]",
-		Flags:     []cli.Flag{rootFlag, jsonFlag, sessionFlag()},
+	return args("CHECKPOINT?").command(&cli.Command{
+		Name:  "show",
+		Usage: "print a checkpoint (default: the session's newest)",
+		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag()},
 		Action: func(c *cli.Context) error {
-			w, sess, err := a.readSessionWorkspace(c, 0, 1)
+			w, sess, err := a.readSessionWorkspace(c)
 			if err != nil {
 				return err
 			}
@@ -341,7 +333,7 @@ func (a *app) showCommand() *cli.Command {
 			fmt.Fprintf(a.stdout, "# commit %s (session %s)\n%s", r.Commit, r.Session, safetext.Visible(string(data)))
 			return nil
 		},
-	}
+	})
 }
 
 var stepStatuses = map[string]spec.StepStatus{
@@ -350,12 +342,12 @@ var stepStatuses = map[string]spec.StepStatus{
 }
 
 func (a *app) planCommand() *cli.Command {
-	return &cli.Command{
+	return args().command(&cli.Command{
 		Name:  "plan",
 		Usage: "print the parsed plan, or mark a step",
 		Flags: []cli.Flag{rootFlag, jsonFlag},
 		Action: func(c *cli.Context) error {
-			w, err := a.workspace(c, 0, 0)
+			w, err := a.open(c)
 			if err != nil {
 				return err
 			}
@@ -379,15 +371,11 @@ func (a *app) planCommand() *cli.Command {
 			a.printPlan(st.Plan)
 			return nil
 		},
-		Subcommands: []*cli.Command{{
-			Name:      "mark",
-			Usage:     "mark a step done, in-progress, pending or failed (only that line changes)",
-			ArgsUsage: "STEP STATUS",
-			Flags:     []cli.Flag{rootFlag, jsonFlag, &cli.StringFlag{Name: "reason", Usage: "why it failed (for failed)"}},
+		Subcommands: []*cli.Command{args("STEP", "STATUS").command(&cli.Command{
+			Name:  "mark",
+			Usage: "mark a step done, in-progress, pending or failed (only that line changes)",
+			Flags: []cli.Flag{rootFlag, jsonFlag, &cli.StringFlag{Name: "reason", Usage: "why it failed (for failed)"}},
 			Action: func(c *cli.Context) error {
-				if err := args(c, 2, 2); err != nil {
-					return err
-				}
 				status, ok := stepStatuses[c.Args().Get(1)]
 				if !ok {
 					return spec.Usage("status %q: want done, in-progress, pending or failed", c.Args().Get(1))
@@ -409,8 +397,8 @@ func (a *app) planCommand() *cli.Command {
 				a.printPlan(plan)
 				return nil
 			},
-		}},
-	}
+		})},
+	})
 }
 
 var statusMarks = map[spec.StepStatus]string{
@@ -453,13 +441,12 @@ func (a *app) printPlan(p *spec.Plan) {
 }
 
 func (a *app) decideCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "decide",
-		Usage:     "record a decision in the decisions log",
-		ArgsUsage: "DECISION",
-		Flags:     []cli.Flag{rootFlag, jsonFlag, &cli.StringFlag{Name: "why", Usage: "the reason"}},
+	return args("DECISION").command(&cli.Command{
+		Name:  "decide",
+		Usage: "record a decision in the decisions log",
+		Flags: []cli.Flag{rootFlag, jsonFlag, &cli.StringFlag{Name: "why", Usage: "the reason"}},
 		Action: func(c *cli.Context) error {
-			w, err := a.workspace(c, 1, 1)
+			w, err := a.open(c)
 			if err != nil {
 				return err
 			}
@@ -473,7 +460,7 @@ func (a *app) decideCommand() *cli.Command {
 			fmt.Fprintf(a.stdout, "%s recorded in %s\n", d.ID, w.Config.Paths.Decisions)
 			return nil
 		},
-	}
+	})
 }
 
 func (a *app) failCommand() *cli.Command {
@@ -481,10 +468,9 @@ func (a *app) failCommand() *cli.Command {
 	for _, t := range spec.FailureTypes {
 		types = append(types, string(t))
 	}
-	return &cli.Command{
-		Name:      "fail",
-		Usage:     "record a failure in the failure log",
-		ArgsUsage: "SUMMARY",
+	return args("SUMMARY").command(&cli.Command{
+		Name:  "fail",
+		Usage: "record a failure in the failure log",
 		Flags: []cli.Flag{rootFlag, jsonFlag,
 			&cli.StringFlag{Name: "type", Usage: "required: one of " + strings.Join(types, ", ")},
 			&cli.StringFlag{Name: "action", Usage: "required: Retry, Pivot, Escalate or Abort"},
@@ -492,9 +478,6 @@ func (a *app) failCommand() *cli.Command {
 			&cli.StringFlag{Name: "details", Usage: "more text for the entry"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := args(c, 1, 1); err != nil {
-				return err
-			}
 			t, ok := spec.ParseFailureType(c.String("type"))
 			if !ok {
 				return spec.Usage("--type %q: want one of %s", c.String("type"), strings.Join(types, ", "))
@@ -517,19 +500,16 @@ func (a *app) failCommand() *cli.Command {
 			fmt.Fprintf(a.stdout, "failure recorded in %s (%s → %s)\n", path, e.Type, e.Action)
 			return nil
 		},
-	}
+	})
 }
 
 func (a *app) versionCommand() *cli.Command {
-	return &cli.Command{
+	return args().command(&cli.Command{
 		Name:        "version",
 		Usage:       "print the version, commit and build date (also: ctxgit --version)",
 		Flags:       []cli.Flag{rootFlag, jsonFlag},
 		Description: examples("ctxgit version", "ctxgit version --json"),
 		Action: func(c *cli.Context) error {
-			if err := args(c, 0, 0); err != nil {
-				return err
-			}
 			b := buildInfo()
 			if c.Bool("json") {
 				return a.printJSON(versionResult{buildStamp: b, Spec: spec.Version,
@@ -538,7 +518,7 @@ func (a *app) versionCommand() *cli.Command {
 			_, err := fmt.Fprintln(a.stdout, b)
 			return err
 		},
-	}
+	})
 }
 
 // versionResult is `ctxgit version --json`.

@@ -250,19 +250,15 @@ func init() {
 // the binary itself for candidates (urfave/cli's --generate-bash-completion),
 // so the scripts never go stale; fish gets the whole command tree.
 func (a *app) completionCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "completion",
-		Usage:     "print a shell completion script (bash, zsh or fish)",
-		ArgsUsage: "SHELL",
+	return args("SHELL").command(&cli.Command{
+		Name:  "completion",
+		Usage: "print a shell completion script (bash, zsh or fish)",
 		Description: examples(
 			"source <(ctxgit completion bash)          # in ~/.bashrc",
 			"ctxgit completion zsh > \"${fpath[1]}/_ctxgit\"",
 			"ctxgit completion fish > ~/.config/fish/completions/ctxgit.fish",
 		),
 		Action: func(c *cli.Context) error {
-			if err := args(c, 1, 1); err != nil {
-				return err
-			}
 			var script string
 			switch shell := c.Args().First(); shell {
 			case "bash":
@@ -281,20 +277,17 @@ func (a *app) completionCommand() *cli.Command {
 			_, err := fmt.Fprint(a.stdout, script)
 			return err
 		},
-	}
+	})
 }
 
 // manCommand prints the man page, generated from the same definitions as
 // --help and docs/cli.md.
 func (a *app) manCommand() *cli.Command {
-	return &cli.Command{
+	return args().command(&cli.Command{
 		Name:        "man",
 		Usage:       "print the ctxgit(1) man page (roff)",
 		Description: examples("ctxgit man > /usr/local/share/man/man1/ctxgit.1", "ctxgit man | man -l -"),
 		Action: func(c *cli.Context) error {
-			if err := args(c, 0, 0); err != nil {
-				return err
-			}
 			page, err := a.cli.ToManWithSection(1)
 			if err != nil {
 				return err
@@ -302,7 +295,7 @@ func (a *app) manCommand() *cli.Command {
 			_, err = fmt.Fprint(a.stdout, page)
 			return err
 		},
-	}
+	})
 }
 
 // examples formats a command's examples for its help's DESCRIPTION.

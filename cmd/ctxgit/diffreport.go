@@ -13,18 +13,14 @@ import (
 )
 
 func (a *app) diffCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "diff",
-		Usage:     "what changed between two checkpoints (default: the previous and the newest): files with line counts, plan, decisions, failures",
-		ArgsUsage: "[FROM [TO]]",
+	return args("FROM?", "TO?").command(&cli.Command{
+		Name:  "diff",
+		Usage: "what changed between two checkpoints (default: the previous and the newest): files with line counts, plan, decisions, failures",
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
 			&cli.BoolFlag{Name: "name-only", Usage: "print the changed paths only"},
 			&cli.BoolFlag{Name: "stat", Usage: "print git's --stat summary of the changed files only"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := args(c, 0, 2); err != nil {
-				return err
-			}
 			var forms []string
 			for _, f := range []string{"json", "name-only", "stat"} {
 				if c.Bool(f) {
@@ -34,7 +30,7 @@ func (a *app) diffCommand() *cli.Command {
 			if len(forms) > 1 {
 				return spec.Usage("%s cannot be combined: pick one output form", strings.Join(forms, " and "))
 			}
-			w, sess, err := a.readSessionWorkspace(c, 0, 2)
+			w, sess, err := a.readSessionWorkspace(c)
 			if err != nil {
 				return err
 			}
@@ -80,7 +76,7 @@ func (a *app) diffCommand() *cli.Command {
 			printDiff(a.stdout, d)
 			return nil
 		},
-	}
+	})
 }
 
 func cpRef(r *workspace.Resolved) map[string]any {
@@ -213,7 +209,7 @@ func lineCounts(f workspace.FileDiff) string {
 }
 
 func (a *app) reportCommand() *cli.Command {
-	return &cli.Command{
+	return args().command(&cli.Command{
 		Name:  "report",
 		Usage: "print a session's history as markdown for a pull request description",
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
@@ -223,9 +219,6 @@ func (a *app) reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Value: workspace.FormatMarkdown, Usage: "markdown, or github: cut to fit GitHub's comment limit"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := args(c, 0, 0); err != nil {
-				return err
-			}
 			sess, err := session(c)
 			if err != nil {
 				return err
@@ -262,7 +255,7 @@ func (a *app) reportCommand() *cli.Command {
 			_, err = fmt.Fprint(a.stdout, workspace.RenderReportFormat(r, format))
 			return err
 		},
-	}
+	})
 }
 
 // checklistJSON is the head plan's steps as report --json gives them.

@@ -10,7 +10,7 @@ import (
 )
 
 func (a *app) doctorCommand() *cli.Command {
-	return &cli.Command{
+	return args().command(&cli.Command{
 		Name:  "doctor",
 		Usage: "check the store, locks, state files and host hooks; --fix removes stale locks and repacks",
 		Flags: []cli.Flag{rootFlag, jsonFlag,
@@ -18,9 +18,6 @@ func (a *app) doctorCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-loose", Value: workspace.DefaultLooseThreshold, Usage: "loose objects above which a repack is suggested (and done by --fix)"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := args(c, 0, 0); err != nil {
-				return err
-			}
 			env, err := workspace.DefaultEnv()
 			if err != nil {
 				return err
@@ -80,5 +77,5 @@ func (a *app) doctorCommand() *cli.Command {
 			}
 			return nil
 		},
-	}
+	})
 }

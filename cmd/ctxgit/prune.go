@@ -11,7 +11,7 @@ import (
 )
 
 func (a *app) pruneCommand() *cli.Command {
-	return &cli.Command{
+	return args().command(&cli.Command{
 		Name:  "prune",
 		Usage: "keep each session's newest checkpoints, drop idle sessions, and repack the store (retention.* in the config)",
 		Flags: []cli.Flag{rootFlag, jsonFlag,
@@ -21,7 +21,7 @@ func (a *app) pruneCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-sessions", Usage: "keep at most this many sessions; 0 = no cap", DefaultText: "retention.max_sessions, 500"},
 		},
 		Action: func(c *cli.Context) error {
-			w, err := a.workspace(c, 0, 0)
+			w, err := a.open(c)
 			if err != nil {
 				return err
 			}
@@ -45,7 +45,7 @@ func (a *app) pruneCommand() *cli.Command {
 			}
 			return err
 		},
-	}
+	})
 }
 
 func (a *app) printPrune(res *workspace.PruneResult, asJSON bool) error {

@@ -8,15 +8,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
 func (a *app) restoreCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "restore",
-		Usage:     "bring files back from a checkpoint's snapshot, after a safety checkpoint",
-		ArgsUsage: "CHECKPOINT [-- PATHS...]",
+	return args("CHECKPOINT", "-- PATHS...").orSay("restore takes a checkpoint, then optionally -- PATHS (see ctxgit restore --help)").command(&cli.Command{
+		Name:  "restore",
+		Usage: "bring files back from a checkpoint's snapshot, after a safety checkpoint",
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
 			&cli.BoolFlag{Name: "delete", Usage: "also delete files the checkpoint does not hold (default: keep them)"},
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "list every change and change nothing"},
@@ -24,9 +22,6 @@ func (a *app) restoreCommand() *cli.Command {
 			&cli.BoolFlag{Name: "keep-state", Usage: "leave the plan, logs, task state and summaries as they are"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() < 1 {
-				return spec.Usage("restore takes a checkpoint, then optionally -- PATHS (see ctxgit restore --help)")
-			}
 			sess, err := session(c)
 			if err != nil {
 				return err
@@ -84,7 +79,7 @@ func (a *app) restoreCommand() *cli.Command {
 			}
 			return nil
 		},
-	}
+	})
 }
 
 // restoreCounts says how many paths each action took, in the given verbs.

@@ -86,12 +86,12 @@ func orDash(s string) string {
 }
 
 func (a *app) statusCommand() *cli.Command {
-	return &cli.Command{
+	return args().command(&cli.Command{
 		Name:  "status",
 		Usage: "before a major action: print STATUS:OK, STATUS:MISSING_STATE, STATUS:HALT_CONTEXT_LIMIT or STATUS:COMPLETE",
 		Flags: append([]cli.Flag{rootFlag, jsonFlag, sessionFlag()}, pressureFlags()...),
 		Action: func(c *cli.Context) error {
-			w, sess, err := a.sessionWorkspace(c, 0, 0)
+			w, sess, err := a.sessionWorkspace(c)
 			if err != nil {
 				return err
 			}
@@ -108,11 +108,11 @@ func (a *app) statusCommand() *cli.Command {
 			}
 			return a.printStatus(st, c.Bool("json"))
 		},
-	}
+	})
 }
 
 func (a *app) ensureCommand() *cli.Command {
-	return &cli.Command{
+	return args().command(&cli.Command{
 		Name:  "ensure",
 		Usage: "at startup: initialise, resume or finish the durable task state",
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
@@ -122,9 +122,6 @@ func (a *app) ensureCommand() *cli.Command {
 			&cli.BoolFlag{Name: "reinit", Usage: "discard a task state of another shape and start over"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := args(c, 0, 0); err != nil {
-				return err
-			}
 			sess, err := session(c)
 			if err != nil {
 				return err
@@ -143,11 +140,11 @@ func (a *app) ensureCommand() *cli.Command {
 			}
 			return a.printStatus(st, c.Bool("json"))
 		},
-	}
+	})
 }
 
 func (a *app) resumeCommand() *cli.Command {
-	return &cli.Command{
+	return args().command(&cli.Command{
 		Name:  "resume",
 		Usage: "clear a context-limit halt: --override --reason \"…\" (recorded in the task state)",
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
@@ -155,7 +152,7 @@ func (a *app) resumeCommand() *cli.Command {
 			&cli.StringFlag{Name: "reason", Usage: "required: why it is safe to go on"},
 		},
 		Action: func(c *cli.Context) error {
-			w, sess, err := a.sessionWorkspace(c, 0, 0)
+			w, sess, err := a.sessionWorkspace(c)
 			if err != nil {
 				return err
 			}
@@ -172,16 +169,16 @@ func (a *app) resumeCommand() *cli.Command {
 			fmt.Fprintf(a.stdout, "halt of %s cleared (override recorded: %s)\n", h.At.Format("2006-01-02T15:04:05Z"), c.String("reason"))
 			return nil
 		},
-	}
+	})
 }
 
 func (a *app) summaryCommand() *cli.Command {
-	return &cli.Command{
+	return args().command(&cli.Command{
 		Name:  "summary",
 		Usage: "write the task summary (timestamped and latest-summary.md) from the task state, plan and logs",
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag()},
 		Action: func(c *cli.Context) error {
-			w, sess, err := a.sessionWorkspace(c, 0, 0)
+			w, sess, err := a.sessionWorkspace(c)
 			if err != nil {
 				return err
 			}
@@ -195,18 +192,18 @@ func (a *app) summaryCommand() *cli.Command {
 			fmt.Fprintf(a.stdout, "wrote %s\n", p)
 			return nil
 		},
-	}
+	})
 }
 
 func (a *app) bundleCommand() *cli.Command {
-	return &cli.Command{
+	return args().command(&cli.Command{
 		Name:  "bundle",
 		Usage: "print the working bundle: goal, phase, next action, last success, constraints, artifacts",
 		Flags: []cli.Flag{rootFlag, jsonFlag,
 			&cli.IntFlag{Name: "budget", Value: workspace.DefaultBundleBudget, Usage: "bytes of artifact content at most"},
 		},
 		Action: func(c *cli.Context) error {
-			w, err := a.workspace(c, 0, 0)
+			w, err := a.open(c)
 			if err != nil {
 				return err
 			}
@@ -223,7 +220,7 @@ func (a *app) bundleCommand() *cli.Command {
 			a.printBundle(b)
 			return nil
 		},
-	}
+	})
 }
 
 func (a *app) printBundle(b *workspace.Bundle) {
@@ -272,12 +269,12 @@ func (a *app) printBundle(b *workspace.Bundle) {
 }
 
 func (a *app) gaugeCommand() *cli.Command {
-	return &cli.Command{
+	return args().command(&cli.Command{
 		Name:  "gauge",
 		Usage: "print the context gauge: [Context: 81% | 162k/200k tokens | level]",
 		Flags: append([]cli.Flag{rootFlag, jsonFlag}, pressureFlags()...),
 		Action: func(c *cli.Context) error {
-			w, err := a.workspace(c, 0, 0)
+			w, err := a.open(c)
 			if err != nil {
 				return err
 			}
@@ -296,5 +293,5 @@ func (a *app) gaugeCommand() *cli.Command {
 			fmt.Fprintln(a.stdout, workspace.GaugeLine(p, level, ""))
 			return nil
 		},
-	}
+	})
 }

@@ -21,21 +21,18 @@ import (
 // on the checkpoint store.
 
 func (a *app) pushCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "push",
-		Usage:     "send this workspace's sessions to REMOTE (named explicitly: nothing is pushed by default), as fast-forwards",
-		ArgsUsage: "REMOTE",
+	// Checkpoints leave the machine only where the user says: no default
+	// remote.
+	return args("REMOTE").orSay("push needs a remote: ctxgit push REMOTE (e.g. origin, or a URL or path)").command(&cli.Command{
+		Name:  "push",
+		Usage: "send this workspace's sessions to REMOTE (named explicitly: nothing is pushed by default), as fast-forwards",
 		Flags: []cli.Flag{rootFlag, jsonFlag,
 			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "replace remote sessions that are not ancestors of the local ones"},
 			&cli.StringFlag{Name: "as", Usage: "name the remote under refs/ctxgit/remotes/ when REMOTE is a URL or path"},
 			timeoutFlag,
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() == 0 {
-				// Checkpoints leave the machine only where the user says.
-				return spec.Usage("push needs a remote: ctxgit push REMOTE (e.g. origin, or a URL or path)")
-			}
-			w, err := a.workspace(c, 1, 1)
+			w, err := a.open(c)
 			if err != nil {
 				return err
 			}
@@ -47,24 +44,23 @@ func (a *app) pushCommand() *cli.Command {
 			}
 			return err
 		},
-	}
+	})
 }
 
 // timeoutFlag bounds each git run against a network remote (SPEC §19.5).
 var timeoutFlag = &cli.DurationFlag{Name: "timeout", Usage: "give up on a network remote after `DURATION` (e.g. 90s; default: git config ctxgit.remoteTimeout, else 5m)"}
 
 func (a *app) fetchCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "fetch",
-		Usage:     "copy a remote's sessions (default origin) to refs/ctxgit/remotes/REMOTE/",
-		ArgsUsage: "[REMOTE]",
+	return args("REMOTE?").command(&cli.Command{
+		Name:  "fetch",
+		Usage: "copy a remote's sessions (default origin) to refs/ctxgit/remotes/REMOTE/",
 		Flags: []cli.Flag{rootFlag, jsonFlag,
 			&cli.BoolFlag{Name: "prune", Usage: "drop fetched sessions the remote no longer has"},
 			&cli.StringFlag{Name: "as", Usage: "name the remote under refs/ctxgit/remotes/ when REMOTE is a URL or path"},
 			timeoutFlag,
 		},
 		Action: func(c *cli.Context) error {
-			w, err := a.workspace(c, 0, 1)
+			w, err := a.open(c)
 			if err != nil {
 				return err
 			}
@@ -76,7 +72,7 @@ func (a *app) fetchCommand() *cli.Command {
 			}
 			return err
 		},
-	}
+	})
 }
 
 // printSync prints a push's or fetch's result: a heading, then one line
@@ -176,10 +172,7 @@ func readSession(c *cli.Context) (string, error) {
 
 // readSessionWorkspace is sessionWorkspace for read commands, which also
 // take REMOTE/KEY.
-func (a *app) readSessionWorkspace(c *cli.Context, min, max int) (*workspace.Workspace, string, error) {
-	if err := args(c, min, max); err != nil {
-		return nil, "", err
-	}
+func (a *app) readSessionWorkspace(c *cli.Context) (*workspace.Workspace, string, error) {
 	sess, err := readSession(c)
 	if err != nil {
 		return nil, "", err
