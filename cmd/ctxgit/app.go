@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ctxgit/ctxgit/internal/safetext"
 	"io"
+	"sort"
 	"strings"
+
+	"github.com/ctxgit/ctxgit/internal/safetext"
 
 	"github.com/urfave/cli/v2"
 
@@ -239,6 +241,31 @@ func session(c *cli.Context) (string, error) {
 	return s, nil
 }
 
+// readSession reads --session for a command that only reads history: a
+// key, or REMOTE/KEY for a fetched session (SPEC §19.4).
+func readSession(c *cli.Context) (string, error) {
+	s := c.String("session")
+	if err := workspace.ValidateReadSession(s); err != nil {
+		return "", err
+	}
+	return s, nil
+}
+
+// readSessionWorkspace is sessionWorkspace for read commands, which also
+// take REMOTE/KEY.
+func (a *app) readSessionWorkspace(c *cli.Context) (*workspace.Workspace, string, error) {
+	sess, err := readSession(c)
+	if err != nil {
+		return nil, "", err
+	}
+	w, err := a.open(c)
+	if err != nil {
+		return w, sess, err
+	}
+	sess, err = a.pickSession(c, w, sess, true)
+	return w, sess, err
+}
+
 func (a *app) printJSON(v any) error {
 	enc := json.NewEncoder(a.stdout)
 	enc.SetIndent("", "  ")
@@ -312,4 +339,36 @@ func permute(cmds []*cli.Command, args []string) []string {
 		out = append(out, positional...)
 	}
 	return out
+}
+
+// nonNil makes a nil slice an empty one, so JSON prints [] and not null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func errorStrings(errs []error) []string {
+	out := []string{}
+	for _, e := range errs {
+		out = append(out, oneLine(e.Error()))
+	}
+	return out
+}
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }

@@ -3,8 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/ctxgit/ctxgit/internal/safetext"
 	"strings"
+
+	"github.com/ctxgit/ctxgit/internal/safetext"
 
 	"github.com/urfave/cli/v2"
 
