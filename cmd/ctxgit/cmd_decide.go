@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/ctxgit/ctxgit/spec"
 )
 
 func (a *app) decideCommand() *cli.Command {
@@ -21,10 +23,16 @@ func (a *app) decideCommand() *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				return a.printJSON(map[string]any{"path": w.Config.Paths.Decisions, "decision": d})
+				return a.printJSON(decideResult{Decision: d, Path: w.Config.Paths.Decisions})
 			}
 			fmt.Fprintf(a.stdout, "%s recorded in %s\n", d.ID, w.Config.Paths.Decisions)
 			return nil
 		},
 	})
+}
+
+// decideResult is `ctxgit decide --json`.
+type decideResult struct {
+	Decision *spec.Decision `json:"decision"`
+	Path     string         `json:"path"`
 }

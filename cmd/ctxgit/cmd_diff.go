@@ -184,26 +184,50 @@ func lineCounts(f workspace.FileDiff) string {
 	return fmt.Sprintf("+%d -%d", f.Added, f.Removed)
 }
 
-func diffJSON(d *workspace.Diff) map[string]any {
-	return map[string]any{
-		"from": cpRef(d.From), "to": cpRef(d.To),
-		"files": d.Files, "totals": workspace.Totals(d.Files),
-		"task": taskJSON(d.Task), "plan": d.Plan, "decisions": d.Decisions,
-		"failures": d.Failures, "open_items": d.OpenItems,
-	}
+// diffResult is `ctxgit diff --json`: from is null for a session's first
+// checkpoint.
+type diffResult struct {
+	Decisions []workspace.DecisionChange `json:"decisions"`
+	Failures  []workspace.FailureChange  `json:"failures"`
+	Files     []workspace.FileDiff       `json:"files"`
+	From      *checkpointRef             `json:"from"`
+	OpenItems []workspace.OpenItemChange `json:"open_items"`
+	Plan      workspace.PlanDiff         `json:"plan"`
+	Task      []taskChange               `json:"task"`
+	To        *checkpointRef             `json:"to"`
+	Totals    workspace.FileTotals       `json:"totals"`
 }
 
-func cpRef(r *workspace.Resolved) map[string]any {
+func diffJSON(d *workspace.Diff) diffResult {
+	return diffResult{Decisions: d.Decisions, Failures: d.Failures, Files: d.Files, From: cpRef(d.From),
+		OpenItems: d.OpenItems, Plan: d.Plan, Task: taskJSON(d.Task), To: cpRef(d.To), Totals: workspace.Totals(d.Files)}
+}
+
+// checkpointRef names a checkpoint in JSON output.
+type checkpointRef struct {
+	CheckpointID string `json:"checkpoint_id"`
+	Commit       string `json:"commit"`
+	Session      string `json:"session"`
+}
+
+func cpRef(r *workspace.Resolved) *checkpointRef {
 	if r == nil {
 		return nil
 	}
-	return map[string]any{"session": r.Session, "checkpoint_id": r.Checkpoint.Meta.CheckpointID, "commit": r.Commit.String()}
+	return &checkpointRef{CheckpointID: r.Checkpoint.Meta.CheckpointID, Commit: r.Commit.String(), Session: r.Session}
 }
 
-func taskJSON(tcs []workspace.TaskChange) []map[string]string {
-	out := []map[string]string{}
+// taskChange is one task-state field that changed.
+type taskChange struct {
+	Field string `json:"field"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+}
+
+func taskJSON(tcs []workspace.TaskChange) []taskChange {
+	out := []taskChange{}
 	for _, tc := range tcs {
-		out = append(out, map[string]string{"field": tc.Field, "from": tc.From, "to": tc.To})
+		out = append(out, taskChange{Field: tc.Field, From: tc.From, To: tc.To})
 	}
 	return out
 }

@@ -42,18 +42,11 @@ func (a *app) doctorCommand() *cli.Command {
 			}
 			n := res.Problems()
 			if c.Bool("json") {
-				type findingJSON struct {
-					Check   string `json:"check"`
-					Level   string `json:"level"`
-					Message string `json:"message"`
-					Fix     string `json:"fix"`
-					Fixed   bool   `json:"fixed"`
-				}
-				findings := make([]findingJSON, 0, len(res.Findings))
+				out := doctorResult{Findings: make([]doctorFinding, 0, len(res.Findings)), Healthy: n == 0, Problems: n}
 				for _, f := range res.Findings {
-					findings = append(findings, findingJSON{f.Check, f.Level, f.Message, f.Fix, f.Fixed})
+					out.Findings = append(out.Findings, doctorFinding{f.Check, f.Level, f.Message, f.Fix, f.Fixed})
 				}
-				if err := a.printJSON(map[string]any{"healthy": n == 0, "problems": n, "findings": findings}); err != nil {
+				if err := a.printJSON(out); err != nil {
 					return err
 				}
 			} else {
@@ -78,4 +71,20 @@ func (a *app) doctorCommand() *cli.Command {
 			return nil
 		},
 	})
+}
+
+// doctorResult is `ctxgit doctor --json`.
+type doctorResult struct {
+	Findings []doctorFinding `json:"findings"`
+	Healthy  bool            `json:"healthy"`
+	Problems int             `json:"problems"`
+}
+
+// doctorFinding is one check's finding.
+type doctorFinding struct {
+	Check   string `json:"check"`
+	Level   string `json:"level"`
+	Message string `json:"message"`
+	Fix     string `json:"fix"`
+	Fixed   bool   `json:"fixed"`
 }

@@ -41,10 +41,16 @@ func (a *app) failCommand() *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				return a.printJSON(map[string]any{"path": path, "failure": e})
+				return a.printJSON(failResult{Failure: e, Path: path})
 			}
 			fmt.Fprintf(a.stdout, "failure recorded in %s (%s → %s)\n", path, e.Type, e.Action)
 			return nil
 		},
 	})
+}
+
+// failResult is `ctxgit fail --json`.
+type failResult struct {
+	Failure *spec.FailureEntry `json:"failure"`
+	Path    string             `json:"path"`
 }

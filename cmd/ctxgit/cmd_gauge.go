@@ -28,11 +28,21 @@ func (a *app) gaugeCommand() *cli.Command {
 			}
 			level := w.Level(p.Value)
 			if c.Bool("json") {
-				return a.printJSON(map[string]any{"utilization": p.Value, "tokens": p.Tokens, "window": p.Window,
-					"level": level, "action": workspace.LevelAction(level), "line": workspace.GaugeLine(p, level, "")})
+				return a.printJSON(gaugeResult{Action: workspace.LevelAction(level), Level: level, Line: workspace.GaugeLine(p, level, ""),
+					Tokens: p.Tokens, Utilization: p.Value, Window: p.Window})
 			}
 			fmt.Fprintln(a.stdout, workspace.GaugeLine(p, level, ""))
 			return nil
 		},
 	})
+}
+
+// gaugeResult is `ctxgit gauge --json`.
+type gaugeResult struct {
+	Action      string          `json:"action"`
+	Level       workspace.Level `json:"level"`
+	Line        string          `json:"line"`
+	Tokens      int64           `json:"tokens"`
+	Utilization float64         `json:"utilization"`
+	Window      int64           `json:"window"`
 }

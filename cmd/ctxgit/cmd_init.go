@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace/hostconfig"
 )
 
 func (a *app) initCommand() *cli.Command {
@@ -32,7 +33,7 @@ func (a *app) initCommand() *cli.Command {
 					return err
 				}
 				if c.Bool("json") {
-					return a.printJSON(map[string]any{"root": w.Root, "hosts": results})
+					return a.printJSON(uninstallResult{Hosts: results, Root: w.Root})
 				}
 				return nil
 			}
@@ -54,9 +55,24 @@ func (a *app) initCommand() *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				return a.printJSON(map[string]any{"root": w.Root, "created": nonNil(res.Created), "existing": nonNil(res.Existing), "store": res.Store, "hosts": results})
+				return a.printJSON(initResult{Created: nonNil(res.Created), Existing: nonNil(res.Existing), Hosts: results, Root: w.Root, Store: res.Store})
 			}
 			return nil
 		},
 	})
+}
+
+// initResult is `ctxgit init --json`: hosts is null without --host.
+type initResult struct {
+	Created  []string             `json:"created"`
+	Existing []string             `json:"existing"`
+	Hosts    []*hostconfig.Result `json:"hosts"`
+	Root     string               `json:"root"`
+	Store    string               `json:"store"`
+}
+
+// uninstallResult is `ctxgit init --host H --uninstall --json`.
+type uninstallResult struct {
+	Hosts []*hostconfig.Result `json:"hosts"`
+	Root  string               `json:"root"`
 }

@@ -31,7 +31,7 @@ func (a *app) logCommand() *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				out := []map[string]any{}
+				out := []logEntry{}
 				for _, e := range entries {
 					out = append(out, entryJSON(e))
 				}
@@ -55,7 +55,7 @@ func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	var rows []map[string]any
+	var rows []logEntry
 	for _, s := range sessions {
 		entries, err := w.Log(s.Name, 1)
 		if err != nil {
@@ -77,7 +77,7 @@ func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
 		}
 		if len(entries) > 0 {
 			row := entryJSON(entries[0])
-			row["session"], row["remote"] = s.Name(), s.Remote
+			row.Session, row.Remote = s.Name(), s.Remote
 			rows = append(rows, row)
 		}
 	}
@@ -85,16 +85,27 @@ func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
 		return a.printJSON(nonNil(rows))
 	}
 	for _, r := range rows {
-		fmt.Fprintf(a.stdout, "%s  %s  %s\n", r["session"], r["checkpoint_id"], r["created_at"])
+		fmt.Fprintf(a.stdout, "%s  %s  %s\n", r.Session, r.CheckpointID, r.CreatedAt)
 	}
 	return nil
 }
 
-func entryJSON(e workspace.Entry) map[string]any {
-	return map[string]any{
-		"checkpoint_id": e.CheckpointID, "session": e.Session, "commit": e.Commit.String(),
-		"created_at": e.When.Format(time.RFC3339), "trigger": e.Trigger, "utilization": e.Utilization, "subject": e.Subject,
-	}
+// logEntry is one checkpoint in `ctxgit log --json`, and a session's
+// newest in `ctxgit log --sessions --json` (with remote for a fetched one).
+type logEntry struct {
+	CheckpointID string `json:"checkpoint_id"`
+	Commit       string `json:"commit"`
+	CreatedAt    string `json:"created_at"`
+	Remote       string `json:"remote,omitempty"`
+	Session      string `json:"session"`
+	Subject      string `json:"subject"`
+	Trigger      string `json:"trigger"`
+	Utilization  string `json:"utilization"`
+}
+
+func entryJSON(e workspace.Entry) logEntry {
+	return logEntry{CheckpointID: e.CheckpointID, Commit: e.Commit.String(), CreatedAt: e.When.Format(time.RFC3339),
+		Session: e.Session, Subject: e.Subject, Trigger: e.Trigger, Utilization: e.Utilization}
 }
 
 func pct(util string) string {

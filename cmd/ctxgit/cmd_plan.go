@@ -34,10 +34,9 @@ func (a *app) planCommand() *cli.Command {
 				return spec.NotFound("%s does not exist", st.PlanPath)
 			}
 			if c.Bool("json") {
-				cur := st.Plan.Current()
-				out := map[string]any{"path": st.PlanPath, "plan": st.Plan, "current_step": nil}
-				if cur != nil {
-					out["current_step"] = cur.Number
+				out := planResult{Path: st.PlanPath, Plan: st.Plan}
+				if cur := st.Plan.Current(); cur != nil {
+					out.CurrentStep = &cur.Number
 				}
 				return a.printJSON(out)
 			}
@@ -65,7 +64,7 @@ func (a *app) planCommand() *cli.Command {
 					return err
 				}
 				if c.Bool("json") {
-					return a.printJSON(map[string]any{"path": w.Config.Paths.Plan, "plan": plan})
+					return a.printJSON(planMarkResult{Path: w.Config.Paths.Plan, Plan: plan})
 				}
 				a.printPlan(plan)
 				return nil
@@ -111,4 +110,18 @@ func (a *app) printPlan(p *spec.Plan) {
 	for _, o := range p.OpenItems {
 		fmt.Fprintf(a.stdout, "Open: %s\n", oneLine(o))
 	}
+}
+
+// planResult is `ctxgit plan --json`: current_step is null when no step
+// is open.
+type planResult struct {
+	CurrentStep *string    `json:"current_step"`
+	Path        string     `json:"path"`
+	Plan        *spec.Plan `json:"plan"`
+}
+
+// planMarkResult is `ctxgit plan mark --json`.
+type planMarkResult struct {
+	Path string     `json:"path"`
+	Plan *spec.Plan `json:"plan"`
 }

@@ -43,10 +43,10 @@ func (a *app) recoverCommand() *cli.Command {
 				return err
 			}
 			asJSON := func(res *workspace.RecoverResult) error {
-				out := map[string]any{"block": res.Block, "note": res.Note, "marked": res.Marked, "written": res.Wrote}
+				out := recoverResult{Block: res.Block, Marked: res.Marked, Note: res.Note, Written: res.Wrote}
 				if r := res.Resolved; r != nil {
-					out["session"], out["checkpoint_id"], out["commit"] = r.Session, r.Checkpoint.Meta.CheckpointID, r.Commit.String()
-					out["age_seconds"] = int64(res.Age / time.Second)
+					id, commit, age := r.Checkpoint.Meta.CheckpointID, r.Commit.String(), int64(res.Age/time.Second)
+					out.AgeSeconds, out.CheckpointID, out.Commit, out.Session = &age, &id, &commit, &r.Session
 				}
 				return a.printJSON(out)
 			}
@@ -85,4 +85,17 @@ func (a *app) recoverCommand() *cli.Command {
 			return nil
 		},
 	})
+}
+
+// recoverResult is `ctxgit recover --json`. The checkpoint's fields are
+// there only when one was found.
+type recoverResult struct {
+	AgeSeconds   *int64  `json:"age_seconds,omitempty"`
+	Block        string  `json:"block"`
+	CheckpointID *string `json:"checkpoint_id,omitempty"`
+	Commit       *string `json:"commit,omitempty"`
+	Marked       bool    `json:"marked"`
+	Note         string  `json:"note"`
+	Session      *string `json:"session,omitempty"`
+	Written      string  `json:"written"`
 }

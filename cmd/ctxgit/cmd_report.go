@@ -43,14 +43,14 @@ func (a *app) reportCommand() *cli.Command {
 				a.warn("%s", p.Error())
 			}
 			if c.Bool("json") {
-				return a.printJSON(map[string]any{
-					"session": r.Session, "sessions": r.Sessions, "base": cpRef(r.Base), "head": cpRef(r.Head), "since": r.Since,
-					"title": r.Title, "goal": r.Goal, "checklist": checklistJSON(r.Checklist), "open": nonNil(r.Open), "files_base": r.FilesBase,
-					"checkpoints": nonNil(r.Checkpoints), "files": nonNil(r.Files), "totals": workspace.Totals(r.Files),
-					"task": taskJSON(r.Task), "plan": map[string]any{
-						"from_done": r.Plan.FromDone, "from_total": r.Plan.FromTotal, "to_done": r.Plan.ToDone, "to_total": r.Plan.ToTotal,
-						"steps": nonNil(r.Steps)},
-					"decisions": nonNil(r.Decisions), "failures": nonNil(r.Failures), "open_items": nonNil(r.OpenItems),
+				return a.printJSON(reportResult{
+					Base: cpRef(r.Base), Checklist: checklistJSON(r.Checklist), Checkpoints: nonNil(r.Checkpoints),
+					Decisions: nonNil(r.Decisions), Failures: nonNil(r.Failures), Files: nonNil(r.Files), FilesBase: r.FilesBase,
+					Goal: r.Goal, Head: cpRef(r.Head), Open: nonNil(r.Open), OpenItems: nonNil(r.OpenItems),
+					Plan: reportPlan{FromDone: r.Plan.FromDone, FromTotal: r.Plan.FromTotal, Steps: nonNil(r.Steps),
+						ToDone: r.Plan.ToDone, ToTotal: r.Plan.ToTotal},
+					Session: r.Session, Sessions: r.Sessions, Since: r.Since, Task: taskJSON(r.Task), Title: r.Title,
+					Totals: workspace.Totals(r.Files),
 				})
 			}
 			_, err = fmt.Fprint(a.stdout, workspace.RenderReportFormat(r, format))
@@ -59,15 +59,51 @@ func (a *app) reportCommand() *cli.Command {
 	})
 }
 
+// reportResult is `ctxgit report --json`.
+type reportResult struct {
+	Base        *checkpointRef             `json:"base"`
+	Checklist   []checklistStep            `json:"checklist"`
+	Checkpoints []workspace.ReportRow      `json:"checkpoints"`
+	Decisions   []workspace.ReportDecision `json:"decisions"`
+	Failures    []workspace.ReportFailure  `json:"failures"`
+	Files       []workspace.FileDiff       `json:"files"`
+	FilesBase   *workspace.ReportBase      `json:"files_base"`
+	Goal        string                     `json:"goal"`
+	Head        *checkpointRef             `json:"head"`
+	Open        []string                   `json:"open"`
+	OpenItems   []workspace.ReportOpenItem `json:"open_items"`
+	Plan        reportPlan                 `json:"plan"`
+	Session     string                     `json:"session"`
+	Sessions    []string                   `json:"sessions"`
+	Since       bool                       `json:"since"`
+	Task        []taskChange               `json:"task"`
+	Title       string                     `json:"title"`
+	Totals      workspace.FileTotals       `json:"totals"`
+}
+
+// reportPlan is the plan's progress from base to head, and each step's
+// changes.
+type reportPlan struct {
+	FromDone  int                    `json:"from_done"`
+	FromTotal int                    `json:"from_total"`
+	Steps     []workspace.ReportStep `json:"steps"`
+	ToDone    int                    `json:"to_done"`
+	ToTotal   int                    `json:"to_total"`
+}
+
+// checklistStep is one of the head plan's steps.
+type checklistStep struct {
+	FailReason string `json:"fail_reason,omitempty"`
+	Name       string `json:"name"`
+	Number     string `json:"number"`
+	Status     string `json:"status"`
+}
+
 // checklistJSON is the head plan's steps as report --json gives them.
-func checklistJSON(steps []spec.Step) []map[string]string {
-	out := []map[string]string{}
+func checklistJSON(steps []spec.Step) []checklistStep {
+	out := []checklistStep{}
 	for _, s := range steps {
-		m := map[string]string{"number": s.Number, "name": s.Name, "status": string(s.Status)}
-		if s.FailReason != "" {
-			m["fail_reason"] = s.FailReason
-		}
-		out = append(out, m)
+		out = append(out, checklistStep{FailReason: s.FailReason, Name: s.Name, Number: s.Number, Status: string(s.Status)})
 	}
 	return out
 }

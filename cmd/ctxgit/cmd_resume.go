@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 func (a *app) resumeCommand() *cli.Command {
@@ -29,10 +30,17 @@ func (a *app) resumeCommand() *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				return a.printJSON(map[string]any{"session": sess, "cleared_halt": h, "reason": c.String("reason")})
+				return a.printJSON(resumeResult{ClearedHalt: h, Reason: c.String("reason"), Session: sess})
 			}
 			fmt.Fprintf(a.stdout, "halt of %s cleared (override recorded: %s)\n", h.At.Format("2006-01-02T15:04:05Z"), c.String("reason"))
 			return nil
 		},
 	})
+}
+
+// resumeResult is `ctxgit resume --json`.
+type resumeResult struct {
+	ClearedHalt *workspace.Halt `json:"cleared_halt"`
+	Reason      string          `json:"reason"`
+	Session     string          `json:"session"`
 }

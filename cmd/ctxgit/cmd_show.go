@@ -24,7 +24,7 @@ func (a *app) showCommand() *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				return a.printJSON(map[string]any{"commit": r.Commit.String(), "session": r.Session, "checkpoint": r.Checkpoint})
+				return a.printJSON(showResult{Checkpoint: r.Checkpoint, Commit: r.Commit.String(), Session: r.Session})
 			}
 			data, err := spec.MarshalCheckpoint(r.Checkpoint)
 			if err != nil {
@@ -36,4 +36,11 @@ func (a *app) showCommand() *cli.Command {
 			return nil
 		},
 	})
+}
+
+// showResult is `ctxgit show --json`.
+type showResult struct {
+	Checkpoint *spec.Checkpoint `json:"checkpoint"`
+	Commit     string           `json:"commit"`
+	Session    string           `json:"session"`
 }

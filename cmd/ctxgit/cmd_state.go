@@ -40,7 +40,7 @@ func (a *app) stateCommand() *cli.Command {
 				return spec.NotFound("%s does not exist: run `ctxgit ensure` to start a task", task.Path)
 			}
 			if c.Bool("json") {
-				return a.printJSON(map[string]any{"path": task.Path, "state": task.State, "missing": nonNil(task.Missing)})
+				return a.printJSON(stateResult{Missing: nonNil(task.Missing), Path: task.Path, State: task.State})
 			}
 			data, err := spec.MarshalTaskState(".yaml", task.State)
 			if err != nil {
@@ -69,7 +69,7 @@ func (a *app) stateCommand() *cli.Command {
 						return err
 					}
 					if c.Bool("json") {
-						return a.printJSON(map[string]any{"field": c.Args().First(), "values": nonNil(lines)})
+						return a.printJSON(stateFieldResult{Field: c.Args().First(), Values: nonNil(lines)})
 					}
 					for _, l := range lines {
 						fmt.Fprintln(a.stdout, fieldLine(l))
@@ -189,4 +189,17 @@ func fieldLine(v string) string {
 		return string(q)
 	}
 	return l
+}
+
+// stateResult is `ctxgit state --json`.
+type stateResult struct {
+	Missing []string        `json:"missing"`
+	Path    string          `json:"path"`
+	State   *spec.TaskState `json:"state"`
+}
+
+// stateFieldResult is `ctxgit state get --json`.
+type stateFieldResult struct {
+	Field  string   `json:"field"`
+	Values []string `json:"values"`
 }

@@ -44,9 +44,9 @@ func (a *app) printStatus(st *workspace.Status, asJSON bool) error {
 		a.note("%s", n)
 	}
 	if asJSON {
-		out := map[string]any{"token": st.Token, "exit_code": st.ExitCode(), "level": st.Level,
-			"pressure": st.Pressure.Value, "pressure_known": st.Pressure.Known, "pressure_source": st.Pressure.Source,
-			"required": st.Required, "missing": nonNil(st.Missing), "turn": st.Turn, "halt": st.Halt, "notes": nonNil(st.Notes)}
+		out := statusResult{ExitCode: st.ExitCode(), Halt: st.Halt, Level: st.Level, Missing: nonNil(st.Missing), Notes: nonNil(st.Notes),
+			Pressure: st.Pressure.Value, PressureKnown: st.Pressure.Known, PressureSource: st.Pressure.Source,
+			Required: st.Required, Token: st.Token, Turn: st.Turn}
 		if err := a.printJSON(out); err != nil {
 			return err
 		}
@@ -101,4 +101,19 @@ func pressure(c *cli.Context) (workspace.Pressure, error) {
 		return workspace.Pressure{Value: v, Known: true, Source: "CTXGIT_PRESSURE"}, nil
 	}
 	return workspace.Pressure{}, nil
+}
+
+// statusResult is `ctxgit status --json` and `ctxgit ensure --json`.
+type statusResult struct {
+	ExitCode       int             `json:"exit_code"`
+	Halt           *workspace.Halt `json:"halt"`
+	Level          workspace.Level `json:"level"`
+	Missing        []string        `json:"missing"`
+	Notes          []string        `json:"notes"`
+	Pressure       float64         `json:"pressure"`
+	PressureKnown  bool            `json:"pressure_known"`
+	PressureSource string          `json:"pressure_source"`
+	Required       []string        `json:"required"`
+	Token          string          `json:"token"`
+	Turn           int             `json:"turn"`
 }

@@ -21,10 +21,15 @@ func (a *app) summaryCommand() *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				return a.printJSON(map[string]any{"path": p})
+				return a.printJSON(summaryResult{Path: p})
 			}
 			fmt.Fprintf(a.stdout, "wrote %s\n", p)
 			return nil
 		},
 	})
+}
+
+// summaryResult is `ctxgit summary --json`.
+type summaryResult struct {
+	Path string `json:"path"`
 }

@@ -25,16 +25,12 @@ func (a *app) printSync(res *workspace.SyncResult, verb string, asJSON bool) err
 		a.warn("%s", warn)
 	}
 	if asJSON {
-		refs := []map[string]any{}
+		out := syncResult{Objects: res.Objects, Refs: []syncRef{}, Remote: res.Remote, URL: res.URL}
 		for _, r := range res.Refs {
-			m := map[string]any{"session": r.Session, "ref": r.Ref, "local_ref": r.Local, "status": r.Status,
-				"old": hashOrEmpty(r.Old), "new": hashOrEmpty(r.New), "checkpoint_id": r.CheckpointID}
-			if r.Reason != "" {
-				m["reason"] = r.Reason
-			}
-			refs = append(refs, m)
+			out.Refs = append(out.Refs, syncRef{CheckpointID: r.CheckpointID, LocalRef: r.Local, New: hashOrEmpty(r.New),
+				Old: hashOrEmpty(r.Old), Reason: r.Reason, Ref: r.Ref, Session: r.Session, Status: r.Status})
 		}
-		return a.printJSON(map[string]any{"remote": res.Remote, "url": res.URL, "objects": res.Objects, "refs": refs})
+		return a.printJSON(out)
 	}
 	fmt.Fprintf(a.stdout, "%s %s (%s): %d objects\n", verb, res.Remote, res.URL, res.Objects)
 	if len(res.Refs) == 0 {
@@ -102,3 +98,24 @@ func (p *prefixLines) Write(b []byte) (int, error) {
 
 // maxRemoteLine bounds what is kept of a remote's unfinished line.
 const maxRemoteLine = 4096
+
+// syncResult is `ctxgit push --json` and `ctxgit fetch --json`.
+type syncResult struct {
+	Objects int       `json:"objects"`
+	Refs    []syncRef `json:"refs"`
+	Remote  string    `json:"remote"`
+	URL     string    `json:"url"`
+}
+
+// syncRef is what happened to one session's ref; reason is there only
+// for a rejected one.
+type syncRef struct {
+	CheckpointID string `json:"checkpoint_id"`
+	LocalRef     string `json:"local_ref"`
+	New          string `json:"new"`
+	Old          string `json:"old"`
+	Reason       string `json:"reason,omitempty"`
+	Ref          string `json:"ref"`
+	Session      string `json:"session"`
+	Status       string `json:"status"`
+}
