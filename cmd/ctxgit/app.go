@@ -96,6 +96,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 		},
 	}
 	addExamples(a.cli.Commands)
+	setUsageText(a.cli.Commands, a.cli.Name)
 	for _, c := range a.cli.Commands {
 		setUsageError(c)
 		if c.Name == "hook" || c.Name == "statusline" {

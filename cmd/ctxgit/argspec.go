@@ -109,3 +109,20 @@ func (s argSpec) command(cmd *cli.Command) *cli.Command {
 	}
 	return cmd
 }
+
+// setUsageText spells out each command's usage line, "ctxgit plan mark
+// [command options] STEP STATUS", as help prints it from ArgsUsage. Help
+// is unchanged; docs/cli.md and the man page, which print UsageText and
+// not ArgsUsage, then show every command's arguments too.
+func setUsageText(cmds []*cli.Command, parent string) {
+	for _, c := range cmds {
+		path := parent + " " + c.Name
+		if c.UsageText == "" {
+			c.UsageText = path + " [command options]"
+			if c.ArgsUsage != "" {
+				c.UsageText += " " + c.ArgsUsage
+			}
+		}
+		setUsageText(c.Subcommands, path)
+	}
+}

@@ -64,3 +64,31 @@ func TestEveryCommandChecksItsArguments(t *testing.T) {
 	}
 	walk(nil, a.cli.Commands)
 }
+
+// A command's arguments, declared once, show in its help and in
+// docs/cli.md alike.
+func TestArgumentsInHelpAndReference(t *testing.T) {
+	a := newApp(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
+	ref, err := a.cliReference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ argv, line string }{
+		{"recover", "ctxgit recover [command options] [CHECKPOINT]"},
+		{"restore", "ctxgit restore [command options] CHECKPOINT [-- PATHS...]"},
+		{"plan mark", "ctxgit plan mark [command options] STEP STATUS"},
+		{"log", "ctxgit log [command options]"},
+	} {
+		var stdout bytes.Buffer
+		argv := append(append([]string{"ctxgit"}, strings.Fields(tc.argv)...), "--help")
+		if code := run(argv, strings.NewReader(""), &stdout, &bytes.Buffer{}); code != 0 {
+			t.Fatalf("%s: exit %d", strings.Join(argv, " "), code)
+		}
+		if !strings.Contains(stdout.String(), "\n   "+tc.line+"\n") {
+			t.Errorf("%s --help has no line %q:\n%s", tc.argv, tc.line, stdout.String())
+		}
+		if !strings.Contains(ref, "\n>"+tc.line+"\n") {
+			t.Errorf("docs/cli.md has no line %q", tc.line)
+		}
+	}
+}
