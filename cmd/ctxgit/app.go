@@ -8,10 +8,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ctxgit/ctxgit/internal/safetext"
-
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )

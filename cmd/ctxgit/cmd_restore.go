@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ctxgit/ctxgit/internal/safetext"
-
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
