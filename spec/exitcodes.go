@@ -21,21 +21,36 @@ const (
 	ExitStatusComplete     = 12 // STATUS:COMPLETE
 )
 
-// ExitCode maps an error to its exit code by the sentinel it wraps.
-func ExitCode(err error) int {
-	switch {
-	case err == nil:
+// ExitRule gives the errors that wrap Err the exit code Code.
+type ExitRule struct {
+	Err  error
+	Code int
+}
+
+// exitRules are the sentinels of this package, in the order they are
+// tried.
+var exitRules = []ExitRule{
+	{ErrUsage, ExitUsage},
+	{ErrInvalid, ExitInvalid},
+	{ErrNotFound, ExitNotFound},
+	{ErrConflict, ExitConflict},
+	{ErrUnsupported, ExitUnsupported},
+}
+
+// ExitCode maps an error to its exit code by the sentinel it wraps. The
+// rules given are tried first: a package that spec cannot import (vcs)
+// has sentinels of its own, and the program that sees both passes their
+// rules here, so there is one mapping for all of them.
+func ExitCode(err error, rules ...ExitRule) int {
+	if err == nil {
 		return ExitOK
-	case errors.Is(err, ErrUsage):
-		return ExitUsage
-	case errors.Is(err, ErrInvalid):
-		return ExitInvalid
-	case errors.Is(err, ErrNotFound):
-		return ExitNotFound
-	case errors.Is(err, ErrConflict):
-		return ExitConflict
-	case errors.Is(err, ErrUnsupported):
-		return ExitUnsupported
+	}
+	for _, set := range [][]ExitRule{rules, exitRules} {
+		for _, r := range set {
+			if errors.Is(err, r.Err) {
+				return r.Code
+			}
+		}
 	}
 	var fe *FileError
 	if errors.As(err, &fe) {

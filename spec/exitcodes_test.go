@@ -57,6 +57,27 @@ func TestExitCode(t *testing.T) {
 	}
 }
 
+// Rules passed to ExitCode, for sentinels of packages spec does not
+// import, are tried before spec's own.
+func TestExitCodeRules(t *testing.T) {
+	errDamaged := errors.New("damaged")
+	rules := []spec.ExitRule{{Err: errDamaged, Code: spec.ExitInvalid}}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"rule", fmt.Errorf("reading ref: %w", errDamaged), 3},
+		{"rule wins over spec's", spec.NotFound("%w", errDamaged), 3},
+		{"spec's without a rule", spec.NotFound("gone"), 4},
+		{"neither", errors.New("disk on fire"), 1},
+	} {
+		if got := spec.ExitCode(tc.err, rules...); got != tc.want {
+			t.Errorf("%s: ExitCode(%v) = %d, want %d", tc.name, tc.err, got, tc.want)
+		}
+	}
+}
+
 // SPEC §1, §13.1: errors are one line, "path:line: what", and a kind's
 // message does not repeat the sentinel's name.
 func TestErrorMessages(t *testing.T) {

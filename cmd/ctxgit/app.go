@@ -4,14 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ctxgit/ctxgit/internal/safetext"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
-	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -95,6 +95,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 		},
 	}
 	addExamples(a.cli.Commands)
+	setUsageText(a.cli.Commands, a.cli.Name)
 	for _, c := range a.cli.Commands {
 		setUsageError(c)
 		if c.Name == "hook" || c.Name == "statusline" {
@@ -143,15 +144,10 @@ func (a *app) run(args []string) int {
 	if err == nil {
 		return spec.ExitOK
 	}
-	var ex exitError
-	if errors.As(err, &ex) {
-		return ex.code
+	if !errors.As(err, new(exitError)) {
+		fmt.Fprintf(a.stderr, "ctxgit: %s\n", a.rel(oneLine(err.Error())))
 	}
-	fmt.Fprintf(a.stderr, "ctxgit: %s\n", a.rel(oneLine(err.Error())))
-	if errors.Is(err, vcs.ErrCorrupt) {
-		return spec.ExitInvalid // a damaged file is bad input, named
-	}
-	return spec.ExitCode(err)
+	return exitCode(err)
 }
 
 func (a *app) rel(msg string) string {
@@ -206,19 +202,9 @@ func (a *app) openFound(c *cli.Context, find func(workspace.Env, string) (string
 	return w, err
 }
 
-// workspace checks the argument count and opens the workspace.
-func (a *app) workspace(c *cli.Context, min, max int) (*workspace.Workspace, error) {
-	if err := args(c, min, max); err != nil {
-		return nil, err
-	}
-	return a.open(c)
-}
-
-// sessionWorkspace is workspace for commands that take --session.
-func (a *app) sessionWorkspace(c *cli.Context, min, max int) (*workspace.Workspace, string, error) {
-	if err := args(c, min, max); err != nil {
-		return nil, "", err
-	}
+// sessionWorkspace is open for commands that take --session: it checks
+// the session key, then applies SPEC §6.3 to it.
+func (a *app) sessionWorkspace(c *cli.Context) (*workspace.Workspace, string, error) {
 	sess, err := session(c)
 	if err != nil {
 		return nil, "", err
@@ -255,6 +241,31 @@ func session(c *cli.Context) (string, error) {
 	return s, nil
 }
 
+// readSession reads --session for a command that only reads history: a
+// key, or REMOTE/KEY for a fetched session (SPEC §19.4).
+func readSession(c *cli.Context) (string, error) {
+	s := c.String("session")
+	if err := workspace.ValidateReadSession(s); err != nil {
+		return "", err
+	}
+	return s, nil
+}
+
+// readSessionWorkspace is sessionWorkspace for read commands, which also
+// take REMOTE/KEY.
+func (a *app) readSessionWorkspace(c *cli.Context) (*workspace.Workspace, string, error) {
+	sess, err := readSession(c)
+	if err != nil {
+		return nil, "", err
+	}
+	w, err := a.open(c)
+	if err != nil {
+		return w, sess, err
+	}
+	sess, err = a.pickSession(c, w, sess, true)
+	return w, sess, err
+}
+
 func (a *app) printJSON(v any) error {
 	enc := json.NewEncoder(a.stdout)
 	enc.SetIndent("", "  ")
@@ -270,25 +281,6 @@ func (a *app) warn(format string, args ...any) {
 
 func (a *app) note(format string, args ...any) {
 	fmt.Fprintf(a.stderr, "ctxgit: %s\n", a.rel(oneLine(fmt.Sprintf(format, args...))))
-}
-
-// args checks the number of positional arguments.
-func args(c *cli.Context, min, max int) error {
-	n := c.NArg()
-	if n < min || n > max {
-		return spec.Usage("%s takes %s (see ctxgit %s --help)", c.Command.Name, argCount(min, max), c.Command.Name)
-	}
-	return nil
-}
-
-func argCount(min, max int) string {
-	switch {
-	case min == max && min == 0:
-		return "no arguments"
-	case min == max:
-		return fmt.Sprintf("%d argument(s)", min)
-	}
-	return fmt.Sprintf("%d to %d arguments", min, max)
 }
 
 // permute moves a command's flags ahead of its positional arguments, so
@@ -347,4 +339,36 @@ func permute(cmds []*cli.Command, args []string) []string {
 		out = append(out, positional...)
 	}
 	return out
+}
+
+// nonNil makes a nil slice an empty one, so JSON prints [] and not null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func errorStrings(errs []error) []string {
+	out := []string{}
+	for _, e := range errs {
+		out = append(out, oneLine(e.Error()))
+	}
+	return out
+}
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }

@@ -1,87 +1,12 @@
 package main
 
 import (
-	"fmt"
-	"runtime/debug"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/spec"
 )
-
-// Build stamps: scripts/dist.sh sets them with -ldflags "-X main.version=…
-// -X main.commit=… -X main.date=…". A plain `go build` or `go install`
-// leaves them empty and buildInfo fills them from the Go build info.
-var (
-	version = ""
-	commit  = ""
-	date    = ""
-)
-
-// devVersion names a build with no version stamp and no module version.
-const devVersion = "0.1.0-dev"
-
-// buildStamp is what this binary knows of its own build.
-type buildStamp struct {
-	Version string `json:"version"`
-	Commit  string `json:"commit,omitempty"`
-	Date    string `json:"date,omitempty"`
-	// Modified is true when the build's work tree had uncommitted changes.
-	Modified bool `json:"modified,omitempty"`
-}
-
-// buildInfo reads the stamps, filling what -ldflags left empty from the Go
-// build info: the module version `go install …@vX` records, and the vcs.*
-// settings `go build` records inside a git checkout.
-func buildInfo() buildStamp {
-	b := buildStamp{Version: version, Commit: commit, Date: date}
-	info, ok := debug.ReadBuildInfo()
-	if ok {
-		if b.Version == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
-			b.Version = strings.TrimPrefix(info.Main.Version, "v")
-		}
-		for _, s := range info.Settings {
-			switch {
-			case s.Key == "vcs.revision" && b.Commit == "":
-				b.Commit = s.Value
-			case s.Key == "vcs.time" && b.Date == "":
-				b.Date = s.Value
-			case s.Key == "vcs.modified" && commit == "":
-				// Only of the commit the build info names: a stamped
-				// version says "-dirty" itself (git describe --dirty).
-				b.Modified = s.Value == "true"
-			}
-		}
-	}
-	if b.Version == "" {
-		b.Version = devVersion
-	}
-	return b
-}
-
-// String is the one-line version: `ctxgit 1.2.0 (abc1234, 2026-11-24) spec ctxgit/v1`.
-func (b buildStamp) String() string {
-	var detail []string
-	if b.Commit != "" {
-		c := b.Commit
-		if len(c) > 12 {
-			c = c[:12]
-		}
-		if b.Modified {
-			c += "+dirty"
-		}
-		detail = append(detail, c)
-	}
-	if b.Date != "" {
-		detail = append(detail, b.Date)
-	}
-	s := "ctxgit " + b.Version
-	if len(detail) > 0 {
-		s += " (" + strings.Join(detail, ", ") + ")"
-	}
-	return s + " (spec " + spec.Version + ")"
-}
 
 // globalFlags are accepted before the command as well as after it:
 // `ctxgit --root DIR log` is `ctxgit log --root DIR`. They are listed
@@ -246,105 +171,7 @@ func init() {
 	cli.FlagStringer = flagStringer(cli.FlagStringer)
 }
 
-// completionCommand prints a shell's completion script. bash and zsh ask
-// the binary itself for candidates (urfave/cli's --generate-bash-completion),
-// so the scripts never go stale; fish gets the whole command tree.
-func (a *app) completionCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "completion",
-		Usage:     "print a shell completion script (bash, zsh or fish)",
-		ArgsUsage: "SHELL",
-		Description: examples(
-			"source <(ctxgit completion bash)          # in ~/.bashrc",
-			"ctxgit completion zsh > \"${fpath[1]}/_ctxgit\"",
-			"ctxgit completion fish > ~/.config/fish/completions/ctxgit.fish",
-		),
-		Action: func(c *cli.Context) error {
-			if err := args(c, 1, 1); err != nil {
-				return err
-			}
-			var script string
-			switch shell := c.Args().First(); shell {
-			case "bash":
-				script = bashCompletion
-			case "zsh":
-				script = zshCompletion
-			case "fish":
-				s, err := a.cli.ToFishCompletion()
-				if err != nil {
-					return err
-				}
-				script = s
-			default:
-				return spec.Usage("completion: unknown shell %q (bash, zsh or fish)", shell)
-			}
-			_, err := fmt.Fprint(a.stdout, script)
-			return err
-		},
-	}
-}
-
-// manCommand prints the man page, generated from the same definitions as
-// --help and docs/cli.md.
-func (a *app) manCommand() *cli.Command {
-	return &cli.Command{
-		Name:        "man",
-		Usage:       "print the ctxgit(1) man page (roff)",
-		Description: examples("ctxgit man > /usr/local/share/man/man1/ctxgit.1", "ctxgit man | man -l -"),
-		Action: func(c *cli.Context) error {
-			if err := args(c, 0, 0); err != nil {
-				return err
-			}
-			page, err := a.cli.ToManWithSection(1)
-			if err != nil {
-				return err
-			}
-			_, err = fmt.Fprint(a.stdout, page)
-			return err
-		},
-	}
-}
-
 // examples formats a command's examples for its help's DESCRIPTION.
 func examples(lines ...string) string {
 	return "Examples:\n  " + strings.Join(lines, "\n  ")
-}
-
-const bashCompletion = `# bash completion for ctxgit: source <(ctxgit completion bash)
-_ctxgit_complete() {
-  local cur words
-  COMPREPLY=()
-  cur="${COMP_WORDS[COMP_CWORD]}"
-  words=("${COMP_WORDS[@]:0:$COMP_CWORD}")
-  if [[ "$cur" == "-"* ]]; then
-    words+=("$cur")
-  fi
-  local IFS=$'\n'
-  COMPREPLY=($(compgen -W "$("${words[@]}" --generate-bash-completion 2>/dev/null | cut -d: -f1)" -- "$cur"))
-}
-complete -o bashdefault -o default -F _ctxgit_complete ctxgit
-`
-
-const zshCompletion = `#compdef ctxgit
-# zsh completion for ctxgit: ctxgit completion zsh > "${fpath[1]}/_ctxgit"
-_ctxgit() {
-  local -a opts
-  local cur=${words[-1]}
-  if [[ "$cur" == "-"* ]]; then
-    opts=("${(@f)$(${words[@]:0:#words[@]-1} ${cur} --generate-bash-completion 2>/dev/null)}")
-  else
-    opts=("${(@f)$(${words[@]:0:#words[@]-1} --generate-bash-completion 2>/dev/null)}")
-  fi
-  if [[ "${opts[1]}" != "" ]]; then
-    _describe 'values' opts
-  else
-    _files
-  fi
-}
-compdef _ctxgit ctxgit
-`
-
-func init() {
-	// --version prints what `ctxgit version` prints.
-	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintln(c.App.Writer, c.App.Version) }
 }

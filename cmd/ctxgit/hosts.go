@@ -96,13 +96,10 @@ func (a *app) transcriptCommand() *cli.Command {
 		Name:  "transcript",
 		Usage: "read or repair a host's session transcript",
 		Subcommands: []*cli.Command{
-			{
-				Name: "show", Usage: "turns, usage, compactions, tools, failures and bad lines of a transcript", ArgsUsage: "PATH",
+			args("PATH").command(&cli.Command{
+				Name: "show", Usage: "turns, usage, compactions, tools, failures and bad lines of a transcript",
 				Flags: []cli.Flag{rootFlag, jsonFlag, format},
 				Action: func(c *cli.Context) error {
-					if err := args(c, 1, 1); err != nil {
-						return err
-					}
 					path := c.Args().First()
 					f, err := detect(c, path)
 					if err != nil {
@@ -119,14 +116,11 @@ func (a *app) transcriptCommand() *cli.Command {
 					a.printTranscript(path, s)
 					return nil
 				},
-			},
-			{
-				Name: "repair", Usage: "drop unparseable lines and repair tool-call pairing (backup first)", ArgsUsage: "PATH",
+			}),
+			args("PATH").command(&cli.Command{
+				Name: "repair", Usage: "drop unparseable lines and repair tool-call pairing (backup first)",
 				Flags: []cli.Flag{rootFlag, jsonFlag, &cli.BoolFlag{Name: "dry-run", Usage: "report what would change"}},
 				Action: func(c *cli.Context) error {
-					if err := args(c, 1, 1); err != nil {
-						return err
-					}
 					env, err := workspace.DefaultEnv()
 					if err != nil {
 						return err
@@ -141,7 +135,7 @@ func (a *app) transcriptCommand() *cli.Command {
 					a.printRepair(rep, c.Bool("dry-run"))
 					return nil
 				},
-			},
+			}),
 		},
 	}
 }

@@ -11,7 +11,7 @@ import (
 )
 
 func (a *app) pruneCommand() *cli.Command {
-	return &cli.Command{
+	return args().command(&cli.Command{
 		Name:  "prune",
 		Usage: "keep each session's newest checkpoints, drop idle sessions, and repack the store (retention.* in the config)",
 		Flags: []cli.Flag{rootFlag, jsonFlag,
@@ -21,7 +21,7 @@ func (a *app) pruneCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-sessions", Usage: "keep at most this many sessions; 0 = no cap", DefaultText: "retention.max_sessions, 500"},
 		},
 		Action: func(c *cli.Context) error {
-			w, err := a.workspace(c, 0, 0)
+			w, err := a.open(c)
 			if err != nil {
 				return err
 			}
@@ -45,27 +45,14 @@ func (a *app) pruneCommand() *cli.Command {
 			}
 			return err
 		},
-	}
+	})
 }
 
 func (a *app) printPrune(res *workspace.PruneResult, asJSON bool) error {
 	if asJSON {
-		type sessionJSON struct {
-			Session     string    `json:"session"`
-			Action      string    `json:"action"`
-			Reason      string    `json:"reason"`
-			Checkpoints int       `json:"checkpoints"`
-			Kept        int       `json:"kept"`
-			Dropped     []string  `json:"dropped"`
-			Newest      string    `json:"newest"`
-			NewestAt    time.Time `json:"newest_at"`
-			OldestKept  string    `json:"oldest_kept"`
-			OldHead     string    `json:"old_head"`
-			NewHead     string    `json:"new_head"`
-		}
-		sessions := make([]sessionJSON, 0, len(res.Sessions))
+		sessions := make([]pruneSession, 0, len(res.Sessions))
 		for _, s := range res.Sessions {
-			j := sessionJSON{Session: s.Session, Action: s.Action, Reason: s.Reason, Checkpoints: s.Checkpoints,
+			j := pruneSession{Session: s.Session, Action: s.Action, Reason: s.Reason, Checkpoints: s.Checkpoints,
 				Kept: s.Kept, Dropped: nonNil(s.Dropped), Newest: s.Newest, NewestAt: s.NewestAt,
 				OldestKept: s.Oldest, OldHead: s.OldHead.String()}
 			if !s.NewHead.IsZero() {
@@ -77,11 +64,8 @@ func (a *app) printPrune(res *workspace.PruneResult, asJSON bool) error {
 		if res.Private {
 			store = "private"
 		}
-		out := map[string]any{
-			"dry_run": res.DryRun, "keep": res.Keep, "max_idle_days": res.MaxIdleDays, "max_sessions": res.MaxSessions,
-			"store": store, "sessions": sessions, "repack": repackJSON(res.Repack),
-		}
-		return a.printJSON(out)
+		return a.printJSON(pruneResult{DryRun: res.DryRun, Keep: res.Keep, MaxIdleDays: res.MaxIdleDays, MaxSessions: res.MaxSessions,
+			Repack: repackJSON(res.Repack), Sessions: sessions, Store: store})
 	}
 	if res.DryRun {
 		fmt.Fprintln(a.stdout, "dry run: nothing is changed")
@@ -129,13 +113,51 @@ func idRange(oldest, newest string) string {
 	return oldest + "…" + newest
 }
 
-func repackJSON(r *vcs.RepackResult) any {
+// pruneResult is `ctxgit prune --json`: repack is null when none ran.
+type pruneResult struct {
+	DryRun      bool           `json:"dry_run"`
+	Keep        int            `json:"keep"`
+	MaxIdleDays int            `json:"max_idle_days"`
+	MaxSessions int            `json:"max_sessions"`
+	Repack      *repackResult  `json:"repack"`
+	Sessions    []pruneSession `json:"sessions"`
+	Store       string         `json:"store"`
+}
+
+// pruneSession is what prune did, or would do, to one session.
+type pruneSession struct {
+	Session     string    `json:"session"`
+	Action      string    `json:"action"`
+	Reason      string    `json:"reason"`
+	Checkpoints int       `json:"checkpoints"`
+	Kept        int       `json:"kept"`
+	Dropped     []string  `json:"dropped"`
+	Newest      string    `json:"newest"`
+	NewestAt    time.Time `json:"newest_at"`
+	OldestKept  string    `json:"oldest_kept"`
+	OldHead     string    `json:"old_head"`
+	NewHead     string    `json:"new_head"`
+}
+
+// repackResult is what the repack after a prune did.
+type repackResult struct {
+	KeptRecent     int    `json:"kept_recent"`
+	Pack           string `json:"pack"`
+	PackBytes      int64  `json:"pack_bytes"`
+	Packed         int    `json:"packed"`
+	Reachable      int    `json:"reachable"`
+	ReclaimedBytes int64  `json:"reclaimed_bytes"`
+	RemovedBytes   int64  `json:"removed_bytes"`
+	RemovedLoose   int    `json:"removed_loose"`
+	RemovedPacks   int    `json:"removed_packs"`
+	RemovedTemp    int    `json:"removed_temp"`
+}
+
+func repackJSON(r *vcs.RepackResult) *repackResult {
 	if r == nil {
 		return nil
 	}
-	return map[string]any{
-		"reachable": r.Reachable, "packed": r.Packed, "pack": r.Pack, "pack_bytes": r.PackBytes,
-		"removed_loose": r.RemovedLoose, "removed_packs": r.RemovedPacks, "removed_temp": r.RemovedTemp,
-		"removed_bytes": r.RemovedBytes, "reclaimed_bytes": r.Reclaimed(), "kept_recent": r.KeptRecent,
-	}
+	return &repackResult{KeptRecent: r.KeptRecent, Pack: r.Pack, PackBytes: r.PackBytes, Packed: r.Packed, Reachable: r.Reachable,
+		ReclaimedBytes: r.Reclaimed(), RemovedBytes: r.RemovedBytes, RemovedLoose: r.RemovedLoose, RemovedPacks: r.RemovedPacks,
+		RemovedTemp: r.RemovedTemp}
 }

@@ -23,12 +23,12 @@ func (a *app) stateCommand() *cli.Command {
 		return nil
 	}
 	common := []cli.Flag{rootFlag, jsonFlag}
-	return &cli.Command{
+	return args().command(&cli.Command{
 		Name:  "state",
 		Usage: "read and update the durable task state",
 		Flags: common,
 		Action: func(c *cli.Context) error {
-			w, err := a.workspace(c, 0, 0)
+			w, err := a.open(c)
 			if err != nil {
 				return err
 			}
@@ -40,7 +40,7 @@ func (a *app) stateCommand() *cli.Command {
 				return spec.NotFound("%s does not exist: run `ctxgit ensure` to start a task", task.Path)
 			}
 			if c.Bool("json") {
-				return a.printJSON(map[string]any{"path": task.Path, "state": task.State, "missing": nonNil(task.Missing)})
+				return a.printJSON(stateResult{Missing: nonNil(task.Missing), Path: task.Path, State: task.State})
 			}
 			data, err := spec.MarshalTaskState(".yaml", task.State)
 			if err != nil {
@@ -50,10 +50,10 @@ func (a *app) stateCommand() *cli.Command {
 			return nil
 		},
 		Subcommands: []*cli.Command{
-			{
-				Name: "get", Usage: "print one field (a list: one item a line)", ArgsUsage: "FIELD", Flags: common,
+			args("FIELD").command(&cli.Command{
+				Name: "get", Usage: "print one field (a list: one item a line)", Flags: common,
 				Action: func(c *cli.Context) error {
-					w, err := a.workspace(c, 1, 1)
+					w, err := a.open(c)
 					if err != nil {
 						return err
 					}
@@ -69,18 +69,18 @@ func (a *app) stateCommand() *cli.Command {
 						return err
 					}
 					if c.Bool("json") {
-						return a.printJSON(map[string]any{"field": c.Args().First(), "values": nonNil(lines)})
+						return a.printJSON(stateFieldResult{Field: c.Args().First(), Values: nonNil(lines)})
 					}
 					for _, l := range lines {
 						fmt.Fprintln(a.stdout, fieldLine(l))
 					}
 					return nil
 				},
-			},
-			{
-				Name: "set", Usage: "set a field: goal, status, current_phase, next_action, task_id, session_id, state_confidence", ArgsUsage: "FIELD VALUE", Flags: common,
+			}),
+			args("FIELD", "VALUE").command(&cli.Command{
+				Name: "set", Usage: "set a field: goal, status, current_phase, next_action, task_id, session_id, state_confidence", Flags: common,
 				Action: func(c *cli.Context) error {
-					w, err := a.workspace(c, 2, 2)
+					w, err := a.open(c)
 					if err != nil {
 						return err
 					}
@@ -90,12 +90,12 @@ func (a *app) stateCommand() *cli.Command {
 					}
 					return done(c, ts, fmt.Sprintf("%s set", c.Args().Get(0)))
 				},
-			},
-			{
-				Name: "add", Usage: "append to a list field (artifacts take --kind and --description, decisions --reason)", ArgsUsage: "FIELD VALUE",
+			}),
+			args("FIELD", "VALUE").command(&cli.Command{
+				Name: "add", Usage: "append to a list field (artifacts take --kind and --description, decisions --reason)",
 				Flags: append(common, &cli.StringFlag{Name: "kind"}, &cli.StringFlag{Name: "description"}, &cli.StringFlag{Name: "reason"}),
 				Action: func(c *cli.Context) error {
-					w, err := a.workspace(c, 2, 2)
+					w, err := a.open(c)
 					if err != nil {
 						return err
 					}
@@ -105,11 +105,11 @@ func (a *app) stateCommand() *cli.Command {
 					}
 					return done(c, ts, fmt.Sprintf("added to %s", c.Args().Get(0)))
 				},
-			},
-			{
-				Name: "remove", Usage: "remove an item from a list field (artifacts by path)", ArgsUsage: "FIELD VALUE", Flags: common,
+			}),
+			args("FIELD", "VALUE").command(&cli.Command{
+				Name: "remove", Usage: "remove an item from a list field (artifacts by path)", Flags: common,
 				Action: func(c *cli.Context) error {
-					w, err := a.workspace(c, 2, 2)
+					w, err := a.open(c)
 					if err != nil {
 						return err
 					}
@@ -119,11 +119,11 @@ func (a *app) stateCommand() *cli.Command {
 					}
 					return done(c, ts, fmt.Sprintf("removed from %s", c.Args().Get(0)))
 				},
-			},
-			{
-				Name: "step-done", Usage: "record a completed step (default: the plan's current step, marked done there too)", ArgsUsage: "[STEP]", Flags: common,
+			}),
+			args("STEP?").command(&cli.Command{
+				Name: "step-done", Usage: "record a completed step (default: the plan's current step, marked done there too)", Flags: common,
 				Action: func(c *cli.Context) error {
-					w, err := a.workspace(c, 0, 1)
+					w, err := a.open(c)
 					if err != nil {
 						return err
 					}
@@ -133,8 +133,8 @@ func (a *app) stateCommand() *cli.Command {
 					}
 					return done(c, ts, "step recorded: "+ts.CompletedSteps[len(ts.CompletedSteps)-1])
 				},
-			},
-			{
+			}),
+			args().command(&cli.Command{
 				Name: "action", Usage: "record the last major action; a failure also goes to the failure log",
 				Flags: append(common,
 					&cli.StringFlag{Name: "summary", Usage: "required: what was done"},
@@ -144,7 +144,7 @@ func (a *app) stateCommand() *cli.Command {
 					&cli.StringFlag{Name: "failure-action", Usage: "for a failure: Retry, Pivot, Escalate or Abort"},
 				),
 				Action: func(c *cli.Context) error {
-					w, err := a.workspace(c, 0, 0)
+					w, err := a.open(c)
 					if err != nil {
 						return err
 					}
@@ -168,9 +168,9 @@ func (a *app) stateCommand() *cli.Command {
 					}
 					return done(c, ts, "action recorded ("+ts.LastAction.Outcome+")")
 				},
-			},
+			}),
 		},
-	}
+	})
 }
 
 // fieldLine prints one value of `state get` on one line: each of its
@@ -189,4 +189,17 @@ func fieldLine(v string) string {
 		return string(q)
 	}
 	return l
+}
+
+// stateResult is `ctxgit state --json`.
+type stateResult struct {
+	Missing []string        `json:"missing"`
+	Path    string          `json:"path"`
+	State   *spec.TaskState `json:"state"`
+}
+
+// stateFieldResult is `ctxgit state get --json`.
+type stateFieldResult struct {
+	Field  string   `json:"field"`
+	Values []string `json:"values"`
 }

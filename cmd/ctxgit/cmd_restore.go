@@ -3,20 +3,18 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/ctxgit/ctxgit/internal/safetext"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
 func (a *app) restoreCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "restore",
-		Usage:     "bring files back from a checkpoint's snapshot, after a safety checkpoint",
-		ArgsUsage: "CHECKPOINT [-- PATHS...]",
+	return args("CHECKPOINT", "-- PATHS...").orSay("restore takes a checkpoint, then optionally -- PATHS (see ctxgit restore --help)").command(&cli.Command{
+		Name:  "restore",
+		Usage: "bring files back from a checkpoint's snapshot, after a safety checkpoint",
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
 			&cli.BoolFlag{Name: "delete", Usage: "also delete files the checkpoint does not hold (default: keep them)"},
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "list every change and change nothing"},
@@ -24,9 +22,6 @@ func (a *app) restoreCommand() *cli.Command {
 			&cli.BoolFlag{Name: "keep-state", Usage: "leave the plan, logs, task state and summaries as they are"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() < 1 {
-				return spec.Usage("restore takes a checkpoint, then optionally -- PATHS (see ctxgit restore --help)")
-			}
 			sess, err := session(c)
 			if err != nil {
 				return err
@@ -87,7 +82,7 @@ func (a *app) restoreCommand() *cli.Command {
 			}
 			return nil
 		},
-	}
+	})
 }
 
 // restoreCounts says how many paths each action took, in the given verbs.
@@ -96,25 +91,35 @@ func restoreCounts(res *workspace.RestoreResult, create, write, del, keep string
 		del, res.Count(workspace.RestoreDelete), keep, res.Count(workspace.RestoreKeep))
 }
 
-func restoreJSON(res *workspace.RestoreResult, c *cli.Context) map[string]any {
-	changes := res.Changes
-	if changes == nil {
-		changes = []workspace.RestoreChange{}
+// restoreResult is `ctxgit restore --json`: safety_checkpoint is null
+// for a dry run and when nothing changed.
+type restoreResult struct {
+	Changes    []workspace.RestoreChange `json:"changes"`
+	Checkpoint checkpointRef             `json:"checkpoint"`
+	// Counts is the number of paths by action (create, write, delete,
+	// keep, refuse).
+	Counts           map[string]int `json:"counts"`
+	Delete           bool           `json:"delete"`
+	DryRun           bool           `json:"dry_run"`
+	Force            bool           `json:"force"`
+	KeepState        bool           `json:"keep_state"`
+	Paths            []string       `json:"paths"`
+	SafetyCheckpoint *checkpointRef `json:"safety_checkpoint"`
+}
+
+func restoreJSON(res *workspace.RestoreResult, c *cli.Context) restoreResult {
+	out := restoreResult{
+		Changes:    nonNil(res.Changes),
+		Checkpoint: checkpointRef{CheckpointID: res.From.Checkpoint.Meta.CheckpointID, Commit: res.From.Commit.String(), Session: res.From.Session},
+		Counts:     map[string]int{},
+		Delete:     c.Bool("delete"), DryRun: res.DryRun, Force: c.Bool("force"), KeepState: c.Bool("keep-state"),
+		Paths: nonNil(res.Paths),
 	}
-	out := map[string]any{
-		"checkpoint": map[string]any{"session": res.From.Session, "checkpoint_id": res.From.Checkpoint.Meta.CheckpointID, "commit": res.From.Commit.String()},
-		"paths":      nonNil(res.Paths),
-		"dry_run":    res.DryRun, "delete": c.Bool("delete"), "force": c.Bool("force"), "keep_state": c.Bool("keep-state"),
-		"changes": changes,
-		"counts": map[string]int{
-			workspace.RestoreCreate: res.Count(workspace.RestoreCreate), workspace.RestoreWrite: res.Count(workspace.RestoreWrite),
-			workspace.RestoreDelete: res.Count(workspace.RestoreDelete), workspace.RestoreKeep: res.Count(workspace.RestoreKeep),
-			workspace.RestoreRefuse: res.Count(workspace.RestoreRefuse),
-		},
-		"safety_checkpoint": nil,
+	for _, action := range []string{workspace.RestoreCreate, workspace.RestoreWrite, workspace.RestoreDelete, workspace.RestoreKeep, workspace.RestoreRefuse} {
+		out.Counts[action] = res.Count(action)
 	}
 	if s := res.Safety; s != nil {
-		out["safety_checkpoint"] = map[string]any{"session": s.Checkpoint.Meta.SessionKey, "checkpoint_id": s.Checkpoint.Meta.CheckpointID, "commit": s.Commit.String()}
+		out.SafetyCheckpoint = &checkpointRef{CheckpointID: s.Checkpoint.Meta.CheckpointID, Commit: s.Commit.String(), Session: s.Checkpoint.Meta.SessionKey}
 	}
 	return out
 }

@@ -10,7 +10,7 @@ import (
 )
 
 func (a *app) doctorCommand() *cli.Command {
-	return &cli.Command{
+	return args().command(&cli.Command{
 		Name:  "doctor",
 		Usage: "check the store, locks, state files and host hooks; --fix removes stale locks and repacks",
 		Flags: []cli.Flag{rootFlag, jsonFlag,
@@ -18,9 +18,6 @@ func (a *app) doctorCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-loose", Value: workspace.DefaultLooseThreshold, Usage: "loose objects above which a repack is suggested (and done by --fix)"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := args(c, 0, 0); err != nil {
-				return err
-			}
 			env, err := workspace.DefaultEnv()
 			if err != nil {
 				return err
@@ -45,18 +42,11 @@ func (a *app) doctorCommand() *cli.Command {
 			}
 			n := res.Problems()
 			if c.Bool("json") {
-				type findingJSON struct {
-					Check   string `json:"check"`
-					Level   string `json:"level"`
-					Message string `json:"message"`
-					Fix     string `json:"fix"`
-					Fixed   bool   `json:"fixed"`
-				}
-				findings := make([]findingJSON, 0, len(res.Findings))
+				out := doctorResult{Findings: make([]doctorFinding, 0, len(res.Findings)), Healthy: n == 0, Problems: n}
 				for _, f := range res.Findings {
-					findings = append(findings, findingJSON{f.Check, f.Level, f.Message, f.Fix, f.Fixed})
+					out.Findings = append(out.Findings, doctorFinding{f.Check, f.Level, f.Message, f.Fix, f.Fixed})
 				}
-				if err := a.printJSON(map[string]any{"healthy": n == 0, "problems": n, "findings": findings}); err != nil {
+				if err := a.printJSON(out); err != nil {
 					return err
 				}
 			} else {
@@ -80,5 +70,21 @@ func (a *app) doctorCommand() *cli.Command {
 			}
 			return nil
 		},
-	}
+	})
+}
+
+// doctorResult is `ctxgit doctor --json`.
+type doctorResult struct {
+	Findings []doctorFinding `json:"findings"`
+	Healthy  bool            `json:"healthy"`
+	Problems int             `json:"problems"`
+}
+
+// doctorFinding is one check's finding.
+type doctorFinding struct {
+	Check   string `json:"check"`
+	Level   string `json:"level"`
+	Message string `json:"message"`
+	Fix     string `json:"fix"`
+	Fixed   bool   `json:"fixed"`
 }

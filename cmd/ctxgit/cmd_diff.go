@@ -13,18 +13,14 @@ import (
 )
 
 func (a *app) diffCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "diff",
-		Usage:     "what changed between two checkpoints (default: the previous and the newest): files with line counts, plan, decisions, failures",
-		ArgsUsage: "[FROM [TO]]",
+	return args("FROM?", "TO?").command(&cli.Command{
+		Name:  "diff",
+		Usage: "what changed between two checkpoints (default: the previous and the newest): files with line counts, plan, decisions, failures",
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
 			&cli.BoolFlag{Name: "name-only", Usage: "print the changed paths only"},
 			&cli.BoolFlag{Name: "stat", Usage: "print git's --stat summary of the changed files only"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := args(c, 0, 2); err != nil {
-				return err
-			}
 			var forms []string
 			for _, f := range []string{"json", "name-only", "stat"} {
 				if c.Bool(f) {
@@ -34,7 +30,7 @@ func (a *app) diffCommand() *cli.Command {
 			if len(forms) > 1 {
 				return spec.Usage("%s cannot be combined: pick one output form", strings.Join(forms, " and "))
 			}
-			w, sess, err := a.readSessionWorkspace(c, 0, 2)
+			w, sess, err := a.readSessionWorkspace(c)
 			if err != nil {
 				return err
 			}
@@ -52,7 +48,7 @@ func (a *app) diffCommand() *cli.Command {
 			from, err := w.ResolveRead(fromName, sess)
 			switch {
 			case err == nil:
-			case c.NArg() == 0 && spec.ExitCode(err) == spec.ExitNotFound:
+			case c.NArg() == 0 && exitCode(err) == spec.ExitNotFound:
 				from = nil // a session's first checkpoint: everything in it is new
 			default:
 				return err
@@ -80,31 +76,7 @@ func (a *app) diffCommand() *cli.Command {
 			printDiff(a.stdout, d)
 			return nil
 		},
-	}
-}
-
-func cpRef(r *workspace.Resolved) map[string]any {
-	if r == nil {
-		return nil
-	}
-	return map[string]any{"session": r.Session, "checkpoint_id": r.Checkpoint.Meta.CheckpointID, "commit": r.Commit.String()}
-}
-
-func taskJSON(tcs []workspace.TaskChange) []map[string]string {
-	out := []map[string]string{}
-	for _, tc := range tcs {
-		out = append(out, map[string]string{"field": tc.Field, "from": tc.From, "to": tc.To})
-	}
-	return out
-}
-
-func diffJSON(d *workspace.Diff) map[string]any {
-	return map[string]any{
-		"from": cpRef(d.From), "to": cpRef(d.To),
-		"files": d.Files, "totals": workspace.Totals(d.Files),
-		"task": taskJSON(d.Task), "plan": d.Plan, "decisions": d.Decisions,
-		"failures": d.Failures, "open_items": d.OpenItems,
-	}
+	})
 }
 
 // printDiff writes the human form: a line naming both sides, then one
@@ -212,68 +184,50 @@ func lineCounts(f workspace.FileDiff) string {
 	return fmt.Sprintf("+%d -%d", f.Added, f.Removed)
 }
 
-func (a *app) reportCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "report",
-		Usage: "print a session's history as markdown for a pull request description",
-		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
-			&cli.StringFlag{Name: "since", Usage: "start after this checkpoint (default: the session's first checkpoint)"},
-			&cli.StringFlag{Name: "base", Usage: "list files against the merge base of HEAD and this `REF` (the pull request's target branch)"},
-			&cli.BoolFlag{Name: "all-sessions", Usage: "merge every session of the workspace, in time order"},
-			&cli.StringFlag{Name: "format", Value: workspace.FormatMarkdown, Usage: "markdown, or github: cut to fit GitHub's comment limit"},
-		},
-		Action: func(c *cli.Context) error {
-			if err := args(c, 0, 0); err != nil {
-				return err
-			}
-			sess, err := session(c)
-			if err != nil {
-				return err
-			}
-			format := c.String("format")
-			if format != workspace.FormatMarkdown && format != workspace.FormatGitHub {
-				return spec.Usage("--format %q: want markdown or github", format)
-			}
-			w, err := a.open(c)
-			if err != nil {
-				return err
-			}
-			if sess, err = a.pickSession(c, w, sess, true); err != nil {
-				return err
-			}
-			r, err := w.Report(workspace.ReportOptions{Session: sess, Since: c.String("since"), Base: c.String("base"), AllSessions: c.Bool("all-sessions")})
-			if err != nil {
-				return err
-			}
-			for _, p := range r.Problems {
-				a.warn("%s", p.Error())
-			}
-			if c.Bool("json") {
-				return a.printJSON(map[string]any{
-					"session": r.Session, "sessions": r.Sessions, "base": cpRef(r.Base), "head": cpRef(r.Head), "since": r.Since,
-					"title": r.Title, "goal": r.Goal, "checklist": checklistJSON(r.Checklist), "open": nonNil(r.Open), "files_base": r.FilesBase,
-					"checkpoints": nonNil(r.Checkpoints), "files": nonNil(r.Files), "totals": workspace.Totals(r.Files),
-					"task": taskJSON(r.Task), "plan": map[string]any{
-						"from_done": r.Plan.FromDone, "from_total": r.Plan.FromTotal, "to_done": r.Plan.ToDone, "to_total": r.Plan.ToTotal,
-						"steps": nonNil(r.Steps)},
-					"decisions": nonNil(r.Decisions), "failures": nonNil(r.Failures), "open_items": nonNil(r.OpenItems),
-				})
-			}
-			_, err = fmt.Fprint(a.stdout, workspace.RenderReportFormat(r, format))
-			return err
-		},
-	}
+// diffResult is `ctxgit diff --json`: from is null for a session's first
+// checkpoint.
+type diffResult struct {
+	Decisions []workspace.DecisionChange `json:"decisions"`
+	Failures  []workspace.FailureChange  `json:"failures"`
+	Files     []workspace.FileDiff       `json:"files"`
+	From      *checkpointRef             `json:"from"`
+	OpenItems []workspace.OpenItemChange `json:"open_items"`
+	Plan      workspace.PlanDiff         `json:"plan"`
+	Task      []taskChange               `json:"task"`
+	To        *checkpointRef             `json:"to"`
+	Totals    workspace.FileTotals       `json:"totals"`
 }
 
-// checklistJSON is the head plan's steps as report --json gives them.
-func checklistJSON(steps []spec.Step) []map[string]string {
-	out := []map[string]string{}
-	for _, s := range steps {
-		m := map[string]string{"number": s.Number, "name": s.Name, "status": string(s.Status)}
-		if s.FailReason != "" {
-			m["fail_reason"] = s.FailReason
-		}
-		out = append(out, m)
+func diffJSON(d *workspace.Diff) diffResult {
+	return diffResult{Decisions: d.Decisions, Failures: d.Failures, Files: d.Files, From: cpRef(d.From),
+		OpenItems: d.OpenItems, Plan: d.Plan, Task: taskJSON(d.Task), To: cpRef(d.To), Totals: workspace.Totals(d.Files)}
+}
+
+// checkpointRef names a checkpoint in JSON output.
+type checkpointRef struct {
+	CheckpointID string `json:"checkpoint_id"`
+	Commit       string `json:"commit"`
+	Session      string `json:"session"`
+}
+
+func cpRef(r *workspace.Resolved) *checkpointRef {
+	if r == nil {
+		return nil
+	}
+	return &checkpointRef{CheckpointID: r.Checkpoint.Meta.CheckpointID, Commit: r.Commit.String(), Session: r.Session}
+}
+
+// taskChange is one task-state field that changed.
+type taskChange struct {
+	Field string `json:"field"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+}
+
+func taskJSON(tcs []workspace.TaskChange) []taskChange {
+	out := []taskChange{}
+	for _, tc := range tcs {
+		out = append(out, taskChange{Field: tc.Field, From: tc.From, To: tc.To})
 	}
 	return out
 }

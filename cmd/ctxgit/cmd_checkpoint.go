@@ -1,0 +1,78 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/workspace"
+)
+
+func (a *app) checkpointCommand() *cli.Command {
+	return args().command(&cli.Command{
+		Name:  "checkpoint",
+		Usage: "snapshot the workspace and state files onto the session's hidden ref",
+		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
+			&cli.StringFlag{Name: "trigger", Value: spec.TriggerManual, Usage: "what took it: manual, auto-80pct, compaction, session-end, …"},
+			&cli.StringFlag{Name: "message", Aliases: []string{"m"}, Usage: "what is going on, in a line or two"},
+			&cli.StringFlag{Name: "next", Usage: "the next action (default: from the task state or the plan)"},
+		},
+		Action: func(c *cli.Context) error {
+			w, sess, err := a.sessionWorkspace(c)
+			if err != nil {
+				return err
+			}
+			progress := new(vcs.Progress)
+			stop := a.startProgress(progress, c.Bool("json"))
+			res, err := w.Checkpoint(workspace.CheckpointOptions{
+				Session: sess, Trigger: c.String("trigger"), Message: c.String("message"), NextAction: c.String("next"),
+				Progress: progress,
+			})
+			stop()
+			if err != nil {
+				return err
+			}
+			a.reportSnapshot(res)
+			cp := res.Checkpoint
+			if c.Bool("json") {
+				return a.printJSON(map[string]any{
+					"checkpoint_id": cp.Meta.CheckpointID, "session": cp.Meta.SessionKey, "commit": res.Commit.String(),
+					"ref": res.Ref, "trigger": cp.Meta.Trigger, "created_at": cp.Meta.CreatedAt,
+					"files": res.Snapshot.Files, "bytes": res.Snapshot.Bytes, "hashed": res.Snapshot.Hashed,
+					"files_changed": cp.Resources.ChangedCount, "excluded_by_rule": res.Snapshot.Excluded,
+					"too_large": nonNil(res.Snapshot.TooLarge), "nested_repositories": nonNil(res.Snapshot.Nested),
+					"skipped": nonNil(res.Snapshot.Skipped), "problems": errorStrings(res.Problems),
+				})
+			}
+			changed := "first checkpoint of the session"
+			if cp.Meta.PreviousCheckpoint != "" {
+				changed = fmt.Sprintf("%d files changed since %s", cp.Resources.ChangedCount, cp.Meta.PreviousCheckpoint)
+			}
+			fmt.Fprintf(a.stdout, "checkpoint %s · session %s · %s · %d files · commit %s on %s\n",
+				cp.Meta.CheckpointID, cp.Meta.SessionKey, changed, res.Snapshot.Files, res.Commit.Short(), res.Ref)
+			return nil
+		},
+	})
+}
+
+// reportSnapshot puts what a checkpoint left out, and why, on stderr.
+func (a *app) reportSnapshot(res *workspace.CheckpointResult) {
+	for _, p := range res.Problems {
+		a.warn("%s", p.Error())
+	}
+	s := res.Snapshot
+	if s.CacheNote != "" {
+		a.warn("%s", s.CacheNote)
+	}
+	for _, rule := range sortedKeys(s.Excluded) {
+		a.note("left out %d file(s) matching secret pattern %q", s.Excluded[rule], rule)
+	}
+	for _, f := range s.TooLarge {
+		a.note("left out %s: over snapshot.max_file_size", f)
+	}
+	for _, f := range s.Skipped {
+		a.warn("left out %s", f)
+	}
+}

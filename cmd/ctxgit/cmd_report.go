@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
+)
+
+func (a *app) reportCommand() *cli.Command {
+	return args().command(&cli.Command{
+		Name:  "report",
+		Usage: "print a session's history as markdown for a pull request description",
+		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
+			&cli.StringFlag{Name: "since", Usage: "start after this checkpoint (default: the session's first checkpoint)"},
+			&cli.StringFlag{Name: "base", Usage: "list files against the merge base of HEAD and this `REF` (the pull request's target branch)"},
+			&cli.BoolFlag{Name: "all-sessions", Usage: "merge every session of the workspace, in time order"},
+			&cli.StringFlag{Name: "format", Value: workspace.FormatMarkdown, Usage: "markdown, or github: cut to fit GitHub's comment limit"},
+		},
+		Action: func(c *cli.Context) error {
+			sess, err := session(c)
+			if err != nil {
+				return err
+			}
+			format := c.String("format")
+			if format != workspace.FormatMarkdown && format != workspace.FormatGitHub {
+				return spec.Usage("--format %q: want markdown or github", format)
+			}
+			w, err := a.open(c)
+			if err != nil {
+				return err
+			}
+			if sess, err = a.pickSession(c, w, sess, true); err != nil {
+				return err
+			}
+			r, err := w.Report(workspace.ReportOptions{Session: sess, Since: c.String("since"), Base: c.String("base"), AllSessions: c.Bool("all-sessions")})
+			if err != nil {
+				return err
+			}
+			for _, p := range r.Problems {
+				a.warn("%s", p.Error())
+			}
+			if c.Bool("json") {
+				return a.printJSON(reportResult{
+					Base: cpRef(r.Base), Checklist: checklistJSON(r.Checklist), Checkpoints: nonNil(r.Checkpoints),
+					Decisions: nonNil(r.Decisions), Failures: nonNil(r.Failures), Files: nonNil(r.Files), FilesBase: r.FilesBase,
+					Goal: r.Goal, Head: cpRef(r.Head), Open: nonNil(r.Open), OpenItems: nonNil(r.OpenItems),
+					Plan: reportPlan{FromDone: r.Plan.FromDone, FromTotal: r.Plan.FromTotal, Steps: nonNil(r.Steps),
+						ToDone: r.Plan.ToDone, ToTotal: r.Plan.ToTotal},
+					Session: r.Session, Sessions: r.Sessions, Since: r.Since, Task: taskJSON(r.Task), Title: r.Title,
+					Totals: workspace.Totals(r.Files),
+				})
+			}
+			_, err = fmt.Fprint(a.stdout, workspace.RenderReportFormat(r, format))
+			return err
+		},
+	})
+}
+
+// reportResult is `ctxgit report --json`.
+type reportResult struct {
+	Base        *checkpointRef             `json:"base"`
+	Checklist   []checklistStep            `json:"checklist"`
+	Checkpoints []workspace.ReportRow      `json:"checkpoints"`
+	Decisions   []workspace.ReportDecision `json:"decisions"`
+	Failures    []workspace.ReportFailure  `json:"failures"`
+	Files       []workspace.FileDiff       `json:"files"`
+	FilesBase   *workspace.ReportBase      `json:"files_base"`
+	Goal        string                     `json:"goal"`
+	Head        *checkpointRef             `json:"head"`
+	Open        []string                   `json:"open"`
+	OpenItems   []workspace.ReportOpenItem `json:"open_items"`
+	Plan        reportPlan                 `json:"plan"`
+	Session     string                     `json:"session"`
+	Sessions    []string                   `json:"sessions"`
+	Since       bool                       `json:"since"`
+	Task        []taskChange               `json:"task"`
+	Title       string                     `json:"title"`
+	Totals      workspace.FileTotals       `json:"totals"`
+}
+
+// reportPlan is the plan's progress from base to head, and each step's
+// changes.
+type reportPlan struct {
+	FromDone  int                    `json:"from_done"`
+	FromTotal int                    `json:"from_total"`
+	Steps     []workspace.ReportStep `json:"steps"`
+	ToDone    int                    `json:"to_done"`
+	ToTotal   int                    `json:"to_total"`
+}
+
+// checklistStep is one of the head plan's steps.
+type checklistStep struct {
+	FailReason string `json:"fail_reason,omitempty"`
+	Name       string `json:"name"`
+	Number     string `json:"number"`
+	Status     string `json:"status"`
+}
+
+// checklistJSON is the head plan's steps as report --json gives them.
+func checklistJSON(steps []spec.Step) []checklistStep {
+	out := []checklistStep{}
+	for _, s := range steps {
+		out = append(out, checklistStep{FailReason: s.FailReason, Name: s.Name, Number: s.Number, Status: string(s.Status)})
+	}
+	return out
+}
