@@ -46,18 +46,6 @@ func (a *app) hookCommand() *cli.Command {
 	}
 }
 
-// statuslineCommand is Claude Code's status line.
-func (a *app) statuslineCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "statusline",
-		Usage: "Claude Code's status line: the context gauge, the nudge marker, automatic checkpoints",
-		Flags: []cli.Flag{rootFlag},
-		Action: func(c *cli.Context) error {
-			return a.failOpen(c, "claude-code", "statusline", hooks.Statusline)
-		},
-	}
-}
-
 // failOpen runs a host-facing command: errors and panics are logged, never
 // reported to the host.
 func (a *app) failOpen(c *cli.Context, host, event string, run func(hooks.Request) error) error {
