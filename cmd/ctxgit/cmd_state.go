@@ -22,6 +22,21 @@ func (a *app) stateCommand() *cli.Command {
 		fmt.Fprintln(a.stdout, msg)
 		return nil
 	}
+	// edit is the action of a subcommand that changes the task state:
+	// open the workspace, apply change, say what it did.
+	edit := func(change func(*workspace.Workspace, *cli.Context) (*spec.TaskState, error), say func(*cli.Context, *spec.TaskState) string) cli.ActionFunc {
+		return func(c *cli.Context) error {
+			w, err := a.open(c)
+			if err != nil {
+				return err
+			}
+			ts, err := change(w, c)
+			if err != nil {
+				return err
+			}
+			return done(c, ts, say(c, ts))
+		}
+	}
 	common := []cli.Flag{rootFlag, jsonFlag}
 	return args().command(&cli.Command{
 		Name:  "state",
@@ -79,60 +94,30 @@ func (a *app) stateCommand() *cli.Command {
 			}),
 			args("FIELD", "VALUE").command(&cli.Command{
 				Name: "set", Usage: "set a field: goal, status, current_phase, next_action, task_id, session_id, state_confidence", Flags: common,
-				Action: func(c *cli.Context) error {
-					w, err := a.open(c)
-					if err != nil {
-						return err
-					}
-					ts, err := w.SetTaskField(c.Args().Get(0), c.Args().Get(1))
-					if err != nil {
-						return err
-					}
-					return done(c, ts, fmt.Sprintf("%s set", c.Args().Get(0)))
-				},
+				Action: edit(func(w *workspace.Workspace, c *cli.Context) (*spec.TaskState, error) {
+					return w.SetTaskField(c.Args().Get(0), c.Args().Get(1))
+				}, func(c *cli.Context, _ *spec.TaskState) string { return c.Args().Get(0) + " set" }),
 			}),
 			args("FIELD", "VALUE").command(&cli.Command{
 				Name: "add", Usage: "append to a list field (artifacts take --kind and --description, decisions --reason)",
 				Flags: append(common, &cli.StringFlag{Name: "kind"}, &cli.StringFlag{Name: "description"}, &cli.StringFlag{Name: "reason"}),
-				Action: func(c *cli.Context) error {
-					w, err := a.open(c)
-					if err != nil {
-						return err
-					}
-					ts, err := w.AddTaskItem(c.Args().Get(0), c.Args().Get(1), c.String("kind"), c.String("description"), c.String("reason"))
-					if err != nil {
-						return err
-					}
-					return done(c, ts, fmt.Sprintf("added to %s", c.Args().Get(0)))
-				},
+				Action: edit(func(w *workspace.Workspace, c *cli.Context) (*spec.TaskState, error) {
+					return w.AddTaskItem(c.Args().Get(0), c.Args().Get(1), c.String("kind"), c.String("description"), c.String("reason"))
+				}, func(c *cli.Context, _ *spec.TaskState) string { return "added to " + c.Args().Get(0) }),
 			}),
 			args("FIELD", "VALUE").command(&cli.Command{
 				Name: "remove", Usage: "remove an item from a list field (artifacts by path)", Flags: common,
-				Action: func(c *cli.Context) error {
-					w, err := a.open(c)
-					if err != nil {
-						return err
-					}
-					ts, err := w.RemoveTaskItem(c.Args().Get(0), c.Args().Get(1))
-					if err != nil {
-						return err
-					}
-					return done(c, ts, fmt.Sprintf("removed from %s", c.Args().Get(0)))
-				},
+				Action: edit(func(w *workspace.Workspace, c *cli.Context) (*spec.TaskState, error) {
+					return w.RemoveTaskItem(c.Args().Get(0), c.Args().Get(1))
+				}, func(c *cli.Context, _ *spec.TaskState) string { return "removed from " + c.Args().Get(0) }),
 			}),
 			args("STEP?").command(&cli.Command{
 				Name: "step-done", Usage: "record a completed step (default: the plan's current step, marked done there too)", Flags: common,
-				Action: func(c *cli.Context) error {
-					w, err := a.open(c)
-					if err != nil {
-						return err
-					}
-					ts, err := w.StepDone(c.Args().First())
-					if err != nil {
-						return err
-					}
-					return done(c, ts, "step recorded: "+ts.CompletedSteps[len(ts.CompletedSteps)-1])
-				},
+				Action: edit(func(w *workspace.Workspace, c *cli.Context) (*spec.TaskState, error) {
+					return w.StepDone(c.Args().First())
+				}, func(_ *cli.Context, ts *spec.TaskState) string {
+					return "step recorded: " + ts.CompletedSteps[len(ts.CompletedSteps)-1]
+				}),
 			}),
 			args().command(&cli.Command{
 				Name: "action", Usage: "record the last major action; a failure also goes to the failure log",
