@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/vcs/ignore"
 )
 
@@ -161,7 +163,7 @@ func (w *walker) loadTracked() []string {
 		if w.opts.IndexFile == "" {
 			return
 		}
-		f, err := os.Open(w.opts.IndexFile)
+		f, err := regfile.Open(w.opts.IndexFile)
 		if err != nil {
 			return
 		}
@@ -252,20 +254,34 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	return res, nil
 }
 
+// maxIgnoreFile bounds what is read of one ignore file: git's own limit
+// for .gitattributes, larger than any real one.
+const maxIgnoreFile = 100 << 20
+
+// maxLinkFile bounds a symlink checked out as a plain file: its content is
+// a path.
+const maxLinkFile = 64 << 10
+
 // baseMatcher stacks core.excludesFile, info/exclude and the .gitignore
 // files of Root's ancestors inside the repository, lowest precedence first.
 func (w *walker) baseMatcher() (*ignore.Matcher, error) {
-	read := func(path, base, source string) []ignore.Pattern {
+	// git follows a symlink for core.excludesFile and info/exclude (a
+	// dotfile manager's link), never for a .gitignore in the tree.
+	read := func(path, base, source string, follow bool) []ignore.Pattern {
 		if path == "" {
 			return nil
 		}
-		data, err := os.ReadFile(path)
+		readFile := regfile.ReadFile
+		if follow {
+			readFile = regfile.ReadFileFollowing
+		}
+		data, err := readFile(path, maxIgnoreFile)
 		if err != nil {
 			return nil
 		}
 		return w.patterns(data, base, source)
 	}
-	m := ignore.New(read(w.opts.ExcludesFile, "", w.opts.ExcludesFile), read(w.opts.InfoExclude, "", "info/exclude"))
+	m := ignore.New(read(w.opts.ExcludesFile, "", w.opts.ExcludesFile, true), read(w.opts.InfoExclude, "", "info/exclude", true))
 	if w.opts.RepoTop == "" {
 		return m, nil
 	}
@@ -285,7 +301,7 @@ func (w *walker) baseMatcher() (*ignore.Matcher, error) {
 		if dir != "" {
 			src = dir + "/.gitignore"
 		}
-		m = m.Push(read(filepath.Join(w.opts.RepoTop, filepath.FromSlash(src)), dir, src))
+		m = m.Push(read(filepath.Join(w.opts.RepoTop, filepath.FromSlash(src)), dir, src, false))
 		if dir != "" {
 			dir += "/"
 		}
@@ -406,7 +422,7 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 		// On a case-insensitive file system git's open of ".gitignore"
 		// finds ".GitIgnore" too.
 		if (de.Name() == ".gitignore" || w.fold && strings.EqualFold(de.Name(), ".gitignore")) && de.Type().IsRegular() {
-			if data, err := os.ReadFile(filepath.Join(t.abs, de.Name())); err == nil {
+			if data, err := regfile.ReadFile(filepath.Join(t.abs, de.Name()), maxIgnoreFile); err == nil {
 				src := joinRel(t.rel, de.Name())
 				m = m.Push(w.patterns(data, strings.TrimSuffix(w.prefix+t.rel, "/"), src))
 			}
@@ -504,7 +520,7 @@ func (w *walker) fileNode(d openedDir, rel, name string, cached *cachedDir) *sna
 	if e.mode == ModeSymlink {
 		// A symlink checked out as a plain file (core.symlinks=false):
 		// its content is the target. Links are never cached.
-		target, err := os.ReadFile(filepath.Join(d.abs, name))
+		target, err := regfile.ReadFile(filepath.Join(d.abs, name), maxLinkFile)
 		if err != nil {
 			w.skip(rel, err)
 			return nil
@@ -587,19 +603,24 @@ func (w *walker) hashPending(s Store) error {
 					return
 				}
 				n := w.pending[i]
-				data := n.link
-				if data == nil {
-					var err error
-					data, err = os.ReadFile(filepath.Join(w.opts.Root, filepath.FromSlash(n.path)))
-					if err != nil {
+				var id Hash
+				var err error
+				size := int64(len(n.link))
+				if n.link != nil {
+					id, err = s.WriteObject(BlobObject, n.link)
+				} else {
+					var skipErr error
+					id, size, skipErr, err = w.storeFile(s, n)
+					if skipErr != nil {
 						n.dropped = true
-						w.skip(n.path, err)
+						w.skip(n.path, skipErr)
+					}
+					if n.dropped {
 						continue
 					}
 				}
-				id, err := s.WriteObject(BlobObject, data)
 				progress.Hashed.Add(1)
-				progress.Bytes.Add(int64(len(data)))
+				progress.Bytes.Add(size)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = fmt.Errorf("storing %s: %w", n.path, err)
@@ -619,6 +640,90 @@ func (w *walker) hashPending(s Store) error {
 		}
 	}
 	return nil
+}
+
+// streamAbove is the size from which a file is hashed and compressed as
+// it is read rather than read whole: its memory is then a fixed chunk,
+// whatever the file's size (snapshot.max_file_size: 0 admits any).
+const streamAbove = 4 << 20
+
+// storeFile reads a regular file and stores it as a blob. It opens the
+// file without following a symlink and without blocking (a FIFO swapped
+// in since the walk is refused), and reads no more than the size fstat
+// reports on the opened file, whatever the file yields beyond it. The
+// node's stat data becomes that fstat's, so the stat cache describes the
+// bytes stored. A file that turned into something else, or grew past
+// max_file_size, is dropped (n.dropped, and reported). skip is a reason to
+// leave the file out; err is the store failing, which fails the snapshot.
+func (w *walker) storeFile(s Store, n *snapNode) (id Hash, size int64, skip, err error) {
+	abs := filepath.Join(w.opts.Root, filepath.FromSlash(n.path))
+	// A file shrinking while a stream reads it is read again; a file
+	// rewritten on every read is given up on.
+	for range 3 {
+		f, oerr := regfile.Open(abs)
+		if oerr != nil {
+			return ZeroHash, 0, oerr, nil
+		}
+		info := f.Info()
+		size = info.Size
+		if w.opts.MaxFileSize > 0 && size > w.opts.MaxFileSize {
+			f.Close()
+			n.dropped = true
+			w.mu.Lock()
+			w.res.TooLarge = append(w.res.TooLarge, fmt.Sprintf("%s (%d bytes)", n.path, size))
+			w.mu.Unlock()
+			return ZeroHash, 0, nil, nil
+		}
+		n.st.size, n.st.mtime, n.st.ctime, n.st.ino = info.Size, info.Mtime, info.Ctime, info.Ino
+		if bs, ok := s.(BlobStreamer); ok && size > streamAbove {
+			r := &readErrors{r: f}
+			id, err = bs.WriteBlobFrom(r, size)
+			f.Close()
+			switch {
+			case errors.Is(err, ErrChangedWhileRead):
+				skip = err
+				continue
+			case r.err != nil:
+				return ZeroHash, 0, r.err, nil
+			case err != nil:
+				return ZeroHash, 0, nil, err
+			}
+			return id, size, nil, nil
+		}
+		data := make([]byte, size)
+		got, rerr := io.ReadFull(f, data)
+		f.Close()
+		if rerr != nil && rerr != io.ErrUnexpectedEOF && rerr != io.EOF {
+			return ZeroHash, 0, rerr, nil
+		}
+		if int64(got) < size {
+			// It shrank while read: store what it held, and never
+			// cache this stat for it.
+			data, size = data[:got], int64(got)
+			n.st.size, n.st.mtime = size, w.start
+		}
+		id, err = s.WriteObject(BlobObject, data)
+		if err != nil {
+			return ZeroHash, 0, nil, err
+		}
+		return id, size, nil, nil
+	}
+	return ZeroHash, 0, skip, nil
+}
+
+// readErrors remembers a read error, so a failed stream can tell the
+// file's fault (left out) from the store's (fatal).
+type readErrors struct {
+	r   io.Reader
+	err error
+}
+
+func (r *readErrors) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if err != nil && err != io.EOF {
+		r.err = err
+	}
+	return n, err
 }
 
 // writeTree computes a directory's tree bottom-up, writing only trees the

@@ -32,6 +32,14 @@ type openedDir struct {
 
 var errDirIsSymlink = errors.New("is a symlink now, not a directory")
 
+// pseudoFSError says a directory is on a pseudo file system and was left
+// out.
+type pseudoFSError struct{ fs string }
+
+func (e *pseudoFSError) Error() string {
+	return "on the " + e.fs + " pseudo file system: left out"
+}
+
 // openDirByPath opens a directory; one that is a symlink is refused
 // unless follow is set (the workspace root may be reached through one).
 // The check and the open are two steps, so a directory swapped for a

@@ -11,7 +11,8 @@ import (
 
 // openDir opens a directory, with O_NOFOLLOW unless follow is set: a
 // directory replaced by a symlink since it was listed is refused, never
-// followed.
+// followed. A directory on a pseudo file system (/proc, /sys) is refused
+// too: its files' sizes say nothing of what reading them yields.
 func openDir(abs string, follow bool) (openedDir, error) {
 	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
 	if !follow {
@@ -24,6 +25,10 @@ func openDir(abs string, follow bool) (openedDir, error) {
 		}
 		if err != nil {
 			return openedDir{}, &fs.PathError{Op: "open", Path: abs, Err: err}
+		}
+		if name := pseudoFS(fd); name != "" {
+			unix.Close(fd)
+			return openedDir{}, &fs.PathError{Op: "open", Path: abs, Err: &pseudoFSError{name}}
 		}
 		return openedDir{f: os.NewFile(uintptr(fd), abs), abs: abs, fd: fd}, nil
 	}
