@@ -111,6 +111,7 @@ type snapNode struct {
 	path    string // workspace-relative, for files
 	st      statEntry
 	link    []byte // symlink target
+	modules bool   // a .gitmodules to check as git fsck does
 	pending bool   // needs hashing: the stat cache missed
 	hit     bool   // the stat cache matched: same path, same stat
 	dropped bool   // could not be read: not in the tree
@@ -441,7 +442,11 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 		r := joinRel(t.rel, name)
 		typ := de.Type()
 		if gitRefuses(name, typ&fs.ModeSymlink != 0) {
-			w.skip(r, errors.New("a name git refuses in a tree"))
+			why := "a name git refuses in a tree"
+			if typ&fs.ModeSymlink != 0 && isGitmodules(name) {
+				why = "a symlink named .gitmodules, which git fsck rejects; left out"
+			}
+			w.skip(r, errors.New(why))
 			continue
 		}
 		isDir := typ.IsDir()
@@ -470,6 +475,9 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 			dir.kids = append(dir.kids, &snapNode{name: name, mode: ModeSymlink, link: []byte(target), pending: true, path: r})
 		case typ.IsRegular():
 			if n := w.fileNode(d, r, name, cached); n != nil {
+				if isGitmodules(name) && n.pending {
+					n.modules = true
+				}
 				dir.kids = append(dir.kids, n)
 			}
 		}
@@ -517,6 +525,10 @@ func (w *walker) fileNode(d openedDir, rel, name string, cached *cachedDir) *sna
 		return nil
 	}
 	e := statEntry{size: st.size, mtime: st.mtime, ctime: st.ctime, ino: st.ino, mode: w.fileMode(rel, st.exec)}
+	if e.mode == ModeSymlink && isGitmodules(name) {
+		w.skip(rel, errors.New("a symlink named .gitmodules, which git fsck rejects; left out"))
+		return nil
+	}
 	if e.mode == ModeSymlink {
 		// A symlink checked out as a plain file (core.symlinks=false):
 		// its content is the target. Links are never cached.
@@ -675,6 +687,10 @@ func (w *walker) storeFile(s Store, n *snapNode) (id Hash, size int64, skip, err
 			return ZeroHash, 0, nil, nil
 		}
 		n.st.size, n.st.mtime, n.st.ctime, n.st.ino = info.Size, info.Mtime, info.Ctime, info.Ino
+		if n.modules && size > streamAbove {
+			f.Close()
+			return ZeroHash, 0, fmt.Errorf("a .gitmodules of %d bytes, too large to check as git fsck does; left out", size), nil
+		}
 		if bs, ok := s.(BlobStreamer); ok && size > streamAbove {
 			r := &readErrors{r: f}
 			id, err = bs.WriteBlobFrom(r, size)
@@ -701,6 +717,13 @@ func (w *walker) storeFile(s Store, n *snapNode) (id Hash, size int64, skip, err
 			// cache this stat for it.
 			data, size = data[:got], int64(got)
 			n.st.size, n.st.mtime = size, w.start
+		}
+		if n.modules {
+			// A tree holding a .gitmodules that git fsck --strict
+			// rejects is refused by a remote with receive.fsckObjects.
+			if err := CheckGitmodules(data); err != nil {
+				return ZeroHash, 0, fmt.Errorf("git fsck would reject this .gitmodules (%v); left out", err), nil
+			}
 		}
 		id, err = s.WriteObject(BlobObject, data)
 		if err != nil {
@@ -862,6 +885,23 @@ var hfsIgnorable = []rune{0x200c, 0x200d, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c
 // gitmodulesSymlink): a ".git" in any case or in its NTFS and HFS+
 // spellings, and a symlink named ".gitmodules".
 func gitRefuses(name string, symlink bool) bool {
+	n := gitFoldName(name)
+	if n == ".git" || n == "git~1" {
+		return true
+	}
+	return symlink && (n == ".gitmodules" || n == "gitmod~1")
+}
+
+// isGitmodules reports whether git's fsck checks a file of this name as a
+// .gitmodules (is_hfs_dotgitmodules, is_ntfs_dotgitmodules).
+func isGitmodules(name string) bool {
+	return IsGitmodulesName(gitFoldName(name))
+}
+
+// gitFoldName is a name as HFS+ and NTFS compare it: code points HFS+
+// ignores removed, lower case, an NTFS alternate stream and trailing dots
+// and spaces cut.
+func gitFoldName(name string) string {
 	n := strings.Map(func(r rune) rune {
 		if slices.Contains(hfsIgnorable, r) {
 			return -1
@@ -872,9 +912,5 @@ func gitRefuses(name string, symlink bool) bool {
 	if i := strings.IndexByte(n, ':'); i >= 0 {
 		n = n[:i] // NTFS alternate data streams: ".git::$INDEX_ALLOCATION"
 	}
-	n = strings.TrimRight(n, " .")
-	if n == ".git" || n == "git~1" {
-		return true
-	}
-	return symlink && (n == ".gitmodules" || n == "gitmod~1")
+	return strings.TrimRight(n, " .")
 }

@@ -84,3 +84,18 @@ func TestAllocatedSize(t *testing.T) {
 		t.Fatalf("allocated %d bytes for a 10000-byte file", got)
 	}
 }
+
+// git fsck checks a .gitmodules under every name HFS+ or NTFS would open
+// as one; so does the snapshot.
+func TestIsGitmodulesSpellings(t *testing.T) {
+	for _, name := range []string{".gitmodules", ".GITMODULES", ".git\u200cmodules", ".gitmodules. ", ".gitmodules::$DATA", "GITMOD~1"} {
+		if !isGitmodules(name) {
+			t.Errorf("%q: not taken for a .gitmodules", name)
+		}
+	}
+	for _, name := range []string{"gitmodules", ".gitmodules.bak", "x.gitmodules"} {
+		if isGitmodules(name) {
+			t.Errorf("%q: taken for a .gitmodules", name)
+		}
+	}
+}
