@@ -84,8 +84,11 @@ type SnapshotResult struct {
 	Files  int   // files, symlinks and gitlinks in the tree
 	Bytes  int64 // bytes of file content in the tree
 	Hashed int   // files read and hashed because the stat cache missed
-	// Excluded counts files left out per secret pattern.
-	Excluded map[string]int
+	// Excluded counts files left out per secret pattern; ExcludedTracked
+	// counts, of those, the ones git tracks (already in the user's
+	// history, so worth telling apart from new secrets).
+	Excluded        map[string]int
+	ExcludedTracked map[string]int
 	// TooLarge lists files over MaxFileSize, as "path (size)".
 	TooLarge []string
 	// Nested lists nested repositories, recorded as gitlinks to their
@@ -215,7 +218,7 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
-	res := &SnapshotResult{Excluded: map[string]int{}, opts: opts}
+	res := &SnapshotResult{Excluded: map[string]int{}, ExcludedTracked: map[string]int{}, opts: opts}
 	res.old, res.CacheNote = loadStatCache(opts.StatCache, opts.StoreKey, s.HasObject)
 	res.cache = newStatCache(opts.StoreKey, len(res.old.dirs))
 
@@ -492,20 +495,24 @@ func (w *walker) secretRule(rel string, isDir bool) bool {
 	}
 	// Folding costs an allocation only for a path with an upper-case
 	// letter.
-	rel = ignore.FoldPath(rel)
-	if !w.anySecret.Match(rel, isDir) {
+	folded := ignore.FoldPath(rel)
+	if !w.anySecret.Match(folded, isDir) {
 		return false
 	}
+	rule := strings.Join(w.opts.Secrets, ", ")
 	for i, sm := range w.secrets {
-		if sm.Match(rel, isDir) {
-			w.mu.Lock()
-			w.res.Excluded[w.opts.Secrets[i]]++
-			w.mu.Unlock()
-			return true
+		if sm.Match(folded, isDir) {
+			rule = w.opts.Secrets[i]
+			break
 		}
 	}
+	// The index is read only now, when a secret matched.
+	tracked := w.isTracked(w.prefix+rel, isDir)
 	w.mu.Lock()
-	w.res.Excluded[strings.Join(w.opts.Secrets, ", ")]++
+	w.res.Excluded[rule]++
+	if tracked {
+		w.res.ExcludedTracked[rule]++
+	}
 	w.mu.Unlock()
 	return true
 }
