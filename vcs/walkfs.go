@@ -23,11 +23,30 @@ type fileStat struct {
 }
 
 // openedDir is a directory being listed: its path, and where the fast path
-// has one, its descriptor.
+// has one, its descriptor (f is then nil until a platform needs it).
 type openedDir struct {
 	f   *os.File
 	abs string
 	fd  int
+}
+
+// dirent is one directory entry: its name and type bits.
+type dirent struct {
+	name string
+	typ  fs.FileMode
+}
+
+func (e dirent) Name() string      { return e.name }
+func (e dirent) Type() fs.FileMode { return e.typ }
+
+// readDirByFile lists a directory through its *os.File.
+func readDirByFile(f *os.File) ([]dirent, error) {
+	entries, err := f.ReadDir(-1)
+	out := make([]dirent, len(entries))
+	for i, de := range entries {
+		out[i] = dirent{de.Name(), de.Type()}
+	}
+	return out, err
 }
 
 var errDirIsSymlink = errors.New("is a symlink now, not a directory")

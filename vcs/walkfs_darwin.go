@@ -1,6 +1,19 @@
 package vcs
 
-import "golang.org/x/sys/unix"
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// withFile gives the directory the *os.File it is listed through, which
+// close then closes.
+func withFile(d openedDir) openedDir {
+	d.f = os.NewFile(uintptr(d.fd), d.abs)
+	return d
+}
+
+func (d openedDir) readDir() ([]dirent, error) { return readDirByFile(d.f) }
 
 // pseudoFS names the pseudo file system the open directory fd is on, or
 // "" for a real one: on macOS, devfs (/dev) is the only one.

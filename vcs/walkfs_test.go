@@ -23,12 +23,12 @@ func TestWalkFSPlatformAndPortableAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fast.f.Close()
+	defer fast.close()
 	slow, err := openDirByPath(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer slow.f.Close()
+	defer slow.close()
 	names := []string{"a.txt", "run.sh"}
 	if canSymlink {
 		names = append(names, "link")
@@ -59,14 +59,14 @@ func TestWalkFSPlatformAndPortableAgree(t *testing.T) {
 	}
 	for name, open := range map[string]func(string, bool) (openedDir, error){"platform": openDir, "portable": openDirByPath} {
 		if d, err := open(filepath.Join(dir, "link"), false); err == nil {
-			d.f.Close()
+			d.close()
 			t.Fatalf("%s: a symlink to a directory was opened", name)
 		}
 		d, err := open(filepath.Join(dir, "link"), true)
 		if err != nil {
 			t.Fatalf("%s: the root through a symlink: %v", name, err)
 		}
-		d.f.Close()
+		d.close()
 	}
 }
 

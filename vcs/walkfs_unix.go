@@ -4,7 +4,6 @@ package vcs
 
 import (
 	"io/fs"
-	"os"
 
 	"golang.org/x/sys/unix"
 )
@@ -30,8 +29,15 @@ func openDir(abs string, follow bool) (openedDir, error) {
 			unix.Close(fd)
 			return openedDir{}, &fs.PathError{Op: "open", Path: abs, Err: &pseudoFSError{name}}
 		}
-		return openedDir{f: os.NewFile(uintptr(fd), abs), abs: abs, fd: fd}, nil
+		return withFile(openedDir{abs: abs, fd: fd}), nil
 	}
+}
+
+func (d openedDir) close() error {
+	if d.f != nil {
+		return d.f.Close()
+	}
+	return unix.Close(d.fd)
 }
 
 // lstatAt lstats name relative to its directory's descriptor.

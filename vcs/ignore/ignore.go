@@ -73,6 +73,8 @@ const (
 	kindNever   kind = iota // empty pattern (e.g. "!" or "/"): matches nothing
 	kindLiteral             // no wildcard: string equality
 	kindSuffix              // "*literal" basename pattern: suffix check
+	kindPrefix              // "literal*" basename pattern: prefix check
+	kindAnyDir              // "**/literal/path" anchored: path or path suffix
 	kindGlob                // everything else: wildmatch
 )
 
@@ -190,6 +192,15 @@ func compile(text, base, source string, line int) (Pattern, bool) {
 	case !p.anchored && s[0] == '*' && simpleLength(s[1:]) == len(s)-1:
 		// git's PATTERN_FLAG_ENDSWITH; only used for basename patterns.
 		p.kind = kindSuffix
+	case !p.anchored && p.prefix == len(s)-1 && s[len(s)-1] == '*':
+		// ".env*", "id_rsa*": a basename has no '/', so the trailing
+		// '*' matches any rest, as wildmatch would.
+		p.kind = kindPrefix
+	case p.anchored && strings.HasPrefix(s, "**/") && simpleLength(s[3:]) == len(s)-3:
+		// "**/.aws/credentials": a leading "**/" matches zero or more
+		// whole directories (wildmatch with WM_PATHNAME), so the rest
+		// matches the whole path or a suffix after a '/'.
+		p.kind = kindAnyDir
 	default:
 		p.kind = kindGlob
 	}
@@ -227,6 +238,8 @@ func (p *Pattern) match(path, basename string, isDir bool) bool {
 			return basename == p.pattern
 		case kindSuffix:
 			return strings.HasSuffix(basename, p.pattern[1:])
+		case kindPrefix:
+			return strings.HasPrefix(basename, p.pattern[:len(p.pattern)-1])
 		case kindGlob:
 			// git matches basenames without WM_PATHNAME; a basename has
 			// no '/', so the flag would not change the result anyway.
@@ -237,6 +250,9 @@ func (p *Pattern) match(path, basename string, isDir bool) bool {
 	switch p.kind {
 	case kindLiteral:
 		return rel == p.pattern
+	case kindAnyDir:
+		tail := p.pattern[3:]
+		return rel == tail || len(rel) > len(tail) && rel[len(rel)-len(tail)-1] == '/' && rel[len(rel)-len(tail):] == tail
 	case kindGlob:
 		// Like match_pathname: compare the literal head, then wildmatch
 		// only the remainders. This is not just an optimisation; it
