@@ -771,29 +771,59 @@ func (w *walker) writeTree(s Store, n *snapNode, rel string) (Hash, bool, error)
 // for an empty directory, which git does not record, and whether the tree
 // is unchanged since the cache was saved.
 func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error) {
-	entries := make([]TreeEntry, 0, len(n.kids))
-	dir := &cachedDir{}
+	// First the subtrees, the counts, and whether anything changed: an
+	// unchanged directory (most of them, in a no-change checkpoint) then
+	// returns its previous tree without building entries or cache records
+	// that would only be dropped.
 	same := true
+	nEntries, nFiles := 0, 0
 	for _, k := range n.kids {
 		switch {
 		case k.dropped:
 		case k.isDir:
-			h, ok, kidSame, err := w.tree(s, k, joinRel(rel, k.name))
+			h, ok, kidSame, err := w.tree(s, k, k.path)
 			if err != nil {
 				return ZeroHash, false, false, err
 			}
+			k.id = h
 			if ok {
-				entries = append(entries, TreeEntry{Name: k.name, Mode: ModeDir, ID: h})
+				nEntries++
+			} else {
+				k.dropped = true // empty: git records no such tree
 			}
 			same = same && kidSame && ok
 		default:
-			entries = append(entries, TreeEntry{Name: k.name, Mode: k.mode, ID: k.id})
+			nEntries++
 			same = same && k.hit
 			w.res.Files++
+			if k.mode != ModeGitlink {
+				w.res.Bytes += k.st.size
+				nFiles++
+			}
+		}
+	}
+	if nEntries == 0 && rel != "" {
+		return ZeroHash, false, false, nil
+	}
+	oldDir := w.res.old.dirs[rel]
+	// Every file a hit means each is cached now as it was (a hit is
+	// never a link, and its mtime is older than any later start).
+	if same && oldDir != nil && len(oldDir.files) == nFiles && oldDir.tree.entries == uint32(nEntries) && oldDir.tree.stored {
+		w.res.cache.dirs[rel] = &cachedDir{tree: oldDir.tree, files: oldDir.files}
+		return oldDir.tree.id, true, true, nil
+	}
+	entries := make([]TreeEntry, 0, nEntries)
+	dir := &cachedDir{}
+	for _, k := range n.kids {
+		switch {
+		case k.dropped:
+		case k.isDir:
+			entries = append(entries, TreeEntry{Name: k.name, Mode: ModeDir, ID: k.id})
+		default:
+			entries = append(entries, TreeEntry{Name: k.name, Mode: k.mode, ID: k.id})
 			if k.mode == ModeGitlink {
 				continue
 			}
-			w.res.Bytes += k.st.size
 			// A file changed within the racy margin is not cached: a
 			// further change could share its mtime. (ctime is compared
 			// for equality on use, which catches a content change whose
@@ -812,16 +842,12 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 				// can never match the file's new stat (the ctime moved),
 				// and keeping it spares rewriting the cache until the
 				// file is old enough to cache anew.
-				if old, ok := w.res.old.dirs[rel].lookup(k.name); ok {
+				if old, ok := oldDir.lookup(k.name); ok {
 					dir.files = append(dir.files, cachedFile{k.name, old})
 				}
 			}
 		}
 	}
-	if len(entries) == 0 && rel != "" {
-		return ZeroHash, false, false, nil
-	}
-	oldDir := w.res.old.dirs[rel]
 	if same && oldDir != nil && len(oldDir.files) == len(dir.files) {
 		dir.files = oldDir.files // every file matched it: same names, same stat
 	} else {

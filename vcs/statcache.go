@@ -12,6 +12,7 @@ import (
 	"sort"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/internal/regfile"
@@ -153,7 +154,13 @@ func decodeStatCache(data []byte) (*statCache, error) {
 	}
 	// One string holds every name, so decoding allocates no string per
 	// file.
-	r := &byteReader{b: body[len(statCacheMagic):], s: string(body[len(statCacheMagic):])}
+	// The string shares data's memory rather than copying megabytes of
+	// it: data is this decoder's own, never written after.
+	rest := body[len(statCacheMagic):]
+	r := &byteReader{b: rest}
+	if len(rest) > 0 {
+		r.s = unsafe.String(&rest[0], len(rest))
+	}
 	var anchor Hash
 	r.hash(&anchor)
 	storeKey := r.str()

@@ -36,6 +36,9 @@ func (d openedDir) readDir() ([]dirent, error) {
 			return out, nil
 		}
 		batch := string(buf[:n])
+		if out == nil {
+			out = make([]dirent, 0, n/32) // a record is 24 bytes and a name
+		}
 		for off := 0; off+19 <= n; {
 			reclen := int(binary.NativeEndian.Uint16(buf[off+16:]))
 			if reclen < 19 || off+reclen > n {

@@ -273,6 +273,52 @@ func (p *Pattern) match(path, basename string, isDir bool) bool {
 type Matcher struct {
 	parent   *Matcher // lower-precedence groups, or nil
 	patterns []Pattern
+	filter   byteFilter
+}
+
+// byteFilter rejects, with two bit tests, a path no pattern of a group can
+// match: every pattern but a general glob needs the basename to end with
+// its last byte (a literal, "*suffix", "**/literal") or to start with its
+// first ("prefix*"). Walks test every entry against the secret patterns
+// and each .gitignore on the way down, and almost every entry fails them
+// all.
+type byteFilter struct {
+	valid       bool
+	first, last [4]uint64
+}
+
+func newByteFilter(patterns []Pattern) byteFilter {
+	f := byteFilter{valid: true}
+	for i := range patterns {
+		p := &patterns[i]
+		switch p.kind {
+		case kindNever:
+		case kindLiteral, kindAnyDir:
+			c := p.pattern[len(p.pattern)-1]
+			f.last[c>>6] |= 1 << (c & 63)
+		case kindSuffix:
+			if len(p.pattern) == 1 {
+				return byteFilter{} // "*" matches everything
+			}
+			c := p.pattern[len(p.pattern)-1]
+			f.last[c>>6] |= 1 << (c & 63)
+		case kindPrefix:
+			c := p.pattern[0]
+			f.first[c>>6] |= 1 << (c & 63)
+		default:
+			return byteFilter{}
+		}
+	}
+	return f
+}
+
+// rejects reports whether no pattern of the group can match basename.
+func (f *byteFilter) rejects(basename string) bool {
+	if !f.valid || basename == "" {
+		return false
+	}
+	first, last := basename[0], basename[len(basename)-1]
+	return f.first[first>>6]&(1<<(first&63)) == 0 && f.last[last>>6]&(1<<(last&63)) == 0
 }
 
 // New returns a matcher with the lowest-precedence groups, given in
@@ -297,7 +343,7 @@ func (m *Matcher) Push(patterns []Pattern) *Matcher {
 	if len(patterns) == 0 && m != nil {
 		return m
 	}
-	return &Matcher{parent: m, patterns: patterns}
+	return &Matcher{parent: m, patterns: patterns, filter: newByteFilter(patterns)}
 }
 
 // Match reports whether the slash-separated path (relative to the walk root,
@@ -330,6 +376,9 @@ func (m *Matcher) decide(path string, isDir bool) *Pattern {
 	}
 	basename := path[strings.LastIndexByte(path, '/')+1:]
 	for g := m; g != nil; g = g.parent {
+		if g.filter.rejects(basename) {
+			continue
+		}
 		for i := len(g.patterns) - 1; i >= 0; i-- {
 			if p := &g.patterns[i]; p.match(path, basename, isDir) {
 				return p

@@ -542,3 +542,35 @@ func TestFastKindsAgreeWithWildmatch(t *testing.T) {
 		}
 	}
 }
+
+// The per-group byte filter never rejects a path one of its patterns
+// matches, and does reject the common case.
+func TestByteFilterNeverRejectsAMatch(t *testing.T) {
+	src := ".env*\n*.pem\n/build\na/b\n**/.aws/credentials\ncredentials.json\n!keep.pem\nnode_modules/\n"
+	ps := ParsePatterns([]byte(src), "", "f")
+	f := newByteFilter(ps)
+	if !f.valid {
+		t.Fatal("no glob here, yet the filter is off")
+	}
+	paths := []string{".env", ".env.x", "x/.env.y", "k.pem", "keep.pem", "build", "a/b", "x/a/b",
+		".aws/credentials", "h/.aws/credentials", "credentials.json", "node_modules", "main.go", "README.md"}
+	for _, path := range paths {
+		base := path[strings.LastIndexByte(path, '/')+1:]
+		for _, dir := range []bool{false, true} {
+			for i := range ps {
+				if ps[i].match(path, base, dir) && f.rejects(base) {
+					t.Errorf("%q: matched by %q, yet rejected by the filter", path, ps[i].text)
+				}
+			}
+		}
+	}
+	if !f.rejects("main.go") {
+		t.Error("main.go is not rejected")
+	}
+	if g := newByteFilter(ParsePatterns([]byte("*.log\na*b\n"), "", "f")); g.valid {
+		t.Error("a general glob leaves the filter on")
+	}
+	if g := newByteFilter(ParsePatterns([]byte("*\n"), "", "f")); g.valid {
+		t.Error(`"*" leaves the filter on`)
+	}
+}
