@@ -13,7 +13,14 @@
 #   terraform  github.com/hashicorp/terraform@v1.10.5 (about 4,600 files)
 #   oci        github.com/oracle/oci-go-sdk/v65@v65.78.0 (about 20,600 files)
 #   history    terraform v1.5.0 … v1.10.5 committed one after another (7
-#              commits) and packed: a tree in a repository with a history pack
+#              commits), plus a branch of HISTORY_OBJECTS (default 500,000)
+#              small distinct blobs made with git fast-import, all packed
+#              by git gc into one pack of about 507,000 objects: a tree in
+#              a repository with a large history pack
+#
+# BIGFILE_MB (default 600; 0 skips) adds a checkpoint of one sparse file of
+# that size with snapshot.max_file_size: 0, reporting the peak memory of
+# ctxgit and of `git add` for it (issue 13 item 15: it is streamed).
 #
 #   scripts/bench-snapshot.sh                            # all of the above
 #   SIZES="10000:500 100000:5000" REAL= RUNS=3 scripts/bench-snapshot.sh
@@ -92,7 +99,16 @@ prepare() { # label
       for v in v1.5.0 v1.6.0 v1.7.0 v1.8.0 v1.9.0 v1.10.0 v1.10.5; do
         copy_module "github.com/hashicorp/terraform@$v" "$t"
         (cd "$t" && git add -A && git -c gc.auto=0 commit -q -m "$v")
-      done ;;
+      done
+      # The module proxy has no repository histories; their size is what
+      # costs (object lookups in a large pack index), so a branch of
+      # distinct small blobs stands in for the rest of one.
+      awk -v n="${HISTORY_OBJECTS:-500000}" 'BEGIN {
+        for (i = 1; i <= n; i++) { d = "synthetic history object " i "\n"; printf "blob\nmark :%d\ndata %d\n%s\n", i, length(d), d }
+        printf "commit refs/heads/history\nmark :%d\ncommitter b <b@b> 0 +0000\ndata 5\nhist\n", n + 1
+        for (i = 1; i <= n; i++) printf "M 100644 :%d h/d%03d/f%07d\n", i, i % 1000, i
+        print ""
+      }' | git -C "$t" fast-import --quiet ;;
     *) echo "bench-snapshot: unknown tree $1" >&2; exit 2 ;;
   esac
   git -C "$t" gc -q
@@ -181,3 +197,16 @@ for l in $REAL; do
   t="$work/template-$l"
   report "$l" "$l: $(git -C "$t" ls-files | wc -l) files in $(git -C "$t" ls-files | sed 's|/[^/]*$||' | sort -u | wc -l) directories, $(git -C "$t" rev-list --count HEAD) commit(s), pack of $(git -C "$t" count-objects -v | sed -n 's/^in-pack: //p') objects" 1.00
 done
+if [ "${BIGFILE_MB:-600}" != 0 ]; then
+  d="$work/bigfile"
+  mkdir -p "$d/.ctxgit"
+  git init -q "$d"
+  truncate -s "${BIGFILE_MB:-600}M" "$d/big.bin"
+  printf 'snapshot:\n  max_file_size: 0\n' > "$d/.ctxgit/config.yaml"
+  peak=$(ctxgit_peak "$d")
+  git -C "$d" cat-file -e "$(git -C "$d" hash-object big.bin)" || { echo "bench-snapshot: the big file is not in the store" >&2; exit 1; }
+  rm -rf "$d/.git/objects/"??
+  ( cd "$d" && /usr/bin/time -f %M -o "$work/peak-git" git add big.bin )
+  printf '\none sparse file of %s MiB, snapshot.max_file_size: 0: ctxgit checkpoint peak %s MiB, git add peak %s MiB\n' \
+    "${BIGFILE_MB:-600}" "$((peak / 1024))" "$(($(cat "$work/peak-git") / 1024))"
+fi
