@@ -3,10 +3,16 @@
 package vcs
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 
 	"golang.org/x/sys/unix"
+)
+
+var (
+	errNotRegularIndex = errors.New("not a regular file")
+	errIndexTooLarge   = errors.New("too large to map")
 )
 
 // mapFile maps a file read-only, as git maps pack indexes: a lookup then

@@ -28,11 +28,6 @@ type packIndex struct {
 
 var idxMagic = []byte{0xff, 't', 'O', 'c'}
 
-var (
-	errNotRegularIndex = errors.New("not a regular file")
-	errIndexTooLarge   = errors.New("too large to map")
-)
-
 func readPackIndex(path string) (*packIndex, error) {
 	data, err := mapFile(path)
 	if err != nil {

@@ -39,25 +39,7 @@ type dirent struct {
 func (e dirent) Name() string      { return e.name }
 func (e dirent) Type() fs.FileMode { return e.typ }
 
-// readDirByFile lists a directory through its *os.File.
-func readDirByFile(f *os.File) ([]dirent, error) {
-	entries, err := f.ReadDir(-1)
-	out := make([]dirent, len(entries))
-	for i, de := range entries {
-		out[i] = dirent{de.Name(), de.Type()}
-	}
-	return out, err
-}
-
 var errDirIsSymlink = errors.New("is a symlink now, not a directory")
-
-// pseudoFSError says a directory is on a pseudo file system and was left
-// out.
-type pseudoFSError struct{ fs string }
-
-func (e *pseudoFSError) Error() string {
-	return "on the " + e.fs + " pseudo file system: left out"
-}
 
 // openDirByPath opens a directory; one that is a symlink is refused
 // unless follow is set (the workspace root may be reached through one).

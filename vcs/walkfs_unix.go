@@ -8,6 +8,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// pseudoFSError says a directory is on a pseudo file system and was left
+// out.
+type pseudoFSError struct{ fs string }
+
+func (e *pseudoFSError) Error() string {
+	return "on the " + e.fs + " pseudo file system: left out"
+}
+
 // openDir opens a directory, with O_NOFOLLOW unless follow is set: a
 // directory replaced by a symlink since it was listed is refused, never
 // followed. A directory on a pseudo file system (/proc, /sys) is refused
