@@ -23,7 +23,8 @@ type fileStat struct {
 }
 
 // openedDir is a directory being listed: its path, and where the fast path
-// has one, its descriptor (f is then nil until a platform needs it).
+// has one, its descriptor (f is nil where the descriptor is listed
+// directly: Linux).
 type openedDir struct {
 	f   *os.File
 	abs string
