@@ -18,6 +18,10 @@
 #              by git gc into one pack of about 507,000 objects: a tree in
 #              a repository with a large history pack
 #
+# BASE=<commit> also builds ctxgit at that commit and times it in the same
+# alternation (git, ctxgit, base), adding its median and ratio to git as
+# columns: what a change was worth, measured in one run.
+#
 # BIGFILE_MB (default 600; 0 skips) adds a checkpoint of one sparse file of
 # that size with snapshot.max_file_size: 0, reporting the peak memory of
 # ctxgit and of `git add` for it (issue 13 item 15: it is streamed).
@@ -39,6 +43,13 @@ repo=$PWD
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/ctxgit" ./cmd/ctxgit
+tools="git ctxgit"
+if [ -n "${BASE:-}" ]; then
+  mkdir -p "$work/base-src"
+  git archive "$BASE" | tar -x -C "$work/base-src"
+  (cd "$work/base-src" && go build -o "$work/base" ./cmd/ctxgit)
+  tools="git ctxgit base"
+fi
 export GIT_CONFIG_NOSYSTEM=1 HOME="$work/home" GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@b GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@b
 mkdir -p "$HOME"
 
@@ -50,7 +61,7 @@ git_snapshot() { # dir
   ( cd "$1" && export GIT_INDEX_FILE="$1/.git/bench-index"
     git add -A && t=$(git write-tree) && c=$(echo snap | git commit-tree "$t") && git update-ref refs/bench/snap "$c" )
 }
-ctxgit_snapshot() { ( cd "$1" && "$work/ctxgit" checkpoint >/dev/null 2>&1 ) }
+ctxgit_snapshot() { ( cd "$1" && "$work/${2:-ctxgit}" checkpoint >/dev/null 2>&1 ) }
 # Peak resident memory (KiB) of a checkpoint, from the kernel's rusage.
 ctxgit_peak() { ( cd "$1" && /usr/bin/time -f %M -o "$work/peak" "$work/ctxgit" checkpoint >/dev/null 2>&1 ) && cat "$work/peak"; }
 
@@ -121,7 +132,7 @@ bench() { # label
   local l=$1 run tool d t0 t1 t2 rep c
   prepare "$l"
   for run in $(seq "$RUNS"); do
-    for tool in git ctxgit; do
+    for tool in $tools; do
       d="$work/$tool-$run"
       rm -rf "$d"
       cp -a "$work/template-$l" "$d"
@@ -134,6 +145,10 @@ bench() { # label
     # memory; a fork and exec more is nothing against its hundreds of ms.
     t0=$(ms); T[$l-peak-first]+="$(ctxgit_peak "$work/ctxgit-$run") "; t1=$(ms)
     T[$l-ctxgit-first]+="$((t1-t0)) "
+    if [ -n "${BASE:-}" ]; then
+      t0=$(ms); ctxgit_snapshot "$work/base-$run" base; t1=$(ms)
+      T[$l-base-first]+="$((t1-t0)) "
+    fi
     git -C "$work/ctxgit-$run" count-objects -v > "$work/count-after-$l"
     # Let the first snapshot's files age past ctxgit's 2 s racy margin, as
     # they would between two real checkpoints.
@@ -142,17 +157,21 @@ bench() { # label
     # paired ratios are kept too.
     for rep in $(seq "$REPS"); do
       for c in noop five; do
-        if [ "$c" = five ]; then change5 "$work/git-$run" "$l"; change5 "$work/ctxgit-$run" "$l"; fi
+        if [ "$c" = five ]; then for tool in $tools; do change5 "$work/$tool-$run" "$l"; done; fi
         t0=$(ms); git_snapshot "$work/git-$run"; t1=$(ms)
         ctxgit_snapshot "$work/ctxgit-$run"; t2=$(ms)
         T[$l-git-$c]+="$((t1-t0)) "; T[$l-ctxgit-$c]+="$((t2-t1)) "
         T[$l-pair-$c]+="$(ratio $((t2-t1)) $((t1-t0))) "
+        if [ -n "${BASE:-}" ]; then
+          t0=$(ms); ctxgit_snapshot "$work/base-$run" base; t1=$(ms)
+          T[$l-base-$c]+="$((t1-t0)) "
+        fi
       done
     done
     # Peak memory of an incremental checkpoint, outside the timed samples.
     change5 "$work/ctxgit-$run" "$l"
     T[$l-peak-five]+="$(ctxgit_peak "$work/ctxgit-$run") "
-    rm -rf "$work/git-$run" "$work/ctxgit-$run"
+    rm -rf "$work/git-$run" "$work/ctxgit-$run" "$work/base-$run"
   done
 }
 
@@ -160,7 +179,9 @@ m() { echo "${T[$1]}" | tr ' ' '\n' | grep . | median; }
 report() { # label description first-target
   local l=$1 c g x pr peak target
   printf '\nworkspace: %s, %s runs x %s samples, %s cores\n' "$2" "$RUNS" "$REPS" "$(nproc)"
-  printf '%-8s %10s %10s %8s %12s %8s %14s\n' case git_ms ctxgit_ms ratio paired_ratio target ctxgit_peak_MiB
+  printf '%-8s %10s %10s %8s %12s %8s %14s' case git_ms ctxgit_ms ratio paired_ratio target ctxgit_peak_MiB
+  [ -n "${BASE:-}" ] && printf ' %10s %10s' base_ms base_ratio
+  echo
   for c in first noop five; do
     g=$(m "$l-git-$c")
     x=$(m "$l-ctxgit-$c")
@@ -168,7 +189,9 @@ report() { # label description first-target
     [ "$c" != first ] && pr=$(m "$l-pair-$c")
     [ "$c" != noop ] && peak=$(awk -v k="$(echo "${T[$l-peak-$c]}" | tr ' ' '\n' | sort -n | tail -1)" 'BEGIN {printf "%.0f", k/1024}')
     case $c in first) target=$3;; *) target=1.00;; esac
-    printf '%-8s %10s %10s %8s %12s %8s %14s\n' "$c" "$g" "$x" "$(ratio "$x" "$g")" "$pr" "$target" "$peak"
+    printf '%-8s %10s %10s %8s %12s %8s %14s' "$c" "$g" "$x" "$(ratio "$x" "$g")" "$pr" "$target" "$peak"
+    [ -n "${BASE:-}" ] && printf ' %10s %10s' "$(m "$l-base-$c")" "$(ratio "$(m "$l-base-$c")" "$g")"
+    echo
   done
   echo "git count-objects -v before and after ctxgit's first snapshot (last run):"
   paste "$work/count-before-$l" "$work/count-after-$l" | awk -F'\t' '{split($1, a, ": "); split($2, b, ": "); printf "  %-16s %10s -> %s\n", a[1] ":", a[2], b[2]}'
