@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
+
+	"github.com/ctxgit/ctxgit/internal/regfile"
 )
 
 // FSFlags are what the workspace's file system cannot do, as git's core
@@ -95,7 +97,7 @@ func (w *walker) keptModes() map[string]uint32 {
 	w.keptOnce.Do(func() {
 		w.kept = map[string]uint32{}
 		if w.opts.IndexFile != "" {
-			if f, err := os.Open(w.opts.IndexFile); err == nil {
+			if f, err := regfile.Open(w.opts.IndexFile); err == nil {
 				var idx index.Index
 				if index.NewDecoder(bufio.NewReader(f)).Decode(&idx) == nil {
 					for _, e := range idx.Entries {

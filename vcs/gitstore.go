@@ -1,8 +1,11 @@
 package vcs
 
 import (
+	"bufio"
+	"crypto/sha1"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -95,20 +98,26 @@ func loosePath(objDir string, h Hash) string {
 	return filepath.Join(objDir, s[:2], s[2:])
 }
 
-// HasObject implements Store. It is safe for concurrent use: loose objects
-// are a stat, packed ones a lookup in indexes loaded once.
+// HasObject implements Store. It is safe for concurrent use: packed
+// objects are a lookup in indexes mapped once, loose ones a stat. Packs
+// come first, as in git's freshen_packed_object before the loose check:
+// in a packed repository most objects a first snapshot finds are there,
+// and each found costs no system call.
 func (g *GitStore) HasObject(h Hash) (bool, error) {
-	for _, dir := range append([]string{g.objDir}, g.altDirs...) {
-		if _, err := os.Lstat(loosePath(dir, h)); err == nil {
-			return true, nil
-		}
-	}
 	idxs, err := g.packIndexes()
 	if err != nil {
 		return false, err
 	}
 	for _, idx := range idxs {
 		if idx.contains(h) {
+			return true, nil
+		}
+	}
+	if _, err := os.Lstat(loosePath(g.objDir, h)); err == nil {
+		return true, nil
+	}
+	for _, dir := range g.altDirs {
+		if _, err := os.Lstat(loosePath(dir, h)); err == nil {
 			return true, nil
 		}
 	}
@@ -213,6 +222,83 @@ func (g *GitStore) WriteObject(t ObjectType, data []byte) (Hash, error) {
 		return h, err
 	}
 	return h, g.writeLoose(h, t, data)
+}
+
+// BlobWriter is a Store that stores a blob as it reads it, so a file of
+// any size takes a fixed amount of memory (issue 13 item 15).
+type BlobWriter interface {
+	// WriteBlobFrom stores the blob of exactly size bytes read from r; r
+	// yielding fewer is ErrChangedWhileRead and stores nothing.
+	WriteBlobFrom(r io.Reader, size int64) (Hash, error)
+}
+
+// ErrChangedWhileRead: a file yielded fewer bytes than its size said.
+var ErrChangedWhileRead = errors.New("changed while it was read")
+
+// streamChunk is how much of a streamed blob is in memory at once.
+const streamChunk = 256 << 10
+
+// WriteBlobFrom implements BlobWriter: one pass hashes and compresses
+// into a temp file in the objects directory (where git puts its own), then
+// the temp file becomes the loose object, or is dropped when the store
+// already holds that blob. The id is known only at the end, so the work
+// is done even for a blob that turns out to be stored; large files are
+// few, and the stat cache spares them once checkpointed.
+func (g *GitStore) WriteBlobFrom(r io.Reader, size int64) (Hash, error) {
+	f, err := os.CreateTemp(g.objDir, "tmp_obj_")
+	if err != nil {
+		return ZeroHash, err
+	}
+	tmp := f.Name()
+	fail := func(err error) (Hash, error) {
+		f.Close()
+		os.Remove(tmp)
+		return ZeroHash, err
+	}
+	bw := bufio.NewWriterSize(f, streamChunk)
+	zw := getZlib(bw)
+	defer zlibPool.Put(zw)
+	d := sha1.New()
+	writeHeader(d, BlobObject, size)
+	if _, err := zw.Write(objectHeader(BlobObject, int(size))); err != nil {
+		return fail(err)
+	}
+	buf := make([]byte, streamChunk)
+	n, err := io.CopyBuffer(io.MultiWriter(d, zw), io.LimitReader(r, size), buf)
+	if err != nil {
+		return fail(err)
+	}
+	if n != size {
+		return fail(ErrChangedWhileRead)
+	}
+	if err := zw.Close(); err != nil {
+		return fail(err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fail(err)
+	}
+	var h Hash
+	d.Sum(h[:0])
+	if ok, err := g.HasObject(h); err != nil || ok {
+		f.Close()
+		os.Remove(tmp)
+		return h, err
+	}
+	if err := f.Chmod(0o444); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return ZeroHash, err
+	}
+	if err := os.MkdirAll(filepath.Dir(loosePath(g.objDir, h)), 0o755); err != nil {
+		os.Remove(tmp)
+		return ZeroHash, err
+	}
+	return h, g.placeLoose(h, tmp)
 }
 
 // writeLoose writes one loose object at zlib level 1 (git's

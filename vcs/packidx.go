@@ -29,7 +29,7 @@ type packIndex struct {
 var idxMagic = []byte{0xff, 't', 'O', 'c'}
 
 func readPackIndex(path string) (*packIndex, error) {
-	data, err := os.ReadFile(path)
+	data, err := mapFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package vcs
 
 import (
 	"fmt"
+	"io"
 	"sync"
 )
 
@@ -63,6 +64,20 @@ func (p *Pending) WriteObject(t ObjectType, data []byte) (Hash, error) {
 	}
 	p.mu.Unlock()
 	return h, nil
+}
+
+// WriteBlobFrom implements BlobWriter: a streamed blob goes straight to
+// the base store (durable at once), or, on a base that cannot stream, is
+// read whole and added to the batch.
+func (p *Pending) WriteBlobFrom(r io.Reader, size int64) (Hash, error) {
+	if bs, ok := p.base.(BlobWriter); ok {
+		return bs.WriteBlobFrom(r, size)
+	}
+	data := make([]byte, size)
+	if _, err := io.ReadFull(r, data); err != nil {
+		return ZeroHash, ErrChangedWhileRead
+	}
+	return p.batch.Add(BlobObject, data)
 }
 
 // NewBatch implements Store; a Pending is already one batch.

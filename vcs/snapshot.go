@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/vcs/ignore"
 )
 
@@ -82,8 +84,11 @@ type SnapshotResult struct {
 	Files  int   // files, symlinks and gitlinks in the tree
 	Bytes  int64 // bytes of file content in the tree
 	Hashed int   // files read and hashed because the stat cache missed
-	// Excluded counts files left out per secret pattern.
-	Excluded map[string]int
+	// Excluded counts files left out per secret pattern; ExcludedTracked
+	// counts, of those, the ones git tracks (already in the user's
+	// history, so worth telling apart from new secrets).
+	Excluded        map[string]int
+	ExcludedTracked map[string]int
 	// TooLarge lists files over MaxFileSize, as "path (size)".
 	TooLarge []string
 	// Nested lists nested repositories, recorded as gitlinks to their
@@ -109,6 +114,7 @@ type snapNode struct {
 	path    string // workspace-relative, for files
 	st      statEntry
 	link    []byte // symlink target
+	modules bool   // a .gitmodules to check as git fsck does
 	pending bool   // needs hashing: the stat cache missed
 	hit     bool   // the stat cache matched: same path, same stat
 	dropped bool   // could not be read: not in the tree
@@ -161,7 +167,7 @@ func (w *walker) loadTracked() []string {
 		if w.opts.IndexFile == "" {
 			return
 		}
-		f, err := os.Open(w.opts.IndexFile)
+		f, err := regfile.Open(w.opts.IndexFile)
 		if err != nil {
 			return
 		}
@@ -212,7 +218,7 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
-	res := &SnapshotResult{Excluded: map[string]int{}, opts: opts}
+	res := &SnapshotResult{Excluded: map[string]int{}, ExcludedTracked: map[string]int{}, opts: opts}
 	res.old, res.CacheNote = loadStatCache(opts.StatCache, opts.StoreKey, s.HasObject)
 	res.cache = newStatCache(opts.StoreKey, len(res.old.dirs))
 
@@ -252,20 +258,34 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	return res, nil
 }
 
+// maxIgnoreFile bounds what is read of one ignore file: git's own limit
+// for .gitattributes, larger than any real one.
+const maxIgnoreFile = 100 << 20
+
+// maxLinkFile bounds a symlink checked out as a plain file: its content is
+// a path.
+const maxLinkFile = 64 << 10
+
 // baseMatcher stacks core.excludesFile, info/exclude and the .gitignore
 // files of Root's ancestors inside the repository, lowest precedence first.
 func (w *walker) baseMatcher() (*ignore.Matcher, error) {
-	read := func(path, base, source string) []ignore.Pattern {
+	// git follows a symlink for core.excludesFile and info/exclude (a
+	// dotfile manager's link), never for a .gitignore in the tree.
+	read := func(path, base, source string, follow bool) []ignore.Pattern {
 		if path == "" {
 			return nil
 		}
-		data, err := os.ReadFile(path)
+		readFile := regfile.ReadFile
+		if follow {
+			readFile = regfile.ReadFileFollowing
+		}
+		data, err := readFile(path, maxIgnoreFile)
 		if err != nil {
 			return nil
 		}
 		return w.patterns(data, base, source)
 	}
-	m := ignore.New(read(w.opts.ExcludesFile, "", w.opts.ExcludesFile), read(w.opts.InfoExclude, "", "info/exclude"))
+	m := ignore.New(read(w.opts.ExcludesFile, "", w.opts.ExcludesFile, true), read(w.opts.InfoExclude, "", "info/exclude", true))
 	if w.opts.RepoTop == "" {
 		return m, nil
 	}
@@ -285,7 +305,7 @@ func (w *walker) baseMatcher() (*ignore.Matcher, error) {
 		if dir != "" {
 			src = dir + "/.gitignore"
 		}
-		m = m.Push(read(filepath.Join(w.opts.RepoTop, filepath.FromSlash(src)), dir, src))
+		m = m.Push(read(filepath.Join(w.opts.RepoTop, filepath.FromSlash(src)), dir, src, false))
 		if dir != "" {
 			dir += "/"
 		}
@@ -378,8 +398,8 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 		w.skip(t.rel+"/", err)
 		return nil
 	}
-	defer d.f.Close()
-	entries, err := d.f.ReadDir(-1)
+	defer d.close()
+	entries, err := d.readDir()
 	if err != nil {
 		t.node.dropped = true
 		w.skip(t.rel+"/", err)
@@ -406,7 +426,7 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 		// On a case-insensitive file system git's open of ".gitignore"
 		// finds ".GitIgnore" too.
 		if (de.Name() == ".gitignore" || w.fold && strings.EqualFold(de.Name(), ".gitignore")) && de.Type().IsRegular() {
-			if data, err := os.ReadFile(filepath.Join(t.abs, de.Name())); err == nil {
+			if data, err := regfile.ReadFile(filepath.Join(t.abs, de.Name()), maxIgnoreFile); err == nil {
 				src := joinRel(t.rel, de.Name())
 				m = m.Push(w.patterns(data, strings.TrimSuffix(w.prefix+t.rel, "/"), src))
 			}
@@ -425,7 +445,11 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 		r := joinRel(t.rel, name)
 		typ := de.Type()
 		if gitRefuses(name, typ&fs.ModeSymlink != 0) {
-			w.skip(r, errors.New("a name git refuses in a tree"))
+			why := "a name git refuses in a tree"
+			if typ&fs.ModeSymlink != 0 && isGitmodules(name) {
+				why = "a symlink named .gitmodules, which git fsck rejects; left out"
+			}
+			w.skip(r, errors.New(why))
 			continue
 		}
 		isDir := typ.IsDir()
@@ -454,6 +478,9 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 			dir.kids = append(dir.kids, &snapNode{name: name, mode: ModeSymlink, link: []byte(target), pending: true, path: r})
 		case typ.IsRegular():
 			if n := w.fileNode(d, r, name, cached); n != nil {
+				if isGitmodules(name) && n.pending {
+					n.modules = true
+				}
 				dir.kids = append(dir.kids, n)
 			}
 		}
@@ -468,20 +495,24 @@ func (w *walker) secretRule(rel string, isDir bool) bool {
 	}
 	// Folding costs an allocation only for a path with an upper-case
 	// letter.
-	rel = ignore.FoldPath(rel)
-	if !w.anySecret.Match(rel, isDir) {
+	folded := ignore.FoldPath(rel)
+	if !w.anySecret.Match(folded, isDir) {
 		return false
 	}
+	rule := strings.Join(w.opts.Secrets, ", ")
 	for i, sm := range w.secrets {
-		if sm.Match(rel, isDir) {
-			w.mu.Lock()
-			w.res.Excluded[w.opts.Secrets[i]]++
-			w.mu.Unlock()
-			return true
+		if sm.Match(folded, isDir) {
+			rule = w.opts.Secrets[i]
+			break
 		}
 	}
+	// The index is read only now, when a secret matched.
+	tracked := w.isTracked(w.prefix+rel, isDir)
 	w.mu.Lock()
-	w.res.Excluded[strings.Join(w.opts.Secrets, ", ")]++
+	w.res.Excluded[rule]++
+	if tracked {
+		w.res.ExcludedTracked[rule]++
+	}
 	w.mu.Unlock()
 	return true
 }
@@ -501,10 +532,14 @@ func (w *walker) fileNode(d openedDir, rel, name string, cached *cachedDir) *sna
 		return nil
 	}
 	e := statEntry{size: st.size, mtime: st.mtime, ctime: st.ctime, ino: st.ino, mode: w.fileMode(rel, st.exec)}
+	if e.mode == ModeSymlink && isGitmodules(name) {
+		w.skip(rel, errors.New("a symlink named .gitmodules, which git fsck rejects; left out"))
+		return nil
+	}
 	if e.mode == ModeSymlink {
 		// A symlink checked out as a plain file (core.symlinks=false):
 		// its content is the target. Links are never cached.
-		target, err := os.ReadFile(filepath.Join(d.abs, name))
+		target, err := regfile.ReadFile(filepath.Join(d.abs, name), maxLinkFile)
 		if err != nil {
 			w.skip(rel, err)
 			return nil
@@ -587,19 +622,24 @@ func (w *walker) hashPending(s Store) error {
 					return
 				}
 				n := w.pending[i]
-				data := n.link
-				if data == nil {
-					var err error
-					data, err = os.ReadFile(filepath.Join(w.opts.Root, filepath.FromSlash(n.path)))
-					if err != nil {
+				var id Hash
+				var err error
+				size := int64(len(n.link))
+				if n.link != nil {
+					id, err = s.WriteObject(BlobObject, n.link)
+				} else {
+					var skipErr error
+					id, size, skipErr, err = w.storeFile(s, n)
+					if skipErr != nil {
 						n.dropped = true
-						w.skip(n.path, err)
+						w.skip(n.path, skipErr)
+					}
+					if n.dropped {
 						continue
 					}
 				}
-				id, err := s.WriteObject(BlobObject, data)
 				progress.Hashed.Add(1)
-				progress.Bytes.Add(int64(len(data)))
+				progress.Bytes.Add(size)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = fmt.Errorf("storing %s: %w", n.path, err)
@@ -621,6 +661,101 @@ func (w *walker) hashPending(s Store) error {
 	return nil
 }
 
+// streamAbove is the size from which a file is hashed and compressed as
+// it is read rather than read whole: its memory is then a fixed chunk,
+// whatever the file's size (snapshot.max_file_size: 0 admits any).
+const streamAbove = 4 << 20
+
+// storeFile reads a regular file and stores it as a blob. It opens the
+// file without following a symlink and without blocking (a FIFO swapped
+// in since the walk is refused), and reads no more than the size fstat
+// reports on the opened file, whatever the file yields beyond it. The
+// node's stat data becomes that fstat's, so the stat cache describes the
+// bytes stored. A file that turned into something else, or grew past
+// max_file_size, is dropped (n.dropped, and reported). skip is a reason to
+// leave the file out; err is the store failing, which fails the snapshot.
+func (w *walker) storeFile(s Store, n *snapNode) (id Hash, size int64, skip, err error) {
+	abs := filepath.Join(w.opts.Root, filepath.FromSlash(n.path))
+	// A file shrinking while a stream reads it is read again; a file
+	// rewritten on every read is given up on.
+	for range 3 {
+		f, oerr := regfile.Open(abs)
+		if oerr != nil {
+			return ZeroHash, 0, oerr, nil
+		}
+		info := f.Info()
+		size = info.Size
+		if w.opts.MaxFileSize > 0 && size > w.opts.MaxFileSize {
+			f.Close()
+			n.dropped = true
+			w.mu.Lock()
+			w.res.TooLarge = append(w.res.TooLarge, fmt.Sprintf("%s (%d bytes)", n.path, size))
+			w.mu.Unlock()
+			return ZeroHash, 0, nil, nil
+		}
+		n.st.size, n.st.mtime, n.st.ctime, n.st.ino = info.Size, info.Mtime, info.Ctime, info.Ino
+		if n.modules && size > streamAbove {
+			f.Close()
+			return ZeroHash, 0, fmt.Errorf("a .gitmodules of %d bytes, too large to check as git fsck does; left out", size), nil
+		}
+		if bs, ok := s.(BlobWriter); ok && size > streamAbove {
+			r := &readErrors{r: f}
+			id, err = bs.WriteBlobFrom(r, size)
+			f.Close()
+			switch {
+			case errors.Is(err, ErrChangedWhileRead):
+				skip = err
+				continue
+			case r.err != nil:
+				return ZeroHash, 0, r.err, nil
+			case err != nil:
+				return ZeroHash, 0, nil, err
+			}
+			return id, size, nil, nil
+		}
+		data := make([]byte, size)
+		got, rerr := io.ReadFull(f, data)
+		f.Close()
+		if rerr != nil && rerr != io.ErrUnexpectedEOF && rerr != io.EOF {
+			return ZeroHash, 0, rerr, nil
+		}
+		if int64(got) < size {
+			// It shrank while read: store what it held, and never
+			// cache this stat for it.
+			data, size = data[:got], int64(got)
+			n.st.size, n.st.mtime = size, w.start
+		}
+		if n.modules {
+			// A tree holding a .gitmodules that git fsck --strict
+			// rejects is refused by a remote with receive.fsckObjects.
+			if err := CheckGitmodules(data); err != nil {
+				return ZeroHash, 0, fmt.Errorf("git fsck would reject this .gitmodules (%v); left out", err), nil
+			}
+		}
+		id, err = s.WriteObject(BlobObject, data)
+		if err != nil {
+			return ZeroHash, 0, nil, err
+		}
+		return id, size, nil, nil
+	}
+	return ZeroHash, 0, skip, nil
+}
+
+// readErrors remembers a read error, so a failed stream can tell the
+// file's fault (left out) from the store's (fatal).
+type readErrors struct {
+	r   io.Reader
+	err error
+}
+
+func (r *readErrors) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if err != nil && err != io.EOF {
+		r.err = err
+	}
+	return n, err
+}
+
 // writeTree computes a directory's tree bottom-up, writing only trees the
 // stat cache does not already know. It reports false for an empty
 // directory, which git does not record.
@@ -636,29 +771,59 @@ func (w *walker) writeTree(s Store, n *snapNode, rel string) (Hash, bool, error)
 // for an empty directory, which git does not record, and whether the tree
 // is unchanged since the cache was saved.
 func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error) {
-	entries := make([]TreeEntry, 0, len(n.kids))
-	dir := &cachedDir{}
+	// First the subtrees, the counts, and whether anything changed: an
+	// unchanged directory (most of them, in a no-change checkpoint) then
+	// returns its previous tree without building entries or cache records
+	// that would only be dropped.
 	same := true
+	nEntries, nFiles := 0, 0
 	for _, k := range n.kids {
 		switch {
 		case k.dropped:
 		case k.isDir:
-			h, ok, kidSame, err := w.tree(s, k, joinRel(rel, k.name))
+			h, ok, kidSame, err := w.tree(s, k, k.path)
 			if err != nil {
 				return ZeroHash, false, false, err
 			}
+			k.id = h
 			if ok {
-				entries = append(entries, TreeEntry{Name: k.name, Mode: ModeDir, ID: h})
+				nEntries++
+			} else {
+				k.dropped = true // empty: git records no such tree
 			}
 			same = same && kidSame && ok
 		default:
-			entries = append(entries, TreeEntry{Name: k.name, Mode: k.mode, ID: k.id})
+			nEntries++
 			same = same && k.hit
 			w.res.Files++
+			if k.mode != ModeGitlink {
+				w.res.Bytes += k.st.size
+				nFiles++
+			}
+		}
+	}
+	if nEntries == 0 && rel != "" {
+		return ZeroHash, false, false, nil
+	}
+	oldDir := w.res.old.dirs[rel]
+	// Every file a hit means each is cached now as it was (a hit is
+	// never a link, and its mtime is older than any later start).
+	if same && oldDir != nil && len(oldDir.files) == nFiles && oldDir.tree.entries == uint32(nEntries) && oldDir.tree.stored {
+		w.res.cache.dirs[rel] = &cachedDir{tree: oldDir.tree, files: oldDir.files}
+		return oldDir.tree.id, true, true, nil
+	}
+	entries := make([]TreeEntry, 0, nEntries)
+	dir := &cachedDir{}
+	for _, k := range n.kids {
+		switch {
+		case k.dropped:
+		case k.isDir:
+			entries = append(entries, TreeEntry{Name: k.name, Mode: ModeDir, ID: k.id})
+		default:
+			entries = append(entries, TreeEntry{Name: k.name, Mode: k.mode, ID: k.id})
 			if k.mode == ModeGitlink {
 				continue
 			}
-			w.res.Bytes += k.st.size
 			// A file changed within the racy margin is not cached: a
 			// further change could share its mtime. (ctime is compared
 			// for equality on use, which catches a content change whose
@@ -677,16 +842,12 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 				// can never match the file's new stat (the ctime moved),
 				// and keeping it spares rewriting the cache until the
 				// file is old enough to cache anew.
-				if old, ok := w.res.old.dirs[rel].lookup(k.name); ok {
+				if old, ok := oldDir.lookup(k.name); ok {
 					dir.files = append(dir.files, cachedFile{k.name, old})
 				}
 			}
 		}
 	}
-	if len(entries) == 0 && rel != "" {
-		return ZeroHash, false, false, nil
-	}
-	oldDir := w.res.old.dirs[rel]
 	if same && oldDir != nil && len(oldDir.files) == len(dir.files) {
 		dir.files = oldDir.files // every file matched it: same names, same stat
 	} else {
@@ -757,6 +918,51 @@ var hfsIgnorable = []rune{0x200c, 0x200d, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c
 // gitmodulesSymlink): a ".git" in any case or in its NTFS and HFS+
 // spellings, and a symlink named ".gitmodules".
 func gitRefuses(name string, symlink bool) bool {
+	if !gitNameSuspect(name) {
+		return false
+	}
+	n := gitFoldName(name)
+	if n == ".git" || n == "git~1" {
+		return true
+	}
+	return symlink && (n == ".gitmodules" || n == "gitmod~1")
+}
+
+// isGitmodules reports whether git's fsck checks a file of this name as a
+// .gitmodules (is_hfs_dotgitmodules, is_ntfs_dotgitmodules).
+func isGitmodules(name string) bool {
+	return gitNameSuspect(name) && IsGitmodulesName(gitFoldName(name))
+}
+
+// gitNameSuspect is a cheap filter for gitFoldName, which every entry of
+// every walk would otherwise pay for (a tenth of a no-change checkpoint
+// of 20,000 files): every name it can fold to ".git", "git~1",
+// ".gitmodules" or "gitmod~1" starts with '.', or with 'g' or 'G' and
+// holds a '~', or holds a non-ASCII byte (a code point HFS+ ignores may
+// come first).
+func gitNameSuspect(name string) bool {
+	if name == "" {
+		return false
+	}
+	switch name[0] {
+	case '.':
+		return true
+	case 'g', 'G':
+		// "git~1", "gitmod~1": NTFS short names always hold a '~'.
+		return strings.IndexByte(name, '~') >= 0
+	}
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// gitFoldName is a name as HFS+ and NTFS compare it: code points HFS+
+// ignores removed, lower case, an NTFS alternate stream and trailing dots
+// and spaces cut.
+func gitFoldName(name string) string {
 	n := strings.Map(func(r rune) rune {
 		if slices.Contains(hfsIgnorable, r) {
 			return -1
@@ -767,9 +973,5 @@ func gitRefuses(name string, symlink bool) bool {
 	if i := strings.IndexByte(n, ':'); i >= 0 {
 		n = n[:i] // NTFS alternate data streams: ".git::$INDEX_ALLOCATION"
 	}
-	n = strings.TrimRight(n, " .")
-	if n == ".git" || n == "git~1" {
-		return true
-	}
-	return symlink && (n == ".gitmodules" || n == "gitmod~1")
+	return strings.TrimRight(n, " .")
 }

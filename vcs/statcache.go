@@ -12,8 +12,10 @@ import (
 	"sort"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/regfile"
 )
 
 // The stat cache maps a file's stat data to its blob id so unchanged files
@@ -86,6 +88,10 @@ func (c *statCache) fileCount() int {
 	return n
 }
 
+// maxStatCache bounds the stat cache read: about 100 bytes a file, so
+// room for two million files.
+const maxStatCache = 256 << 20
+
 var statCacheMagic = []byte("CTXGITSC\x00\x00\x00\x04")
 
 // racyMargin: an entry modified this close to the snapshot's start could
@@ -108,7 +114,10 @@ func loadStatCache(path, storeKey string, has func(Hash) (bool, error)) (*statCa
 	if path == "" {
 		return empty, ""
 	}
-	data, err := os.ReadFile(path)
+	// The cache is ctxgit's own file, but nothing stops it being swapped
+	// for a FIFO, a symlink or a huge sparse file: it is read only as a
+	// regular file of bounded size.
+	data, err := regfile.ReadFile(path, maxStatCache)
 	if errors.Is(err, fs.ErrNotExist) {
 		return empty, ""
 	}
@@ -145,7 +154,13 @@ func decodeStatCache(data []byte) (*statCache, error) {
 	}
 	// One string holds every name, so decoding allocates no string per
 	// file.
-	r := &byteReader{b: body[len(statCacheMagic):], s: string(body[len(statCacheMagic):])}
+	// The string shares data's memory rather than copying megabytes of
+	// it: data is this decoder's own, never written after.
+	rest := body[len(statCacheMagic):]
+	r := &byteReader{b: rest}
+	if len(rest) > 0 {
+		r.s = unsafe.String(&rest[0], len(rest))
+	}
 	var anchor Hash
 	r.hash(&anchor)
 	storeKey := r.str()

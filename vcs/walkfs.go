@@ -23,12 +23,22 @@ type fileStat struct {
 }
 
 // openedDir is a directory being listed: its path, and where the fast path
-// has one, its descriptor.
+// has one, its descriptor (f is nil where the descriptor is listed
+// directly: Linux).
 type openedDir struct {
 	f   *os.File
 	abs string
 	fd  int
 }
+
+// dirent is one directory entry: its name and type bits.
+type dirent struct {
+	name string
+	typ  fs.FileMode
+}
+
+func (e dirent) Name() string      { return e.name }
+func (e dirent) Type() fs.FileMode { return e.typ }
 
 var errDirIsSymlink = errors.New("is a symlink now, not a directory")
 

@@ -13,6 +13,10 @@ func openDir(abs string, follow bool) (openedDir, error) {
 
 func lstatAt(d openedDir, name string) (fileStat, error) { return lstatByPath(d, name) }
 
+func (d openedDir) readDir() ([]dirent, error) { return readDirByFile(d.f) }
+
+func (d openedDir) close() error { return d.f.Close() }
+
 func readWhole(path string) ([]byte, error) { return os.ReadFile(path) }
 
 // allocated is a file's length: this system's stat has no block count.

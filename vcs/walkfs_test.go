@@ -23,12 +23,12 @@ func TestWalkFSPlatformAndPortableAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fast.f.Close()
+	defer fast.close()
 	slow, err := openDirByPath(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer slow.f.Close()
+	defer slow.close()
 	names := []string{"a.txt", "run.sh"}
 	if canSymlink {
 		names = append(names, "link")
@@ -59,14 +59,14 @@ func TestWalkFSPlatformAndPortableAgree(t *testing.T) {
 	}
 	for name, open := range map[string]func(string, bool) (openedDir, error){"platform": openDir, "portable": openDirByPath} {
 		if d, err := open(filepath.Join(dir, "link"), false); err == nil {
-			d.f.Close()
+			d.close()
 			t.Fatalf("%s: a symlink to a directory was opened", name)
 		}
 		d, err := open(filepath.Join(dir, "link"), true)
 		if err != nil {
 			t.Fatalf("%s: the root through a symlink: %v", name, err)
 		}
-		d.f.Close()
+		d.close()
 	}
 }
 
@@ -82,5 +82,20 @@ func TestAllocatedSize(t *testing.T) {
 	}
 	if got := allocated(fi); got < 10000 {
 		t.Fatalf("allocated %d bytes for a 10000-byte file", got)
+	}
+}
+
+// git fsck checks a .gitmodules under every name HFS+ or NTFS would open
+// as one; so does the snapshot.
+func TestIsGitmodulesSpellings(t *testing.T) {
+	for _, name := range []string{".gitmodules", ".GITMODULES", ".git\u200cmodules", ".gitmodules. ", ".gitmodules::$DATA", "GITMOD~1"} {
+		if !isGitmodules(name) {
+			t.Errorf("%q: not taken for a .gitmodules", name)
+		}
+	}
+	for _, name := range []string{"gitmodules", ".gitmodules.bak", "x.gitmodules"} {
+		if isGitmodules(name) {
+			t.Errorf("%q: taken for a .gitmodules", name)
+		}
 	}
 }

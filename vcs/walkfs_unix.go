@@ -4,14 +4,22 @@ package vcs
 
 import (
 	"io/fs"
-	"os"
 
 	"golang.org/x/sys/unix"
 )
 
+// pseudoFSError says a directory is on a pseudo file system and was left
+// out.
+type pseudoFSError struct{ fs string }
+
+func (e *pseudoFSError) Error() string {
+	return "on the " + e.fs + " pseudo file system: left out"
+}
+
 // openDir opens a directory, with O_NOFOLLOW unless follow is set: a
 // directory replaced by a symlink since it was listed is refused, never
-// followed.
+// followed. A directory on a pseudo file system (/proc, /sys) is refused
+// too: its files' sizes say nothing of what reading them yields.
 func openDir(abs string, follow bool) (openedDir, error) {
 	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
 	if !follow {
@@ -25,8 +33,19 @@ func openDir(abs string, follow bool) (openedDir, error) {
 		if err != nil {
 			return openedDir{}, &fs.PathError{Op: "open", Path: abs, Err: err}
 		}
-		return openedDir{f: os.NewFile(uintptr(fd), abs), abs: abs, fd: fd}, nil
+		if name := pseudoFS(fd); name != "" {
+			unix.Close(fd)
+			return openedDir{}, &fs.PathError{Op: "open", Path: abs, Err: &pseudoFSError{name}}
+		}
+		return withFile(openedDir{abs: abs, fd: fd}), nil
 	}
+}
+
+func (d openedDir) close() error {
+	if d.f != nil {
+		return d.f.Close()
+	}
+	return unix.Close(d.fd)
 }
 
 // lstatAt lstats name relative to its directory's descriptor.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,6 +51,10 @@ type CheckpointResult struct {
 	// Problems are state files that could not be read or parsed; the
 	// checkpoint was taken without them.
 	Problems []error
+	// SecretsReported says the previous checkpoint of the session left
+	// out the same secret files per pattern: the warnings were given
+	// then, and a hook's every checkpoint need not repeat them.
+	SecretsReported bool
 }
 
 // outputPaths are the files a checkpoint writes itself; the walk leaves
@@ -243,7 +248,8 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 
 	// The ref is the record; the worktree copies are conveniences, and a
 	// failure to write them must not hide that the checkpoint was taken.
-	res := &CheckpointResult{Checkpoint: cp, Commit: commitID, Ref: ref, Snapshot: snap, Problems: st.Problems}
+	res := &CheckpointResult{Checkpoint: cp, Commit: commitID, Ref: ref, Snapshot: snap, Problems: st.Problems,
+		SecretsReported: prev != nil && maps.Equal(prev.Snapshot.Excluded, snap.Excluded)}
 	if err := w.publish(w.Path(spec.CheckpointYAMLPath), yamlData, 0o644); err != nil {
 		res.Problems = append(res.Problems, &spec.FileError{Path: spec.CheckpointYAMLPath, Err: unwrapPathError(err)})
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
 )
@@ -192,6 +193,9 @@ func isWorkspaceMarker(dir string) bool {
 	return false
 }
 
+// maxConfigFile bounds the config read; a real one is a few hundred bytes.
+const maxConfigFile = 1 << 20
+
 // Open opens the workspace at root (see FindRoot) and reads its config.
 func Open(env Env, root string) (*Workspace, error) {
 	if r, err := filepath.EvalSymlinks(root); err == nil {
@@ -201,7 +205,9 @@ func Open(env Env, root string) (*Workspace, error) {
 	if fi, err := os.Stat(w.Path(spec.DirName)); err == nil && fi.IsDir() {
 		w.Initialized = true
 	}
-	data, err := os.ReadFile(w.Path(spec.ConfigPath))
+	// Read only as a regular file of bounded size: a FIFO or a huge file
+	// in its place must not hang or exhaust a hook (issue 13).
+	data, err := regfile.ReadFile(w.Path(spec.ConfigPath), maxConfigFile)
 	switch {
 	case err == nil:
 		if w.Config, err = spec.ParseConfig(spec.ConfigPath, data); err != nil {

@@ -34,7 +34,7 @@ func (a *app) checkpointCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			a.reportSnapshot(res)
+			a.reportLeftOut(res, !res.SecretsReported)
 			cp := res.Checkpoint
 			if c.Bool("json") {
 				return a.printJSON(map[string]any{
@@ -42,7 +42,8 @@ func (a *app) checkpointCommand() *cli.Command {
 					"ref": res.Ref, "trigger": cp.Meta.Trigger, "created_at": cp.Meta.CreatedAt,
 					"files": res.Snapshot.Files, "bytes": res.Snapshot.Bytes, "hashed": res.Snapshot.Hashed,
 					"files_changed": cp.Resources.ChangedCount, "excluded_by_rule": res.Snapshot.Excluded,
-					"too_large": nonNil(res.Snapshot.TooLarge), "nested_repositories": nonNil(res.Snapshot.Nested),
+					"excluded_tracked_by_rule": res.Snapshot.ExcludedTracked,
+					"too_large":                nonNil(res.Snapshot.TooLarge), "nested_repositories": nonNil(res.Snapshot.Nested),
 					"skipped": nonNil(res.Snapshot.Skipped), "problems": errorStrings(res.Problems),
 				})
 			}
@@ -58,7 +59,13 @@ func (a *app) checkpointCommand() *cli.Command {
 }
 
 // reportSnapshot puts what a checkpoint left out, and why, on stderr.
-func (a *app) reportSnapshot(res *workspace.CheckpointResult) {
+func (a *app) reportSnapshot(res *workspace.CheckpointResult) { a.reportLeftOut(res, true) }
+
+// reportLeftOut is reportSnapshot; secrets says whether to tell the
+// secret exclusions, which `ctxgit checkpoint` tells once per session
+// (again only when the counts change): hooks checkpoint often, and the
+// same tracked fixtures need not be named every time.
+func (a *app) reportLeftOut(res *workspace.CheckpointResult, secrets bool) {
 	for _, p := range res.Problems {
 		a.warn("%s", p.Error())
 	}
@@ -66,8 +73,19 @@ func (a *app) reportSnapshot(res *workspace.CheckpointResult) {
 	if s.CacheNote != "" {
 		a.warn("%s", s.CacheNote)
 	}
+	// Files git tracks are told apart: they are already in the user's
+	// history, and often test fixtures.
 	for _, rule := range sortedKeys(s.Excluded) {
-		a.note("left out %d file(s) matching secret pattern %q", s.Excluded[rule], rule)
+		if !secrets {
+			break
+		}
+		tracked := s.ExcludedTracked[rule]
+		if n := s.Excluded[rule] - tracked; n > 0 {
+			a.note("left out %d file(s) matching secret pattern %q", n, rule)
+		}
+		if tracked > 0 {
+			a.note("left out %d file(s) git tracks matching secret pattern %q (never stored by ctxgit)", tracked, rule)
+		}
 	}
 	for _, f := range s.TooLarge {
 		a.note("left out %s: over snapshot.max_file_size", f)

@@ -73,6 +73,8 @@ const (
 	kindNever   kind = iota // empty pattern (e.g. "!" or "/"): matches nothing
 	kindLiteral             // no wildcard: string equality
 	kindSuffix              // "*literal" basename pattern: suffix check
+	kindPrefix              // "literal*" basename pattern: prefix check
+	kindAnyDir              // "**/literal/path" anchored: path or path suffix
 	kindGlob                // everything else: wildmatch
 )
 
@@ -190,6 +192,15 @@ func compile(text, base, source string, line int) (Pattern, bool) {
 	case !p.anchored && s[0] == '*' && simpleLength(s[1:]) == len(s)-1:
 		// git's PATTERN_FLAG_ENDSWITH; only used for basename patterns.
 		p.kind = kindSuffix
+	case !p.anchored && p.prefix == len(s)-1 && s[len(s)-1] == '*':
+		// ".env*", "id_rsa*": a basename has no '/', so the trailing
+		// '*' matches any rest, as wildmatch would.
+		p.kind = kindPrefix
+	case p.anchored && strings.HasPrefix(s, "**/") && simpleLength(s[3:]) == len(s)-3:
+		// "**/.aws/credentials": a leading "**/" matches zero or more
+		// whole directories (wildmatch with WM_PATHNAME), so the rest
+		// matches the whole path or a suffix after a '/'.
+		p.kind = kindAnyDir
 	default:
 		p.kind = kindGlob
 	}
@@ -227,6 +238,8 @@ func (p *Pattern) match(path, basename string, isDir bool) bool {
 			return basename == p.pattern
 		case kindSuffix:
 			return strings.HasSuffix(basename, p.pattern[1:])
+		case kindPrefix:
+			return strings.HasPrefix(basename, p.pattern[:len(p.pattern)-1])
 		case kindGlob:
 			// git matches basenames without WM_PATHNAME; a basename has
 			// no '/', so the flag would not change the result anyway.
@@ -237,6 +250,9 @@ func (p *Pattern) match(path, basename string, isDir bool) bool {
 	switch p.kind {
 	case kindLiteral:
 		return rel == p.pattern
+	case kindAnyDir:
+		tail := p.pattern[3:]
+		return rel == tail || len(rel) > len(tail) && rel[len(rel)-len(tail)-1] == '/' && rel[len(rel)-len(tail):] == tail
 	case kindGlob:
 		// Like match_pathname: compare the literal head, then wildmatch
 		// only the remainders. This is not just an optimisation; it
@@ -257,6 +273,52 @@ func (p *Pattern) match(path, basename string, isDir bool) bool {
 type Matcher struct {
 	parent   *Matcher // lower-precedence groups, or nil
 	patterns []Pattern
+	filter   byteFilter
+}
+
+// byteFilter rejects, with two bit tests, a path no pattern of a group can
+// match: every pattern but a general glob needs the basename to end with
+// its last byte (a literal, "*suffix", "**/literal") or to start with its
+// first ("prefix*"). Walks test every entry against the secret patterns
+// and each .gitignore on the way down, and almost every entry fails them
+// all.
+type byteFilter struct {
+	valid       bool
+	first, last [4]uint64
+}
+
+func newByteFilter(patterns []Pattern) byteFilter {
+	f := byteFilter{valid: true}
+	for i := range patterns {
+		p := &patterns[i]
+		switch p.kind {
+		case kindNever:
+		case kindLiteral, kindAnyDir:
+			c := p.pattern[len(p.pattern)-1]
+			f.last[c>>6] |= 1 << (c & 63)
+		case kindSuffix:
+			if len(p.pattern) == 1 {
+				return byteFilter{} // "*" matches everything
+			}
+			c := p.pattern[len(p.pattern)-1]
+			f.last[c>>6] |= 1 << (c & 63)
+		case kindPrefix:
+			c := p.pattern[0]
+			f.first[c>>6] |= 1 << (c & 63)
+		default:
+			return byteFilter{}
+		}
+	}
+	return f
+}
+
+// rejects reports whether no pattern of the group can match basename.
+func (f *byteFilter) rejects(basename string) bool {
+	if !f.valid || basename == "" {
+		return false
+	}
+	first, last := basename[0], basename[len(basename)-1]
+	return f.first[first>>6]&(1<<(first&63)) == 0 && f.last[last>>6]&(1<<(last&63)) == 0
 }
 
 // New returns a matcher with the lowest-precedence groups, given in
@@ -281,7 +343,7 @@ func (m *Matcher) Push(patterns []Pattern) *Matcher {
 	if len(patterns) == 0 && m != nil {
 		return m
 	}
-	return &Matcher{parent: m, patterns: patterns}
+	return &Matcher{parent: m, patterns: patterns, filter: newByteFilter(patterns)}
 }
 
 // Match reports whether the slash-separated path (relative to the walk root,
@@ -314,6 +376,9 @@ func (m *Matcher) decide(path string, isDir bool) *Pattern {
 	}
 	basename := path[strings.LastIndexByte(path, '/')+1:]
 	for g := m; g != nil; g = g.parent {
+		if g.filter.rejects(basename) {
+			continue
+		}
 		for i := len(g.patterns) - 1; i >= 0; i-- {
 			if p := &g.patterns[i]; p.match(path, basename, isDir) {
 				return p

@@ -503,7 +503,12 @@ func TestCompileKinds(t *testing.T) {
 		{"!*.o/", kindSuffix, false, "*.o"},
 		{"*.l?g", kindGlob, false, "*.l?g"},
 		{"/*.log", kindGlob, true, "*.log"},
-		{"**/x", kindGlob, true, "**/x"},
+		{"**/x", kindAnyDir, true, "**/x"},
+		{"**/.aws/credentials", kindAnyDir, true, "**/.aws/credentials"},
+		{"**/a*", kindGlob, true, "**/a*"},
+		{".env*", kindPrefix, false, ".env*"},
+		{"id_rsa*/", kindPrefix, false, "id_rsa*"},
+		{"a*b*", kindGlob, false, "a*b*"},
 		{"a\\ ", kindGlob, false, "a\\ "},
 	} {
 		ps := ParsePatterns([]byte(tc.line), "", "f")
@@ -515,5 +520,57 @@ func TestCompileKinds(t *testing.T) {
 			t.Errorf("%q: kind %d anchored %v pattern %q, want %d %v %q",
 				tc.line, p.kind, p.anchored, p.pattern, tc.kind, tc.anchored, tc.pattern)
 		}
+	}
+}
+
+// The prefix and any-directory fast paths decide as wildmatch does.
+func TestFastKindsAgreeWithWildmatch(t *testing.T) {
+	paths := []string{".env", ".env.local", "x/.env.prod", "env", "a.env", ".aws/credentials",
+		"home/.aws/credentials", "home/x.aws/credentials", ".aws/credentials/x", "aws/credentials",
+		"id_rsa", "id_rsa.pub", "keys/id_rsa_old", "x", "a/x", "ax", "a/bx", "x/a"}
+	for _, line := range []string{".env*", "id_rsa*", "**/.aws/credentials", "**/x", "**/a/x"} {
+		fast := ParsePatterns([]byte(line), "", "f")[0]
+		slow := fast
+		slow.kind = kindGlob
+		for _, path := range paths {
+			base := path[strings.LastIndexByte(path, '/')+1:]
+			for _, dir := range []bool{false, true} {
+				if a, b := fast.match(path, base, dir), slow.match(path, base, dir); a != b {
+					t.Errorf("%q on %q (dir %v): fast %v, wildmatch %v", line, path, dir, a, b)
+				}
+			}
+		}
+	}
+}
+
+// The per-group byte filter never rejects a path one of its patterns
+// matches, and does reject the common case.
+func TestByteFilterNeverRejectsAMatch(t *testing.T) {
+	src := ".env*\n*.pem\n/build\na/b\n**/.aws/credentials\ncredentials.json\n!keep.pem\nnode_modules/\n"
+	ps := ParsePatterns([]byte(src), "", "f")
+	f := newByteFilter(ps)
+	if !f.valid {
+		t.Fatal("no glob here, yet the filter is off")
+	}
+	paths := []string{".env", ".env.x", "x/.env.y", "k.pem", "keep.pem", "build", "a/b", "x/a/b",
+		".aws/credentials", "h/.aws/credentials", "credentials.json", "node_modules", "main.go", "README.md"}
+	for _, path := range paths {
+		base := path[strings.LastIndexByte(path, '/')+1:]
+		for _, dir := range []bool{false, true} {
+			for i := range ps {
+				if ps[i].match(path, base, dir) && f.rejects(base) {
+					t.Errorf("%q: matched by %q, yet rejected by the filter", path, ps[i].text)
+				}
+			}
+		}
+	}
+	if !f.rejects("main.go") {
+		t.Error("main.go is not rejected")
+	}
+	if g := newByteFilter(ParsePatterns([]byte("*.log\na*b\n"), "", "f")); g.valid {
+		t.Error("a general glob leaves the filter on")
+	}
+	if g := newByteFilter(ParsePatterns([]byte("*\n"), "", "f")); g.valid {
+		t.Error(`"*" leaves the filter on`)
 	}
 }
