@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -37,14 +38,14 @@ func (a *app) checkpointCommand() *cli.Command {
 			a.reportLeftOut(res, !res.SecretsReported)
 			cp := res.Checkpoint
 			if c.Bool("json") {
-				return a.printJSON(map[string]any{
-					"checkpoint_id": cp.Meta.CheckpointID, "session": cp.Meta.SessionKey, "commit": res.Commit.String(),
-					"ref": res.Ref, "trigger": cp.Meta.Trigger, "created_at": cp.Meta.CreatedAt,
-					"files": res.Snapshot.Files, "bytes": res.Snapshot.Bytes, "hashed": res.Snapshot.Hashed,
-					"files_changed": cp.Resources.ChangedCount, "excluded_by_rule": res.Snapshot.Excluded,
-					"excluded_tracked_by_rule": res.Snapshot.ExcludedTracked,
-					"too_large":                nonNil(res.Snapshot.TooLarge), "nested_repositories": nonNil(res.Snapshot.Nested),
-					"skipped": nonNil(res.Snapshot.Skipped), "problems": errorStrings(res.Problems),
+				return a.printJSON(checkpointResult{
+					CheckpointID: cp.Meta.CheckpointID, Session: cp.Meta.SessionKey, Commit: res.Commit.String(),
+					Ref: res.Ref, Trigger: cp.Meta.Trigger, CreatedAt: cp.Meta.CreatedAt,
+					Files: res.Snapshot.Files, Bytes: res.Snapshot.Bytes, Hashed: res.Snapshot.Hashed,
+					FilesChanged: cp.Resources.ChangedCount, ExcludedByRule: res.Snapshot.Excluded,
+					ExcludedTrackedByRule: res.Snapshot.ExcludedTracked,
+					TooLarge:              nonNil(res.Snapshot.TooLarge), NestedRepositories: nonNil(res.Snapshot.Nested),
+					Skipped: nonNil(res.Snapshot.Skipped), Problems: errorStrings(res.Problems),
 				})
 			}
 			changed := "first checkpoint of the session"
@@ -93,4 +94,25 @@ func (a *app) reportLeftOut(res *workspace.CheckpointResult, secrets bool) {
 	for _, f := range s.Skipped {
 		a.warn("left out %s", f)
 	}
+}
+
+// checkpointResult is `ctxgit checkpoint --json`; fields in the sorted
+// order of their JSON names, as the map it replaced printed them.
+type checkpointResult struct {
+	Bytes                 int64          `json:"bytes"`
+	CheckpointID          string         `json:"checkpoint_id"`
+	Commit                string         `json:"commit"`
+	CreatedAt             time.Time      `json:"created_at"`
+	ExcludedByRule        map[string]int `json:"excluded_by_rule"`
+	ExcludedTrackedByRule map[string]int `json:"excluded_tracked_by_rule"`
+	Files                 int            `json:"files"`
+	FilesChanged          int            `json:"files_changed"`
+	Hashed                int            `json:"hashed"`
+	NestedRepositories    []string       `json:"nested_repositories"`
+	Problems              []string       `json:"problems"`
+	Ref                   string         `json:"ref"`
+	Session               string         `json:"session"`
+	Skipped               []string       `json:"skipped"`
+	TooLarge              []string       `json:"too_large"`
+	Trigger               string         `json:"trigger"`
 }
