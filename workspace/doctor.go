@@ -13,7 +13,6 @@ import (
 	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
-	"github.com/ctxgit/ctxgit/workspace/hostconfig"
 )
 
 // Finding levels of `ctxgit doctor` (SPEC §18.6).
@@ -42,6 +41,11 @@ type DoctorOptions struct {
 	// LooseThreshold is the count of loose objects above which a repack
 	// is suggested (and done by Fix).
 	LooseThreshold int
+	// Hooks is the check of the host hooks installed in the workspace
+	// (SPEC §18.6). Host configs are host code, which sits above
+	// workspace (ARCHITECTURE.md), so the command composes it in; nil
+	// leaves the check out.
+	Hooks func(w *Workspace) []Finding
 }
 
 // DefaultLooseThreshold is the loose object count above which doctor
@@ -110,7 +114,11 @@ func (w *Workspace) Doctor(opts DoctorOptions, configErr error) (*DoctorResult, 
 		w.doctorObjects(r, store, seen, healthy, opts)
 	}
 	w.doctorTemp(r, store, opts.Fix)
-	w.doctorHooks(r)
+	if opts.Hooks != nil {
+		for _, f := range opts.Hooks(w) {
+			r.add(f)
+		}
+	}
 	w.doctorHookLog(r)
 	if healthy {
 		w.doctorSecrets(r)
@@ -392,54 +400,6 @@ func listShort(found []strayTemp) string {
 		names = append(names, safetext.Path(t.rel))
 	}
 	return strings.Join(names, ", ")
-}
-
-// doctorHooks reports the host hooks installed in the workspace and
-// whether the program each one runs exists.
-func (w *Workspace) doctorHooks(r *DoctorResult) {
-	found := hostconfig.Inspect(w.Root)
-	if len(found) == 0 {
-		r.add(Finding{Check: "hooks", Level: FindingNote, Message: "no host hooks installed (ctxgit init --host NAME installs them)"})
-		return
-	}
-	for _, in := range found {
-		if in.Err != nil {
-			r.add(Finding{Check: "hooks", Level: FindingProblem, Message: fmt.Sprintf("%s: %s", in.Host, w.rel(oneLine(in.Err.Error()))),
-				Fix: "fix the file by hand; ctxgit never rewrites a file it cannot read"})
-			continue
-		}
-		broken := false
-		for _, prog := range in.Programs {
-			if hostconfig.ResolveProgram(prog, w.Env.Getenv) == "" {
-				broken = true
-				r.add(Finding{Check: "hooks", Level: FindingProblem,
-					Message: fmt.Sprintf("%s: %s runs %q, which is not an executable file or on PATH: the hooks fail", in.Host, in.Path, prog),
-					Fix:     fmt.Sprintf("install ctxgit there, or reinstall the hooks with ctxgit init --host %s", in.Host)})
-			}
-		}
-		if len(in.Missing) > 0 {
-			r.add(Finding{Check: "hooks", Level: FindingWarning,
-				Message: fmt.Sprintf("%s: %s lacks ctxgit's %s", in.Host, in.Path, strings.Join(in.Missing, ", ")),
-				Fix:     fmt.Sprintf("ctxgit init --host %s adds them", in.Host)})
-		}
-		if len(in.Extra) > 0 {
-			events := make([]string, len(in.Extra))
-			for i, e := range in.Extra {
-				events[i], _, _ = strings.Cut(e, ": ")
-			}
-			r.add(Finding{Check: "hooks", Level: FindingWarning,
-				Message: fmt.Sprintf("%s: %s holds ctxgit hooks this version no longer installs (%s): an older install", in.Host, in.Path, strings.Join(events, ", ")),
-				Fix:     fmt.Sprintf("ctxgit init --host %s removes them", in.Host)})
-		}
-		if len(in.Outdated) > 0 {
-			r.add(Finding{Check: "hooks", Level: FindingWarning,
-				Message: fmt.Sprintf("%s: %s: %s differ from what this version writes: an older install", in.Host, in.Path, strings.Join(in.Outdated, ", ")),
-				Fix:     fmt.Sprintf("ctxgit init --host %s rewrites them", in.Host)})
-		}
-		if !broken {
-			r.add(Finding{Check: "hooks", Level: FindingOK, Message: fmt.Sprintf("%s: %d hook(s) in %s, running %s", in.Host, len(in.Entries), in.Path, strings.Join(in.Programs, ", "))})
-		}
-	}
 }
 
 // doctorSecrets names what the newest checkpoint's snapshot left out as

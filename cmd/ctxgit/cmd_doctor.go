@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/host/config"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -36,7 +37,7 @@ func (a *app) doctorCommand() *cli.Command {
 			if c.Int("max-loose") < 0 {
 				return spec.Usage("--max-loose must be at least 0, got %d", c.Int("max-loose"))
 			}
-			res, err := w.Doctor(workspace.DoctorOptions{Fix: c.Bool("fix"), LooseThreshold: c.Int("max-loose")}, configErr)
+			res, err := w.Doctor(workspace.DoctorOptions{Fix: c.Bool("fix"), LooseThreshold: c.Int("max-loose"), Hooks: hostconfig.DoctorHooks}, configErr)
 			if err != nil {
 				return err
 			}

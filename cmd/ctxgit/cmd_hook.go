@@ -13,9 +13,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/host/hooks"
 	"github.com/ctxgit/ctxgit/internal/detach"
 	"github.com/ctxgit/ctxgit/workspace"
-	"github.com/ctxgit/ctxgit/workspace/hooks"
 )
 
 // hookCommand answers agent hosts. It fails open: whatever goes wrong is

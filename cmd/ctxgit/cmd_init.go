@@ -5,8 +5,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/host/config"
 	"github.com/ctxgit/ctxgit/spec"
-	"github.com/ctxgit/ctxgit/workspace/hostconfig"
 )
 
 func (a *app) initCommand() *cli.Command {

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/ctxgit/ctxgit/workspace/hooks"
+	"github.com/ctxgit/ctxgit/host/hooks"
 )
 
 // statuslineCommand is Claude Code's status line.

@@ -8,10 +8,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/host/transcript"
 	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
-	"github.com/ctxgit/ctxgit/workspace/transcript"
 )
 
 func (a *app) transcriptCommand() *cli.Command {

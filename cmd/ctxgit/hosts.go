@@ -6,9 +6,9 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/ctxgit/ctxgit/host/config"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
-	"github.com/ctxgit/ctxgit/workspace/hostconfig"
 )
 
 // installHosts merges ctxgit's hooks into each named host's config (or

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxgit/ctxgit/host/transcript"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
-	"github.com/ctxgit/ctxgit/workspace/transcript"
 )
 
 // NudgeText tells the agent, as a fact and not an order, that the context

@@ -15,9 +15,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxgit/ctxgit/host/transcript"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
-	"github.com/ctxgit/ctxgit/workspace/transcript"
 )
 
 // Hosts and the events ctxgit answers (SPEC §15.1): each one does work

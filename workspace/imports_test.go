@@ -1,0 +1,67 @@
+package workspace
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// hostPrefix is the import path of the host tree: hook answers, host
+// configs and transcripts.
+const hostPrefix = "github.com/ctxgit/ctxgit/host"
+
+// TestNoHostImports holds the dependency rule of ARCHITECTURE.md: host
+// code imports workspace, never the reverse. It reads every Go file under
+// workspace/, tests and OS-specific files included (go list would only
+// see this platform's), so an import of host/... anywhere fails it.
+func TestNoHostImports(t *testing.T) {
+	fset := token.NewFileSet()
+	checked := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		checked++
+		for _, imp := range f.Imports {
+			p, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				return err
+			}
+			if p == hostPrefix || strings.HasPrefix(p, hostPrefix+"/") {
+				t.Errorf("workspace/%s imports %s: workspace must not import host code (ARCHITECTURE.md)", filepath.ToSlash(path), p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Guard against walking the wrong folder and passing on nothing.
+	if _, err := os.Stat("doctor.go"); err != nil || checked < 10 {
+		t.Fatalf("checked %d Go files in %s, expected the workspace package", checked, mustGetwd(t))
+	}
+}
+
+func mustGetwd(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wd
+}
