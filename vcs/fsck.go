@@ -1,11 +1,8 @@
 package vcs
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 )
@@ -16,57 +13,11 @@ import (
 // health check can name every bad ref and still check the good ones.
 func (g *GitStore) ScanRefs(prefix string) ([]Ref, []error) {
 	var problems []error
-	found := map[string]Hash{}
-	packed, err := g.readPackedRefs()
-	if err != nil {
+	refs, _ := g.listRefs(prefix, func(err error) error {
 		problems = append(problems, err)
-	}
-	for n, h := range packed {
-		if strings.HasPrefix(n, prefix) {
-			found[n] = h
-		}
-	}
-	dir := prefix
-	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
-		dir = dir[:i]
-	}
-	err = filepath.WalkDir(g.refPath(dir), func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			problems = append(problems, err)
-			return nil
-		}
-		if d.IsDir() || strings.HasSuffix(p, ".lock") {
-			return nil
-		}
-		rel, err := filepath.Rel(g.commonDir, p)
-		if err != nil {
-			return err
-		}
-		name := filepath.ToSlash(rel)
-		if !strings.HasPrefix(name, prefix) || CheckRefName(name) != nil {
-			return nil
-		}
-		h, err := g.readLoose(name)
-		if err != nil {
-			delete(found, name) // the loose file shadows a packed value
-			problems = append(problems, err)
-			return nil
-		}
-		found[name] = h
 		return nil
 	})
-	if err != nil {
-		problems = append(problems, err)
-	}
-	out := make([]Ref, 0, len(found))
-	for n, h := range found {
-		out = append(out, Ref{n, h})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, problems
+	return refs, problems
 }
 
 // RefLock is a ref lock file (git's `<ref>.lock`) found on disk.
@@ -88,18 +39,12 @@ func (g *GitStore) RefLocks(prefix string) ([]RefLock, error) {
 			out = append(out, RefLock{Path: p, Age: time.Since(fi.ModTime())})
 		}
 	}
-	err := filepath.WalkDir(g.refPath(strings.TrimSuffix(prefix, "/")), func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if !d.IsDir() && strings.HasSuffix(p, ".lock") {
+	err := walkRefFiles(g.refPath(strings.TrimSuffix(prefix, "/")), func(p string) error {
+		if strings.HasSuffix(p, ".lock") {
 			add(p)
 		}
 		return nil
-	})
+	}, func(err error) error { return err })
 	if err != nil {
 		return nil, err
 	}

@@ -247,10 +247,20 @@ func (g *GitStore) removePacked(name string) error {
 // ListRefs implements Store: loose refs under the prefix's directory merged
 // with packed ones, loose winning as in git.
 func (g *GitStore) ListRefs(prefix string) ([]Ref, error) {
+	return g.listRefs(prefix, func(err error) error { return err })
+}
+
+// listRefs is ListRefs and ScanRefs: the packed refs under prefix merged
+// with the loose ones, loose winning as in git, sorted by name. A ref
+// that does not read, or a folder that does not list, goes to bad, which
+// returns it to stop the listing or nil to leave that ref out and go on.
+func (g *GitStore) listRefs(prefix string, bad func(error) error) ([]Ref, error) {
 	found := map[string]Hash{}
 	packed, err := g.readPackedRefs()
 	if err != nil {
-		return nil, err
+		if err := bad(err); err != nil {
+			return nil, err
+		}
 	}
 	for n, h := range packed {
 		if strings.HasPrefix(n, prefix) {
@@ -261,15 +271,8 @@ func (g *GitStore) ListRefs(prefix string) ([]Ref, error) {
 	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
 		dir = dir[:i]
 	}
-	root := g.refPath(dir)
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if d.IsDir() || strings.HasSuffix(p, ".lock") {
+	err = walkRefFiles(g.refPath(dir), func(p string) error {
+		if strings.HasSuffix(p, ".lock") {
 			return nil
 		}
 		rel, err := filepath.Rel(g.commonDir, p)
@@ -282,13 +285,16 @@ func (g *GitStore) ListRefs(prefix string) ([]Ref, error) {
 		}
 		h, err := g.readLoose(name)
 		if err != nil {
-			return err
+			delete(found, name) // the loose file shadows a packed value
+			return bad(err)
 		}
 		found[name] = h
 		return nil
-	})
+	}, bad)
 	if err != nil {
-		return nil, err
+		if err := bad(err); err != nil {
+			return nil, err
+		}
 	}
 	out := make([]Ref, 0, len(found))
 	for n, h := range found {
@@ -296,6 +302,26 @@ func (g *GitStore) ListRefs(prefix string) ([]Ref, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
+}
+
+// walkRefFiles is the one walk of loose ref files: it calls visit with
+// the path of every file under dir, loose refs and their .lock files
+// alike. A dir that does not exist holds no refs. An error reading a
+// folder goes to walkErr, which returns it to stop the walk or nil to go
+// on without that folder.
+func walkRefFiles(dir string, visit func(path string) error, walkErr func(error) error) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return walkErr(err)
+		}
+		if d.IsDir() {
+			return nil
+		}
+		return visit(p)
+	})
 }
 
 // ReadHEAD resolves a repository's HEAD to a commit id (ZeroHash for an

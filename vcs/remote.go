@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -335,20 +334,12 @@ func checkLocalRefLimits(e *Endpoint, common string) error {
 	}
 	n := 0
 	errTooMany := errors.New("too many")
-	err := filepath.WalkDir(filepath.Join(common, "refs", "ctxgit"), func(_ string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if !d.IsDir() {
-			if n++; n > refLimit {
-				return errTooMany
-			}
+	err := walkRefFiles(filepath.Join(common, "refs", "ctxgit"), func(string) error {
+		if n++; n > refLimit {
+			return errTooMany
 		}
 		return nil
-	})
+	}, func(err error) error { return err })
 	if errors.Is(err, errTooMany) {
 		return tooManyRefs(e)
 	}
