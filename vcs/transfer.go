@@ -10,65 +10,17 @@ package vcs
 // met). The walk does not descend into a known commit or tree. Gitlinks
 // (nested repositories) are not objects of this repository and are skipped.
 func ReachableObjects(s Store, tips []Hash, known func(Hash) (bool, error)) ([]Hash, error) {
-	seen := map[Hash]bool{}
 	var commits, rest []Hash
-	var trees []Hash
-	queue := append([]Hash(nil), tips...)
-	for len(queue) > 0 {
-		id := queue[0]
-		queue = queue[1:]
-		if seen[id] {
-			continue
+	err := reach{rootType: CommitObject, skip: known, history: true}.walk(s, tips, func(h Hash, t ObjectType, _ []byte) error {
+		if t == CommitObject {
+			commits = append(commits, h)
+		} else {
+			rest = append(rest, h)
 		}
-		seen[id] = true
-		if ok, err := known(id); err != nil || ok {
-			if err != nil {
-				return nil, err
-			}
-			continue
-		}
-		c, err := ReadCommit(s, id)
-		if err != nil {
-			return nil, err
-		}
-		commits = append(commits, id)
-		trees = append(trees, c.Tree)
-		queue = append(queue, c.Parents...)
-	}
-	for len(trees) > 0 {
-		id := trees[len(trees)-1]
-		trees = trees[:len(trees)-1]
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		if ok, err := known(id); err != nil || ok {
-			if err != nil {
-				return nil, err
-			}
-			continue
-		}
-		entries, err := ReadTree(s, id)
-		if err != nil {
-			return nil, err
-		}
-		rest = append(rest, id)
-		for _, e := range entries {
-			switch {
-			case e.Mode == ModeGitlink || seen[e.ID]:
-			case e.IsDir():
-				trees = append(trees, e.ID)
-			default:
-				seen[e.ID] = true
-				ok, err := known(e.ID)
-				if err != nil {
-					return nil, err
-				}
-				if !ok {
-					rest = append(rest, e.ID)
-				}
-			}
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return append(commits, rest...), nil
 }
@@ -80,7 +32,7 @@ func ReachableObjects(s Store, tips []Hash, known func(Hash) (bool, error)) ([]H
 // is that of the distinct trees among the haves.
 func KnownFrom(s Store, haves []Hash) (func(Hash) (bool, error), error) {
 	known := map[Hash]bool{}
-	var trees []Hash
+	held := make([]Hash, 0, len(haves))
 	for _, h := range haves {
 		if known[h] {
 			continue
@@ -89,36 +41,14 @@ func KnownFrom(s Store, haves []Hash) (func(Hash) (bool, error), error) {
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
-			continue
+		if ok {
+			held = append(held, h)
 		}
-		c, err := ReadCommit(s, h)
-		if err != nil {
-			return nil, err
-		}
-		known[h] = true
-		trees = append(trees, c.Tree)
 	}
-	for len(trees) > 0 {
-		id := trees[len(trees)-1]
-		trees = trees[:len(trees)-1]
-		if known[id] {
-			continue
-		}
-		known[id] = true
-		entries, err := ReadTree(s, id)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range entries {
-			switch {
-			case e.Mode == ModeGitlink:
-			case e.IsDir():
-				trees = append(trees, e.ID)
-			default:
-				known[e.ID] = true
-			}
-		}
+	// The walk marks every commit, tree and blob it meets in known.
+	err := reach{seen: known, rootType: CommitObject}.walk(s, held, func(Hash, ObjectType, []byte) error { return nil })
+	if err != nil {
+		return nil, err
 	}
 	return func(h Hash) (bool, error) { return known[h], nil }, nil
 }
