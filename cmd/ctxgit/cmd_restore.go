@@ -33,7 +33,7 @@ func (a *app) restoreCommand() *cli.Command {
 			paths := c.Args().Slice()[1:]
 			res, err := w.Restore(workspace.RestoreOptions{
 				Name: c.Args().First(), Session: sess, Paths: paths,
-				Delete: c.Bool("delete"), DryRun: c.Bool("dry-run"), Force: c.Bool("force"), KeepState: c.Bool("keep-state"),
+				Delete: c.Bool("delete"), DryRun: c.Bool("dry-run"), Force: c.Bool("force"), KeepState: c.Bool("keep-state"), Ctx: c.Context,
 			})
 			if res != nil && res.Safety != nil {
 				a.reportSnapshot(res.Safety)
