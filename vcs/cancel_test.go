@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -176,4 +177,69 @@ func TestCopyObjectsCancelled(t *testing.T) {
 	if err := vcs.WalkReachable(dst, ids[:1], nil, func(vcs.Hash, vcs.ObjectType, []byte) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Issue 17 item 6: a push to a local remote interrupted at any check
+// moves no remote ref; once not interrupted it does.
+func TestLocalPushCancelled(t *testing.T) {
+	const ref = "refs/ctxgit/sessions/default"
+	remote := bareRemote(t)
+	srcDir := filepath.Join(t.TempDir(), "src.git")
+	src, err := vcs.InitPrivate(srcDir)
+	must(t, err)
+	c1 := commitFiles(t, src, vcs.ZeroHash, map[string]string{"a.txt": "alpha", "dir/b.txt": "beta", "dir/c.txt": "gamma"})
+	ep, err := vcs.ParseEndpoint(remote, "/")
+	must(t, err)
+	for n := 0; ; n++ {
+		if n > 1000 {
+			t.Fatal("the push never finished")
+		}
+		r, err := vcs.Connect(ep, vcs.ConnectOptions{Push: true, Ctx: vcstest.CancelAfter(n)})
+		must(t, err)
+		st, _, err := r.Push(src, []vcs.RefUpdate{{Name: ref, New: c1}}, noneKnown)
+		r.Close()
+		got := strings.TrimSpace(gitCmdMayFail(remote, "rev-parse", "--verify", "-q", ref))
+		if err == nil {
+			if len(st) != 1 || st[0].Err != "" || got != c1.String() {
+				t.Fatalf("finished push: %v, remote ref %q", st, got)
+			}
+			if n < 5 {
+				t.Fatalf("finished after %d checks: not checked between objects", n)
+			}
+			break
+		}
+		if !errors.Is(err, context.Canceled) || got != "" {
+			t.Fatalf("interrupted at check %d: %v, remote ref %q; want context.Canceled and no ref", n, err, got)
+		}
+	}
+}
+
+// Issue 17 item 6: Ctrl-C stops the user's git in a network transfer at
+// once, however long the remote would take: the error is the context's,
+// not a timeout.
+func TestNetworkTransferCancelled(t *testing.T) {
+	t.Setenv("GIT_SSH", fakeSSH(t, "exec sleep 60"))
+	t.Setenv("GIT_SSH_VARIANT", "simple")
+	gitDir := filepath.Join(t.TempDir(), "store.git")
+	_, err := vcs.InitPrivate(gitDir)
+	must(t, err)
+	ep, err := vcs.ParseEndpoint("ssh://example.invalid/remote.git", "/")
+	must(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	_, err = vcs.Connect(ep, vcs.ConnectOptions{GitDir: gitDir, Timeout: time.Minute, Ctx: ctx})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("connect = %v, want context.Canceled", err)
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Fatalf("git was stopped only after %v", took)
+	}
+}
+
+func gitCmdMayFail(dir string, args ...string) string {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, _ := cmd.Output()
+	return string(out)
 }
