@@ -273,3 +273,33 @@ func TestPruneCancelled(t *testing.T) {
 		}
 	}
 }
+
+// Issue 17 item 6: Ctrl-C while another process holds the workspace lock
+// ends the wait at once, not after lock.timeout, and leaves the holder's
+// lock alone.
+func TestLockWaitCancelled(t *testing.T) {
+	dir := realpath(t, t.TempDir())
+	w := openWS(t, dir)
+	held, err := w.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Unlock()
+	lockData, err := os.ReadFile(w.LocalPath("lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	_, err = openWS(t, dir).Checkpoint(workspace.CheckpointOptions{Ctx: ctx})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("checkpoint waiting for the lock = %v, want context.Canceled", err)
+	}
+	if took, timeout := time.Since(start), time.Duration(w.Config.Lock.Timeout); took > timeout/2 {
+		t.Fatalf("the wait ended after %v (lock.timeout %v)", took, timeout)
+	}
+	if after, _ := os.ReadFile(w.LocalPath("lock")); string(after) != string(lockData) {
+		t.Fatalf("the holder's lock changed: %q", after)
+	}
+}

@@ -82,7 +82,7 @@ func (w *Workspace) Checkpoint(opts CheckpointOptions) (*CheckpointResult, error
 	if err := opts.normalize(); err != nil {
 		return nil, err
 	}
-	lock, err := w.Lock()
+	lock, err := w.LockContext(opts.Ctx)
 	if err != nil {
 		return nil, err
 	}

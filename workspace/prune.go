@@ -113,7 +113,7 @@ func (w *Workspace) Prune(opts PruneOptions) (*PruneResult, error) {
 		return res, nil
 	}
 	if !opts.DryRun {
-		lock, err := w.Lock()
+		lock, err := w.LockContext(opts.Ctx)
 		if err != nil {
 			return nil, err
 		}

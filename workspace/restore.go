@@ -166,7 +166,7 @@ func (w *Workspace) Restore(opts RestoreOptions) (*RestoreResult, error) {
 	if opts.DryRun {
 		return w.restore(opts, scope)
 	}
-	lock, err := w.Lock()
+	lock, err := w.LockContext(opts.Ctx)
 	if err != nil {
 		return nil, err
 	}
