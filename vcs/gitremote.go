@@ -312,7 +312,9 @@ func (r *gitRemote) runStderr(stdin []byte, limit int64, args ...string) ([]byte
 	ctx, cancel := context.WithTimeout(r.ctx, r.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, r.git, args...)
-	// A grandchild (ssh, git-remote-https) that outlives a killed git
+	cmd.Cancel = func() error { return stopGit(cmd.Process) }
+	// A git that ignores being asked to stop is killed after WaitDelay;
+	// a grandchild (ssh, git-remote-https) that outlives a killed git
 	// must not keep ctxgit waiting on the pipes it holds.
 	cmd.WaitDelay = 2 * time.Second
 	cmd.Env = GitEnviron(os.Environ(), r.gitDir)
