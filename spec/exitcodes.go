@@ -19,6 +19,10 @@ const (
 	ExitStatusMissingState = 10 // STATUS:MISSING_STATE
 	ExitStatusHalt         = 11 // STATUS:HALT_CONTEXT_LIMIT
 	ExitStatusComplete     = 12 // STATUS:COMPLETE
+
+	// ExitInterrupted is a command stopped by SIGINT or SIGTERM before it
+	// published anything: 128 + SIGINT, as a shell reports it.
+	ExitInterrupted = 130
 )
 
 // ExitRule gives the errors that wrap Err the exit code Code.

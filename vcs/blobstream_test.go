@@ -2,6 +2,7 @@ package vcs_test
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -73,7 +74,7 @@ func TestOpenBlob(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if _, err := s.Repack(vcs.RepackAll, []vcs.Hash{id}); err != nil {
+	if _, err := s.Repack(context.Background(), vcs.RepackAll, []vcs.Hash{id}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(loose); err == nil {

@@ -52,6 +52,7 @@ type gitRemote struct {
 	gitDir   string
 	git      string
 	timeout  time.Duration
+	ctx      context.Context // ConnectOptions.Ctx, or one never done
 	msgs     io.Writer
 	refs     []Ref
 	staged   string // the staging prefix of a fetch, to remove on Close
@@ -74,7 +75,10 @@ func connectGit(e *Endpoint, opts ConnectOptions) (Remote, error) {
 	if target == "" {
 		target = e.raw
 	}
-	r := &gitRemote{ep: e, target: target, gitDir: opts.GitDir, git: git, timeout: timeout, msgs: opts.Messages}
+	r := &gitRemote{ep: e, target: target, gitDir: opts.GitDir, git: git, timeout: timeout, ctx: opts.Ctx, msgs: opts.Messages}
+	if r.ctx == nil {
+		r.ctx = context.Background()
+	}
 	// ls-remote reads the fetch URL; a push lists where it pushes.
 	listAt := target
 	if opts.Push && opts.PushURL != "" {
@@ -304,10 +308,13 @@ func (r *gitRemote) run(stdin []byte, limit int64, args ...string) ([]byte, erro
 
 // runStderr is run, also returning what git said on stderr.
 func (r *gitRemote) runStderr(stdin []byte, limit int64, args ...string) ([]byte, *gitStderr, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), r.timeout)
+	// Ctrl-C stops git as the timeout does (the caller reports it).
+	ctx, cancel := context.WithTimeout(r.ctx, r.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, r.git, args...)
-	// A grandchild (ssh, git-remote-https) that outlives a killed git
+	cmd.Cancel = func() error { return stopGit(cmd.Process) }
+	// A git that ignores being asked to stop is killed after WaitDelay;
+	// a grandchild (ssh, git-remote-https) that outlives a killed git
 	// must not keep ctxgit waiting on the pipes it holds.
 	cmd.WaitDelay = 2 * time.Second
 	cmd.Env = GitEnviron(os.Environ(), r.gitDir)
@@ -331,6 +338,8 @@ func (r *gitRemote) runStderr(stdin []byte, limit int64, args ...string) ([]byte
 	switch {
 	case stdout.over:
 		return nil, stderr, fmt.Errorf("%s: the ref listing is over %d MiB; ctxgit reads at most that much from a remote", r.ep, limit>>20)
+	case r.ctx.Err() != nil:
+		return nil, stderr, fmt.Errorf("%s: %w", r.ep, r.ctx.Err())
 	case ctx.Err() == context.DeadlineExceeded:
 		return stdout.buf.Bytes(), stderr, kindf(ErrTimeout, "%s did not finish within %s (set a longer one with --timeout, or git config ctxgit.remoteTimeout)", r.ep, r.timeout)
 	case err == nil:

@@ -1,6 +1,7 @@
 package vcs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -232,6 +233,10 @@ type ConnectOptions struct {
 	PushURL string
 	// Timeout bounds each git run for a network remote (0: the default).
 	Timeout time.Duration
+	// Ctx, when not nil, interrupts the transfer (Ctrl-C): a git run is
+	// stopped, a local copy stops between objects with its batch
+	// discarded, and no ref is moved after it is done.
+	Ctx context.Context
 }
 
 // Limits on what a remote may hand ctxgit (SPEC §19.5): a remote is not
@@ -262,7 +267,12 @@ func (e *Endpoint) IsNetwork() bool { return e.Scheme != "file" }
 func Connect(e *Endpoint, opts ConnectOptions) (Remote, error) {
 	switch e.Scheme {
 	case "file":
-		return openLocalRemote(e, opts.Push)
+		r, err := openLocalRemote(e, opts.Push)
+		if err != nil {
+			return nil, err
+		}
+		r.ctx = opts.Ctx
+		return r, nil
 	case "git", "ssh", "http", "https":
 		return connectGit(e, opts)
 	}
@@ -274,9 +284,10 @@ type localRemote struct {
 	ep    *Endpoint
 	store *GitStore
 	refs  []Ref
+	ctx   context.Context // ConnectOptions.Ctx; nil for none
 }
 
-func openLocalRemote(e *Endpoint, push bool) (Remote, error) {
+func openLocalRemote(e *Endpoint, push bool) (*localRemote, error) {
 	dir := e.Path
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
@@ -388,7 +399,7 @@ func (l *localRemote) Fetch(dst *GitStore, refs []Ref) ([]Ref, int, error) {
 			odd++
 		}
 	}
-	n, err := CopyObjects(l.store, dst, tips)
+	n, err := CopyObjects(l.ctx, l.store, dst, tips)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -402,9 +413,14 @@ func (l *localRemote) Push(src Store, updates []RefUpdate, _ func(Hash) (bool, e
 			tips = append(tips, u.New)
 		}
 	}
-	n, err := CopyObjects(src, l.store, tips)
+	n, err := CopyObjects(l.ctx, src, l.store, tips)
 	if err != nil {
 		return nil, 0, err
+	}
+	if l.ctx != nil && l.ctx.Err() != nil {
+		// Interrupted after the copy: the objects are complete but no
+		// ref names them, as after a push git refused.
+		return nil, 0, l.ctx.Err()
 	}
 	out := make([]RefStatus, 0, len(updates))
 	for _, u := range updates {

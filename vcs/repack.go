@@ -2,6 +2,7 @@ package vcs
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -52,8 +53,10 @@ func (r *RepackResult) Reclaimed() int64 { return r.RemovedBytes - r.PackBytes }
 // file is deleted, and only files that existed before it started and
 // whose objects the new pack (or a pack that stays) holds, or that no
 // root reaches, are deleted. A missing or unreadable object anywhere
-// below the roots stops it before anything is deleted.
-func (g *GitStore) Repack(mode RepackMode, roots []Hash) (*RepackResult, error) {
+// below the roots stops it before anything is deleted. So does ctx being
+// done (Ctrl-C), checked between objects: the unfinished pack is removed
+// and nothing else changes.
+func (g *GitStore) Repack(ctx context.Context, mode RepackMode, roots []Hash) (*RepackResult, error) {
 	loose, err := g.looseObjects()
 	if err != nil {
 		return nil, err
@@ -106,6 +109,9 @@ func (g *GitStore) Repack(mode RepackMode, roots []Hash) (*RepackResult, error) 
 		return nil, err
 	}
 	visit := func(h Hash, t ObjectType, data []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		res.Reachable++
 		path, isLoose := loose[h]
 		if mode == RepackLoose && !isLoose {
@@ -142,6 +148,10 @@ func (g *GitStore) Repack(mode RepackMode, roots []Hash) (*RepackResult, error) 
 	}
 	if err := WalkReachable(g, roots, nil, visit); err != nil {
 		return abort(fmt.Errorf("repack: %w", err))
+	}
+	if err := ctx.Err(); err != nil {
+		// The last moment to stop: finish renames the pack into place.
+		return abort(err)
 	}
 	if pw != nil {
 		if err := pw.finish(); err != nil {

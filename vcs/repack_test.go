@@ -1,6 +1,7 @@
 package vcs_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -212,7 +213,7 @@ func TestRepackAllPrivate(t *testing.T) {
 		}
 	}
 
-	res, err := s.Repack(vcs.RepackAll, nil)
+	res, err := s.Repack(context.Background(), vcs.RepackAll, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +248,7 @@ func TestRepackAllPrivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A second repack changes nothing but the pack's name staying.
-	res2, err := s.Repack(vcs.RepackAll, nil)
+	res2, err := s.Repack(context.Background(), vcs.RepackAll, nil)
 	if err != nil || res2.RemovedLoose != 0 || res2.Pack != res.Pack || res2.RemovedPacks != 0 {
 		t.Fatalf("second repack = %+v, %v", res2, err)
 	}
@@ -276,7 +277,7 @@ func TestRepackAllKeepsEveryRoot(t *testing.T) {
 	keep := strings.TrimSuffix(idx, ".idx") + ".keep"
 	os.WriteFile(keep, nil, 0o644)
 
-	if _, err := s.Repack(vcs.RepackAll, nil); err != nil {
+	if _, err := s.Repack(context.Background(), vcs.RepackAll, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, h := range []vcs.Hash{byTag, byHead, byLog} {
@@ -311,7 +312,7 @@ func TestRepackLooseShared(t *testing.T) {
 	stray, _ := s.WriteObject(vcs.BlobObject, []byte("unreachable ctxgit blob"))
 	before, _, _ := s.LooseObjects()
 
-	res, err := s.Repack(vcs.RepackLoose, []vcs.Hash{ids[0]})
+	res, err := s.Repack(context.Background(), vcs.RepackLoose, []vcs.Hash{ids[0]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +340,7 @@ func TestRepackLooseShared(t *testing.T) {
 		t.Fatalf("git log after repack:\n%s", out)
 	}
 	// Nothing loose to pack: no new pack.
-	res2, err := s.Repack(vcs.RepackLoose, []vcs.Hash{ids[0]})
+	res2, err := s.Repack(context.Background(), vcs.RepackLoose, []vcs.Hash{ids[0]})
 	if err != nil || res2.Pack != "" || res2.RemovedLoose != 0 {
 		t.Fatalf("second repack = %+v, %v", res2, err)
 	}
@@ -356,7 +357,7 @@ func TestRepackStopsOnMissingObject(t *testing.T) {
 		p := filepath.Join(dir, "objects", gone.String()[:2], gone.String()[2:])
 		must(t, os.Remove(p))
 		before, _, _ := s.LooseObjects()
-		_, err := s.Repack(mode, []vcs.Hash{ids[0]})
+		_, err := s.Repack(context.Background(), mode, []vcs.Hash{ids[0]})
 		if !errors.Is(err, vcs.ErrObjectNotFound) || !strings.Contains(err.Error(), gone.Short()) {
 			t.Fatalf("mode %d: repack over a missing blob = %v", mode, err)
 		}
@@ -374,7 +375,7 @@ func TestRepackAllCorruptRef(t *testing.T) {
 	ids := chain(t, s, "c", 1)
 	must(t, s.UpdateRef("refs/ctxgit/sessions/c", ids[0], vcs.ZeroHash))
 	os.WriteFile(filepath.Join(dir, "refs", "heads", "bad"), []byte("garbage\n"), 0o644)
-	if _, err := s.Repack(vcs.RepackAll, nil); !errors.Is(err, vcs.ErrCorrupt) {
+	if _, err := s.Repack(context.Background(), vcs.RepackAll, nil); !errors.Is(err, vcs.ErrCorrupt) {
 		t.Fatalf("repack with a corrupt ref = %v", err)
 	}
 	if !s.IsLoose(ids[0]) {
@@ -452,14 +453,14 @@ func TestRepackKeepsRecentUnreachable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Repack(vcs.RepackAll, nil); err != nil {
+	if _, err := s.Repack(context.Background(), vcs.RepackAll, nil); err != nil {
 		t.Fatal(err)
 	}
 	if ok, _ := s.HasObject(inflight); !ok {
 		t.Fatal("a full repack deleted an object written a moment ago")
 	}
 	ageFiles(t, filepath.Join(dir, "objects"), 2*time.Hour)
-	if _, err := s.Repack(vcs.RepackAll, nil); err != nil {
+	if _, err := s.Repack(context.Background(), vcs.RepackAll, nil); err != nil {
 		t.Fatal(err)
 	}
 	if ok, _ := s.HasObject(inflight); ok {

@@ -2,6 +2,7 @@ package vcs
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -67,6 +68,11 @@ type SnapshotOptions struct {
 	// without an executable bit or symlinks keeps (SPEC §9.7).
 	FS       FSFlags
 	Previous Hash
+	// Ctx, when not nil, stops the snapshot once it is done (Ctrl-C): the
+	// walk and the hashing check it between directories and between
+	// files, and Snapshot then returns its error having written no tree.
+	// Blobs already stored stay, unreferenced, in the Store it was given.
+	Ctx context.Context
 }
 
 // Progress counts a snapshot's work as it happens; safe to read from
@@ -140,6 +146,8 @@ type walker struct {
 	prevStore Store // where Previous is read
 	keptOnce  sync.Once
 	kept      map[string]uint32 // see keptModes
+
+	ctx context.Context // opts.Ctx, or one never done
 }
 
 // patterns compiles ignore patterns, folded on a case-insensitive file
@@ -222,7 +230,13 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	res.old, res.CacheNote = loadStatCache(opts.StatCache, opts.StoreKey, s.HasObject)
 	res.cache = newStatCache(opts.StoreKey, len(res.old.dirs))
 
-	w := &walker{opts: opts, res: res, start: opts.Start.Add(-racyMargin).UnixNano(), fold: opts.FS.IgnoreCase, prevStore: s}
+	w := &walker{opts: opts, res: res, start: opts.Start.Add(-racyMargin).UnixNano(), fold: opts.FS.IgnoreCase, prevStore: s, ctx: opts.Ctx}
+	if w.ctx == nil {
+		w.ctx = context.Background()
+	}
+	if err := w.ctx.Err(); err != nil {
+		return nil, err
+	}
 	w.fixed = ignore.New(w.patterns([]byte(strings.Join(opts.Fixed, "\n")), "", "ctxgit"))
 	w.excludes = ignore.New(w.patterns([]byte(strings.Join(opts.Excludes, "\n")), "", "snapshot.excludes"))
 	// One matcher answers "is it a secret?" for every file; the rules one
@@ -242,6 +256,9 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	}
 	w.collectPending(root)
 	if err := w.hashPending(s); err != nil {
+		return nil, err
+	}
+	if err := w.ctx.Err(); err != nil {
 		return nil, err
 	}
 	tree, _, err := w.writeTree(s, root, "")
@@ -380,6 +397,10 @@ func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
 		go worker()
 	}
 	wg.Wait()
+	if err := w.ctx.Err(); err != nil {
+		// The tree is incomplete: nothing of it may be written.
+		return err
+	}
 	if root.dropped {
 		return fmt.Errorf("reading workspace %s: %s", abs, strings.Join(w.res.Skipped, "; "))
 	}
@@ -390,6 +411,10 @@ func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
 // to list. A directory holding `.git` is a repository of its own: recorded
 // as a gitlink, never descended (as git does).
 func (w *walker) walkDir(t dirTask) []dirTask {
+	if w.ctx.Err() != nil {
+		// Interrupted: the workers drain the stack without listing.
+		return nil
+	}
 	// The root may be reached through a symlink; below it, a directory
 	// swapped for a symlink since its parent was listed is not followed.
 	d, err := openDir(t.abs, t.rel == "")
@@ -618,7 +643,7 @@ func (w *walker) hashPending(s Store) error {
 			defer wg.Done()
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= len(w.pending) {
+				if i >= len(w.pending) || w.ctx.Err() != nil {
 					return
 				}
 				n := w.pending[i]

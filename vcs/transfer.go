@@ -1,5 +1,7 @@
 package vcs
 
+import "context"
+
 // Objects to transfer are found by walking from the tips being sent and
 // not descending into objects the other side is known to have. A commit,
 // or a tree, the other side has is taken to come with everything it
@@ -78,7 +80,12 @@ func IsAncestor(s Store, anc, desc Hash) (bool, error) {
 
 // CopyObjects copies into dst every object reachable from tips that dst
 // lacks, as one batch (a pack when large), and returns how many it copied.
-func CopyObjects(src, dst Store, tips []Hash) (int, error) {
+// ctx (nil for none) is checked between objects: once it is done the batch
+// is discarded, dst is left as it was, and its error is returned.
+func CopyObjects(ctx context.Context, src, dst Store, tips []Hash) (int, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	ids, err := ReachableObjects(src, tips, dst.HasObject)
 	if err != nil || len(ids) == 0 {
 		return 0, err
@@ -88,6 +95,10 @@ func CopyObjects(src, dst Store, tips []Hash) (int, error) {
 		return 0, err
 	}
 	for _, id := range ids {
+		if err := ctx.Err(); err != nil {
+			b.Abort()
+			return 0, err
+		}
 		t, data, err := src.ReadObject(id)
 		if err == nil {
 			_, err = b.Add(t, data)
@@ -96,6 +107,10 @@ func CopyObjects(src, dst Store, tips []Hash) (int, error) {
 			b.Abort()
 			return 0, err
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		b.Abort()
+		return 0, err
 	}
 	if err := b.Commit(); err != nil {
 		return 0, err

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -40,6 +41,10 @@ type CheckpointOptions struct {
 	Learnings       []string
 	// Progress, when not nil, follows the snapshot (for a progress line).
 	Progress *vcs.Progress
+	// Ctx, when not nil, interrupts the checkpoint (Ctrl-C): once it is
+	// done the checkpoint stops before storing its trees or moving the
+	// ref, and returns its error.
+	Ctx context.Context
 }
 
 // CheckpointResult is what a checkpoint did.
@@ -77,7 +82,7 @@ func (w *Workspace) Checkpoint(opts CheckpointOptions) (*CheckpointResult, error
 	if err := opts.normalize(); err != nil {
 		return nil, err
 	}
-	lock, err := w.Lock()
+	lock, err := w.LockContext(opts.Ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -158,6 +163,7 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 	so := w.snapshotOptions(store)
 	so.Progress = opts.Progress
 	so.Previous = w.previousTree(store, opts.Session)
+	so.Ctx = opts.Ctx
 	snap, err := vcs.Snapshot(pending, so)
 	if err != nil {
 		return nil, err
@@ -228,6 +234,11 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 	}
 	commitID, err := vcs.WriteCommit(pending, commit)
 	if err != nil {
+		return nil, err
+	}
+	// The last moment to stop with nothing published: after Flush the
+	// objects are durable, and the ref update follows at once.
+	if err := ctxErr(opts.Ctx); err != nil {
 		return nil, err
 	}
 	if err := pending.Flush(commitID); err != nil {
@@ -663,4 +674,12 @@ func truncateRunes(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// ctxErr is ctx.Err() for an optional context: a nil one is never done.
+func ctxErr(ctx context.Context) error {
+	if ctx == nil {
+		return nil
+	}
+	return ctx.Err()
 }

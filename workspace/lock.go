@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,7 +38,15 @@ type lockHolder struct {
 // lock.stale_after. A live holder on this host is never taken over, even
 // one stopped (SIGSTOP, a debugger) for longer than that: it would resume
 // and publish its older copy over the taker's write.
-func (w *Workspace) Lock() (*Lock, error) {
+func (w *Workspace) Lock() (*Lock, error) { return w.LockContext(context.Background()) }
+
+// LockContext is Lock whose wait ends early, with ctx's error, once ctx is
+// done (Ctrl-C while another process holds the lock). A nil ctx is never
+// done.
+func (w *Workspace) LockContext(ctx context.Context) (*Lock, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	path := w.LocalPath("lock")
 	if err := w.prepareLocal(); err != nil {
 		return nil, err
@@ -79,7 +88,13 @@ func (w *Workspace) Lock() (*Lock, error) {
 			return nil, spec.Conflict("workspace is locked by pid %d since %s (%s); retry, or remove it if that process is gone",
 				holder.PID, holder.Started.Format(time.RFC3339), spec.LocalDir+"/lock")
 		}
-		time.Sleep(delay)
+		select {
+		case <-ctx.Done():
+		case <-time.After(delay):
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 	}
 }
 

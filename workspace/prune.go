@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -20,6 +21,10 @@ type PruneOptions struct {
 	Keep        *int
 	MaxIdleDays *int
 	MaxSessions *int
+	// Ctx, when not nil, interrupts the prune (Ctrl-C): it stops before
+	// the rewritten checkpoints are stored or any ref moves, or, once the
+	// refs have moved, during the repack, which then deletes nothing.
+	Ctx context.Context
 }
 
 // What prune does to a session.
@@ -108,7 +113,7 @@ func (w *Workspace) Prune(opts PruneOptions) (*PruneResult, error) {
 		return res, nil
 	}
 	if !opts.DryRun {
-		lock, err := w.Lock()
+		lock, err := w.LockContext(opts.Ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -121,10 +126,10 @@ func (w *Workspace) Prune(opts PruneOptions) (*PruneResult, error) {
 	if opts.DryRun {
 		return res, nil
 	}
-	if err := w.applyPrune(store, res); err != nil {
+	if err := w.applyPrune(opts.Ctx, store, res); err != nil {
 		return nil, err
 	}
-	rep, err := w.repack(store)
+	rep, err := w.repack(opts.Ctx, store)
 	if err != nil {
 		return res, fmt.Errorf("history pruned, but the repack failed (nothing was deleted by it): %w", err)
 	}
@@ -238,9 +243,12 @@ func checkpointName(e Entry) string {
 // applyPrune carries out the plan: new commits made durable first, then
 // the refs moved one by one with compare-and-swap, so a crash at any
 // instant leaves every ref at a complete chain (SPEC §18.3).
-func (w *Workspace) applyPrune(store *vcs.GitStore, res *PruneResult) error {
+func (w *Workspace) applyPrune(ctx context.Context, store *vcs.GitStore, res *PruneResult) error {
 	if !res.Changed() {
 		return nil
+	}
+	if err := ctxErr(ctx); err != nil {
+		return err
 	}
 	batch, err := store.NewBatch()
 	if err != nil {
@@ -257,11 +265,20 @@ func (w *Workspace) applyPrune(store *vcs.GitStore, res *PruneResult) error {
 			kept[j] = p.chain[j].Commit
 		}
 		head, ids, err := vcs.RewriteChain(store, batch, kept)
+		if err == nil {
+			err = ctxErr(ctx)
+		}
 		if err != nil {
 			batch.Abort()
 			return fmt.Errorf("session %s: %w", p.Session, err)
 		}
 		p.NewHead, remaps[p.Session] = head, ids
+	}
+	// The last moment to stop with nothing changed: from here the refs
+	// move, each one a complete step, and all of them are moved.
+	if err := ctxErr(ctx); err != nil {
+		batch.Abort()
+		return err
 	}
 	if err := batch.Commit(); err != nil {
 		return fmt.Errorf("storing the rewritten checkpoints: %w", err)
@@ -336,9 +353,12 @@ func (w *Workspace) remapRecovered(session string, ids map[vcs.Hash]vcs.Hash) er
 // repack gives the space back (SPEC §18.4): the private store is repacked
 // whole; in a repository ctxgit only packs the loose objects its refs
 // reach and leaves the rest to git's gc.
-func (w *Workspace) repack(store *vcs.GitStore) (*vcs.RepackResult, error) {
+func (w *Workspace) repack(ctx context.Context, store *vcs.GitStore) (*vcs.RepackResult, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if w.Repo == nil {
-		return store.Repack(vcs.RepackAll, nil)
+		return store.Repack(ctx, vcs.RepackAll, nil)
 	}
 	refs, err := store.ListRefs(spec.RefPrefix)
 	if err != nil {
@@ -348,7 +368,7 @@ func (w *Workspace) repack(store *vcs.GitStore) (*vcs.RepackResult, error) {
 	for i, r := range refs {
 		roots[i] = r.ID
 	}
-	return store.Repack(vcs.RepackLoose, roots)
+	return store.Repack(ctx, vcs.RepackLoose, roots)
 }
 
 // Repack packs the store under the workspace lock, as prune does after
@@ -363,7 +383,7 @@ func (w *Workspace) Repack() (*vcs.RepackResult, error) {
 	if err != nil || store == nil {
 		return nil, err
 	}
-	return w.repack(store)
+	return w.repack(context.Background(), store)
 }
 
 // chainRoot is the oldest checkpoint on the chain below head. A checkpoint

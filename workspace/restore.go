@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"github.com/ctxgit/ctxgit/internal/safetext"
@@ -43,6 +44,11 @@ type RestoreOptions struct {
 	// KeepState leaves the state files (plan, logs, task state,
 	// summaries) as they are.
 	KeepState bool
+	// Ctx, when not nil, interrupts the restore (Ctrl-C): before the
+	// safety checkpoint nothing is changed; after it, the restore stops
+	// between files, each file either restored whole or untouched, and
+	// the safety checkpoint holds the workspace as it was.
+	Ctx context.Context
 }
 
 // Restore actions, one per path (SPEC §17.3).
@@ -160,7 +166,7 @@ func (w *Workspace) Restore(opts RestoreOptions) (*RestoreResult, error) {
 	if opts.DryRun {
 		return w.restore(opts, scope)
 	}
-	lock, err := w.Lock()
+	lock, err := w.LockContext(opts.Ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -190,6 +196,7 @@ func (w *Workspace) restore(opts RestoreOptions, scope []string) (*RestoreResult
 	view := newHashOnlyStore(store)
 	so := w.snapshotOptions(store)
 	so.Previous = w.previousTree(store, opts.Session)
+	so.Ctx = opts.Ctx
 	snap, err := vcs.Snapshot(view, so)
 	if err != nil {
 		return nil, err
@@ -226,7 +233,7 @@ func (w *Workspace) restore(opts RestoreOptions, scope []string) (*RestoreResult
 		return res, err
 	}
 	if safety == nil {
-		safety, err = w.CheckpointHeld(CheckpointOptions{Session: opts.Session, Trigger: spec.TriggerRestore, Message: restoreMessage(label, scope)})
+		safety, err = w.CheckpointHeld(CheckpointOptions{Session: opts.Session, Trigger: spec.TriggerRestore, Message: restoreMessage(label, scope), Ctx: opts.Ctx})
 		if err != nil {
 			return res, fmt.Errorf("taking the safety checkpoint: %w", err)
 		}
@@ -249,7 +256,7 @@ func (w *Workspace) restore(opts RestoreOptions, scope []string) (*RestoreResult
 	if err := w.verifyRestore(res.Changes, safetyName); err != nil {
 		return res, err
 	}
-	if err := w.applyRestore(store, res.Changes); err != nil {
+	if err := w.applyRestore(opts.Ctx, store, res.Changes); err != nil {
 		return res, fmt.Errorf("%w; the safety checkpoint %s holds the workspace as it was before (ctxgit restore --delete %s puts it back)", err, safetyName, safetyName)
 	}
 	return res, nil
@@ -912,12 +919,15 @@ func fileHashes(abs string, fi fs.FileInfo, id vcs.Hash) bool {
 
 // applyRestore carries out a verified plan: removals first, then each
 // file written atomically.
-func (w *Workspace) applyRestore(s vcs.Store, changes []RestoreChange) error {
+func (w *Workspace) applyRestore(ctx context.Context, s vcs.Store, changes []RestoreChange) error {
 	flags := w.fsFlags()
 	var emptied []string
 	for _, c := range changes {
 		if c.Action != RestoreDelete {
 			continue
+		}
+		if err := ctxErr(ctx); err != nil {
+			return err
 		}
 		if err := os.Remove(w.Path(c.Path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return ioError(c.Path, err)
@@ -944,6 +954,9 @@ func (w *Workspace) applyRestore(s vcs.Store, changes []RestoreChange) error {
 	for _, c := range changes {
 		if c.Action != RestoreCreate && c.Action != RestoreWrite {
 			continue
+		}
+		if err := ctxErr(ctx); err != nil {
+			return err
 		}
 		abs := w.Path(c.Path)
 		// A directory swapped for a link since the plan is neither

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -523,7 +524,7 @@ func TestRestoreApplyNeverFollowsLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	changes := []RestoreChange{{Path: "d/sub/x.txt", Action: RestoreCreate, want: vcs.TreeEntry{Name: "x.txt", Mode: vcs.ModeFile, ID: id}}}
-	err = w.applyRestore(store, changes)
+	err = w.applyRestore(context.Background(), store, changes)
 	if err == nil || !strings.Contains(err.Error(), "not restored: d is no longer a directory") {
 		t.Fatalf("applyRestore through a link = %v", err)
 	}

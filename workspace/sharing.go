@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"crypto/sha1"
 	"encoding/hex"
 	"errors"
@@ -49,6 +50,10 @@ type SyncOptions struct {
 	// Timeout bounds each git run against a network remote; 0 reads
 	// ctxgit.remoteTimeout from the git config, else the default.
 	Timeout time.Duration
+	// Ctx, when not nil, interrupts the transfer (Ctrl-C): git is
+	// stopped, a local copy is discarded, and no ref is moved after it is
+	// done.
+	Ctx context.Context
 }
 
 // Ref statuses of a push or fetch.
@@ -274,7 +279,7 @@ func (w *Workspace) connect(rr *resolvedRemote, push bool, opts SyncOptions) (vc
 		timeout = t
 	}
 	r, err := vcs.Connect(rr.ep, vcs.ConnectOptions{Push: push, Messages: opts.Messages, GitDir: w.storeGitDir(),
-		Name: rr.name, PushURL: rr.pushURL, Timeout: timeout})
+		Name: rr.name, PushURL: rr.pushURL, Timeout: timeout, Ctx: opts.Ctx})
 	if err != nil {
 		return nil, remoteErr(err)
 	}
@@ -522,6 +527,10 @@ func (w *Workspace) Fetch(opts SyncOptions) (*SyncResult, error) {
 	}
 	if err := vcs.WalkReachable(store, tips, known, func(vcs.Hash, vcs.ObjectType, []byte) error { return nil }); err != nil {
 		return nil, fmt.Errorf("%s sent an incomplete history (%w); no session was updated", ep, err)
+	}
+	// The last moment to stop with no tracking ref moved.
+	if err := ctxErr(opts.Ctx); err != nil {
+		return nil, err
 	}
 	var conflicts []string
 	fetched := map[string]bool{}

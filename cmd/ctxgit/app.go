@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -121,6 +125,8 @@ func setUsageError(c *cli.Command) {
 func (a *app) run(args []string) int {
 	var err error
 	args = hoistGlobalFlags(a.cli.Commands, args)
+	ctx, stop := a.interruptContext(args)
+	defer stop()
 	switch {
 	case len(args) > 1 && args[len(args)-1] == "--generate-bash-completion":
 		// Completion candidates, urfave/cli's own protocol. A "--" typed
@@ -130,13 +136,19 @@ func (a *app) run(args []string) int {
 		if n := len(args); n > 2 && args[n-2] == "--" {
 			args = append(args[:n-2:n-2], "-", args[n-1])
 		}
-		err = a.cli.Run(args)
+		err = a.cli.RunContext(ctx, args)
 	case len(args) > 1 && !strings.HasPrefix(args[1], "-") && a.cli.Command(args[1]) == nil && args[1] != "help" && args[1] != "h":
 		err = unknownCommand(a.cli.Commands, args[1])
 	case len(args) > 2 && (args[1] == "help" || args[1] == "h") && a.cli.Command(args[2]) == nil:
 		err = unknownCommand(a.cli.Commands, args[2])
 	default:
-		err = a.cli.Run(permute(a.cli.Commands, args))
+		err = a.cli.RunContext(ctx, permute(a.cli.Commands, args))
+	}
+	if err != nil && ctx.Err() != nil {
+		// Whatever the interrupted step said (a context error, a git
+		// killed mid-transfer), the user pressed Ctrl-C: one line, 130.
+		fmt.Fprintln(a.stderr, "ctxgit: interrupted")
+		return spec.ExitInterrupted
 	}
 	if err == nil && a.out.err != nil {
 		err = fmt.Errorf("writing output: %w", a.out.err)
@@ -148,6 +160,24 @@ func (a *app) run(args []string) int {
 		fmt.Fprintf(a.stderr, "ctxgit: %s\n", a.rel(oneLine(err.Error())))
 	}
 	return exitCode(err)
+}
+
+// interruptContext is the context a command's long work runs under: it is
+// cancelled on the first SIGINT or SIGTERM, so a snapshot, prune, restore
+// or transfer stops before publishing anything, cleans up and exits 130.
+// After that first signal the default handling is back, so a second Ctrl-C
+// kills at once. Hook commands get no handler: they fail open on their
+// own terms (SPEC §13.2), and a host stopping one must not be ignored.
+func (a *app) interruptContext(args []string) (context.Context, context.CancelFunc) {
+	if len(args) > 1 && (args[1] == "hook" || args[1] == "statusline") {
+		return context.WithCancel(context.Background())
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	return ctx, stop
 }
 
 func (a *app) rel(msg string) string {

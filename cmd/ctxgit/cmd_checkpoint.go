@@ -29,7 +29,7 @@ func (a *app) checkpointCommand() *cli.Command {
 			stop := a.startProgress(progress, c.Bool("json"))
 			res, err := w.Checkpoint(workspace.CheckpointOptions{
 				Session: sess, Trigger: c.String("trigger"), Message: c.String("message"), NextAction: c.String("next"),
-				Progress: progress,
+				Progress: progress, Ctx: c.Context,
 			})
 			stop()
 			if err != nil {

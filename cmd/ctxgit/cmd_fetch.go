@@ -20,7 +20,7 @@ func (a *app) fetchCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := w.Fetch(workspace.SyncOptions{Remote: c.Args().First(), As: c.String("as"), Prune: c.Bool("prune"), Messages: a.remoteMessages(), Timeout: c.Duration("timeout")})
+			res, err := w.Fetch(workspace.SyncOptions{Remote: c.Args().First(), As: c.String("as"), Prune: c.Bool("prune"), Messages: a.remoteMessages(), Timeout: c.Duration("timeout"), Ctx: c.Context})
 			if res != nil {
 				if perr := a.printSync(res, "fetched from", c.Bool("json")); perr != nil && err == nil {
 					err = perr

@@ -25,7 +25,7 @@ func (a *app) pruneCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			opts := workspace.PruneOptions{DryRun: c.Bool("dry-run")}
+			opts := workspace.PruneOptions{DryRun: c.Bool("dry-run"), Ctx: c.Context}
 			for _, f := range []struct {
 				name string
 				dst  **int

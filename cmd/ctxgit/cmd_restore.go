@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -33,10 +34,16 @@ func (a *app) restoreCommand() *cli.Command {
 			paths := c.Args().Slice()[1:]
 			res, err := w.Restore(workspace.RestoreOptions{
 				Name: c.Args().First(), Session: sess, Paths: paths,
-				Delete: c.Bool("delete"), DryRun: c.Bool("dry-run"), Force: c.Bool("force"), KeepState: c.Bool("keep-state"),
+				Delete: c.Bool("delete"), DryRun: c.Bool("dry-run"), Force: c.Bool("force"), KeepState: c.Bool("keep-state"), Ctx: c.Context,
 			})
 			if res != nil && res.Safety != nil {
 				a.reportSnapshot(res.Safety)
+			}
+			if errors.Is(err, context.Canceled) && res != nil && res.Safety != nil {
+				// Stopped between files: what is not restored yet is
+				// as it was, and the safety checkpoint holds all of it.
+				safety := sess + ":" + res.Safety.Checkpoint.Meta.CheckpointID
+				a.note("the safety checkpoint %s holds the workspace as it was before (ctxgit restore --delete %s puts it back)", safety, safety)
 			}
 			if res != nil && res.RemovedTemp > 0 {
 				a.note("removed %d temporary file(s) an interrupted write left behind", res.RemovedTemp)

@@ -25,6 +25,7 @@ var exitCodeRows = []struct {
 	{spec.ExitStatusHalt, "`STATUS:HALT_CONTEXT_LIMIT`", "`ctxgit status`: context pressure is critical; stop"},
 	{spec.ExitStatusComplete, "`STATUS:COMPLETE`", "`ctxgit status`: the task is done"},
 	{gitNotFoundExit, "git not found", "`ctxgit git` with no `git` installed, as a shell reports a missing command"},
+	{spec.ExitInterrupted, "interrupted", "Ctrl-C (SIGINT) or SIGTERM stopped the command before it published anything; stderr says `ctxgit: interrupted`"},
 }
 
 // environmentRows is the environment table of docs/cli.md.

@@ -1,0 +1,305 @@
+package workspace_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/vcs/vcstest"
+	"github.com/ctxgit/ctxgit/workspace"
+)
+
+// treeFiles maps every file below dir (store included) to its content.
+func treeFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// leftovers are the temporary and lock files among files: an interrupted
+// command removes its own.
+func leftovers(files map[string]string) []string {
+	var out []string
+	for p := range files {
+		base := p[strings.LastIndex(p, "/")+1:]
+		if atomicfile.IsTemp(base) || strings.HasPrefix(base, "tmp_") || strings.HasSuffix(base, ".lock") || p == spec.LocalDir+"/lock" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func writeTree(t *testing.T, root, tag string, dirs, files int) {
+	t.Helper()
+	for d := range dirs {
+		dir := filepath.Join(root, fmt.Sprintf("d%02d", d))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for f := range files {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.txt", f)), fmt.Appendf(nil, "%s: dir %d file %d\n", tag, d, f), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// Issue 17 item 6: a checkpoint interrupted at any of its checks (during
+// the walk, the hashing, or just before its objects are stored) returns
+// context.Canceled and changes nothing at all: not the ref, not the
+// store, not the stat cache or the worktree copies, no lock or temporary
+// file left. Once not interrupted, it is taken, and git fsck is clean.
+func TestCheckpointCancelled(t *testing.T) {
+	dir := realpath(t, t.TempDir())
+	git(t, dir, "init", "-q", "-b", "main")
+	writeTree(t, dir, "one", 10, 4)
+	w := openWS(t, dir)
+	first, err := w.Checkpoint(workspace.CheckpointOptions{Message: "first"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, dir, "two", 12, 4)
+	store, err := w.Store()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := w.SessionRef(spec.DefaultSession)
+	before := treeFiles(t, dir)
+	interrupted := 0
+	for n := 0; ; n++ {
+		if n > 2000 {
+			t.Fatal("the checkpoint never finished")
+		}
+		res, err := w.Checkpoint(workspace.CheckpointOptions{Message: "second", Ctx: vcstest.CancelAfter(n)})
+		if err == nil {
+			if head, _ := store.ReadRef(ref); head != res.Commit || head == first.Commit {
+				t.Fatalf("finished checkpoint: ref at %s, want the new %s", head.Short(), res.Commit.Short())
+			}
+			break
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("interrupted at check %d: %v, want context.Canceled", n, err)
+		}
+		interrupted++
+		after := treeFiles(t, dir)
+		if left := leftovers(after); len(left) > 0 {
+			t.Fatalf("interrupted at check %d: left %v", n, left)
+		}
+		if !maps.Equal(after, before) {
+			for p := range maps.Keys(after) {
+				if after[p] != before[p] {
+					t.Errorf("interrupted at check %d: %s changed", n, p)
+				}
+			}
+			t.Fatalf("interrupted at check %d: files changed", n)
+		}
+	}
+	if interrupted < 40 {
+		t.Fatalf("only %d interruption points: the walk and hashing are not checked per directory and file", interrupted)
+	}
+	git(t, dir, "fsck", "--strict", "--no-dangling")
+}
+
+// Issue 17 item 6: a restore interrupted at any check either changed
+// nothing (before its safety checkpoint) or stopped between files: every
+// file is then whole, old or restored, no temporary file is left, the
+// lock is free, and the safety checkpoint holds the workspace as it was.
+func TestRestoreCancelled(t *testing.T) {
+	dir := realpath(t, t.TempDir())
+	writeTree(t, dir, "old", 4, 5)
+	w := openWS(t, dir)
+	from, err := w.Checkpoint(workspace.CheckpointOptions{Message: "old"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := from.Checkpoint.Meta.CheckpointID
+	partial := 0
+	// The first pass takes the safety checkpoint (and is interrupted in
+	// it); the second, from the same changes, reuses it, so its checks
+	// reach the file writes one by one.
+	for range 2 {
+		restoreUntilDone(t, w, dir, name, &partial)
+	}
+	if partial == 0 {
+		t.Fatal("no restore was interrupted between files: the test proves nothing")
+	}
+}
+
+func restoreUntilDone(t *testing.T, w *workspace.Workspace, dir, name string, partial *int) {
+	t.Helper()
+	for n := 0; ; n++ {
+		if n > 2000 {
+			t.Fatal("the restore never finished")
+		}
+		// Each run starts from the same changes (after the first safety
+		// checkpoint, the one it reuses).
+		writeTree(t, dir, "new", 4, 5)
+		_, err := w.Restore(workspace.RestoreOptions{Name: name, Ctx: vcstest.CancelAfter(n)})
+		files := treeFiles(t, dir)
+		old, nw := 0, 0
+		for d := range 4 {
+			for f := range 5 {
+				switch files[fmt.Sprintf("d%02d/f%d.txt", d, f)] {
+				case fmt.Sprintf("old: dir %d file %d\n", d, f):
+					old++
+				case fmt.Sprintf("new: dir %d file %d\n", d, f):
+					nw++
+				default:
+					t.Fatalf("interrupted at check %d: d%02d/f%d.txt is neither old nor new", n, d, f)
+				}
+			}
+		}
+		if left := leftovers(files); len(left) > 0 {
+			t.Fatalf("interrupted at check %d: left %v", n, left)
+		}
+		if err == nil {
+			if old != 20 {
+				t.Fatalf("finished restore: %d of 20 files restored", old)
+			}
+			break
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("interrupted at check %d: %v, want context.Canceled", n, err)
+		}
+		if old > 0 && nw > 0 {
+			*partial++
+		}
+	}
+}
+
+// Issue 17 item 6: a prune interrupted before its refs move changes no
+// ref; one interrupted in its repack has moved them all (each a complete
+// chain) and deleted nothing. No lock or temporary file is left, and a
+// prune run afterwards finishes the work.
+func TestPruneCancelled(t *testing.T) {
+	w, now := pruneWorkspace(t)
+	for i := range 4 {
+		for _, s := range []string{"a", "b", "c"} {
+			checkpointAt(t, w, now, fixedNow.Add(time.Duration(i)*time.Minute), s, s+".txt", fmt.Sprint(i))
+		}
+	}
+	store, err := w.Store()
+	if err != nil {
+		t.Fatal(err)
+	}
+	heads := func() map[string]vcs.Hash {
+		out := map[string]vcs.Hash{}
+		refs, err := store.ListRefs(spec.RefPrefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range refs {
+			out[r.Name] = r.ID
+			if err := vcs.WalkReachable(store, []vcs.Hash{r.ID}, nil, func(vcs.Hash, vcs.ObjectType, []byte) error { return nil }); err != nil {
+				t.Fatalf("%s: %v", r.Name, err)
+			}
+		}
+		return out
+	}
+	orig := heads()
+	beforeMove, inRepack := 0, 0
+	for n := 0; ; n++ {
+		if n > 2000 {
+			t.Fatal("the prune never finished")
+		}
+		storeBefore := treeFiles(t, w.Path(spec.PrivateStoreDir))
+		res, err := w.Prune(workspace.PruneOptions{Keep: intp(1), Ctx: vcstest.CancelAfter(n)})
+		if left := leftovers(treeFiles(t, w.Root)); len(left) > 0 {
+			t.Fatalf("interrupted at check %d: left %v", n, left)
+		}
+		now := heads()
+		if err == nil {
+			if res.Repack == nil {
+				t.Fatal("finished prune: no repack")
+			}
+			break
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("interrupted at check %d: %v, want context.Canceled", n, err)
+		}
+		switch moved := !maps.Equal(now, orig); {
+		case !moved:
+			beforeMove++
+			if after := treeFiles(t, w.Path(spec.PrivateStoreDir)); !maps.Equal(after, storeBefore) {
+				t.Fatalf("interrupted at check %d, before the refs moved: the store changed", n)
+			}
+		default:
+			inRepack++
+			for name, id := range now {
+				if id == orig[name] {
+					t.Fatalf("interrupted at check %d: %s did not move while others did", n, name)
+				}
+			}
+			// The refs moved: later runs start from here.
+			orig = now
+		}
+	}
+	if beforeMove == 0 || inRepack == 0 {
+		t.Fatalf("interrupted %d times before the refs moved and %d in the repack: each must happen", beforeMove, inRepack)
+	}
+	sessions, err := w.Sessions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sessions {
+		c, err := vcs.ReadCommit(store, s.ID)
+		if err != nil || len(c.Parents) != 0 {
+			t.Fatalf("%s after prune --keep 1: %v, parents %v", s.Name, err, c)
+		}
+	}
+}
+
+// Issue 17 item 6: Ctrl-C while another process holds the workspace lock
+// ends the wait at once, not after lock.timeout, and leaves the holder's
+// lock alone.
+func TestLockWaitCancelled(t *testing.T) {
+	dir := realpath(t, t.TempDir())
+	w := openWS(t, dir)
+	held, err := w.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Unlock()
+	lockData, err := os.ReadFile(w.LocalPath("lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	_, err = openWS(t, dir).Checkpoint(workspace.CheckpointOptions{Ctx: ctx})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("checkpoint waiting for the lock = %v, want context.Canceled", err)
+	}
+	if took, timeout := time.Since(start), time.Duration(w.Config.Lock.Timeout); took > timeout/2 {
+		t.Fatalf("the wait ended after %v (lock.timeout %v)", took, timeout)
+	}
+	if after, _ := os.ReadFile(w.LocalPath("lock")); string(after) != string(lockData) {
+		t.Fatalf("the holder's lock changed: %q", after)
+	}
+}
