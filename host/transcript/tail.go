@@ -35,16 +35,6 @@ func TailUsage(path string, f Format, maxBack int64) (u Usage, ok bool, err erro
 	if err != nil {
 		return Usage{}, false, err
 	}
-	if f == Gemini && legacyDocument(bufio.NewReader(fh)) {
-		// The older Gemini layout is one document: no line of its tail
-		// stands alone, so it is read whole (it predates long sessions
-		// being recorded as lines).
-		s, err := ReadFile(path, f, ReadOptions{})
-		if err != nil {
-			return Usage{}, false, err
-		}
-		return s.Usage, s.UsageKnown, nil
-	}
 	u, ok, err = tailUsage(fh, fi.Size(), f, maxBack)
 	if err != nil {
 		return Usage{}, false, &spec.FileError{Path: path, Err: err}
@@ -54,6 +44,16 @@ func TailUsage(path string, f Format, maxBack int64) (u Usage, ok bool, err erro
 
 // tailUsage is TailUsage on any ReaderAt, so tests can count what it reads.
 func tailUsage(r io.ReaderAt, size int64, f Format, maxBack int64) (Usage, bool, error) {
+	if f == Gemini && legacyDocument(bufio.NewReader(io.NewSectionReader(r, 0, size))) {
+		// The older Gemini layout is one document: no line of its tail
+		// stands alone, so it is read whole (it predates long sessions
+		// being recorded as lines).
+		s, err := Read(io.NewSectionReader(r, 0, size), f, ReadOptions{})
+		if err != nil {
+			return Usage{}, false, err
+		}
+		return s.Usage, s.UsageKnown, nil
+	}
 	if maxBack <= 0 {
 		maxBack = DefaultTailBytes
 	}
