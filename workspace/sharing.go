@@ -690,3 +690,11 @@ func (w *Workspace) GitEnv() (map[string]string, error) {
 	}
 	return map[string]string{"GIT_DIR": w.Path(spec.PrivateStoreDir)}, nil
 }
+
+// plural renders a count with its noun, "1 checkpoint" or "2 checkpoints".
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/internal/safetext"
+	"github.com/ctxgit/ctxgit/review"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -54,7 +55,7 @@ func (a *app) diffCommand() *cli.Command {
 				return err
 			}
 			nameOnly, stat := c.Bool("name-only"), c.Bool("stat")
-			d, err := w.Diff(from, to, workspace.DiffOptions{Lines: !nameOnly, Semantic: !nameOnly && !stat})
+			d, err := review.DiffCheckpoints(w, from, to, review.DiffOptions{Lines: !nameOnly, Semantic: !nameOnly && !stat})
 			if err != nil {
 				return err
 			}
@@ -70,7 +71,7 @@ func (a *app) diffCommand() *cli.Command {
 				}
 				return nil
 			case stat:
-				_, err := fmt.Fprint(a.stdout, workspace.RenderStat(d.Files))
+				_, err := fmt.Fprint(a.stdout, review.RenderStat(d.Files))
 				return err
 			}
 			printDiff(a.stdout, d)
@@ -81,7 +82,7 @@ func (a *app) diffCommand() *cli.Command {
 
 // printDiff writes the human form: a line naming both sides, then one
 // section per kind of change, each left out when empty (SPEC §16.1).
-func printDiff(w io.Writer, d *workspace.Diff) {
+func printDiff(w io.Writer, d *review.Diff) {
 	to := d.To.Session + ":" + d.To.Checkpoint.Meta.CheckpointID
 	if d.From == nil {
 		fmt.Fprintf(w, "%s (the session's first checkpoint: everything in it is new)\n", to)
@@ -94,7 +95,7 @@ func printDiff(w io.Writer, d *workspace.Diff) {
 		empty = false
 	}
 	if len(d.Files) > 0 {
-		t := workspace.Totals(d.Files)
+		t := review.Totals(d.Files)
 		section(fmt.Sprintf("Files: %d changed, +%d -%d", t.Files, t.Added, t.Removed))
 		names := make([]string, len(d.Files))
 		wide := 0
@@ -127,14 +128,14 @@ func printDiff(w io.Writer, d *workspace.Diff) {
 		}
 		section("Plan: " + progress)
 		for _, s := range p.Steps {
-			fmt.Fprintf(w, "  %s\n", workspace.StepChangeText(s))
+			fmt.Fprintf(w, "  %s\n", review.StepChangeText(s))
 		}
 	}
-	for _, kind := range []string{workspace.ChangeAdded, workspace.ChangeRemoved} {
+	for _, kind := range []string{review.ChangeAdded, review.ChangeRemoved} {
 		var lines []string
 		for _, dc := range d.Decisions {
 			if dc.Change == kind {
-				lines = append(lines, workspace.DecisionText(dc.Decision))
+				lines = append(lines, review.DecisionText(dc.Decision))
 			}
 		}
 		if len(lines) > 0 {
@@ -144,11 +145,11 @@ func printDiff(w io.Writer, d *workspace.Diff) {
 			}
 		}
 	}
-	for _, kind := range []string{workspace.ChangeAdded, workspace.ChangeRemoved} {
+	for _, kind := range []string{review.ChangeAdded, review.ChangeRemoved} {
 		var lines []string
 		for _, fc := range d.Failures {
 			if fc.Change == kind {
-				lines = append(lines, workspace.FailureText(fc.FailureEntry))
+				lines = append(lines, review.FailureText(fc.FailureEntry))
 			}
 		}
 		if len(lines) > 0 {
@@ -170,15 +171,15 @@ func printDiff(w io.Writer, d *workspace.Diff) {
 }
 
 // lineCounts is a file's counts as the human form shows them.
-func lineCounts(f workspace.FileDiff) string {
+func lineCounts(f review.FileDiff) string {
 	switch f.Lines {
-	case workspace.LinesBinary:
+	case review.LinesBinary:
 		return fmt.Sprintf("binary, %d → %d bytes", f.OldSize, f.NewSize)
-	case workspace.LinesTooLarge:
-		return fmt.Sprintf("not counted (over %d MiB)", workspace.MaxLineDiffBytes>>20)
-	case workspace.LinesSubmodule:
+	case review.LinesTooLarge:
+		return fmt.Sprintf("not counted (over %d MiB)", review.MaxLineDiffBytes>>20)
+	case review.LinesSubmodule:
 		return "submodule"
-	case workspace.LinesEstimated:
+	case review.LinesEstimated:
 		return fmt.Sprintf("+%d -%d (estimated)", f.Added, f.Removed)
 	}
 	return fmt.Sprintf("+%d -%d", f.Added, f.Removed)
@@ -187,20 +188,20 @@ func lineCounts(f workspace.FileDiff) string {
 // diffResult is `ctxgit diff --json`: from is null for a session's first
 // checkpoint.
 type diffResult struct {
-	Decisions []workspace.DecisionChange `json:"decisions"`
-	Failures  []workspace.FailureChange  `json:"failures"`
-	Files     []workspace.FileDiff       `json:"files"`
-	From      *checkpointRef             `json:"from"`
-	OpenItems []workspace.OpenItemChange `json:"open_items"`
-	Plan      workspace.PlanDiff         `json:"plan"`
-	Task      []taskChange               `json:"task"`
-	To        *checkpointRef             `json:"to"`
-	Totals    workspace.FileTotals       `json:"totals"`
+	Decisions []review.DecisionChange `json:"decisions"`
+	Failures  []review.FailureChange  `json:"failures"`
+	Files     []review.FileDiff       `json:"files"`
+	From      *checkpointRef          `json:"from"`
+	OpenItems []review.OpenItemChange `json:"open_items"`
+	Plan      review.PlanDiff         `json:"plan"`
+	Task      []taskChange            `json:"task"`
+	To        *checkpointRef          `json:"to"`
+	Totals    review.FileTotals       `json:"totals"`
 }
 
-func diffJSON(d *workspace.Diff) diffResult {
+func diffJSON(d *review.Diff) diffResult {
 	return diffResult{Decisions: d.Decisions, Failures: d.Failures, Files: d.Files, From: cpRef(d.From),
-		OpenItems: d.OpenItems, Plan: d.Plan, Task: taskJSON(d.Task), To: cpRef(d.To), Totals: workspace.Totals(d.Files)}
+		OpenItems: d.OpenItems, Plan: d.Plan, Task: taskJSON(d.Task), To: cpRef(d.To), Totals: review.Totals(d.Files)}
 }
 
 // checkpointRef names a checkpoint in JSON output.

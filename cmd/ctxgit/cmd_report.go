@@ -5,8 +5,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/review"
 	"github.com/ctxgit/ctxgit/spec"
-	"github.com/ctxgit/ctxgit/workspace"
 )
 
 func (a *app) reportCommand() *cli.Command {
@@ -17,7 +17,7 @@ func (a *app) reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "since", Usage: "start after this checkpoint (default: the session's first checkpoint)"},
 			&cli.StringFlag{Name: "base", Usage: "list files against the merge base of HEAD and this `REF` (the pull request's target branch)"},
 			&cli.BoolFlag{Name: "all-sessions", Usage: "merge every session of the workspace, in time order"},
-			&cli.StringFlag{Name: "format", Value: workspace.FormatMarkdown, Usage: "markdown, or github: cut to fit GitHub's comment limit"},
+			&cli.StringFlag{Name: "format", Value: review.FormatMarkdown, Usage: "markdown, or github: cut to fit GitHub's comment limit"},
 		},
 		Action: func(c *cli.Context) error {
 			sess, err := session(c)
@@ -25,7 +25,7 @@ func (a *app) reportCommand() *cli.Command {
 				return err
 			}
 			format := c.String("format")
-			if format != workspace.FormatMarkdown && format != workspace.FormatGitHub {
+			if format != review.FormatMarkdown && format != review.FormatGitHub {
 				return spec.Usage("--format %q: want markdown or github", format)
 			}
 			w, err := a.open(c)
@@ -35,7 +35,7 @@ func (a *app) reportCommand() *cli.Command {
 			if sess, err = a.pickSession(c, w, sess, true); err != nil {
 				return err
 			}
-			r, err := w.Report(workspace.ReportOptions{Session: sess, Since: c.String("since"), Base: c.String("base"), AllSessions: c.Bool("all-sessions")})
+			r, err := review.BuildReport(w, review.ReportOptions{Session: sess, Since: c.String("since"), Base: c.String("base"), AllSessions: c.Bool("all-sessions")})
 			if err != nil {
 				return err
 			}
@@ -50,10 +50,10 @@ func (a *app) reportCommand() *cli.Command {
 					Plan: reportPlan{FromDone: r.Plan.FromDone, FromTotal: r.Plan.FromTotal, Steps: nonNil(r.Steps),
 						ToDone: r.Plan.ToDone, ToTotal: r.Plan.ToTotal},
 					Session: r.Session, Sessions: r.Sessions, Since: r.Since, Task: taskJSON(r.Task), Title: r.Title,
-					Totals: workspace.Totals(r.Files),
+					Totals: review.Totals(r.Files),
 				})
 			}
-			_, err = fmt.Fprint(a.stdout, workspace.RenderReportFormat(r, format))
+			_, err = fmt.Fprint(a.stdout, review.RenderReportFormat(r, format))
 			return err
 		},
 	})
@@ -61,34 +61,34 @@ func (a *app) reportCommand() *cli.Command {
 
 // reportResult is `ctxgit report --json`.
 type reportResult struct {
-	Base        *checkpointRef             `json:"base"`
-	Checklist   []checklistStep            `json:"checklist"`
-	Checkpoints []workspace.ReportRow      `json:"checkpoints"`
-	Decisions   []workspace.ReportDecision `json:"decisions"`
-	Failures    []workspace.ReportFailure  `json:"failures"`
-	Files       []workspace.FileDiff       `json:"files"`
-	FilesBase   *workspace.ReportBase      `json:"files_base"`
-	Goal        string                     `json:"goal"`
-	Head        *checkpointRef             `json:"head"`
-	Open        []string                   `json:"open"`
-	OpenItems   []workspace.ReportOpenItem `json:"open_items"`
-	Plan        reportPlan                 `json:"plan"`
-	Session     string                     `json:"session"`
-	Sessions    []string                   `json:"sessions"`
-	Since       bool                       `json:"since"`
-	Task        []taskChange               `json:"task"`
-	Title       string                     `json:"title"`
-	Totals      workspace.FileTotals       `json:"totals"`
+	Base        *checkpointRef          `json:"base"`
+	Checklist   []checklistStep         `json:"checklist"`
+	Checkpoints []review.ReportRow      `json:"checkpoints"`
+	Decisions   []review.ReportDecision `json:"decisions"`
+	Failures    []review.ReportFailure  `json:"failures"`
+	Files       []review.FileDiff       `json:"files"`
+	FilesBase   *review.ReportBase      `json:"files_base"`
+	Goal        string                  `json:"goal"`
+	Head        *checkpointRef          `json:"head"`
+	Open        []string                `json:"open"`
+	OpenItems   []review.ReportOpenItem `json:"open_items"`
+	Plan        reportPlan              `json:"plan"`
+	Session     string                  `json:"session"`
+	Sessions    []string                `json:"sessions"`
+	Since       bool                    `json:"since"`
+	Task        []taskChange            `json:"task"`
+	Title       string                  `json:"title"`
+	Totals      review.FileTotals       `json:"totals"`
 }
 
 // reportPlan is the plan's progress from base to head, and each step's
 // changes.
 type reportPlan struct {
-	FromDone  int                    `json:"from_done"`
-	FromTotal int                    `json:"from_total"`
-	Steps     []workspace.ReportStep `json:"steps"`
-	ToDone    int                    `json:"to_done"`
-	ToTotal   int                    `json:"to_total"`
+	FromDone  int                 `json:"from_done"`
+	FromTotal int                 `json:"from_total"`
+	Steps     []review.ReportStep `json:"steps"`
+	ToDone    int                 `json:"to_done"`
+	ToTotal   int                 `json:"to_total"`
 }
 
 // checklistStep is one of the head plan's steps.

@@ -1,4 +1,4 @@
-package workspace
+package review
 
 import (
 	"fmt"
@@ -6,8 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // Report is a session's history as a pull request needs it (SPEC §16.3):
@@ -29,13 +31,13 @@ type Report struct {
 	// Base is where changes are counted from: the --since checkpoint, or
 	// the session's first checkpoint. Head is the session's newest; it is
 	// Base itself when nothing came after.
-	Base, Head *Resolved
+	Base, Head *workspace.Resolved
 	// Since is true when Base was given: it is then not in Checkpoints.
 	Since       bool
 	Checkpoints []ReportRow
 
 	Files     []FileDiff
-	Task      []TaskChange
+	Task      []workspace.TaskChange
 	Plan      PlanDiff // Base's and Head's progress; Steps is empty, see Steps
 	Steps     []ReportStep
 	Decisions []ReportDecision
@@ -111,9 +113,9 @@ type ReportOptions struct {
 // first checkpoint and still in the log at its head.
 const ChangeExisting = "existing"
 
-// Report reads a session's checkpoints and compares them. It writes
-// nothing and takes no lock.
-func (w *Workspace) Report(o ReportOptions) (*Report, error) {
+// BuildReport reads a session's checkpoints of w and compares them. It
+// writes nothing and takes no lock.
+func BuildReport(w *workspace.Workspace, o ReportOptions) (*Report, error) {
 	if o.AllSessions && o.Since != "" {
 		return nil, spec.Usage("--all-sessions and --since cannot be used together")
 	}
@@ -123,19 +125,19 @@ func (w *Workspace) Report(o ReportOptions) (*Report, error) {
 		var since time.Time
 		if o.Base != "" {
 			// Sessions that ended before the branch began did not touch it.
-			if since, err = w.branchStart(o.Base); err != nil {
+			if since, err = branchStart(w, o.Base); err != nil {
 				return nil, err
 			}
 		}
-		r, err = w.reportAllSessions(o, since)
+		r, err = reportAllSessions(w, o, since)
 	} else {
-		r, err = w.reportSession(o)
+		r, err = reportSession(w, o)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if o.Base != "" {
-		if err := w.filesAgainstBase(r, o.Base); err != nil {
+		if err := filesAgainstBase(w, r, o.Base); err != nil {
 			return nil, err
 		}
 	}
@@ -143,23 +145,23 @@ func (w *Workspace) Report(o ReportOptions) (*Report, error) {
 }
 
 // reportSession reports one session.
-func (w *Workspace) reportSession(o ReportOptions) (*Report, error) {
+func reportSession(w *workspace.Workspace, o ReportOptions) (*Report, error) {
 	entries, err := w.Log(o.Session, 0) // newest first
 	if err != nil {
 		return nil, err
 	}
-	store, err := w.storeIfAny()
+	store, err := w.ReadStore()
 	if err != nil {
 		return nil, err
 	}
 	r := &Report{Session: o.Session, Sessions: []string{o.Session}}
-	var base *Resolved
+	var base *workspace.Resolved
 	if o.Since != "" {
 		base, err = w.Resolve(o.Since, o.Session)
 		if err != nil {
 			return nil, err
 		}
-		i := slices.IndexFunc(entries, func(e Entry) bool { return e.Commit == base.Commit })
+		i := slices.IndexFunc(entries, func(e workspace.Entry) bool { return e.Commit == base.Commit })
 		if i < 0 {
 			return nil, spec.NotFound("checkpoint %s is not in session %s", o.Since, o.Session)
 		}
@@ -170,7 +172,7 @@ func (w *Workspace) reportSession(o ReportOptions) (*Report, error) {
 
 	var baseState, prev *cpState
 	if base != nil {
-		if baseState, err = w.readCPState(store, base); err != nil {
+		if baseState, err = readCPState(w, store, base); err != nil {
 			return nil, err
 		}
 		prev = baseState
@@ -182,18 +184,18 @@ func (w *Workspace) reportSession(o ReportOptions) (*Report, error) {
 		}
 	}
 	for _, e := range entries {
-		cp, err := readCheckpointAt(store, e.Commit)
+		cp, err := workspace.ReadCheckpointAt(store, e.Commit)
 		if err != nil {
 			return nil, err
 		}
-		cur, err := w.readCPState(store, &Resolved{Session: o.Session, Commit: e.Commit, Checkpoint: cp})
+		cur, err := readCPState(w, store, &workspace.Resolved{Session: o.Session, Commit: e.Commit, Checkpoint: cp})
 		if err != nil {
 			return nil, err
 		}
 		id := cp.Meta.CheckpointID
 		row := ReportRow{
 			Session: o.Session, CheckpointID: id, Commit: e.Commit.String(), CreatedAt: cp.Meta.CreatedAt.UTC(),
-			Trigger: cp.Meta.Trigger, TokenUsage: cp.Meta.TokenUsage, Topic: oneLine(string(cp.Working.Topic)),
+			Trigger: cp.Meta.Trigger, TokenUsage: cp.Meta.TokenUsage, Topic: safetext.Line(string(cp.Working.Topic)),
 			PlanDone: cp.Plan.Done, PlanTotal: cp.Plan.Total, Branch: cp.Meta.Branch,
 		}
 		if prev == nil {
@@ -202,7 +204,7 @@ func (w *Workspace) reportSession(o ReportOptions) (*Report, error) {
 		} else {
 			d := &Diff{}
 			compareStates(d, prev, cur)
-			files, err := w.reportFiles(prev.ref.Commit, cur.ref)
+			files, err := reportFiles(w, prev.ref.Commit, cur.ref)
 			if err != nil {
 				return nil, err
 			}
@@ -230,7 +232,7 @@ func (w *Workspace) reportSession(o ReportOptions) (*Report, error) {
 	r.Base, r.Head = baseState.ref, prev.ref
 	r.addProblems(baseState.problems)
 
-	if r.Files, err = w.reportFiles(r.Base.Commit, r.Head); err != nil {
+	if r.Files, err = reportFiles(w, r.Base.Commit, r.Head); err != nil {
 		return nil, err
 	}
 	d := r.setRangeChanges(baseState, prev)
@@ -333,14 +335,14 @@ func StepChangeText(s StepChange) string {
 	if s.Reason != "" && s.Change != StepRemoved {
 		t += ": " + s.Reason
 	}
-	return oneLine(t) // names and reasons come from the plan
+	return safetext.Line(t) // names and reasons come from the plan
 }
 
 // DecisionText is "d_003 What — why: Why".
 func DecisionText(d spec.Decision) string {
-	t := d.ID + " " + oneLine(d.What)
+	t := d.ID + " " + safetext.Line(d.What)
 	if d.Why != "" {
-		t += " — why: " + oneLine(d.Why)
+		t += " — why: " + safetext.Line(d.Why)
 	}
 	return t
 }
@@ -359,7 +361,7 @@ func FailureText(f spec.FailureEntry) string {
 		}
 		head = append(head, ta)
 	}
-	t := oneLine(f.Summary)
+	t := safetext.Line(f.Summary)
 	if len(head) > 0 {
 		t = strings.Join(head, " · ") + ": " + t
 	}
@@ -428,7 +430,7 @@ func quoteOrNone(s string) string {
 	if s == "" {
 		return "(none)"
 	}
-	return code(oneLine(s))
+	return code(safetext.Line(s))
 }
 
 // code wraps text in a code span long enough for the backticks it holds.
@@ -444,8 +446,28 @@ func code(s string) string {
 }
 
 // cell makes text safe in a table cell: one line, pipes escaped.
-func cell(s string) string { return cellEscape(oneLine(s)) }
+func cell(s string) string { return cellEscape(safetext.Line(s)) }
 
 // cellEscape escapes pipes, which end a table cell even inside a code
 // span (GFM).
 func cellEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+// kTokens renders a token count as the gauge and the recovery block do
+// (workspace's kTokens): "12k" from 1,000 up, rounded to the nearest
+// thousand.
+func kTokens(n int64) string {
+	if n >= 1000 {
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	}
+	return fmt.Sprint(n)
+}
+
+// truncateRunes cuts s to n runes, the last an ellipsis, as checkpoint
+// topics are cut in workspace.
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,4 +1,4 @@
-package workspace_test
+package review_test
 
 import (
 	"os"
@@ -7,9 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxgit/ctxgit/review"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
+
+// fixedNow is the time of the first checkpoint of history.
+var fixedNow = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 
 // history builds a session of three checkpoints in a plain directory, ten
 // minutes apart: cp_002 adds a decision, a failure and a file and moves
@@ -57,7 +61,7 @@ func history(t *testing.T) *workspace.Workspace {
 	return w
 }
 
-// SPEC §16.1: Diff compares any two checkpoints of a session.
+// SPEC §16.1: DiffCheckpoints compares any two checkpoints of a session.
 func TestDiff(t *testing.T) {
 	w := history(t)
 	from, err := w.Resolve("cp_001", "default")
@@ -68,7 +72,7 @@ func TestDiff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := w.Diff(from, to, workspace.DiffOptions{Lines: true, Semantic: true})
+	d, err := review.DiffCheckpoints(w, from, to, review.DiffOptions{Lines: true, Semantic: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +83,7 @@ func TestDiff(t *testing.T) {
 	if got, want := strings.Join(files, ","), "M .active-plan.md counted,M .ctxgit/decisions.md counted,A .ctxgit/failure-log.md counted,A csv.go counted"; got != want {
 		t.Errorf("files = %s, want %s", got, want)
 	}
-	if tot := workspace.Totals(d.Files); tot.Files != 4 || tot.Added == 0 {
+	if tot := review.Totals(d.Files); tot.Files != 4 || tot.Added == 0 {
 		t.Errorf("totals = %+v", tot)
 	}
 	if len(d.Decisions) != 1 || d.Decisions[0].What != "Page with keyset pagination" || d.Decisions[0].Why != "no streaming" {
@@ -91,12 +95,12 @@ func TestDiff(t *testing.T) {
 	if d.Plan.FromDone != 0 || d.Plan.ToDone != 2 || len(d.Plan.Steps) != 2 {
 		t.Errorf("plan = %+v", d.Plan)
 	}
-	if len(d.OpenItems) != 2 || d.OpenItems[0].Text != "Page size?" || d.OpenItems[1].Change != workspace.ItemClosed {
+	if len(d.OpenItems) != 2 || d.OpenItems[0].Text != "Page size?" || d.OpenItems[1].Change != review.ItemClosed {
 		t.Errorf("open items = %+v", d.OpenItems)
 	}
 
 	// Without the semantic part, only files; without lines, no counts.
-	d, err = w.Diff(from, to, workspace.DiffOptions{})
+	d, err = review.DiffCheckpoints(w, from, to, review.DiffOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +114,7 @@ func TestDiff(t *testing.T) {
 // showed.
 func TestReport(t *testing.T) {
 	w := history(t)
-	r, err := w.Report(workspace.ReportOptions{Session: "default"})
+	r, err := review.BuildReport(w, review.ReportOptions{Session: "default"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,8 +125,8 @@ func TestReport(t *testing.T) {
 		t.Errorf("base %s, head %s", r.Base.Checkpoint.Meta.CheckpointID, r.Head.Checkpoint.Meta.CheckpointID)
 	}
 	// The decision recorded before the first checkpoint is listed too.
-	if len(r.Decisions) != 2 || r.Decisions[0].Change != workspace.ChangeExisting || r.Decisions[0].At != "cp_001" ||
-		r.Decisions[1].Change != workspace.ChangeAdded || r.Decisions[1].At != "cp_002" {
+	if len(r.Decisions) != 2 || r.Decisions[0].Change != review.ChangeExisting || r.Decisions[0].At != "cp_001" ||
+		r.Decisions[1].Change != review.ChangeAdded || r.Decisions[1].At != "cp_002" {
 		t.Errorf("decisions = %+v, want the encoding/csv one before cp_001, the keyset one at cp_002", r.Decisions)
 	}
 	if len(r.Failures) != 1 || r.Failures[0].At != "cp_002" {
@@ -130,7 +134,7 @@ func TestReport(t *testing.T) {
 	}
 	var steps []string
 	for _, s := range r.Steps {
-		steps = append(steps, s.At+" "+workspace.StepChangeText(s.StepChange))
+		steps = append(steps, s.At+" "+review.StepChangeText(s.StepChange))
 	}
 	want := "cp_002 1. Read: in_progress → done,cp_002 2. Write: pending → in_progress,cp_003 2. Write: in_progress → done"
 	if got := strings.Join(steps, ","); got != want {
@@ -141,12 +145,12 @@ func TestReport(t *testing.T) {
 		t.Errorf("cp_003 row = %+v", row)
 	}
 
-	md := workspace.RenderReport(r)
-	again, err := w.Report(workspace.ReportOptions{Session: "default"})
+	md := review.RenderReport(r)
+	again, err := review.BuildReport(w, review.ReportOptions{Session: "default"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if workspace.RenderReport(again) != md {
+	if review.RenderReport(again) != md {
 		t.Error("two reports of the same history differ")
 	}
 	for _, s := range []string{"# P\n", "\n## Checkpoints\n", "\n## Plan progress\n", "\n## Checklist\n\n- [x] 1. Read\n- [x] 2. Write\n",
@@ -161,30 +165,30 @@ func TestReport(t *testing.T) {
 	}
 
 	// --since: the timeline starts after it; changes count from it.
-	r, err = w.Report(workspace.ReportOptions{Session: "default", Since: "cp_002"})
+	r, err = review.BuildReport(w, review.ReportOptions{Session: "default", Since: "cp_002"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(r.Checkpoints) != 1 || r.Checkpoints[0].CheckpointID != "cp_003" || r.Checkpoints[0].Start || len(r.Decisions) != 0 {
 		t.Errorf("since cp_002: %+v", r)
 	}
-	r, err = w.Report(workspace.ReportOptions{Session: "default", Since: "@"})
+	r, err = review.BuildReport(w, review.ReportOptions{Session: "default", Since: "@"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if md := workspace.RenderReport(r); md != "# P\n\nNo checkpoints after cp_003.\n" {
+	if md := review.RenderReport(r); md != "# P\n\nNo checkpoints after cp_003.\n" {
 		t.Errorf("empty range:\n%s", md)
 	}
 
 	for _, tc := range []struct {
-		o    workspace.ReportOptions
+		o    review.ReportOptions
 		code int
 	}{
-		{workspace.ReportOptions{Session: "nosuch"}, spec.ExitNotFound},
-		{workspace.ReportOptions{Session: "default", Since: "cp_009"}, spec.ExitNotFound},
-		{workspace.ReportOptions{Session: "default", Since: "x y"}, spec.ExitUsage},
+		{review.ReportOptions{Session: "nosuch"}, spec.ExitNotFound},
+		{review.ReportOptions{Session: "default", Since: "cp_009"}, spec.ExitNotFound},
+		{review.ReportOptions{Session: "default", Since: "x y"}, spec.ExitUsage},
 	} {
-		if _, err := w.Report(tc.o); spec.ExitCode(err) != tc.code {
+		if _, err := review.BuildReport(w, tc.o); spec.ExitCode(err) != tc.code {
 			t.Errorf("Report(%+v) = %v, want exit %d", tc.o, err, tc.code)
 		}
 	}
@@ -196,23 +200,23 @@ func TestRenderReportCells(t *testing.T) {
 	res := func(id string) *workspace.Resolved {
 		return &workspace.Resolved{Session: "default", Checkpoint: &spec.Checkpoint{Meta: spec.Meta{CheckpointID: id}}}
 	}
-	r := &workspace.Report{
+	r := &review.Report{
 		Session: "default", Base: res("cp_001"), Head: res("cp_002"), Since: true,
-		Checkpoints: []workspace.ReportRow{{
+		Checkpoints: []review.ReportRow{{
 			CheckpointID: "cp_002", CreatedAt: fixedNow, Trigger: "compaction", Topic: "a | b",
 			TokenUsage: spec.TokenUsage{InputTokens: 150000, ContextWindow: 200000, Utilization: 0.75, Source: "transcript"},
 		}},
-		Files: []workspace.FileDiff{
-			{Path: "a|b.txt", Status: "M", Added: 1, Removed: 2, Lines: workspace.LinesCounted},
-			{Path: "big.sql", Status: "M", Lines: workspace.LinesTooLarge},
-			{Path: "huge.txt", Status: "M", Added: 9, Removed: 3, Lines: workspace.LinesEstimated},
-			{Path: "logo.png", Status: "A", Lines: workspace.LinesBinary, NewSize: 9},
-			{Path: "new`name", From: "old", Status: "R", Lines: workspace.LinesCounted},
-			{Path: "vendor/lib", Status: "M", Added: 1, Removed: 1, Lines: workspace.LinesSubmodule},
+		Files: []review.FileDiff{
+			{Path: "a|b.txt", Status: "M", Added: 1, Removed: 2, Lines: review.LinesCounted},
+			{Path: "big.sql", Status: "M", Lines: review.LinesTooLarge},
+			{Path: "huge.txt", Status: "M", Added: 9, Removed: 3, Lines: review.LinesEstimated},
+			{Path: "logo.png", Status: "A", Lines: review.LinesBinary, NewSize: 9},
+			{Path: "new`name", From: "old", Status: "R", Lines: review.LinesCounted},
+			{Path: "vendor/lib", Status: "M", Added: 1, Removed: 1, Lines: review.LinesSubmodule},
 		},
 		Task: []workspace.TaskChange{{Field: "next_action", From: "", To: "ship it"}},
 	}
-	md := workspace.RenderReport(r)
+	md := review.RenderReport(r)
 	for _, want := range []string{
 		"1 checkpoint after cp_001, at 2026-11-22T10:00:00Z. Changes are counted from cp_001.\n",
 		"| cp_002 | 2026-11-22T10:00:00Z | compaction | 75% (150k/200k tokens, transcript) | — | no changes | a \\| b |\n",

@@ -1,4 +1,4 @@
-package workspace
+package review
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"github.com/ctxgit/ctxgit/markdown"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // How a file's lines were counted (SPEC §16.2).
@@ -66,8 +67,8 @@ func Totals(files []FileDiff) FileTotals {
 // FileDiffs lists the files changed between two checkpoint commits (from
 // may be zero: everything in to is new), leaving out ctxgit's own outputs,
 // with line counts when lines is true.
-func (w *Workspace) FileDiffs(from, to vcs.Hash, lines bool) ([]FileDiff, error) {
-	store, err := w.storeIfAny()
+func FileDiffs(w *workspace.Workspace, from, to vcs.Hash, lines bool) ([]FileDiff, error) {
+	store, err := w.ReadStore()
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +144,7 @@ func countLines(store vcs.Store, c vcs.Change, f *FileDiff) error {
 // cpState is what one checkpoint holds, read for comparison: its YAML and
 // its state files parsed from its tree.
 type cpState struct {
-	ref       *Resolved
+	ref       *workspace.Resolved
 	plan      *spec.Plan
 	decisions []spec.Decision
 	failures  []spec.FailureEntry
@@ -153,17 +154,19 @@ type cpState struct {
 	bad struct{ plan, decisions, failures bool }
 }
 
-// name is SESSION:cp_NNN.
-func (r *Resolved) name() string { return r.Session + ":" + r.Checkpoint.Meta.CheckpointID }
+// resolvedName is SESSION:cp_NNN.
+func resolvedName(r *workspace.Resolved) string {
+	return r.Session + ":" + r.Checkpoint.Meta.CheckpointID
+}
 
 // readCPState reads a checkpoint's plan, decisions and failure log from its
 // tree, at the paths the workspace's config names (the plan at the path
 // the checkpoint recorded). A file that does not parse marks its part bad
 // and adds a problem: an old checkpoint's bad file must not stop a diff.
-func (w *Workspace) readCPState(store vcs.Store, r *Resolved) (*cpState, error) {
+func readCPState(w *workspace.Workspace, store vcs.Store, r *workspace.Resolved) (*cpState, error) {
 	c, err := vcs.ReadCommit(store, r.Commit)
 	if err != nil {
-		return nil, fmt.Errorf("checkpoint %s: %w", r.name(), err)
+		return nil, fmt.Errorf("checkpoint %s: %w", resolvedName(r), err)
 	}
 	st := &cpState{ref: r}
 	p := w.Config.Paths
@@ -181,7 +184,7 @@ func (w *Workspace) readCPState(store vcs.Store, r *Resolved) (*cpState, error) 
 		data, err := vcs.ReadBlob(store, e.ID)
 		return data, err == nil, err
 	}
-	label := func(rel string) string { return r.name() + ":" + rel }
+	label := func(rel string) string { return resolvedName(r) + ":" + rel }
 
 	planPath := r.Checkpoint.Plan.Source
 	if planPath == "" {
@@ -241,9 +244,9 @@ func (w *Workspace) readCPState(store vcs.Store, r *Resolved) (*cpState, error) 
 type Diff struct {
 	// From is nil when To is compared with nothing (a session's first
 	// checkpoint).
-	From, To  *Resolved
+	From, To  *workspace.Resolved
 	Files     []FileDiff
-	Task      []TaskChange
+	Task      []workspace.TaskChange
 	Plan      PlanDiff
 	Decisions []DecisionChange
 	Failures  []FailureChange
@@ -325,10 +328,10 @@ type DiffOptions struct {
 	Semantic bool
 }
 
-// Diff compares two checkpoints (from may be nil: everything in to is
-// new).
-func (w *Workspace) Diff(from, to *Resolved, o DiffOptions) (*Diff, error) {
-	store, err := w.storeIfAny()
+// DiffCheckpoints compares two checkpoints of w (from may be nil:
+// everything in to is new).
+func DiffCheckpoints(w *workspace.Workspace, from, to *workspace.Resolved, o DiffOptions) (*Diff, error) {
+	store, err := w.ReadStore()
 	if err != nil {
 		return nil, err
 	}
@@ -340,7 +343,7 @@ func (w *Workspace) Diff(from, to *Resolved, o DiffOptions) (*Diff, error) {
 		fromID = from.Commit
 	}
 	d := &Diff{From: from, To: to}
-	if d.Files, err = w.FileDiffs(fromID, to.Commit, o.Lines); err != nil {
+	if d.Files, err = FileDiffs(w, fromID, to.Commit, o.Lines); err != nil {
 		return nil, err
 	}
 	if !o.Semantic {
@@ -348,11 +351,11 @@ func (w *Workspace) Diff(from, to *Resolved, o DiffOptions) (*Diff, error) {
 	}
 	var a *cpState
 	if from != nil {
-		if a, err = w.readCPState(store, from); err != nil {
+		if a, err = readCPState(w, store, from); err != nil {
 			return nil, err
 		}
 	}
-	b, err := w.readCPState(store, to)
+	b, err := readCPState(w, store, to)
 	if err != nil {
 		return nil, err
 	}
@@ -373,7 +376,7 @@ func compareStates(d *Diff, a, b *cpState) {
 	if a.ref != nil {
 		fromTask, fromItems = a.ref.Checkpoint.Task, a.ref.Checkpoint.OpenItems
 	}
-	d.Task = TaskChanges(fromTask, b.ref.Checkpoint.Task)
+	d.Task = workspace.TaskChanges(fromTask, b.ref.Checkpoint.Task)
 	d.Plan = PlanDiff{Steps: []StepChange{}}
 	if !a.bad.plan && !b.bad.plan {
 		d.Plan = comparePlans(a.plan, b.plan)

@@ -1,4 +1,4 @@
-package workspace
+package review
 
 import (
 	"fmt"
@@ -115,7 +115,7 @@ func renderReport(r *Report, l renderLimits) string {
 	multi := len(r.Sessions) > 1
 	headName, baseName := head, base
 	if multi {
-		headName, baseName = r.Head.name(), r.Base.name()
+		headName, baseName = resolvedName(r.Head), resolvedName(r.Base)
 	}
 	switch {
 	case r.Title != "":
@@ -148,7 +148,7 @@ func renderReport(r *Report, l renderLimits) string {
 		counted = ""
 	case multi:
 		fmt.Fprintf(&b, "%s: %s, %s.\n", who, plural(n, "checkpoint"), span)
-		counted = fmt.Sprintf("Changes are counted from %s, the first checkpoint of all.", r.Base.name())
+		counted = fmt.Sprintf("Changes are counted from %s, the first checkpoint of all.", resolvedName(r.Base))
 	default:
 		fmt.Fprintf(&b, "%s: %s, %s.\n", who, plural(n, "checkpoint"), span)
 	}
@@ -175,14 +175,14 @@ func renderReport(r *Report, l renderLimits) string {
 			case "failed":
 				note = " — *failed*"
 				if s.FailReason != "" {
-					note += ": " + oneLine(s.FailReason)
+					note += ": " + safetext.Line(s.FailReason)
 				}
 				left++
 			default:
 				left++
 			}
 			if i < shown {
-				fmt.Fprintf(&b, "- [%s] %s. %s%s\n", mark, oneLine(s.Number), oneLine(s.Name), note)
+				fmt.Fprintf(&b, "- [%s] %s. %s%s\n", mark, safetext.Line(s.Number), safetext.Line(s.Name), note)
 			}
 		}
 		cuts.note(shown, len(r.Checklist), "checklist steps")
@@ -202,7 +202,7 @@ func renderReport(r *Report, l renderLimits) string {
 		for _, f := range r.Failures[:shown] {
 			fmt.Fprintf(&b, "- %s%s (%s)\n", removedPrefix(f.Change), FailureText(f.FailureEntry), atText(f.Change, f.At))
 			if f.Lesson != "" && f.Change != ChangeRemoved {
-				fmt.Fprintf(&b, "  - Lesson: %s\n", oneLine(f.Lesson))
+				fmt.Fprintf(&b, "  - Lesson: %s\n", safetext.Line(f.Lesson))
 			}
 		}
 		cuts.note(shown, len(r.Failures), "failures")
@@ -217,11 +217,11 @@ func renderReport(r *Report, l renderLimits) string {
 		b.WriteString("\n## Open items\n\n")
 		shown := take(len(r.Open), l.entries)
 		for _, o := range r.Open[:shown] {
-			fmt.Fprintf(&b, "- [ ] %s\n", oneLine(o))
+			fmt.Fprintf(&b, "- [ ] %s\n", safetext.Line(o))
 		}
 		cuts.note(shown, len(r.Open), "open items")
 		for _, o := range closed {
-			fmt.Fprintf(&b, "- [x] %s (closed at %s)\n", oneLine(o.Text), o.At)
+			fmt.Fprintf(&b, "- [x] %s (closed at %s)\n", safetext.Line(o.Text), o.At)
 		}
 	}
 	if len(r.Files) > 0 {

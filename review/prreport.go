@@ -1,4 +1,4 @@
-package workspace
+package review
 
 import (
 	"bytes"
@@ -10,8 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // The parts of `ctxgit report` a pull request needs beyond one session's
@@ -27,7 +29,7 @@ type ReportBase struct {
 
 // existingDecisions are the decisions of the first checkpoint's log that
 // the head still has: recorded before the first checkpoint.
-func existingDecisions(first, head *cpState, base *Resolved) []ReportDecision {
+func existingDecisions(first, head *cpState, base *workspace.Resolved) []ReportDecision {
 	if first.bad.decisions || head.bad.decisions {
 		return nil
 	}
@@ -40,7 +42,7 @@ func existingDecisions(first, head *cpState, base *Resolved) []ReportDecision {
 
 // existingFailures are the failure-log entries of the first checkpoint
 // that the head still has.
-func existingFailures(first, head *cpState, base *Resolved) []ReportFailure {
+func existingFailures(first, head *cpState, base *workspace.Resolved) []ReportFailure {
 	if first.bad.failures || head.bad.failures {
 		return nil
 	}
@@ -130,11 +132,11 @@ func mergeFirstShown[E any](reps []*Report, when sessionTimes, firstAt string, l
 func (r *Report) setHeadFacts(head *cpState) {
 	cp := head.ref.Checkpoint
 	if head.plan != nil {
-		r.Title, r.Goal = oneLine(head.plan.Title), oneLine(head.plan.Goal)
+		r.Title, r.Goal = safetext.Line(head.plan.Title), safetext.Line(head.plan.Goal)
 		r.Checklist = head.plan.Steps
 	}
 	if r.Goal == "" && cp.Task != nil {
-		r.Goal = oneLine(cp.Task.Goal)
+		r.Goal = safetext.Line(cp.Task.Goal)
 	}
 	r.Open = cp.OpenItems
 }
@@ -163,7 +165,7 @@ func touchedBranch(r *Report, branch string) bool {
 // time order: rows from all sessions by time, the plan and state of the
 // newest checkpoint, each decision and failure once, named by the earliest
 // checkpoint that shows it.
-func (w *Workspace) reportAllSessions(o ReportOptions, since time.Time) (*Report, error) {
+func reportAllSessions(w *workspace.Workspace, o ReportOptions, since time.Time) (*Report, error) {
 	sessions, err := w.Sessions()
 	if err != nil {
 		return nil, err
@@ -177,7 +179,7 @@ func (w *Workspace) reportAllSessions(o ReportOptions, since time.Time) (*Report
 	}
 	var reps []*Report
 	for _, s := range sessions {
-		r, err := w.reportSession(ReportOptions{Session: s.Name})
+		r, err := reportSession(w, ReportOptions{Session: s.Name})
 		if err != nil {
 			return nil, err
 		}
@@ -247,18 +249,18 @@ func (w *Workspace) reportAllSessions(o ReportOptions, since time.Time) (*Report
 		func(f *ReportFailure) (at, change *string) { return &f.At, &f.Change },
 		func(f ReportFailure) string { return failureKey(f.FailureEntry) })
 
-	store, err := w.storeIfAny()
+	store, err := w.ReadStore()
 	if err != nil {
 		return nil, err
 	}
-	if out.Files, err = w.reportFiles(out.Base.Commit, out.Head); err != nil {
+	if out.Files, err = reportFiles(w, out.Base.Commit, out.Head); err != nil {
 		return nil, err
 	}
-	from, err := w.readCPState(store, out.Base)
+	from, err := readCPState(w, store, out.Base)
 	if err != nil {
 		return nil, err
 	}
-	to, err := w.readCPState(store, out.Head)
+	to, err := readCPState(w, store, out.Head)
 	if err != nil {
 		return nil, err
 	}
@@ -279,7 +281,7 @@ func (w *Workspace) reportAllSessions(o ReportOptions, since time.Time) (*Report
 	for _, o := range d.OpenItems {
 		a, ok := firstShown[o.Change+"\x00"+fold(o.Text)]
 		if !ok {
-			a = out.Head.name()
+			a = resolvedName(out.Head)
 		}
 		out.OpenItems = append(out.OpenItems, ReportOpenItem{a, o})
 	}
@@ -288,8 +290,8 @@ func (w *Workspace) reportAllSessions(o ReportOptions, since time.Time) (*Report
 
 // branchStart is when the branch being reported began: the committer time
 // of the merge base of HEAD and ref.
-func (w *Workspace) branchStart(ref string) (time.Time, error) {
-	store, mb, err := w.mergeBaseWith(ref)
+func branchStart(w *workspace.Workspace, ref string) (time.Time, error) {
+	store, mb, err := mergeBaseWith(w, ref)
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -301,11 +303,11 @@ func (w *Workspace) branchStart(ref string) (time.Time, error) {
 }
 
 // mergeBaseWith finds the merge base of the repository's HEAD and ref.
-func (w *Workspace) mergeBaseWith(ref string) (*vcs.GitStore, vcs.Hash, error) {
+func mergeBaseWith(w *workspace.Workspace, ref string) (vcs.Store, vcs.Hash, error) {
 	if w.Repo == nil {
 		return nil, vcs.ZeroHash, spec.Usage("--base %s: the workspace is not in a git repository", ref)
 	}
-	store, err := w.storeIfAny()
+	store, err := w.ReadStore()
 	if err != nil {
 		return nil, vcs.ZeroHash, err
 	}
@@ -334,8 +336,8 @@ func (w *Workspace) mergeBaseWith(ref string) (*vcs.GitStore, vcs.Hash, error) {
 // checkpoint against the merge base of the repository's HEAD and ref:
 // what a pull request from this branch into ref shows. ctxgit's own files
 // are left out, and renames are found as git finds them.
-func (w *Workspace) filesAgainstBase(r *Report, ref string) error {
-	store, mb, err := w.mergeBaseWith(ref)
+func filesAgainstBase(w *workspace.Workspace, r *Report, ref string) error {
+	store, mb, err := mergeBaseWith(w, ref)
 	if err != nil {
 		return err
 	}
@@ -363,7 +365,7 @@ func (w *Workspace) filesAgainstBase(r *Report, ref string) error {
 	if err != nil {
 		return err
 	}
-	files, err := w.countReportFiles(store, changes, r.Head.Checkpoint)
+	files, err := countReportFiles(w, store, changes, r.Head.Checkpoint)
 	if err != nil {
 		return err
 	}
@@ -375,8 +377,8 @@ func (w *Workspace) filesAgainstBase(r *Report, ref string) error {
 // reportFiles are the files changed from one checkpoint to another, with
 // line counts, ctxgit's own files left out: a reviewer reads the work,
 // not the state files (their changes are the report's other sections).
-func (w *Workspace) reportFiles(from vcs.Hash, to *Resolved) ([]FileDiff, error) {
-	store, err := w.storeIfAny()
+func reportFiles(w *workspace.Workspace, from vcs.Hash, to *workspace.Resolved) ([]FileDiff, error) {
+	store, err := w.ReadStore()
 	if err != nil {
 		return nil, err
 	}
@@ -384,13 +386,13 @@ func (w *Workspace) reportFiles(from vcs.Hash, to *Resolved) ([]FileDiff, error)
 	if err != nil {
 		return nil, err
 	}
-	return w.countReportFiles(store, changes, to.Checkpoint)
+	return countReportFiles(w, store, changes, to.Checkpoint)
 }
 
 // countReportFiles leaves ctxgit's own files out of changes, finds renames
 // as git does, and counts lines.
-func (w *Workspace) countReportFiles(store vcs.Store, changes []vcs.Change, head *spec.Checkpoint) ([]FileDiff, error) {
-	own := w.ownPaths(head)
+func countReportFiles(w *workspace.Workspace, store vcs.Store, changes []vcs.Change, head *spec.Checkpoint) ([]FileDiff, error) {
+	own := ownPaths(w, head)
 	kept := changes[:0]
 	for _, c := range changes {
 		if !own(c.Path) {
@@ -412,7 +414,7 @@ func (w *Workspace) countReportFiles(store vcs.Store, changes []vcs.Change, head
 // ownPaths reports ctxgit's own files: everything under .ctxgit/, the
 // state files the config names (and the plan the checkpoint recorded),
 // and the files a checkpoint writes.
-func (w *Workspace) ownPaths(cp *spec.Checkpoint) func(string) bool {
+func ownPaths(w *workspace.Workspace, cp *spec.Checkpoint) func(string) bool {
 	p := w.Config.Paths
 	files := map[string]bool{}
 	for _, f := range []string{p.Plan, p.FailureLog, p.FailureLogFallback, p.Decisions, p.TaskState, p.SelfModel, p.EnvModel, cp.Plan.Source} {
@@ -422,7 +424,7 @@ func (w *Workspace) ownPaths(cp *spec.Checkpoint) func(string) bool {
 	}
 	summaries := strings.TrimSuffix(filepath.ToSlash(p.Summaries), "/")
 	return func(path string) bool {
-		return files[path] || isOutputPath(path) || strings.HasPrefix(path, ".ctxgit/") ||
+		return files[path] || workspace.IsCheckpointOutput(path) || strings.HasPrefix(path, ".ctxgit/") ||
 			(summaries != "" && strings.HasPrefix(path, summaries+"/"))
 	}
 }
@@ -430,7 +432,7 @@ func (w *Workspace) ownPaths(cp *spec.Checkpoint) func(string) bool {
 // resolveGitRef finds the commit a ref names as git would for a branch to
 // compare with: a full ref, then refs/REF, refs/heads/, refs/remotes/,
 // refs/tags/ (an annotated tag peeled), or a full commit id.
-func resolveGitRef(store *vcs.GitStore, ref string) (vcs.Hash, error) {
+func resolveGitRef(store vcs.Store, ref string) (vcs.Hash, error) {
 	if err := spec.CheckArg("--base", ref); err != nil {
 		return vcs.ZeroHash, err
 	}

@@ -1,4 +1,4 @@
-package workspace
+package review
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // TestMergeBase checks mergeBase on the shapes git's merge-base handles:
@@ -113,8 +114,8 @@ func TestStillThere(t *testing.T) {
 // says nothing.
 func TestRenderCutsNoted(t *testing.T) {
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	cp := func(id string) *Resolved {
-		return &Resolved{Session: "a", Checkpoint: &spec.Checkpoint{Meta: spec.Meta{CheckpointID: id}}}
+	cp := func(id string) *workspace.Resolved {
+		return &workspace.Resolved{Session: "a", Checkpoint: &spec.Checkpoint{Meta: spec.Meta{CheckpointID: id}}}
 	}
 	r := &Report{Session: "a", Sessions: []string{"a", "b"}, Base: cp("cp_001"), Head: cp("cp_004")}
 	for i, s := range []string{"a", "b", "a", "b"} {

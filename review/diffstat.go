@@ -1,10 +1,11 @@
-package workspace
+package review
 
 import (
 	"fmt"
-	"github.com/ctxgit/ctxgit/internal/safetext"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ctxgit/ctxgit/internal/safetext"
 )
 
 // statWidth is the line width of RenderStat: git's own when its output is
