@@ -11,14 +11,18 @@ import (
 	"testing"
 )
 
-// hostPrefix is the import path of the host tree: hook answers, host
-// configs and transcripts.
-const hostPrefix = "github.com/ctxgit/ctxgit/host"
+// upward are the import paths above workspace: the host tree (hook
+// answers, host configs and transcripts) and the feature packages.
+var upward = []string{
+	"github.com/ctxgit/ctxgit/host",
+	"github.com/ctxgit/ctxgit/restore",
+}
 
 // TestNoHostImports holds the dependency rule of ARCHITECTURE.md: host
-// code imports workspace, never the reverse. It reads every Go file under
-// workspace/, tests and OS-specific files included (go list would only
-// see this platform's), so an import of host/... anywhere fails it.
+// code and the feature packages import workspace, never the reverse. It
+// reads every Go file under workspace/, tests and OS-specific files
+// included (go list would only see this platform's), so an import of
+// host/... or of a feature package anywhere fails it.
 func TestNoHostImports(t *testing.T) {
 	fset := token.NewFileSet()
 	checked := 0
@@ -42,8 +46,10 @@ func TestNoHostImports(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if p == hostPrefix || strings.HasPrefix(p, hostPrefix+"/") {
-				t.Errorf("workspace/%s imports %s: workspace must not import host code (ARCHITECTURE.md)", filepath.ToSlash(path), p)
+			for _, up := range upward {
+				if p == up || strings.HasPrefix(p, up+"/") {
+					t.Errorf("workspace/%s imports %s: workspace must not import host code or a feature package (ARCHITECTURE.md)", filepath.ToSlash(path), p)
+				}
 			}
 		}
 		return nil
