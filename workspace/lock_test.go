@@ -13,7 +13,7 @@ import (
 // lockedWS is an initialised plain-directory workspace with a task state.
 func lockedWS(t *testing.T) *Workspace {
 	t.Helper()
-	w := restoreWS(t, map[string]string{"a.txt": "a\n"})
+	w := plainWS(t, map[string]string{"a.txt": "a\n"})
 	if _, err := w.Init(); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 // workspace with no reading at all never halts the session by that alone,
 // and the call is no turn; the same calls from a pipe halt on the second.
 func TestStatusInteractiveNeverHaltsWithoutReading(t *testing.T) {
-	w := restoreWS(t, nil)
+	w := plainWS(t, nil)
 	for i := 0; i < 3; i++ {
 		st, err := w.StatusCheckAs("s", Pressure{}, true)
 		if err != nil {
@@ -30,7 +30,7 @@ func TestStatusInteractiveNeverHaltsWithoutReading(t *testing.T) {
 // A recorded reading is used and says where it came from; a compaction
 // forgets it, and the workspace still counts as one with readings.
 func TestRecordedReading(t *testing.T) {
-	w := restoreWS(t, nil)
+	w := plainWS(t, nil)
 	if err := RecordReading(w.Root, "s", Pressure{Value: 0.6, Known: true, Source: "host"}, w.Now()); err != nil {
 		t.Fatal(err)
 	}

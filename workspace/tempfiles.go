@@ -59,7 +59,7 @@ func (w *Workspace) strayTemps(dirs []string) []strayTemp {
 		}
 		rel, _ := filepath.Rel(w.Root, p)
 		if d.IsDir() {
-			if p != w.Root && (d.Name() == ".git" || filepath.ToSlash(rel) == spec.PrivateStoreDir || isRepoDir(p)) {
+			if p != w.Root && (d.Name() == ".git" || filepath.ToSlash(rel) == spec.PrivateStoreDir || IsRepoDir(p)) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -81,4 +81,11 @@ func (w *Workspace) removeStrayTemps(found []strayTemp) (int, int64) {
 		}
 	}
 	return n, size
+}
+
+// IsRepoDir reports whether a directory is a repository of its own, which
+// the snapshot records as a gitlink or leaves out (SPEC §9.5).
+func IsRepoDir(abs string) bool {
+	_, err := os.Lstat(filepath.Join(abs, ".git"))
+	return err == nil
 }

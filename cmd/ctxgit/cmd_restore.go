@@ -9,7 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/internal/safetext"
-	"github.com/ctxgit/ctxgit/workspace"
+	"github.com/ctxgit/ctxgit/restore"
 )
 
 func (a *app) restoreCommand() *cli.Command {
@@ -32,7 +32,7 @@ func (a *app) restoreCommand() *cli.Command {
 				return err
 			}
 			paths := c.Args().Slice()[1:]
-			res, err := w.Restore(workspace.RestoreOptions{
+			res, err := restore.Run(w, restore.Options{
 				Name: c.Args().First(), Session: sess, Paths: paths,
 				Delete: c.Bool("delete"), DryRun: c.Bool("dry-run"), Force: c.Bool("force"), KeepState: c.Bool("keep-state"), Ctx: c.Context,
 			})
@@ -48,7 +48,7 @@ func (a *app) restoreCommand() *cli.Command {
 			if res != nil && res.RemovedTemp > 0 {
 				a.note("removed %d temporary file(s) an interrupted write left behind", res.RemovedTemp)
 			}
-			var refused *workspace.RestoreRefusedError
+			var refused *restore.RefusedError
 			if err != nil && !(errors.As(err, &refused) && res != nil && res.DryRun) {
 				return err
 			}
@@ -75,7 +75,7 @@ func (a *app) restoreCommand() *cli.Command {
 			case res.DryRun:
 				fmt.Fprintf(a.stdout, "dry run: restoring %s would %s; nothing was changed\n", from, restoreCounts(res, "create", "write", "delete", "keep"))
 			case res.Safety == nil:
-				fmt.Fprintf(a.stdout, "nothing to restore: the workspace matches %s (%d kept)\n", from, res.Count(workspace.RestoreKeep))
+				fmt.Fprintf(a.stdout, "nothing to restore: the workspace matches %s (%d kept)\n", from, res.Count(restore.Keep))
 			default:
 				safety := sess + ":" + res.Safety.Checkpoint.Meta.CheckpointID
 				undo := "ctxgit restore --delete " + safety
@@ -93,16 +93,16 @@ func (a *app) restoreCommand() *cli.Command {
 }
 
 // restoreCounts says how many paths each action took, in the given verbs.
-func restoreCounts(res *workspace.RestoreResult, create, write, del, keep string) string {
-	return fmt.Sprintf("%s %d, %s %d, %s %d, %s %d", create, res.Count(workspace.RestoreCreate), write, res.Count(workspace.RestoreWrite),
-		del, res.Count(workspace.RestoreDelete), keep, res.Count(workspace.RestoreKeep))
+func restoreCounts(res *restore.Result, create, write, del, keep string) string {
+	return fmt.Sprintf("%s %d, %s %d, %s %d, %s %d", create, res.Count(restore.Create), write, res.Count(restore.Write),
+		del, res.Count(restore.Delete), keep, res.Count(restore.Keep))
 }
 
 // restoreResult is `ctxgit restore --json`: safety_checkpoint is null
 // for a dry run and when nothing changed.
 type restoreResult struct {
-	Changes    []workspace.RestoreChange `json:"changes"`
-	Checkpoint checkpointRef             `json:"checkpoint"`
+	Changes    []restore.Change `json:"changes"`
+	Checkpoint checkpointRef    `json:"checkpoint"`
 	// Counts is the number of paths by action (create, write, delete,
 	// keep, refuse).
 	Counts           map[string]int `json:"counts"`
@@ -114,7 +114,7 @@ type restoreResult struct {
 	SafetyCheckpoint *checkpointRef `json:"safety_checkpoint"`
 }
 
-func restoreJSON(res *workspace.RestoreResult, c *cli.Context) restoreResult {
+func restoreJSON(res *restore.Result, c *cli.Context) restoreResult {
 	out := restoreResult{
 		Changes:    nonNil(res.Changes),
 		Checkpoint: checkpointRef{CheckpointID: res.From.Checkpoint.Meta.CheckpointID, Commit: res.From.Commit.String(), Session: res.From.Session},
@@ -122,7 +122,7 @@ func restoreJSON(res *workspace.RestoreResult, c *cli.Context) restoreResult {
 		Delete:     c.Bool("delete"), DryRun: res.DryRun, Force: c.Bool("force"), KeepState: c.Bool("keep-state"),
 		Paths: nonNil(res.Paths),
 	}
-	for _, action := range []string{workspace.RestoreCreate, workspace.RestoreWrite, workspace.RestoreDelete, workspace.RestoreKeep, workspace.RestoreRefuse} {
+	for _, action := range []string{restore.Create, restore.Write, restore.Delete, restore.Keep, restore.Refuse} {
 		out.Counts[action] = res.Count(action)
 	}
 	if s := res.Safety; s != nil {

@@ -1,11 +1,14 @@
-package workspace
+// Package restore is `ctxgit restore` (SPEC §17): it brings files back
+// from a checkpoint's snapshot after a safety checkpoint. It works over
+// vcs.Store and the workspace core's exported calls; workspace never
+// imports it (ARCHITECTURE.md).
+package restore
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ctxgit/ctxgit/internal/safetext"
 	"io"
 	"io/fs"
 	"os"
@@ -18,13 +21,15 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/vcs/ignore"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// RestoreOptions say what `ctxgit restore` brings back (SPEC §17).
-type RestoreOptions struct {
+// Options say what `ctxgit restore` brings back (SPEC §17).
+type Options struct {
 	// Name is the checkpoint to restore from (SPEC §8.4).
 	Name string
 	// Session resolves a name without SESSION: and receives the safety
@@ -53,15 +58,15 @@ type RestoreOptions struct {
 
 // Restore actions, one per path (SPEC §17.3).
 const (
-	RestoreCreate = "create" // absent now: written from the checkpoint
-	RestoreWrite  = "write"  // there now, different: replaced
-	RestoreDelete = "delete" // not in the checkpoint (--delete), or in the way of it
-	RestoreKeep   = "keep"   // left as it is, with the reason
-	RestoreRefuse = "refuse" // would destroy what the safety checkpoint cannot hold
+	Create = "create" // absent now: written from the checkpoint
+	Write  = "write"  // there now, different: replaced
+	Delete = "delete" // not in the checkpoint (--delete), or in the way of it
+	Keep   = "keep"   // left as it is, with the reason
+	Refuse = "refuse" // would destroy what the safety checkpoint cannot hold
 )
 
-// RestoreChange is what a restore does to one path.
-type RestoreChange struct {
+// Change is what a restore does to one path.
+type Change struct {
 	Path   string `json:"path"`
 	Action string `json:"action"`
 	Reason string `json:"reason,omitempty"`
@@ -73,15 +78,15 @@ type RestoreChange struct {
 	blocked    int           // checkpoint paths below a kept or refused path, not restored
 }
 
-// RestoreResult is what a restore did, or, on a dry run, would do.
-type RestoreResult struct {
-	From *Resolved
+// Result is what a restore did, or, on a dry run, would do.
+type Result struct {
+	From *workspace.Resolved
 	// Paths is the workspace-relative scope; nil for the whole snapshot.
 	Paths   []string
-	Changes []RestoreChange
+	Changes []Change
 	// Safety is the checkpoint taken first; nil on a dry run and when
 	// there was nothing to change.
-	Safety *CheckpointResult
+	Safety *workspace.CheckpointResult
 	DryRun bool
 	// RemovedTemp counts the temporary files killed writers left in the
 	// directories the restore works in, removed (SPEC §17.4).
@@ -89,7 +94,7 @@ type RestoreResult struct {
 }
 
 // Count is the number of changes with the given action.
-func (r *RestoreResult) Count(action string) int {
+func (r *Result) Count(action string) int {
 	n := 0
 	for _, c := range r.Changes {
 		if c.Action == action {
@@ -100,21 +105,21 @@ func (r *RestoreResult) Count(action string) int {
 }
 
 // Changed is the number of paths created, written or deleted.
-func (r *RestoreResult) Changed() int {
-	return r.Count(RestoreCreate) + r.Count(RestoreWrite) + r.Count(RestoreDelete)
+func (r *Result) Changed() int {
+	return r.Count(Create) + r.Count(Write) + r.Count(Delete)
 }
 
-// RestoreRefusedError is a restore refused because it would destroy content
+// RefusedError is a restore refused because it would destroy content
 // the safety checkpoint cannot hold (SPEC §17.4). It matches
 // spec.ErrConflict (exit 5).
-type RestoreRefusedError struct {
-	Refused []RestoreChange
+type RefusedError struct {
+	Refused []Change
 	// Safety names the safety checkpoint when the workspace changed while
 	// it was taken, so the refusal came after it.
 	Safety string
 }
 
-func (e *RestoreRefusedError) Error() string {
+func (e *RefusedError) Error() string {
 	var b strings.Builder
 	b.WriteString("restore refused: ")
 	if len(e.Refused) == 1 {
@@ -140,14 +145,22 @@ func (e *RestoreRefusedError) Error() string {
 }
 
 // Is makes a refusal a conflict (exit 5).
-func (e *RestoreRefusedError) Is(target error) bool { return target == spec.ErrConflict }
+func (e *RefusedError) Is(target error) bool { return target == spec.ErrConflict }
 
-// Restore brings files back from a checkpoint's snapshot (SPEC §17): it
+// ws is the workspace core with restore's methods on it.
+type ws struct{ *workspace.Workspace }
+
+// Run brings files back from a checkpoint's snapshot (SPEC §17): it
 // plans every path first, refuses before changing anything when a path
 // holds content the safety checkpoint cannot hold, takes that safety
 // checkpoint, and then writes each file atomically, under the workspace
 // lock. A dry run plans and reports only, without the lock.
-func (w *Workspace) Restore(opts RestoreOptions) (*RestoreResult, error) {
+func Run(w *workspace.Workspace, opts Options) (*Result, error) {
+	return (&ws{w}).Restore(opts)
+}
+
+// Restore is Run on the workspace.
+func (w *ws) Restore(opts Options) (*Result, error) {
 	if opts.Session == "" {
 		opts.Session = spec.DefaultSession
 	}
@@ -174,12 +187,12 @@ func (w *Workspace) Restore(opts RestoreOptions) (*RestoreResult, error) {
 	return w.restore(opts, scope)
 }
 
-func (w *Workspace) restore(opts RestoreOptions, scope []string) (*RestoreResult, error) {
+func (w *ws) restore(opts Options, scope []string) (*Result, error) {
 	from, err := w.Resolve(opts.Name, opts.Session)
 	if err != nil {
 		return nil, err
 	}
-	store, err := w.storeIfAny()
+	store, err := w.ReadStore()
 	if err != nil {
 		return nil, err
 	}
@@ -188,20 +201,13 @@ func (w *Workspace) restore(opts RestoreOptions, scope []string) (*RestoreResult
 		return nil, fmt.Errorf("checkpoint %s: %w", from.Commit.Short(), err)
 	}
 	label := from.Session + ":" + from.Checkpoint.Meta.CheckpointID
-	res := &RestoreResult{From: from, Paths: scope, DryRun: opts.DryRun}
+	res := &Result{From: from, Paths: scope, DryRun: opts.DryRun}
 
 	// What the safety checkpoint would hold now: the snapshot and state
 	// files a checkpoint takes, hashed but not stored, so a dry run or a
 	// refusal writes nothing.
 	view := newHashOnlyStore(store)
-	so := w.snapshotOptions(store)
-	so.Previous = w.previousTree(store, opts.Session)
-	so.Ctx = opts.Ctx
-	snap, err := vcs.Snapshot(view, so)
-	if err != nil {
-		return nil, err
-	}
-	cur, err := w.overlayStateFiles(view, snap.Tree, w.ReadState())
+	snap, cur, err := w.PendingCheckpoint(opts.Ctx, view, opts.Session)
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +216,7 @@ func (w *Workspace) restore(opts RestoreOptions, scope []string) (*RestoreResult
 		return nil, err
 	}
 	if refused := refusedChanges(res.Changes); len(refused) > 0 {
-		return res, &RestoreRefusedError{Refused: refused}
+		return res, &RefusedError{Refused: refused}
 	}
 	if !opts.DryRun {
 		// A killed restore leaves its temporary file in the directory of
@@ -219,7 +225,7 @@ func (w *Workspace) restore(opts RestoreOptions, scope []string) (*RestoreResult
 		for _, c := range res.Changes {
 			dirs = append(dirs, path.Dir(c.Path))
 		}
-		res.RemovedTemp, _ = w.removeStrayTemps(w.strayTemps(dirs))
+		res.RemovedTemp = w.RemoveStrayTemps(dirs)
 	}
 	if opts.DryRun || res.Changed() == 0 {
 		return res, nil
@@ -233,7 +239,7 @@ func (w *Workspace) restore(opts RestoreOptions, scope []string) (*RestoreResult
 		return res, err
 	}
 	if safety == nil {
-		safety, err = w.CheckpointHeld(CheckpointOptions{Session: opts.Session, Trigger: spec.TriggerRestore, Message: restoreMessage(label, scope), Ctx: opts.Ctx})
+		safety, err = w.CheckpointHeld(workspace.CheckpointOptions{Session: opts.Session, Trigger: spec.TriggerRestore, Message: restoreMessage(label, scope), Ctx: opts.Ctx})
 		if err != nil {
 			return res, fmt.Errorf("taking the safety checkpoint: %w", err)
 		}
@@ -251,7 +257,7 @@ func (w *Workspace) restore(opts RestoreOptions, scope []string) (*RestoreResult
 		return res, err
 	}
 	if refused := refusedChanges(res.Changes); len(refused) > 0 {
-		return res, &RestoreRefusedError{Refused: refused, Safety: safetyName}
+		return res, &RefusedError{Refused: refused, Safety: safetyName}
 	}
 	if err := w.verifyRestore(res.Changes, safetyName); err != nil {
 		return res, err
@@ -265,9 +271,9 @@ func (w *Workspace) restore(opts RestoreOptions, scope []string) (*RestoreResult
 // reusableSafety is the session's newest checkpoint when it is a safety
 // checkpoint (trigger pre-restore) holding exactly what a new one would
 // (cur, the snapshot and state files), else nil.
-func (w *Workspace) reusableSafety(store *vcs.GitStore, view vcs.Store, session string, cur vcs.Hash, snap *vcs.SnapshotResult) (*CheckpointResult, error) {
+func (w *ws) reusableSafety(store vcs.Store, view vcs.Store, session string, cur vcs.Hash, snap *vcs.SnapshotResult) (*workspace.CheckpointResult, error) {
 	ref := w.SessionRef(session)
-	headID, head, err := w.head(store, ref)
+	headID, head, err := w.SessionHead(store, session)
 	if err != nil || head == nil || head.Meta.Trigger != spec.TriggerRestore {
 		return nil, err
 	}
@@ -289,13 +295,13 @@ func (w *Workspace) reusableSafety(store *vcs.GitStore, view vcs.Store, session 
 	if err != nil || same != hc.Tree {
 		return nil, err
 	}
-	return &CheckpointResult{Checkpoint: head, Commit: headID, Ref: ref, Snapshot: snap}, nil
+	return &workspace.CheckpointResult{Checkpoint: head, Commit: headID, Ref: ref, Snapshot: snap}, nil
 }
 
-func refusedChanges(changes []RestoreChange) []RestoreChange {
-	var out []RestoreChange
+func refusedChanges(changes []Change) []Change {
+	var out []Change
 	for _, c := range changes {
-		if c.Action == RestoreRefuse {
+		if c.Action == Refuse {
 			out = append(out, c)
 		}
 	}
@@ -324,7 +330,7 @@ func restoreMessage(label string, scope []string) string {
 // restoreScope turns the typed paths into workspace-relative ones; nil
 // means the whole snapshot. Paths outside the workspace, and ctxgit's own
 // machine-local files and outputs, are usage errors.
-func (w *Workspace) restoreScope(paths []string) ([]string, error) {
+func (w *ws) restoreScope(paths []string) ([]string, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
@@ -367,7 +373,7 @@ func (w *Workspace) restoreScope(paths []string) ([]string, error) {
 		if underDir(rel, spec.LocalDir) || underDir(rel, spec.PrivateStoreDir) {
 			return nil, spec.Usage("path %s: ctxgit's machine-local files and store are never restored", p)
 		}
-		if isOutputPath(rel) {
+		if workspace.IsCheckpointOutput(rel) {
 			return nil, spec.Usage("path %s: ctxgit writes it at each checkpoint; it is never restored", p)
 		}
 		out = append(out, rel)
@@ -390,17 +396,17 @@ func underDir(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+
 
 // restorePlan decides, path by path, what a restore does.
 type restorePlan struct {
-	w     *Workspace
+	w     *ws
 	s     vcs.Store
 	cur   vcs.Hash // what the safety checkpoint holds (or would)
 	snap  *vcs.SnapshotResult
 	scope []string
 	label string
-	opts  RestoreOptions
+	opts  Options
 	state []string // state files and directories, for --keep-state
 	// tooLarge are the files the checkpoint left out for their size.
 	tooLarge map[string]bool
-	byPath   map[string]*RestoreChange
+	byPath   map[string]*Change
 	anc      map[string]ancState
 	fs       vcs.FSFlags // what this file system cannot do (SPEC §9.7)
 
@@ -420,10 +426,10 @@ const (
 
 // planRestore compares the checkpoint's tree with what the safety
 // checkpoint holds (cur) and with the disk, for the paths in scope.
-func (w *Workspace) planRestore(s vcs.Store, from *Resolved, target, cur vcs.Hash, snap *vcs.SnapshotResult, scope []string, opts RestoreOptions) ([]RestoreChange, error) {
+func (w *ws) planRestore(s vcs.Store, from *workspace.Resolved, target, cur vcs.Hash, snap *vcs.SnapshotResult, scope []string, opts Options) ([]Change, error) {
 	p := &restorePlan{w: w, s: s, cur: cur, snap: snap, scope: scope, opts: opts,
 		label:  from.Session + ":" + from.Checkpoint.Meta.CheckpointID,
-		byPath: map[string]*RestoreChange{}, anc: map[string]ancState{}, tooLarge: map[string]bool{}, fs: w.fsFlags()}
+		byPath: map[string]*Change{}, anc: map[string]ancState{}, tooLarge: map[string]bool{}, fs: w.FSFlags()}
 	// A file the checkpoint left out for its size was there all the same:
 	// --delete must not take its absence from the tree for a deletion.
 	for _, t := range from.Checkpoint.Snapshot.TooLarge {
@@ -485,14 +491,14 @@ func (w *Workspace) planRestore(s vcs.Store, from *Resolved, target, cur vcs.Has
 		}
 		p.planRemove(c)
 	}
-	out := make([]RestoreChange, 0, len(p.byPath))
+	out := make([]Change, 0, len(p.byPath))
 	for _, c := range p.byPath {
 		if c.blocked > 0 {
 			c.Reason += fmt.Sprintf("; %d path(s) of the checkpoint below it not restored", c.blocked)
 		}
 		out = append(out, *c)
 	}
-	slices.SortFunc(out, func(a, b RestoreChange) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(out, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
 	return out, nil
 }
 
@@ -502,17 +508,17 @@ func (p *restorePlan) skip(rel string) bool {
 	if p.scope != nil && !slices.ContainsFunc(p.scope, func(s string) bool { return underDir(rel, s) }) {
 		return true
 	}
-	if isOutputPath(rel) || underDir(rel, spec.LocalDir) || underDir(rel, spec.PrivateStoreDir) {
+	if workspace.IsCheckpointOutput(rel) || underDir(rel, spec.LocalDir) || underDir(rel, spec.PrivateStoreDir) {
 		return true
 	}
 	return slices.ContainsFunc(p.state, func(s string) bool { return s != "" && underDir(rel, s) })
 }
 
-func (p *restorePlan) set(rel, action, reason string) *RestoreChange {
+func (p *restorePlan) set(rel, action, reason string) *Change {
 	if c, ok := p.byPath[rel]; ok {
 		return c
 	}
-	c := &RestoreChange{Path: rel, Action: action, Reason: reason}
+	c := &Change{Path: rel, Action: action, Reason: reason}
 	p.byPath[rel] = c
 	return c
 }
@@ -525,7 +531,7 @@ func (p *restorePlan) planWrite(c vcs.Change) error {
 		return err
 	}
 	if c.NewMode == vcs.ModeGitlink {
-		p.set(x, RestoreKeep, "a nested repository in the checkpoint: not restored")
+		p.set(x, Keep, "a nested repository in the checkpoint: not restored")
 		return nil
 	}
 	want := vcs.TreeEntry{Name: path.Base(x), Mode: c.NewMode, ID: c.NewID}
@@ -557,17 +563,17 @@ func (p *restorePlan) planWrite(c vcs.Change) error {
 	}
 	switch {
 	case absent:
-		p.set(x, RestoreCreate, "").want = want
+		p.set(x, Create, "").want = want
 	case fi.IsDir():
 		return p.planReplaceDir(x, want)
 	case c.Status == vcs.Modified && c.OldMode != vcs.ModeGitlink:
-		ch := p.set(x, RestoreWrite, "")
+		ch := p.set(x, Write, "")
 		ch.want, ch.held = want, vcs.TreeEntry{Name: path.Base(x), Mode: c.OldMode, ID: c.OldID}
 	case p.opts.Force:
-		ch := p.set(x, RestoreWrite, "forced: "+p.whyNotHeld(x, fi)+"; its content is not in the safety checkpoint")
+		ch := p.set(x, Write, "forced: "+p.whyNotHeld(x, fi)+"; its content is not in the safety checkpoint")
 		ch.want, ch.forced = want, true
 	default:
-		p.set(x, RestoreRefuse, p.whyNotHeld(x, fi))
+		p.set(x, Refuse, p.whyNotHeld(x, fi))
 	}
 	return nil
 }
@@ -596,8 +602,8 @@ func (p *restorePlan) decideAncestor(a string) (ancState, error) {
 	case err != nil:
 		return ancDir, ioError(a, err)
 	case fi.IsDir():
-		if isRepoDir(p.w.Path(a)) {
-			p.set(a, RestoreKeep, "a nested repository now, a directory in the checkpoint")
+		if workspace.IsRepoDir(p.w.Path(a)) {
+			p.set(a, Keep, "a nested repository now, a directory in the checkpoint")
 			return ancBlocked, nil
 		}
 		return ancDir, nil
@@ -605,19 +611,19 @@ func (p *restorePlan) decideAncestor(a string) (ancState, error) {
 	what := kindOf(fi)
 	if held, ok := p.heldEntry(a); ok {
 		if p.opts.Delete {
-			p.set(a, RestoreDelete, what+" now, a directory in the checkpoint").held = held
+			p.set(a, Delete, what+" now, a directory in the checkpoint").held = held
 			return ancReplaced, nil
 		}
-		p.set(a, RestoreKeep, what+" now, a directory in the checkpoint: --delete replaces it")
+		p.set(a, Keep, what+" now, a directory in the checkpoint: --delete replaces it")
 		return ancBlocked, nil
 	}
 	why := p.whyNotHeld(a, fi)
 	if p.opts.Force {
-		ch := p.set(a, RestoreDelete, "forced: "+why+"; "+what+" now, a directory in the checkpoint")
+		ch := p.set(a, Delete, "forced: "+why+"; "+what+" now, a directory in the checkpoint")
 		ch.forced = true
 		return ancReplaced, nil
 	}
-	p.set(a, RestoreRefuse, why+"; "+what+" now, a directory in the checkpoint")
+	p.set(a, Refuse, why+"; "+what+" now, a directory in the checkpoint")
 	return ancBlocked, nil
 }
 
@@ -628,8 +634,8 @@ func (p *restorePlan) decideAncestor(a string) (ancState, error) {
 // --force.
 func (p *restorePlan) planReplaceDir(x string, want vcs.TreeEntry) error {
 	abs := p.w.Path(x)
-	if isRepoDir(abs) {
-		p.set(x, RestoreKeep, "a nested repository now: never replaced")
+	if workspace.IsRepoDir(abs) {
+		p.set(x, Keep, "a nested repository now: never replaced")
 		return nil
 	}
 	held := map[string]bool{}
@@ -650,7 +656,7 @@ func (p *restorePlan) planReplaceDir(x string, want vcs.TreeEntry) error {
 			return fs.SkipAll
 		}
 		if d.IsDir() {
-			if fp != abs && isRepoDir(fp) {
+			if fp != abs && workspace.IsRepoDir(fp) {
 				notHeld = rel + " (a nested repository)"
 				return fs.SkipAll
 			}
@@ -672,11 +678,11 @@ func (p *restorePlan) planReplaceDir(x string, want vcs.TreeEntry) error {
 	}
 	switch {
 	case notHeld != "":
-		p.set(x, RestoreKeep, "a directory now, holding "+notHeld+", which the safety checkpoint cannot hold: not replaced")
+		p.set(x, Keep, "a directory now, holding "+notHeld+", which the safety checkpoint cannot hold: not replaced")
 	case files > 0 && !p.opts.Delete:
-		p.set(x, RestoreKeep, "a directory now, a file in the checkpoint: --delete replaces it")
+		p.set(x, Keep, "a directory now, a file in the checkpoint: --delete replaces it")
 	default:
-		ch := p.set(x, RestoreWrite, "replaces a directory")
+		ch := p.set(x, Write, "replaces a directory")
 		ch.want, ch.replaceDir = want, true
 	}
 	return nil
@@ -690,13 +696,13 @@ func (p *restorePlan) planRemove(c vcs.Change) {
 	}
 	switch {
 	case c.OldMode == vcs.ModeGitlink:
-		p.set(c.Path, RestoreKeep, "a nested repository: never deleted")
+		p.set(c.Path, Keep, "a nested repository: never deleted")
 	case p.tooLarge[c.Path]:
-		p.set(c.Path, RestoreKeep, "left out of "+p.label+" as larger than snapshot.max_file_size: never deleted")
+		p.set(c.Path, Keep, "left out of "+p.label+" as larger than snapshot.max_file_size: never deleted")
 	case !p.opts.Delete:
-		p.set(c.Path, RestoreKeep, "not in "+p.label+": --delete removes it")
+		p.set(c.Path, Keep, "not in "+p.label+": --delete removes it")
 	default:
-		p.set(c.Path, RestoreDelete, "not in "+p.label).held = vcs.TreeEntry{Name: path.Base(c.Path), Mode: c.OldMode, ID: c.OldID}
+		p.set(c.Path, Delete, "not in "+p.label).held = vcs.TreeEntry{Name: path.Base(c.Path), Mode: c.OldMode, ID: c.OldID}
 	}
 }
 
@@ -780,13 +786,6 @@ func kindOf(fi fs.FileInfo) string {
 	return "a special file"
 }
 
-// isRepoDir reports whether a directory is a repository of its own, which
-// the snapshot records as a gitlink or leaves out (SPEC §9.5).
-func isRepoDir(abs string) bool {
-	_, err := os.Lstat(filepath.Join(abs, ".git"))
-	return err == nil
-}
-
 // flattenTree adds every non-directory path below tree id to out.
 func flattenTree(s vcs.Store, id vcs.Hash, prefix string, out map[string]bool) error {
 	entries, err := vcs.ReadTree(s, id)
@@ -809,18 +808,18 @@ func flattenTree(s vcs.Store, id vcs.Hash, prefix string, out map[string]bool) e
 // verifyRestore checks, before anything is written, that every path to be
 // replaced or deleted still holds what the safety checkpoint holds, so a
 // file changed in between is never lost.
-func (w *Workspace) verifyRestore(changes []RestoreChange, safety string) error {
-	flags := w.fsFlags()
+func (w *ws) verifyRestore(changes []Change, safety string) error {
+	flags := w.FSFlags()
 	for _, c := range changes {
 		ok := true
 		switch {
-		case c.Action == RestoreCreate:
+		case c.Action == Create:
 			// Absent, or below a file or link that is deleted first: a
 			// symlinked directory is not followed, so the files of the
 			// directory it leads to are not taken for this path.
 			_, err := w.lstatNoFollow(c.Path)
 			ok = errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
-		case c.Action != RestoreWrite && c.Action != RestoreDelete, c.forced, c.replaceDir:
+		case c.Action != Write && c.Action != Delete, c.forced, c.replaceDir:
 			continue
 		default:
 			ok = matchesEntry(w.Path(c.Path), c.held, flags)
@@ -835,7 +834,7 @@ func (w *Workspace) verifyRestore(changes []RestoreChange, safety string) error 
 // lstatNoFollow is os.Lstat of a workspace path that follows no symlink
 // on the way: a path below a link (or a file) does not exist, as far as a
 // restore is concerned, whatever the link leads to.
-func (w *Workspace) lstatNoFollow(rel string) (fs.FileInfo, error) {
+func (w *ws) lstatNoFollow(rel string) (fs.FileInfo, error) {
 	els := strings.Split(rel, "/")
 	for i := 1; i < len(els); i++ {
 		a := strings.Join(els[:i], "/")
@@ -853,7 +852,7 @@ func (w *Workspace) lstatNoFollow(rel string) (fs.FileInfo, error) {
 // linkAbove is the first directory above rel that exists and is not a
 // directory (a symlink, a file), or "" when every one is a directory or
 // absent from some point down.
-func (w *Workspace) linkAbove(rel string) string {
+func (w *ws) linkAbove(rel string) string {
 	els := strings.Split(rel, "/")
 	for i := 1; i < len(els); i++ {
 		a := strings.Join(els[:i], "/")
@@ -919,11 +918,11 @@ func fileHashes(abs string, fi fs.FileInfo, id vcs.Hash) bool {
 
 // applyRestore carries out a verified plan: removals first, then each
 // file written atomically.
-func (w *Workspace) applyRestore(ctx context.Context, s vcs.Store, changes []RestoreChange) error {
-	flags := w.fsFlags()
+func (w *ws) applyRestore(ctx context.Context, s vcs.Store, changes []Change) error {
+	flags := w.FSFlags()
 	var emptied []string
 	for _, c := range changes {
-		if c.Action != RestoreDelete {
+		if c.Action != Delete {
 			continue
 		}
 		if err := ctxErr(ctx); err != nil {
@@ -952,7 +951,7 @@ func (w *Workspace) applyRestore(ctx context.Context, s vcs.Store, changes []Res
 		}
 	}
 	for _, c := range changes {
-		if c.Action != RestoreCreate && c.Action != RestoreWrite {
+		if c.Action != Create && c.Action != Write {
 			continue
 		}
 		if err := ctxErr(ctx); err != nil {
@@ -995,7 +994,7 @@ func (w *Workspace) applyRestore(ctx context.Context, s vcs.Store, changes []Res
 // streamed from the store: memory stays bounded whatever the file's size
 // (snapshot.max_file_size 0 lets any size in, issue 13 item 15). The
 // content is checked against the blob's id before it is published.
-func (w *Workspace) writeBlobFile(s vcs.Store, c RestoreChange, abs string, perm fs.FileMode) error {
+func (w *ws) writeBlobFile(s vcs.Store, c Change, abs string, perm fs.FileMode) error {
 	var r io.Reader
 	var size int64
 	if bs, ok := s.(vcs.BlobStreamer); ok {
@@ -1021,7 +1020,7 @@ func (w *Workspace) writeBlobFile(s vcs.Store, c RestoreChange, abs string, perm
 		if hw.Sum() != c.want.ID {
 			return fmt.Errorf("%s: reading it from the checkpoint: object %s does not hash to its id", c.Path, c.want.ID.Short())
 		}
-		return w.checkHeld()
+		return w.CheckHeld()
 	}
 	err := atomicfile.WriteFrom(abs, errReader{io.TeeReader(r, hw), &readErr, c.Path}, perm, check)
 	if readErr != nil {
@@ -1098,7 +1097,7 @@ func restorePerm(abs string, mode uint32) fs.FileMode {
 // writeLinkAtomic replaces abs with a symlink to target: made under a
 // temporary name beside it and renamed over it, so a reader sees the old
 // entry or the link, never neither.
-func (w *Workspace) writeLinkAtomic(abs, target string) error {
+func (w *ws) writeLinkAtomic(abs, target string) error {
 	dir := filepath.Dir(abs)
 	for i := 0; ; i++ {
 		tmp := filepath.Join(dir, fmt.Sprintf("%s.%d", atomicfile.TempName(filepath.Base(abs)), time.Now().UnixNano()+int64(i)))
@@ -1109,7 +1108,7 @@ func (w *Workspace) writeLinkAtomic(abs, target string) error {
 		if err != nil {
 			return err
 		}
-		if err := w.checkHeld(); err != nil {
+		if err := w.CheckHeld(); err != nil {
 			os.Remove(tmp)
 			return err
 		}
@@ -1178,3 +1177,58 @@ func (s *hashOnlyStore) ReadObject(h vcs.Hash) (vcs.ObjectType, []byte, error) {
 func (s *hashOnlyStore) NewBatch() (vcs.Batch, error)               { return nil, errHashOnly }
 func (s *hashOnlyStore) UpdateRef(string, vcs.Hash, vcs.Hash) error { return errHashOnly }
 func (s *hashOnlyStore) DeleteRef(string, vcs.Hash) error           { return errHashOnly }
+
+// checkCaseClash refuses a restore, on a file system that folds case, of
+// a checkpoint holding two paths that differ only in case (made where
+// case matters): one would overwrite the other. Paths skip leaves out
+// do not count.
+func checkCaseClash(s vcs.Store, tree vcs.Hash, dir string, skip func(string) bool, label string) error {
+	entries, err := vcs.ReadTree(s, tree)
+	if err != nil {
+		return err
+	}
+	seen := map[string]string{}
+	for _, e := range entries {
+		p := path.Join(dir, e.Name)
+		if skip(p) && !e.IsDir() {
+			continue
+		}
+		folded := ignore.FoldPath(e.Name)
+		if other, ok := seen[folded]; ok && !(skip(p) && skip(other)) {
+			return spec.Conflict("checkpoint %s holds %s and %s, which differ only in case, and this file system does not tell them apart (core.ignorecase): nothing was restored",
+				label, other, p)
+		}
+		seen[folded] = p
+		if e.IsDir() {
+			if err := checkCaseClash(s, e.ID, p, skip, label); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// restoreAsFile says how a tree entry is written on this file system: a
+// symlink where there are none (core.symlinks=false) becomes a plain file
+// holding its target, as git checks it out.
+func restoreAsFile(flags vcs.FSFlags, mode uint32) bool {
+	return mode == vcs.ModeSymlink && flags.NoSymlinks
+}
+
+// ctxErr is ctx.Err() for an optional context: a nil one is never done.
+func ctxErr(ctx context.Context) error {
+	if ctx == nil {
+		return nil
+	}
+	return ctx.Err()
+}
+
+// unwrapPathError drops the absolute path from an os error, since the
+// message around it already names the workspace-relative file.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return err
+}

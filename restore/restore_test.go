@@ -1,4 +1,4 @@
-package workspace
+package restore
 
 import (
 	"context"
@@ -14,10 +14,11 @@ import (
 
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // restoreWS is a plain-directory workspace with a fixed clock, holding files.
-func restoreWS(t *testing.T, files map[string]string) *Workspace {
+func restoreWS(t *testing.T, files map[string]string) *ws {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -25,11 +26,11 @@ func restoreWS(t *testing.T, files map[string]string) *Workspace {
 	}
 	writeTestFiles(t, dir, files)
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	w, err := Open(Env{Now: func() time.Time { return now }, Getenv: func(string) string { return "" }, Cwd: dir}, dir)
+	w, err := workspace.Open(workspace.Env{Now: func() time.Time { return now }, Getenv: func(string) string { return "" }, Cwd: dir}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return w
+	return &ws{w}
 }
 
 func writeTestFiles(t *testing.T, root string, files map[string]string) {
@@ -45,9 +46,9 @@ func writeTestFiles(t *testing.T, root string, files map[string]string) {
 	}
 }
 
-func mustCheckpoint(t *testing.T, w *Workspace) *CheckpointResult {
+func mustCheckpoint(t *testing.T, w *ws) *workspace.CheckpointResult {
 	t.Helper()
-	res, err := w.Checkpoint(CheckpointOptions{})
+	res, err := w.Checkpoint(workspace.CheckpointOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func listing(t *testing.T, root string) string {
 	return b.String()
 }
 
-func actions(changes []RestoreChange) []string {
+func actions(changes []Change) []string {
 	var out []string
 	for _, c := range changes {
 		out = append(out, c.Action+" "+c.Path)
@@ -148,7 +149,7 @@ func TestRestoreDryRunChangesNothing(t *testing.T) {
 	writeTestFiles(t, w.Root, map[string]string{"a.txt": "a3"})
 
 	before := listing(t, w.Root)
-	res, err := w.Restore(RestoreOptions{Name: "cp_001", DryRun: true, Delete: true})
+	res, err := w.Restore(Options{Name: "cp_001", DryRun: true, Delete: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +165,7 @@ func TestRestoreDryRunChangesNothing(t *testing.T) {
 	}
 
 	// The real restore does what the dry run said.
-	res, err = w.Restore(RestoreOptions{Name: "cp_001", Delete: true})
+	res, err = w.Restore(Options{Name: "cp_001", Delete: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,14 +209,14 @@ func TestRestoreUnderLock(t *testing.T) {
 	}
 	defer l.Unlock()
 	before := listing(t, w.Root)
-	if _, err := w.Restore(RestoreOptions{Name: "cp_001"}); !errors.Is(err, spec.ErrConflict) || !strings.Contains(err.Error(), "workspace is locked") {
+	if _, err := w.Restore(Options{Name: "cp_001"}); !errors.Is(err, spec.ErrConflict) || !strings.Contains(err.Error(), "workspace is locked") {
 		t.Fatalf("Restore under a held lock = %v, want the lock conflict", err)
 	}
 	if after := listing(t, w.Root); after != before {
 		t.Errorf("a locked-out restore changed the workspace")
 	}
 	// A dry run reads only and takes no lock.
-	if _, err := w.Restore(RestoreOptions{Name: "cp_001", DryRun: true}); err != nil {
+	if _, err := w.Restore(Options{Name: "cp_001", DryRun: true}); err != nil {
 		t.Errorf("dry run under a held lock = %v", err)
 	}
 }
@@ -231,8 +232,8 @@ func TestRestoreRefusal(t *testing.T) {
 	writeTestFiles(t, w.Root, map[string]string{"a.txt": "a2", "big.bin": strings.Repeat("x", 300), "keys/app.key": "k2"})
 
 	before := listing(t, w.Root)
-	_, err := w.Restore(RestoreOptions{Name: "cp_001"})
-	var refused *RestoreRefusedError
+	_, err := w.Restore(Options{Name: "cp_001"})
+	var refused *RefusedError
 	if !errors.As(err, &refused) || !errors.Is(err, spec.ErrConflict) || spec.ExitCode(err) != spec.ExitConflict {
 		t.Fatalf("Restore = %v, want a refusal (exit 5)", err)
 	}
@@ -248,7 +249,7 @@ func TestRestoreRefusal(t *testing.T) {
 		t.Errorf("a refused restore changed the workspace")
 	}
 
-	res, err := w.Restore(RestoreOptions{Name: "cp_001", Force: true})
+	res, err := w.Restore(Options{Name: "cp_001", Force: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,13 +267,13 @@ func TestRestoreRefusal(t *testing.T) {
 }
 
 func TestRestoreRefusedErrorText(t *testing.T) {
-	one := &RestoreRefusedError{Refused: []RestoreChange{{Path: ".env", Reason: "a secret"}}}
+	one := &RefusedError{Refused: []Change{{Path: ".env", Reason: "a secret"}}}
 	if got, want := one.Error(), "restore refused: .env: a secret: the safety checkpoint cannot hold it; --force overwrites it; nothing was restored"; got != want {
 		t.Errorf("one refusal reads %q, want %q", got, want)
 	}
-	many := &RestoreRefusedError{Safety: "default:cp_004"}
+	many := &RefusedError{Safety: "default:cp_004"}
 	for i := range 5 {
-		many.Refused = append(many.Refused, RestoreChange{Path: fmt.Sprintf("f%d", i), Reason: "ignored"})
+		many.Refused = append(many.Refused, Change{Path: fmt.Sprintf("f%d", i), Reason: "ignored"})
 	}
 	got := many.Error()
 	for _, want := range []string{"5 paths hold", "f0: ignored; f1: ignored; f2: ignored; and 2 more", "while the safety checkpoint default:cp_004 was taken"} {
@@ -292,7 +293,7 @@ func TestRestoreKeepsWhatTheCheckpointLeftOutForSize(t *testing.T) {
 	w.Config.Snapshot.MaxFileSize = 8
 	mustCheckpoint(t, w)
 	writeTestFiles(t, w.Root, map[string]string{"big.bin": "small", "extra": "e"})
-	res, err := w.Restore(RestoreOptions{Name: "cp_001", Delete: true})
+	res, err := w.Restore(Options{Name: "cp_001", Delete: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +331,7 @@ func TestRestoreRefusesUnsafeTreePaths(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := listing(t, filepath.Dir(w.Root))
-			_, err = w.Restore(RestoreOptions{Name: id.String()})
+			_, err = w.Restore(Options{Name: id.String()})
 			if !errors.Is(err, spec.ErrInvalid) || !strings.Contains(err.Error(), "which ctxgit never writes") {
 				t.Fatalf("Restore of a tree holding %s = %v, want an invalid-input refusal", bad, err)
 			}
@@ -362,7 +363,7 @@ func TestVerifyRestore(t *testing.T) {
 		{"link", vcs.TreeEntry{Mode: vcs.ModeFile, ID: blob("a1")}, false},
 		{"missing", vcs.TreeEntry{Mode: vcs.ModeFile, ID: blob("")}, false},
 	} {
-		err := w.verifyRestore([]RestoreChange{{Path: tc.path, Action: RestoreWrite, held: tc.held}}, "default:cp_009")
+		err := w.verifyRestore([]Change{{Path: tc.path, Action: Write, held: tc.held}}, "default:cp_009")
 		if (err == nil) != tc.ok {
 			t.Errorf("verify %s against %o %s = %v, want ok=%v", tc.path, tc.held.Mode, tc.held.ID.Short(), err, tc.ok)
 		}
@@ -371,10 +372,10 @@ func TestVerifyRestore(t *testing.T) {
 		}
 	}
 	// A path to create must still be absent.
-	if err := w.verifyRestore([]RestoreChange{{Path: "a.txt", Action: RestoreCreate}}, "s"); err == nil {
+	if err := w.verifyRestore([]Change{{Path: "a.txt", Action: Create}}, "s"); err == nil {
 		t.Error("a create over a file that appeared was not caught")
 	}
-	if err := w.verifyRestore([]RestoreChange{{Path: "a.txt/below", Action: RestoreCreate}, {Path: "new", Action: RestoreCreate}}, "s"); err != nil {
+	if err := w.verifyRestore([]Change{{Path: "a.txt/below", Action: Create}, {Path: "new", Action: Create}}, "s"); err != nil {
 		t.Errorf("creates = %v", err)
 	}
 }
@@ -440,7 +441,7 @@ func TestRestoreFailureNamesSafetyCheckpoint(t *testing.T) {
 	if err := os.Remove(w.Path(spec.PrivateStoreDir + "/objects/" + id[:2] + "/" + id[2:])); err != nil {
 		t.Fatal(err)
 	}
-	res, err := w.Restore(RestoreOptions{Name: "cp_001"})
+	res, err := w.Restore(Options{Name: "cp_001"})
 	if err == nil || spec.ExitCode(err) != spec.ExitFailure {
 		t.Fatalf("Restore with a missing object = %v (exit %d), want exit 1", err, spec.ExitCode(err))
 	}
@@ -466,10 +467,10 @@ func TestRestoreRetryReusesSafety(t *testing.T) {
 	mustCheckpoint(t, w)
 	writeTestFiles(t, w.Root, map[string]string{"a.txt": "a2"})
 	// What a restore that failed after its safety checkpoint leaves.
-	if _, err := w.Checkpoint(CheckpointOptions{Trigger: spec.TriggerRestore, Message: "before restoring default:cp_001 (whole snapshot)"}); err != nil {
+	if _, err := w.Checkpoint(workspace.CheckpointOptions{Trigger: spec.TriggerRestore, Message: "before restoring default:cp_001 (whole snapshot)"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := w.Restore(RestoreOptions{Name: "cp_001"})
+	res, err := w.Restore(Options{Name: "cp_001"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -487,14 +488,14 @@ func TestRestoreRetryReusesSafety(t *testing.T) {
 	// a matching checkpoint of another trigger, are not reused.
 	for i, trigger := range []string{spec.TriggerRestore, spec.TriggerManual} {
 		writeTestFiles(t, w.Root, map[string]string{"a.txt": fmt.Sprint("a", i+3)})
-		if _, err := w.Checkpoint(CheckpointOptions{Trigger: trigger}); err != nil {
+		if _, err := w.Checkpoint(workspace.CheckpointOptions{Trigger: trigger}); err != nil {
 			t.Fatal(err)
 		}
 		if trigger == spec.TriggerRestore {
 			writeTestFiles(t, w.Root, map[string]string{"a.txt": "changed since"})
 		}
 		before, _ := w.Log(spec.DefaultSession, 0)
-		res, err := w.Restore(RestoreOptions{Name: "cp_001"})
+		res, err := w.Restore(Options{Name: "cp_001"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -523,7 +524,7 @@ func TestRestoreApplyNeverFollowsLinks(t *testing.T) {
 	if err := os.Symlink(outside, w.Path("d")); err != nil {
 		t.Fatal(err)
 	}
-	changes := []RestoreChange{{Path: "d/sub/x.txt", Action: RestoreCreate, want: vcs.TreeEntry{Name: "x.txt", Mode: vcs.ModeFile, ID: id}}}
+	changes := []Change{{Path: "d/sub/x.txt", Action: Create, want: vcs.TreeEntry{Name: "x.txt", Mode: vcs.ModeFile, ID: id}}}
 	err = w.applyRestore(context.Background(), store, changes)
 	if err == nil || !strings.Contains(err.Error(), "not restored: d is no longer a directory") {
 		t.Fatalf("applyRestore through a link = %v", err)

@@ -1,4 +1,4 @@
-package workspace
+package restore
 
 import (
 	"bufio"
@@ -35,7 +35,7 @@ func TestRestoreLargeFileBoundedMemory(t *testing.T) {
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		res, err := w.Restore(RestoreOptions{Name: "cp_001", Paths: []string{"big.bin"}})
+		res, err := w.Restore(Options{Name: "cp_001", Paths: []string{"big.bin"}})
 		runtime.ReadMemStats(&after)
 		if err != nil {
 			t.Fatalf("%s: %v", stage, err)
