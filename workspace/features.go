@@ -8,7 +8,7 @@ import (
 	"github.com/ctxgit/ctxgit/vcs"
 )
 
-// What the feature packages (restore) need of the workspace core, kept
+// What the feature packages (restore, sharing) need of the workspace core, kept
 // to a few calls so the internals they wrap stay unexported.
 
 // PendingCheckpoint is what a checkpoint of session taken now would
@@ -57,4 +57,22 @@ func (w *Workspace) CheckHeld() error { return w.checkHeld() }
 func (w *Workspace) RemoveStrayTemps(dirs []string) int {
 	n, _ := w.removeStrayTemps(w.strayTemps(dirs))
 	return n
+}
+
+// SessionsPath is this workspace's session prefix below refs/ctxgit/:
+// "sessions/", or "ws/<ns>/sessions/" for a subdirectory's namespace.
+func (w *Workspace) SessionsPath() string { return w.sessionsPath() }
+
+// ValidateRemoteName checks a remote's name as the namespace of its
+// fetched refs: one ref path component, held to a session key's rules.
+func ValidateRemoteName(name string) error { return validateRemoteName(name) }
+
+// CheckpointIDOf reads commit id's Ctxgit-Checkpoint trailer from s (""
+// when it cannot be read).
+func CheckpointIDOf(s vcs.Store, id vcs.Hash) string {
+	c, err := vcs.ReadCommit(s, id)
+	if err != nil {
+		return ""
+	}
+	return entryOf(id, c).CheckpointID
 }

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/ctxgit/ctxgit/workspace"
+	"github.com/ctxgit/ctxgit/sharing"
 )
 
 func (a *app) fetchCommand() *cli.Command {
@@ -20,7 +20,7 @@ func (a *app) fetchCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := w.Fetch(workspace.SyncOptions{Remote: c.Args().First(), As: c.String("as"), Prune: c.Bool("prune"), Messages: a.remoteMessages(), Timeout: c.Duration("timeout"), Ctx: c.Context})
+			res, err := sharing.Fetch(w, sharing.Options{Remote: c.Args().First(), As: c.String("as"), Prune: c.Bool("prune"), Messages: a.remoteMessages(), Timeout: c.Duration("timeout"), Ctx: c.Context})
 			if res != nil {
 				if perr := a.printSync(res, "fetched from", c.Bool("json")); perr != nil && err == nil {
 					err = perr

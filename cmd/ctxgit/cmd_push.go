@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/ctxgit/ctxgit/workspace"
+	"github.com/ctxgit/ctxgit/sharing"
 )
 
 func (a *app) pushCommand() *cli.Command {
@@ -22,7 +22,7 @@ func (a *app) pushCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := w.Push(workspace.SyncOptions{Remote: c.Args().First(), As: c.String("as"), Force: c.Bool("force"), Messages: a.remoteMessages(), Timeout: c.Duration("timeout"), Ctx: c.Context})
+			res, err := sharing.Push(w, sharing.Options{Remote: c.Args().First(), As: c.String("as"), Force: c.Bool("force"), Messages: a.remoteMessages(), Timeout: c.Duration("timeout"), Ctx: c.Context})
 			if res != nil {
 				if perr := a.printSync(res, "pushed to", c.Bool("json")); perr != nil && err == nil {
 					err = perr

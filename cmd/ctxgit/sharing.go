@@ -8,8 +8,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/sharing"
 	"github.com/ctxgit/ctxgit/vcs"
-	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // What push and fetch share (SPEC §19): the timeout, the report of what
@@ -20,7 +20,7 @@ var timeoutFlag = &cli.DurationFlag{Name: "timeout", Usage: "give up on a networ
 
 // printSync prints a push's or fetch's result: a heading, then one line
 // per session.
-func (a *app) printSync(res *workspace.SyncResult, verb string, asJSON bool) error {
+func (a *app) printSync(res *sharing.Result, verb string, asJSON bool) error {
 	for _, warn := range res.Warnings {
 		a.warn("%s", warn)
 	}
@@ -39,15 +39,15 @@ func (a *app) printSync(res *workspace.SyncResult, verb string, asJSON bool) err
 	for _, r := range res.Refs {
 		detail := ""
 		switch r.Status {
-		case workspace.RefNew:
+		case sharing.RefNew:
 			detail = fmt.Sprintf("%s %s", r.CheckpointID, r.New.Short())
-		case workspace.RefFastForward, workspace.RefForced:
+		case sharing.RefFastForward, sharing.RefForced:
 			detail = fmt.Sprintf("%s %s..%s", r.CheckpointID, r.Old.Short(), r.New.Short())
-		case workspace.RefUpToDate:
+		case sharing.RefUpToDate:
 			detail = r.CheckpointID
-		case workspace.RefDeleted:
+		case sharing.RefDeleted:
 			detail = "was " + r.Old.Short()
-		case workspace.RefRejected:
+		case sharing.RefRejected:
 			detail = r.Reason // the remote's words
 		}
 		fmt.Fprintf(a.stdout, "%-12s  %s  %s\n", r.Status, oneLine(r.Session), oneLine(detail))

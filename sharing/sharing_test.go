@@ -1,4 +1,4 @@
-package workspace_test
+package sharing
 
 import (
 	"errors"
@@ -7,11 +7,36 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/workspace"
 )
+
+var fixedNow = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+func testEnv(cwd string) workspace.Env {
+	return workspace.Env{
+		Now:    func() time.Time { return fixedNow },
+		Getenv: func(string) string { return "" },
+		Cwd:    cwd,
+	}
+}
+
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	gitOut(t, dir, args...)
+}
+
+func realpath(t *testing.T, p string) string {
+	t.Helper()
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
 
 func gitOut(t *testing.T, dir string, args ...string) string {
 	t.Helper()
@@ -27,7 +52,7 @@ func gitOut(t *testing.T, dir string, args ...string) string {
 
 func openAt(t *testing.T, root, cwd string) *workspace.Workspace {
 	t.Helper()
-	w, err := workspace.Open(testEnv(cwd, nil), root)
+	w, err := workspace.Open(testEnv(cwd), root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +97,7 @@ func TestResolveRemoteNames(t *testing.T) {
 		{name: "unsupported scheme", remote: "ftp://x/y", wantCode: spec.ExitUnsupported},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ns, ep, err := workspace.ResolveRemoteForTest(w, tc.remote, tc.as, tc.push)
+			rr, err := resolveRemote(w, tc.remote, tc.as, tc.push)
 			if tc.wantCode != 0 {
 				if spec.ExitCode(err) != tc.wantCode {
 					t.Fatalf("err = %v (exit %d), want exit %d", err, spec.ExitCode(err), tc.wantCode)
@@ -82,32 +107,19 @@ func TestResolveRemoteNames(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.HasPrefix(ns, tc.wantNS) || tc.wantURL != "" && ep.String() != tc.wantURL {
-				t.Fatalf("got %s (%s), want %s (%s)", ns, ep, tc.wantNS, tc.wantURL)
+			if !strings.HasPrefix(rr.ns, tc.wantNS) || tc.wantURL != "" && rr.ep.String() != tc.wantURL {
+				t.Fatalf("got %s (%s), want %s (%s)", rr.ns, rr.ep, tc.wantNS, tc.wantURL)
 			}
 		})
 	}
 	// Derived names differ for URLs that share a last element.
-	a, _, _ := workspace.ResolveRemoteForTest(w, "git://a.example/r.git", "", false)
-	b, _, _ := workspace.ResolveRemoteForTest(w, "git://b.example/r.git", "", false)
-	if a == b || spec.ValidateSessionKey(a) != nil {
-		t.Fatalf("derived names %q and %q", a, b)
+	a, errA := resolveRemote(w, "git://a.example/r.git", "", false)
+	b, errB := resolveRemote(w, "git://b.example/r.git", "", false)
+	if errA != nil || errB != nil {
+		t.Fatal(errA, errB)
 	}
-}
-
-// SPEC §19.4: REMOTE/KEY for read commands.
-func TestValidateReadSession(t *testing.T) {
-	for name, ok := range map[string]bool{
-		"default": true, "origin/default": true, "my-fork/s.1": true,
-		"origin/": false, "/default": false, "a/b/c": false, "origin/../x": false, "..x/y": false,
-	} {
-		err := workspace.ValidateReadSession(name)
-		if (err == nil) != ok {
-			t.Errorf("ValidateReadSession(%q) = %v", name, err)
-		}
-		if err != nil && spec.ExitCode(err) != spec.ExitUsage {
-			t.Errorf("ValidateReadSession(%q): exit %d, want 2", name, spec.ExitCode(err))
-		}
+	if a.ns == b.ns || spec.ValidateSessionKey(a.ns) != nil {
+		t.Fatalf("derived names %q and %q", a.ns, b.ns)
 	}
 }
 
@@ -129,14 +141,14 @@ func TestShareNamespacedWorkspace(t *testing.T) {
 	checkpoint(t, top, "default", "top work")
 	checkpoint(t, top, "other", "top other")
 
-	res, err := svc.Push(workspace.SyncOptions{})
+	res, err := Push(svc, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Refs) != 1 || res.Refs[0].Ref != "refs/ctxgit/ws/svc/sessions/default" || res.Refs[0].Status != workspace.RefNew {
+	if len(res.Refs) != 1 || res.Refs[0].Ref != "refs/ctxgit/ws/svc/sessions/default" || res.Refs[0].Status != RefNew {
 		t.Fatalf("svc pushed %+v", res.Refs)
 	}
-	if res, err = top.Push(workspace.SyncOptions{}); err != nil || len(res.Refs) != 2 {
+	if res, err = Push(top, Options{}); err != nil || len(res.Refs) != 2 {
 		t.Fatalf("top pushed %+v, %v", res, err)
 	}
 
@@ -145,7 +157,7 @@ func TestShareNamespacedWorkspace(t *testing.T) {
 	git(t, b, "init", "-q")
 	git(t, b, "remote", "add", "origin", remote)
 	bsvc := openAt(t, filepath.Join(b, "svc"), b)
-	res, err = bsvc.Fetch(workspace.SyncOptions{})
+	res, err = Fetch(bsvc, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +215,7 @@ func TestFetchRefHeldElsewhere(t *testing.T) {
 	wa := openAt(t, a, a)
 	checkpoint(t, wa, "default", "one")
 	checkpoint(t, wa, "second", "two")
-	if _, err := wa.Push(workspace.SyncOptions{Remote: remote, As: "origin"}); err != nil {
+	if _, err := Push(wa, Options{Remote: remote, As: "origin"}); err != nil {
 		t.Fatal(err)
 	}
 	b := filepath.Join(base, "b")
@@ -217,7 +229,7 @@ func TestFetchRefHeldElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(lock, nil, 0o644)
-	res, err := wb.Fetch(workspace.SyncOptions{Remote: remote, As: "origin"})
+	res, err := Fetch(wb, Options{Remote: remote, As: "origin"})
 	if spec.ExitCode(err) != spec.ExitConflict || !errors.Is(err, spec.ErrConflict) {
 		t.Fatalf("fetch with a held ref: %v", err)
 	}
@@ -225,7 +237,7 @@ func TestFetchRefHeldElsewhere(t *testing.T) {
 	for _, r := range res.Refs {
 		st[r.Session] = r.Status
 	}
-	if st["origin/default"] != workspace.RefRejected || st["origin/second"] != workspace.RefNew {
+	if st["origin/default"] != RefRejected || st["origin/second"] != RefNew {
 		t.Fatalf("statuses %v", st)
 	}
 	if _, err := os.Stat(filepath.Join(store, "refs/ctxgit/remotes/origin/sessions/default")); !os.IsNotExist(err) {

@@ -1,4 +1,8 @@
-package workspace
+// Package sharing is `ctxgit push` and `ctxgit fetch` (SPEC §19): it
+// sends a workspace's session refs to a remote and copies a remote's
+// under refs/ctxgit/remotes/. It works over vcs.Store and the workspace
+// core's exported calls; workspace never imports it (ARCHITECTURE.md).
+package sharing
 
 import (
 	"context"
@@ -15,6 +19,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // Sharing checkpoints (SPEC §19): `ctxgit push` sends this workspace's
@@ -25,14 +30,11 @@ import (
 // so a checkpoint taken meanwhile is never blocked for the length of a
 // network transfer and never lost.
 
-// RemotesRefPrefix holds the refs fetched from remotes.
-const RemotesRefPrefix = spec.RefPrefix + "remotes/"
-
 // DefaultRemote is the remote push and fetch use when none is given.
 const DefaultRemote = "origin"
 
-// SyncOptions are push's and fetch's.
-type SyncOptions struct {
+// Options are push's and fetch's.
+type Options struct {
 	// Remote is a remote's name in the git config, or a URL or path;
 	// "" means origin.
 	Remote string
@@ -81,8 +83,8 @@ type RefChange struct {
 	Reason       string // why it was rejected
 }
 
-// SyncResult reports a push or fetch.
-type SyncResult struct {
+// Result reports a push or fetch.
+type Result struct {
 	Remote   string // the namespace name under refs/ctxgit/remotes/
 	URL      string // without any password
 	Objects  int    // objects sent or received
@@ -91,7 +93,7 @@ type SyncResult struct {
 }
 
 // Rejected counts the refs that were not updated.
-func (r *SyncResult) Rejected() int {
+func (r *Result) Rejected() int {
 	n := 0
 	for _, c := range r.Refs {
 		if c.Status == RefRejected {
@@ -103,7 +105,7 @@ func (r *SyncResult) Rejected() int {
 
 // gitConfigPath is the config file that names the workspace's remotes:
 // the repository's, or the private store's.
-func (w *Workspace) gitConfigPath() string {
+func gitConfigPath(w *workspace.Workspace) string {
 	if w.Repo != nil {
 		return filepath.Join(w.Repo.CommonDir, "config")
 	}
@@ -112,7 +114,7 @@ func (w *Workspace) gitConfigPath() string {
 
 // remoteBase is what a relative path in a remote's configured URL is
 // relative to: the working tree's top level, or the workspace root.
-func (w *Workspace) remoteBase() string {
+func remoteBase(w *workspace.Workspace) string {
 	if w.Repo != nil && w.Repo.WorkTree != "" {
 		return w.Repo.WorkTree
 	}
@@ -130,27 +132,27 @@ type resolvedRemote struct {
 
 // resolveRemote finds the remote a command names: a configured remote,
 // else a URL or path. It returns the namespace name and the endpoint.
-func (w *Workspace) resolveRemote(arg, as string, push bool) (*resolvedRemote, error) {
-	ns, ep, name, pushURL, err := w.resolveRemoteParts(arg, as, push)
+func resolveRemote(w *workspace.Workspace, arg, as string, push bool) (*resolvedRemote, error) {
+	ns, ep, name, pushURL, err := resolveRemoteParts(w, arg, as, push)
 	if err != nil {
 		return nil, err
 	}
-	return &resolvedRemote{ns: ns, ep: ep, name: name, pushURL: pushURL, cfgPath: w.gitConfigPath()}, nil
+	return &resolvedRemote{ns: ns, ep: ep, name: name, pushURL: pushURL, cfgPath: gitConfigPath(w)}, nil
 }
 
-func (w *Workspace) resolveRemoteParts(arg, as string, push bool) (string, *vcs.Endpoint, string, string, error) {
+func resolveRemoteParts(w *workspace.Workspace, arg, as string, push bool) (string, *vcs.Endpoint, string, string, error) {
 	if err := spec.CheckArg("the remote", arg); err != nil {
 		return "", nil, "", "", err
 	}
 	if as != "" {
-		if err := validateRemoteName(as); err != nil {
+		if err := workspace.ValidateRemoteName(as); err != nil {
 			return "", nil, "", "", spec.Usage("--as %q: %v", as, err)
 		}
 	}
-	cfgPath := w.gitConfigPath()
+	cfgPath := gitConfigPath(w)
 	remotes, err := vcs.ReadRemotes(cfgPath)
 	if err != nil {
-		return "", nil, "", "", spec.Invalid("%s", w.rel(err.Error()))
+		return "", nil, "", "", spec.Invalid("%s", w.Rel(err.Error()))
 	}
 	name := arg
 	if name == "" {
@@ -164,21 +166,21 @@ func (w *Workspace) resolveRemoteParts(arg, as string, push bool) (string, *vcs.
 		if push && r.PushURL != "" {
 			url = r.PushURL
 		}
-		ep, err := vcs.ParseEndpoint(url, w.remoteBase())
+		ep, err := vcs.ParseEndpoint(url, remoteBase(w))
 		if err != nil {
-			return "", nil, "", "", remoteErr(fmt.Errorf("remote %s in %s: %w", name, w.rel(cfgPath), err))
+			return "", nil, "", "", remoteErr(fmt.Errorf("remote %s in %s: %w", name, w.Rel(cfgPath), err))
 		}
 		ns := name
 		if as != "" {
 			ns = as
 		}
-		if err := validateRemoteName(ns); err != nil {
-			return "", nil, "", "", spec.Usage("remote %q cannot name refs under %s: %v; give --as NAME", name, RemotesRefPrefix, err)
+		if err := workspace.ValidateRemoteName(ns); err != nil {
+			return "", nil, "", "", spec.Usage("remote %q cannot name refs under %s: %v; give --as NAME", name, workspace.RemotesRefPrefix, err)
 		}
 		return ns, ep, r.Name, r.PushURL, nil
 	}
 	if !looksLikeURL(arg, w.Env.Cwd) {
-		where := w.rel(cfgPath)
+		where := w.Rel(cfgPath)
 		if arg == "" {
 			return "", nil, "", "", spec.NotFound("no remote origin in %s: give a URL or path, or add one with `ctxgit git -- remote add origin URL`", where)
 		}
@@ -195,7 +197,7 @@ func (w *Workspace) resolveRemoteParts(arg, as string, push bool) (string, *vcs.
 				ns = r.Name
 			}
 		}
-		if validateRemoteName(ns) != nil {
+		if workspace.ValidateRemoteName(ns) != nil {
 			ns = derivedRemoteName(arg)
 		}
 	}
@@ -217,23 +219,6 @@ func looksLikeURL(arg, cwd string) bool {
 	}
 	_, err := os.Stat(p)
 	return err == nil
-}
-
-// validateRemoteName: a remote's namespace is one ref path component,
-// held to the rules of a typed session key.
-func validateRemoteName(name string) error {
-	if name == "" {
-		return errors.New("the name is empty")
-	}
-	if err := spec.ValidateSessionKey(name); err != nil {
-		// The rule without "session key NAME: ", which the caller names.
-		msg := err.Error()
-		if _, rest, ok := strings.Cut(msg, `": `); ok {
-			msg = rest
-		}
-		return errors.New(msg)
-	}
-	return nil
 }
 
 // derivedRemoteName names the namespace of a remote given by URL: its
@@ -269,16 +254,16 @@ func remoteErr(err error) error {
 
 // connect opens the remote: a local one in process, a network one through
 // git run on the checkpoint store (SPEC §19.5).
-func (w *Workspace) connect(rr *resolvedRemote, push bool, opts SyncOptions) (vcs.Remote, error) {
+func connect(w *workspace.Workspace, rr *resolvedRemote, push bool, opts Options) (vcs.Remote, error) {
 	timeout := opts.Timeout
 	if timeout == 0 && rr.ep.IsNetwork() {
 		t, err := vcs.ReadRemoteTimeout(rr.cfgPath)
 		if err != nil {
-			return nil, spec.Invalid("%s", w.rel(err.Error()))
+			return nil, spec.Invalid("%s", w.Rel(err.Error()))
 		}
 		timeout = t
 	}
-	r, err := vcs.Connect(rr.ep, vcs.ConnectOptions{Push: push, Messages: opts.Messages, GitDir: w.storeGitDir(),
+	r, err := vcs.Connect(rr.ep, vcs.ConnectOptions{Push: push, Messages: opts.Messages, GitDir: storeGitDir(w),
 		Name: rr.name, PushURL: rr.pushURL, Timeout: timeout, Ctx: opts.Ctx})
 	if err != nil {
 		return nil, remoteErr(err)
@@ -288,45 +273,29 @@ func (w *Workspace) connect(rr *resolvedRemote, push bool, opts SyncOptions) (vc
 
 // storeGitDir is the checkpoint store's git directory (which a private
 // store may not have yet).
-func (w *Workspace) storeGitDir() string {
+func storeGitDir(w *workspace.Workspace) string {
 	if w.Repo != nil {
 		return w.Repo.CommonDir
 	}
 	return w.Path(spec.PrivateStoreDir)
 }
 
-// sessionsPath is this workspace's session prefix below refs/ctxgit/:
-// "sessions/" or "ws/<ns>/sessions/".
-func (w *Workspace) sessionsPath() string {
-	return strings.TrimPrefix(spec.SessionRefsPrefix(w.Namespace), spec.RefPrefix)
-}
-
 // trackingName is where fetch keeps a remote's ref.
 func trackingName(remote, ref string) string {
-	return RemotesRefPrefix + remote + "/" + strings.TrimPrefix(ref, spec.RefPrefix)
-}
-
-// checkpointIDOf reads a commit's Ctxgit-Checkpoint trailer ("" when it
-// cannot be read).
-func checkpointIDOf(s vcs.Store, id vcs.Hash) string {
-	c, err := vcs.ReadCommit(s, id)
-	if err != nil {
-		return ""
-	}
-	return entryOf(id, c).CheckpointID
+	return workspace.RemotesRefPrefix + remote + "/" + strings.TrimPrefix(ref, spec.RefPrefix)
 }
 
 // Push sends the workspace's sessions to a remote (SPEC §19.2): each
 // session ref to the same name there, as a fast-forward unless Force.
 // Refs that were refused are in the result with their reason, and the
 // error is a conflict (exit 5).
-func (w *Workspace) Push(opts SyncOptions) (*SyncResult, error) {
-	rr, err := w.resolveRemote(opts.Remote, opts.As, true)
+func Push(w *workspace.Workspace, opts Options) (*Result, error) {
+	rr, err := resolveRemote(w, opts.Remote, opts.As, true)
 	if err != nil {
 		return nil, err
 	}
 	name, ep := rr.ns, rr.ep
-	store, err := w.storeIfAny()
+	store, err := w.ReadStore()
 	if err != nil {
 		return nil, err
 	}
@@ -339,12 +308,12 @@ func (w *Workspace) Push(opts SyncOptions) (*SyncResult, error) {
 	if len(sessions) == 0 {
 		return nil, spec.NotFound("nothing to push: this workspace has no checkpoints")
 	}
-	r, err := w.connect(rr, true, opts)
+	r, err := connect(w, rr, true, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	res := &SyncResult{Remote: name, URL: ep.String()}
+	res := &Result{Remote: name, URL: ep.String()}
 	remote := map[string]vcs.Hash{}
 	for _, ref := range r.Refs() {
 		remote[ref.Name] = ref.ID
@@ -352,7 +321,7 @@ func (w *Workspace) Push(opts SyncOptions) (*SyncResult, error) {
 	var updates []vcs.RefUpdate
 	for _, s := range sessions {
 		ref := w.SessionRef(s.Name)
-		ch := RefChange{Session: s.Name, Ref: ref, Local: ref, Old: remote[ref], New: s.ID, CheckpointID: checkpointIDOf(store, s.ID)}
+		ch := RefChange{Session: s.Name, Ref: ref, Local: ref, Old: remote[ref], New: s.ID, CheckpointID: workspace.CheckpointIDOf(store, s.ID)}
 		switch {
 		case ch.Old == ch.New:
 			ch.Status = RefUpToDate
@@ -411,7 +380,7 @@ func (w *Workspace) Push(opts SyncOptions) (*SyncResult, error) {
 			case why != "":
 				ch.Status, ch.Reason = RefRejected, "refused by the remote: "+why
 			default:
-				if err := w.track(store, trackingName(name, ch.Ref), ch.New); err != nil {
+				if err := track(store, trackingName(name, ch.Ref), ch.New); err != nil {
 					res.Warnings = append(res.Warnings, err.Error())
 				}
 			}
@@ -438,7 +407,7 @@ func pushHaves(refs []vcs.Ref) []vcs.Hash {
 	return out
 }
 
-func firstRejection(res *SyncResult) string {
+func firstRejection(res *Result) string {
 	for _, c := range res.Refs {
 		if c.Status == RefRejected {
 			return c.Ref + ": " + c.Reason
@@ -448,7 +417,7 @@ func firstRejection(res *SyncResult) string {
 }
 
 // track sets a fetched ref, by compare-and-swap against what it held.
-func (w *Workspace) track(store *vcs.GitStore, name string, id vcs.Hash) error {
+func track(store vcs.Store, name string, id vcs.Hash) error {
 	old, err := store.ReadRef(name)
 	if errors.Is(err, vcs.ErrRefNotFound) {
 		old, err = vcs.ZeroHash, nil
@@ -466,13 +435,13 @@ func (w *Workspace) track(store *vcs.GitStore, name string, id vcs.Hash) error {
 // except its own refs/ctxgit/remotes/ — and their objects into the
 // workspace's store, each under refs/ctxgit/remotes/<remote>/ (SPEC
 // §19.3). Local session refs are never written.
-func (w *Workspace) Fetch(opts SyncOptions) (*SyncResult, error) {
-	rr, err := w.resolveRemote(opts.Remote, opts.As, false)
+func Fetch(w *workspace.Workspace, opts Options) (*Result, error) {
+	rr, err := resolveRemote(w, opts.Remote, opts.As, false)
 	if err != nil {
 		return nil, err
 	}
 	name, ep := rr.ns, rr.ep
-	r, err := w.connect(rr, false, opts)
+	r, err := connect(w, rr, false, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -481,15 +450,15 @@ func (w *Workspace) Fetch(opts SyncOptions) (*SyncResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &SyncResult{Remote: name, URL: ep.String()}
+	res := &Result{Remote: name, URL: ep.String()}
 	var listed []vcs.Ref
 	for _, ref := range r.Refs() {
-		if strings.HasPrefix(ref.Name, spec.RefPrefix) && !strings.HasPrefix(ref.Name, RemotesRefPrefix) &&
+		if strings.HasPrefix(ref.Name, spec.RefPrefix) && !strings.HasPrefix(ref.Name, workspace.RemotesRefPrefix) &&
 			vcs.CheckRefName(ref.Name) == nil && vcs.CheckRefName(trackingName(name, ref.Name)) == nil {
 			listed = append(listed, ref)
 		}
 	}
-	haves, err := w.fetchHaves(store, name)
+	haves, err := fetchHaves(store, name)
 	if err != nil {
 		return nil, err
 	}
@@ -510,7 +479,7 @@ func (w *Workspace) Fetch(opts SyncOptions) (*SyncResult, error) {
 			return nil, fmt.Errorf("%s did not send %s (%s): %w", ep, ref.Name, ref.ID.Short(), err)
 		}
 		if t != vcs.CommitObject {
-			refused = append(refused, RefChange{Session: w.fetchedName(name, ref.Name), Ref: ref.Name, Local: trackingName(name, ref.Name),
+			refused = append(refused, RefChange{Session: fetchedName(w, name, ref.Name), Ref: ref.Name, Local: trackingName(name, ref.Name),
 				New: ref.ID, Status: RefRejected, Reason: fmt.Sprintf("points at a %s, not a checkpoint commit", t)})
 			continue
 		}
@@ -537,7 +506,7 @@ func (w *Workspace) Fetch(opts SyncOptions) (*SyncResult, error) {
 	for _, ref := range refs {
 		local := trackingName(name, ref.Name)
 		fetched[local] = true
-		ch := RefChange{Session: w.fetchedName(name, ref.Name), Ref: ref.Name, Local: local, New: ref.ID, CheckpointID: checkpointIDOf(store, ref.ID)}
+		ch := RefChange{Session: fetchedName(w, name, ref.Name), Ref: ref.Name, Local: local, New: ref.ID, CheckpointID: workspace.CheckpointIDOf(store, ref.ID)}
 		old, err := store.ReadRef(local)
 		switch {
 		case errors.Is(err, vcs.ErrRefNotFound):
@@ -564,7 +533,7 @@ func (w *Workspace) Fetch(opts SyncOptions) (*SyncResult, error) {
 		res.Refs = append(res.Refs, ch)
 	}
 	if opts.Prune {
-		mine, err := store.ListRefs(RemotesRefPrefix + name + "/")
+		mine, err := store.ListRefs(workspace.RemotesRefPrefix + name + "/")
 		if err != nil {
 			return nil, err
 		}
@@ -572,8 +541,8 @@ func (w *Workspace) Fetch(opts SyncOptions) (*SyncResult, error) {
 			if fetched[m.Name] {
 				continue
 			}
-			ref := spec.RefPrefix + strings.TrimPrefix(m.Name, RemotesRefPrefix+name+"/")
-			ch := RefChange{Session: w.fetchedName(name, ref), Local: m.Name, Ref: ref, Old: m.ID, Status: RefDeleted}
+			ref := spec.RefPrefix + strings.TrimPrefix(m.Name, workspace.RemotesRefPrefix+name+"/")
+			ch := RefChange{Session: fetchedName(w, name, ref), Local: m.Name, Ref: ref, Old: m.ID, Status: RefDeleted}
 			if err := store.DeleteRef(m.Name, m.ID); err != nil {
 				ch.Status, ch.Reason = RefRejected, err.Error()
 				conflicts = append(conflicts, m.Name)
@@ -593,9 +562,9 @@ func (w *Workspace) Fetch(opts SyncOptions) (*SyncResult, error) {
 
 // fetchedName is how a fetched ref is named: REMOTE/KEY for a session of
 // this workspace's namespace, else REMOTE/ and the ref below refs/ctxgit/.
-func (w *Workspace) fetchedName(remote, ref string) string {
+func fetchedName(w *workspace.Workspace, remote, ref string) string {
 	rest := strings.TrimPrefix(ref, spec.RefPrefix)
-	if key, ok := strings.CutPrefix(rest, w.sessionsPath()); ok && !strings.Contains(key, "/") {
+	if key, ok := strings.CutPrefix(rest, w.SessionsPath()); ok && !strings.Contains(key, "/") {
 		return remote + "/" + key
 	}
 	return remote + "/" + rest
@@ -603,14 +572,14 @@ func (w *Workspace) fetchedName(remote, ref string) string {
 
 // fetchHaves are the commits a fetch tells the remote this store has:
 // the refs fetched from it before, then every other ctxgit ref.
-func (w *Workspace) fetchHaves(store *vcs.GitStore, remote string) ([]vcs.Hash, error) {
+func fetchHaves(store vcs.Store, remote string) ([]vcs.Hash, error) {
 	all, err := store.ListRefs(spec.RefPrefix)
 	if err != nil {
 		return nil, err
 	}
 	var first, rest []vcs.Hash
 	for _, r := range all {
-		if strings.HasPrefix(r.Name, RemotesRefPrefix+remote+"/") {
+		if strings.HasPrefix(r.Name, workspace.RemotesRefPrefix+remote+"/") {
 			first = append(first, r.ID)
 		} else {
 			rest = append(rest, r.ID)
@@ -619,82 +588,18 @@ func (w *Workspace) fetchHaves(store *vcs.GitStore, remote string) ([]vcs.Hash, 
 	return append(first, rest...), nil
 }
 
-// RemoteSession is a session fetched from a remote.
-type RemoteSession struct {
-	Remote, Key string
-	ID          vcs.Hash
-}
-
-// Name is how read commands name it: REMOTE/KEY.
-func (s RemoteSession) Name() string { return s.Remote + "/" + s.Key }
-
-// RemoteSessions lists the fetched sessions of this workspace's namespace,
-// by remote, then key.
-func (w *Workspace) RemoteSessions() ([]RemoteSession, error) {
-	store, err := w.storeIfAny()
-	if err != nil || store == nil {
-		return nil, err
-	}
-	refs, err := store.ListRefs(RemotesRefPrefix)
-	if err != nil {
-		return nil, err
-	}
-	prefix := w.sessionsPath()
-	var out []RemoteSession
-	for _, r := range refs {
-		remote, rest, ok := strings.Cut(strings.TrimPrefix(r.Name, RemotesRefPrefix), "/")
-		if !ok {
-			continue
-		}
-		key, ok := strings.CutPrefix(rest, prefix)
-		if !ok || strings.Contains(key, "/") || spec.ValidateSessionKey(key) != nil {
-			continue
-		}
-		out = append(out, RemoteSession{Remote: remote, Key: key, ID: r.ID})
-	}
-	return out, nil
-}
-
-// ValidateReadSession checks a session name given to a command that only
-// reads history: a key (SPEC §6.1), or REMOTE/KEY for a fetched session.
-func ValidateReadSession(name string) error {
-	remote, key, ok := strings.Cut(name, "/")
-	if !ok || remote == "" || strings.HasPrefix(name, ".") {
-		// Not REMOTE/KEY in form: say what is wrong with it as a key.
-		return spec.ValidateSessionKey(name)
-	}
-	if err := validateRemoteName(remote); err != nil {
-		return spec.Usage("session %q: the remote's name: %v", name, err)
-	}
-	return spec.ValidateSessionKey(key)
-}
-
-// sessionRefFor is the ref of a session named KEY or REMOTE/KEY.
-func (w *Workspace) sessionRefFor(name string) string {
-	if remote, key, ok := strings.Cut(name, "/"); ok {
-		return RemotesRefPrefix + remote + "/" + w.sessionsPath() + key
-	}
-	return w.SessionRef(name)
-}
-
-// GitEnv is the environment `ctxgit git` runs git with (SPEC §19.6):
-// GIT_DIR (and GIT_WORK_TREE) of the enclosing repository, or GIT_DIR of
-// the private store, which is created if it does not exist yet so that a
-// remote can be added to it.
-func (w *Workspace) GitEnv() (map[string]string, error) {
-	if w.Repo != nil {
-		return map[string]string{"GIT_DIR": w.Repo.GitDir, "GIT_WORK_TREE": w.Repo.WorkTree}, nil
-	}
-	if _, err := w.Store(); err != nil {
-		return nil, err
-	}
-	return map[string]string{"GIT_DIR": w.Path(spec.PrivateStoreDir)}, nil
-}
-
 // plural renders a count with its noun, "1 checkpoint" or "2 checkpoints".
 func plural(n int, word string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, word)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// ctxErr is ctx.Err() for an optional context: a nil one is never done.
+func ctxErr(ctx context.Context) error {
+	if ctx == nil {
+		return nil
+	}
+	return ctx.Err()
 }
