@@ -3,6 +3,9 @@ package workspace
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
@@ -75,4 +78,153 @@ func CheckpointIDOf(s vcs.Store, id vcs.Hash) string {
 		return ""
 	}
 	return entryOf(id, c).CheckpointID
+}
+
+// What retention (prune and doctor) needs of the core. Doctor reads what
+// only the concrete store offers (ref locks, bad packs, loose-object
+// counts, temporary files), so it gets *vcs.GitStore; prune repacks
+// through Repack and RepackLocked, which need it too.
+
+// GitStore opens the checkpoint store as the concrete git store: nil (and
+// no error), with nothing created, when there is none yet.
+func (w *Workspace) GitStore() (*vcs.GitStore, error) { return w.storeIfAny() }
+
+// RecoveredPath is the replay marker file of session (SPEC §10.3).
+func (w *Workspace) RecoveredPath(session string) string { return w.recoveredPath(session) }
+
+// EntryOf is the history entry of checkpoint commit c with id id.
+func EntryOf(id vcs.Hash, c *vcs.Commit) Entry { return entryOf(id, c) }
+
+// Repack packs the store under the workspace lock, as prune does after
+// pruning (SPEC §18.4). It returns nil when there is no store.
+func (w *Workspace) Repack() (*vcs.RepackResult, error) {
+	lock, err := w.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	store, err := w.storeIfAny()
+	if err != nil || store == nil {
+		return nil, err
+	}
+	return w.repack(context.Background(), store)
+}
+
+// RepackLocked is Repack for a caller that already holds the workspace
+// lock; ctx, when not nil, interrupts it before anything is deleted.
+func (w *Workspace) RepackLocked(ctx context.Context) (*vcs.RepackResult, error) {
+	store, err := w.storeIfAny()
+	if err != nil || store == nil {
+		return nil, err
+	}
+	return w.repack(ctx, store)
+}
+
+// repack gives the space back (SPEC §18.4): the private store is repacked
+// whole; in a repository ctxgit only packs the loose objects its refs
+// reach and leaves the rest to git's gc.
+func (w *Workspace) repack(ctx context.Context, store *vcs.GitStore) (*vcs.RepackResult, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if w.Repo == nil {
+		return store.Repack(ctx, vcs.RepackAll, nil)
+	}
+	refs, err := store.ListRefs(spec.RefPrefix)
+	if err != nil {
+		return nil, err
+	}
+	roots := make([]vcs.Hash, len(refs))
+	for i, r := range refs {
+		roots[i] = r.ID
+	}
+	return store.Repack(ctx, vcs.RepackLoose, roots)
+}
+
+// WorkspaceLock is who holds the workspace lock (SPEC §14), as doctor
+// reports it.
+type WorkspaceLock struct {
+	PID     int // 0 when the content is unreadable
+	Host    string
+	Started time.Time
+	// Stale is true when a waiting process would take the lock over.
+	Stale bool
+	path  string
+	raw   []byte
+}
+
+// HeldLock reads the workspace lock; nil when none is held.
+func (w *Workspace) HeldLock() *WorkspaceLock {
+	path := w.LocalPath("lock")
+	holder, raw := readHolder(path)
+	if raw == nil {
+		return nil
+	}
+	host, _ := os.Hostname()
+	return &WorkspaceLock{PID: holder.PID, Host: holder.Host, Started: holder.Started,
+		Stale: isStale(holder, path, host, time.Duration(w.Config.Lock.StaleAfter)), path: path, raw: raw}
+}
+
+// Remove removes a stale lock under the rules a waiting process uses: only
+// if it still holds what was read. It reports whether the lock went.
+func (l *WorkspaceLock) Remove() bool { return takeOver(l.path, l.raw) }
+
+// StrayTemps are the temporary files killed ctxgit writes left in the
+// workspace (SPEC §3.3).
+type StrayTemps struct{ found []strayTemp }
+
+// FindStrayTemps looks for them anywhere in the workspace but inside .git
+// directories, nested repositories and the private store.
+func (w *Workspace) FindStrayTemps() StrayTemps { return StrayTemps{w.strayTemps(nil)} }
+
+// Len is how many were found.
+func (s StrayTemps) Len() int { return len(s.found) }
+
+// Size is their total size in bytes.
+func (s StrayTemps) Size() int64 {
+	var n int64
+	for _, t := range s.found {
+		n += t.size
+	}
+	return n
+}
+
+// Paths are their workspace-relative paths, slash-separated.
+func (s StrayTemps) Paths() []string {
+	out := make([]string, len(s.found))
+	for i, t := range s.found {
+		out[i] = t.rel
+	}
+	return out
+}
+
+// RemoveStrayTempsFound removes what FindStrayTemps found, returning how
+// many went and their size.
+func (w *Workspace) RemoveStrayTempsFound(s StrayTemps) (int, int64) {
+	return w.removeStrayTemps(s.found)
+}
+
+// OpenForDoctor opens the workspace at root like Open, but a config file
+// that does not parse is returned as configErr beside a workspace on the
+// default config, so the other checks still run.
+func OpenForDoctor(env Env, root string) (w *Workspace, configErr error, err error) {
+	w, err = Open(env, root)
+	if err == nil {
+		return w, nil, nil
+	}
+	var fe *spec.FileError
+	if !errors.As(err, &fe) || fe.Path != spec.ConfigPath {
+		return nil, nil, err
+	}
+	if r, rerr := filepath.EvalSymlinks(root); rerr == nil {
+		root = r
+	}
+	w = &Workspace{Root: root, Env: env, Config: spec.DefaultConfig()}
+	if fi, serr := os.Stat(w.Path(spec.DirName)); serr == nil && fi.IsDir() {
+		w.Initialized = true
+	}
+	if ferr := w.findRepo(); ferr != nil {
+		return nil, nil, ferr
+	}
+	return w, err, nil
 }

@@ -347,3 +347,19 @@ func TaskChanges(a, b *spec.TaskState) []TaskChange {
 	}
 	return out
 }
+
+// chainRoot is the oldest checkpoint on the chain below head. A checkpoint
+// whose session base was pruned away diffs against it instead (SPEC §18.2).
+func chainRoot(store vcs.Store, head vcs.Hash) (vcs.Hash, *vcs.Commit, error) {
+	id := head
+	for {
+		c, err := vcs.ReadCommit(store, id)
+		if err != nil {
+			return vcs.ZeroHash, nil, err
+		}
+		if len(c.Parents) == 0 {
+			return id, c, nil
+		}
+		id = c.Parents[0]
+	}
+}

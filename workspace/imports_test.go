@@ -89,7 +89,7 @@ func TestNoHostImports(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Guard against walking the wrong folder and passing on nothing.
-	if _, err := os.Stat("doctor.go"); err != nil || checked < 10 {
+	if _, err := os.Stat("workspace.go"); err != nil || checked < 10 {
 		t.Fatalf("checked %d Go files in %s, expected the workspace package", checked, mustGetwd(t))
 	}
 }

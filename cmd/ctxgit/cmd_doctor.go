@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/host/config"
+	"github.com/ctxgit/ctxgit/retention"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -16,7 +17,7 @@ func (a *app) doctorCommand() *cli.Command {
 		Usage: "check the store, locks, state files and host hooks; --fix removes stale locks and repacks",
 		Flags: []cli.Flag{rootFlag, jsonFlag,
 			&cli.BoolFlag{Name: "fix", Usage: "apply the safe repairs: remove stale locks, repack"},
-			&cli.IntFlag{Name: "max-loose", Value: workspace.DefaultLooseThreshold, Usage: "loose objects above which a repack is suggested (and done by --fix)"},
+			&cli.IntFlag{Name: "max-loose", Value: retention.DefaultLooseThreshold, Usage: "loose objects above which a repack is suggested (and done by --fix)"},
 		},
 		Action: func(c *cli.Context) error {
 			env, err := workspace.DefaultEnv()
@@ -37,7 +38,7 @@ func (a *app) doctorCommand() *cli.Command {
 			if c.Int("max-loose") < 0 {
 				return spec.Usage("--max-loose must be at least 0, got %d", c.Int("max-loose"))
 			}
-			res, err := w.Doctor(workspace.DoctorOptions{Fix: c.Bool("fix"), LooseThreshold: c.Int("max-loose"), Hooks: hostconfig.DoctorHooks}, configErr)
+			res, err := retention.Doctor(w, retention.DoctorOptions{Fix: c.Bool("fix"), LooseThreshold: c.Int("max-loose"), Hooks: hostconfig.DoctorHooks}, configErr)
 			if err != nil {
 				return err
 			}
@@ -57,7 +58,7 @@ func (a *app) doctorCommand() *cli.Command {
 						level = "fixed"
 					}
 					fmt.Fprintf(a.stdout, "%-8s %-8s %s\n", level, f.Check, f.Message)
-					if f.Fix != "" && f.Level != workspace.FindingOK {
+					if f.Fix != "" && f.Level != retention.FindingOK {
 						fmt.Fprintf(a.stdout, "%-17s → %s\n", "", f.Fix)
 					}
 				}

@@ -6,8 +6,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/retention"
 	"github.com/ctxgit/ctxgit/vcs"
-	"github.com/ctxgit/ctxgit/workspace"
 )
 
 func (a *app) pruneCommand() *cli.Command {
@@ -25,7 +25,7 @@ func (a *app) pruneCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			opts := workspace.PruneOptions{DryRun: c.Bool("dry-run"), Ctx: c.Context}
+			opts := retention.PruneOptions{DryRun: c.Bool("dry-run"), Ctx: c.Context}
 			for _, f := range []struct {
 				name string
 				dst  **int
@@ -37,7 +37,7 @@ func (a *app) pruneCommand() *cli.Command {
 			}
 			// A repack that fails after the refs moved still reports what
 			// was pruned, then the error.
-			res, err := w.Prune(opts)
+			res, err := retention.Prune(w, opts)
 			if res != nil {
 				if perr := a.printPrune(res, c.Bool("json")); perr != nil && err == nil {
 					err = perr
@@ -48,7 +48,7 @@ func (a *app) pruneCommand() *cli.Command {
 	})
 }
 
-func (a *app) printPrune(res *workspace.PruneResult, asJSON bool) error {
+func (a *app) printPrune(res *retention.PruneResult, asJSON bool) error {
 	if asJSON {
 		sessions := make([]pruneSession, 0, len(res.Sessions))
 		for _, s := range res.Sessions {
@@ -81,11 +81,11 @@ func (a *app) printPrune(res *workspace.PruneResult, asJSON bool) error {
 	}
 	for _, s := range res.Sessions {
 		switch s.Action {
-		case workspace.PruneTrim:
+		case retention.PruneTrim:
 			fmt.Fprintf(a.stdout, "%s: %s %d of %d checkpoints (%s), %s %s\n", s.Session,
 				would("kept", "would keep"), s.Kept, s.Checkpoints, idRange(s.Oldest, s.Newest),
 				would("removed", "remove"), idRange(s.Dropped[0], s.Dropped[len(s.Dropped)-1]))
-		case workspace.PruneDrop:
+		case retention.PruneDrop:
 			fmt.Fprintf(a.stdout, "%s: %s whole, %d checkpoint(s) (%s): %s\n", s.Session,
 				would("removed", "would remove"), s.Checkpoints, idRange(s.Dropped[0], s.Dropped[len(s.Dropped)-1]), s.Reason)
 		default:
@@ -97,7 +97,7 @@ func (a *app) printPrune(res *workspace.PruneResult, asJSON bool) error {
 		}
 	}
 	if res.Repack != nil {
-		fmt.Fprintf(a.stdout, "repack: %s\n", workspace.RepackSummary(res.Repack))
+		fmt.Fprintf(a.stdout, "repack: %s\n", retention.RepackSummary(res.Repack))
 		if !res.Private && res.Changed() {
 			a.note("objects only the removed checkpoints held stay in the repository until git's own gc removes them (after gc.pruneExpire, two weeks by default)")
 		}

@@ -1,4 +1,4 @@
-package workspace
+package retention
 
 import (
 	"bytes"
@@ -7,6 +7,9 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/ctxgit/ctxgit/internal/safetext"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // hookLogWindow is how far back doctor looks for hook failures.
@@ -18,7 +21,7 @@ const hookLogTail = 256 << 10
 // doctorHookLog reports hook failures of the last 24 hours from
 // .ctxgit/local/ctxgit.log (lines "TIME hook HOST EVENT: message", SPEC
 // §15.1): hooks fail open, so without this a failing hook is silent.
-func (w *Workspace) doctorHookLog(r *DoctorResult) {
+func doctorHookLog(w *workspace.Workspace, r *DoctorResult) {
 	f, err := os.Open(w.LocalPath("ctxgit.log"))
 	if err != nil {
 		return
@@ -57,6 +60,6 @@ func (w *Workspace) doctorHookLog(r *DoctorResult) {
 		counts = append(counts, fmt.Sprintf("%s ×%d", e, perEvent[e]))
 	}
 	r.add(Finding{Check: "hooks", Level: FindingWarning,
-		Message: fmt.Sprintf("%d hook failure(s) in the last 24 hours (%s); newest: %s", n, strings.Join(counts, ", "), oneLine(newest)),
+		Message: fmt.Sprintf("%d hook failure(s) in the last 24 hours (%s); newest: %s", n, strings.Join(counts, ", "), safetext.Line(newest)),
 		Fix:     "see .ctxgit/local/ctxgit.log; hooks fail open, so the host went on without ctxgit"})
 }

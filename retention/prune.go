@@ -1,4 +1,4 @@
-package workspace
+package retention
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // PruneOptions are the inputs of `ctxgit prune` (SPEC §18). A nil limit
@@ -51,8 +52,8 @@ type SessionPrune struct {
 	OldHead  vcs.Hash
 	NewHead  vcs.Hash // zero for a dropped session
 
-	chain []Entry // newest first
-	merge bool    // the chain holds a commit with several parents
+	chain []workspace.Entry // newest first
+	merge bool              // the chain holds a commit with several parents
 }
 
 // PruneResult is what prune did, or with DryRun would do.
@@ -85,7 +86,7 @@ func (r *PruneResult) Changed() bool {
 // so the space comes back. Everything happens under the workspace lock,
 // in an order that leaves every ref at a complete chain whenever the
 // process dies (§18.3). A dry run takes no lock and changes nothing.
-func (w *Workspace) Prune(opts PruneOptions) (*PruneResult, error) {
+func Prune(w *workspace.Workspace, opts PruneOptions) (*PruneResult, error) {
 	res := &PruneResult{DryRun: opts.DryRun, Keep: w.Config.Retention.Keep,
 		MaxIdleDays: w.Config.Retention.MaxIdleDays, MaxSessions: w.Config.Retention.MaxSessions}
 	for _, o := range []struct {
@@ -105,7 +106,7 @@ func (w *Workspace) Prune(opts PruneOptions) (*PruneResult, error) {
 	}
 	// Without a store there is nothing to prune, and no lock is taken:
 	// taking one would create .ctxgit/local/ (SPEC §14).
-	store, err := w.storeIfAny()
+	store, err := w.ReadStore()
 	if err != nil {
 		return nil, err
 	}
@@ -120,16 +121,16 @@ func (w *Workspace) Prune(opts PruneOptions) (*PruneResult, error) {
 		defer lock.Unlock()
 	}
 	res.Private = w.Repo == nil
-	if err := w.planPrune(store, res); err != nil {
+	if err := planPrune(w, store, res); err != nil {
 		return nil, err
 	}
 	if opts.DryRun {
 		return res, nil
 	}
-	if err := w.applyPrune(opts.Ctx, store, res); err != nil {
+	if err := applyPrune(w, opts.Ctx, store, res); err != nil {
 		return nil, err
 	}
-	rep, err := w.repack(opts.Ctx, store)
+	rep, err := w.RepackLocked(opts.Ctx)
 	if err != nil {
 		return res, fmt.Errorf("history pruned, but the repack failed (nothing was deleted by it): %w", err)
 	}
@@ -139,7 +140,7 @@ func (w *Workspace) Prune(opts PruneOptions) (*PruneResult, error) {
 
 // planPrune reads every session's chain and decides its fate; it writes
 // nothing.
-func (w *Workspace) planPrune(store vcs.Store, res *PruneResult) error {
+func planPrune(w *workspace.Workspace, store vcs.Store, res *PruneResult) error {
 	sessions, err := w.Sessions()
 	if err != nil {
 		return err
@@ -154,7 +155,7 @@ func (w *Workspace) planPrune(store vcs.Store, res *PruneResult) error {
 				return fmt.Errorf("session %s: %w", s.Name, err)
 			}
 			merge = merge || len(c.Parents) > 1
-			e := entryOf(id, c)
+			e := workspace.EntryOf(id, c)
 			p.chain = append(p.chain, e)
 			id = e.Parent
 		}
@@ -233,7 +234,7 @@ func (p *SessionPrune) drop(reason string) {
 
 // checkpointName is a checkpoint's id, or its short commit id when the
 // commit carries no Ctxgit-Checkpoint trailer.
-func checkpointName(e Entry) string {
+func checkpointName(e workspace.Entry) string {
 	if e.CheckpointID != "" {
 		return e.CheckpointID
 	}
@@ -243,7 +244,7 @@ func checkpointName(e Entry) string {
 // applyPrune carries out the plan: new commits made durable first, then
 // the refs moved one by one with compare-and-swap, so a crash at any
 // instant leaves every ref at a complete chain (SPEC §18.3).
-func (w *Workspace) applyPrune(ctx context.Context, store *vcs.GitStore, res *PruneResult) error {
+func applyPrune(w *workspace.Workspace, ctx context.Context, store vcs.Store, res *PruneResult) error {
 	if !res.Changed() {
 		return nil
 	}
@@ -304,7 +305,7 @@ func (w *Workspace) applyPrune(ctx context.Context, store *vcs.GitStore, res *Pr
 		case PruneTrim:
 			// Replay markers learn the new ids before the ref moves, so a
 			// recovered checkpoint is never injected again (SPEC §10.3).
-			if err := w.remapRecovered(p.Session, remaps[p.Session]); err != nil {
+			if err := remapRecovered(w, p.Session, remaps[p.Session]); err != nil {
 				return moved(err, ref)
 			}
 			if err := store.UpdateRef(ref, p.NewHead, p.OldHead); err != nil {
@@ -314,7 +315,7 @@ func (w *Workspace) applyPrune(ctx context.Context, store *vcs.GitStore, res *Pr
 			if err := store.DeleteRef(ref, p.OldHead); err != nil {
 				return moved(err, ref)
 			}
-			os.Remove(w.recoveredPath(p.Session))
+			os.Remove(w.RecoveredPath(p.Session))
 		default:
 			continue
 		}
@@ -326,8 +327,8 @@ func (w *Workspace) applyPrune(ctx context.Context, store *vcs.GitStore, res *Pr
 // remapRecovered adds to a session's replay marker the new id of every
 // recovered checkpoint that prune re-creates. The old ids stay: they are
 // harmless, and the marker's own cap drops them in time.
-func (w *Workspace) remapRecovered(session string, ids map[vcs.Hash]vcs.Hash) error {
-	path := w.recoveredPath(session)
+func remapRecovered(w *workspace.Workspace, session string, ids map[vcs.Hash]vcs.Hash) error {
+	path := w.RecoveredPath(session)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -347,57 +348,23 @@ func (w *Workspace) remapRecovered(session string, ids map[vcs.Hash]vcs.Hash) er
 	if len(out) == len(lines) {
 		return nil
 	}
-	return WriteFileAtomic(path, []byte(strings.Join(out, "\n")+"\n"), 0o644)
+	return workspace.WriteFileAtomic(path, []byte(strings.Join(out, "\n")+"\n"), 0o644)
 }
 
-// repack gives the space back (SPEC §18.4): the private store is repacked
-// whole; in a repository ctxgit only packs the loose objects its refs
-// reach and leaves the rest to git's gc.
-func (w *Workspace) repack(ctx context.Context, store *vcs.GitStore) (*vcs.RepackResult, error) {
+// ctxErr is ctx.Err() for an optional context: a nil one is never done.
+func ctxErr(ctx context.Context) error {
 	if ctx == nil {
-		ctx = context.Background()
+		return nil
 	}
-	if w.Repo == nil {
-		return store.Repack(ctx, vcs.RepackAll, nil)
-	}
-	refs, err := store.ListRefs(spec.RefPrefix)
-	if err != nil {
-		return nil, err
-	}
-	roots := make([]vcs.Hash, len(refs))
-	for i, r := range refs {
-		roots[i] = r.ID
-	}
-	return store.Repack(ctx, vcs.RepackLoose, roots)
+	return ctx.Err()
 }
 
-// Repack packs the store under the workspace lock, as prune does after
-// pruning (SPEC §18.4). It returns nil when there is no store.
-func (w *Workspace) Repack() (*vcs.RepackResult, error) {
-	lock, err := w.Lock()
-	if err != nil {
-		return nil, err
+// unwrapPathError drops the absolute path from an os error, since the
+// message around it already names the workspace-relative file.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
 	}
-	defer lock.Unlock()
-	store, err := w.storeIfAny()
-	if err != nil || store == nil {
-		return nil, err
-	}
-	return w.repack(context.Background(), store)
-}
-
-// chainRoot is the oldest checkpoint on the chain below head. A checkpoint
-// whose session base was pruned away diffs against it instead (SPEC §18.2).
-func chainRoot(store vcs.Store, head vcs.Hash) (vcs.Hash, *vcs.Commit, error) {
-	id := head
-	for {
-		c, err := vcs.ReadCommit(store, id)
-		if err != nil {
-			return vcs.ZeroHash, nil, err
-		}
-		if len(c.Parents) == 0 {
-			return id, c, nil
-		}
-		id = c.Parents[0]
-	}
+	return err
 }

@@ -1,4 +1,4 @@
-package workspace
+package retention
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // Finding levels of `ctxgit doctor` (SPEC §18.6).
@@ -45,7 +46,7 @@ type DoctorOptions struct {
 	// (SPEC §18.6). Host configs are host code, which sits above
 	// workspace (ARCHITECTURE.md), so the command composes it in; nil
 	// leaves the check out.
-	Hooks func(w *Workspace) []Finding
+	Hooks func(w *workspace.Workspace) []Finding
 }
 
 // DefaultLooseThreshold is the loose object count above which doctor
@@ -74,62 +75,37 @@ func (r *DoctorResult) add(f Finding) *Finding {
 	return &r.Findings[len(r.Findings)-1]
 }
 
-// OpenForDoctor opens the workspace at root like Open, but a config file
-// that does not parse is returned as configErr beside a workspace on the
-// default config, so the other checks still run.
-func OpenForDoctor(env Env, root string) (w *Workspace, configErr error, err error) {
-	w, err = Open(env, root)
-	if err == nil {
-		return w, nil, nil
-	}
-	var fe *spec.FileError
-	if !errors.As(err, &fe) || fe.Path != spec.ConfigPath {
-		return nil, nil, err
-	}
-	if r, rerr := filepath.EvalSymlinks(root); rerr == nil {
-		root = r
-	}
-	w = &Workspace{Root: root, Env: env, Config: spec.DefaultConfig()}
-	if fi, serr := os.Stat(w.Path(spec.DirName)); serr == nil && fi.IsDir() {
-		w.Initialized = true
-	}
-	if ferr := w.findRepo(); ferr != nil {
-		return nil, nil, ferr
-	}
-	return w, err, nil
-}
-
 // Doctor checks the workspace's health (SPEC §18.6): config and state
 // files, locks, the store's refs and objects, host hooks, and what the
 // last snapshot left out as secrets. With opts.Fix it removes stale locks
 // and repacks, reporting each fix. configErr is the config problem
 // OpenForDoctor found, if any. It never creates .ctxgit/ or a store.
-func (w *Workspace) Doctor(opts DoctorOptions, configErr error) (*DoctorResult, error) {
+func Doctor(w *workspace.Workspace, opts DoctorOptions, configErr error) (*DoctorResult, error) {
 	r := &DoctorResult{}
-	w.doctorConfig(r, configErr)
-	w.doctorState(r)
-	w.doctorLocks(r, opts.Fix)
-	store, seen, healthy := w.doctorStore(r)
+	doctorConfig(w, r, configErr)
+	doctorState(w, r)
+	doctorLocks(w, r, opts.Fix)
+	store, seen, healthy := doctorStore(w, r)
 	if store != nil {
-		w.doctorObjects(r, store, seen, healthy, opts)
+		doctorObjects(w, r, store, seen, healthy, opts)
 	}
-	w.doctorTemp(r, store, opts.Fix)
+	doctorTemp(w, r, store, opts.Fix)
 	if opts.Hooks != nil {
 		for _, f := range opts.Hooks(w) {
 			r.add(f)
 		}
 	}
-	w.doctorHookLog(r)
+	doctorHookLog(w, r)
 	if healthy {
-		w.doctorSecrets(r)
+		doctorSecrets(w, r)
 	}
 	return r, nil
 }
 
-func (w *Workspace) doctorConfig(r *DoctorResult, configErr error) {
+func doctorConfig(w *workspace.Workspace, r *DoctorResult, configErr error) {
 	switch _, err := os.Stat(w.Path(spec.ConfigPath)); {
 	case configErr != nil:
-		r.add(Finding{Check: "config", Level: FindingProblem, Message: w.rel(configErr.Error()), Fix: "edit the file (SPEC §11)"})
+		r.add(Finding{Check: "config", Level: FindingProblem, Message: w.Rel(configErr.Error()), Fix: "edit the file (SPEC §11)"})
 	case errors.Is(err, fs.ErrNotExist):
 		r.add(Finding{Check: "config", Level: FindingOK, Message: "no " + spec.ConfigPath + ": the defaults apply"})
 	default:
@@ -137,7 +113,7 @@ func (w *Workspace) doctorConfig(r *DoctorResult, configErr error) {
 	}
 }
 
-func (w *Workspace) doctorState(r *DoctorResult) {
+func doctorState(w *workspace.Workspace, r *DoctorResult) {
 	st := w.ReadState()
 	problems := st.Problems
 	task, err := w.ReadTaskState()
@@ -145,7 +121,7 @@ func (w *Workspace) doctorState(r *DoctorResult) {
 		problems = append(problems, err)
 	}
 	for _, p := range problems {
-		r.add(Finding{Check: "state", Level: FindingProblem, Message: w.rel(oneLine(p.Error())), Fix: "edit the file; checkpoints leave it out until it reads"})
+		r.add(Finding{Check: "state", Level: FindingProblem, Message: w.Rel(safetext.Line(p.Error())), Fix: "edit the file; checkpoints leave it out until it reads"})
 	}
 	if len(problems) > 0 {
 		return
@@ -168,42 +144,40 @@ func (w *Workspace) doctorState(r *DoctorResult) {
 
 // doctorLocks finds a stale workspace lock and stale ref locks (SPEC §14),
 // and with fix removes them under the same rules a waiting process uses.
-func (w *Workspace) doctorLocks(r *DoctorResult, fix bool) {
+func doctorLocks(w *workspace.Workspace, r *DoctorResult, fix bool) {
 	before := len(r.Findings)
 	defer func() {
 		if len(r.Findings) == before {
 			r.add(Finding{Check: "locks", Level: FindingOK, Message: "no locks held, none left behind"})
 		}
 	}()
-	path := w.LocalPath("lock")
 	rel := spec.LocalDir + "/lock"
-	if holder, raw := readHolder(path); raw != nil {
-		host, _ := os.Hostname()
+	if holder := w.HeldLock(); holder != nil {
 		who := fmt.Sprintf("pid %d on %s since %s", holder.PID, holder.Host, holder.Started.Format(time.RFC3339))
 		if holder.PID == 0 {
 			who = "unreadable content (a writer killed between create and write)"
 		}
-		if isStale(holder, path, host, time.Duration(w.Config.Lock.StaleAfter)) {
+		if holder.Stale {
 			f := r.add(Finding{Check: "locks", Level: FindingProblem, Message: fmt.Sprintf("stale workspace lock %s: %s", rel, who),
 				Fix: "--fix removes it"})
-			if fix && takeOver(path, raw) {
+			if fix && holder.Remove() {
 				f.Fixed, f.Fix = true, "removed"
 			}
 		} else {
 			r.add(Finding{Check: "locks", Level: FindingNote, Message: fmt.Sprintf("workspace lock %s held by %s", rel, who)})
 		}
 	}
-	store, err := w.storeIfAny()
+	store, err := w.GitStore()
 	if err != nil || store == nil {
 		return
 	}
 	locks, err := store.RefLocks(spec.RefPrefix)
 	if err != nil {
-		r.add(Finding{Check: "locks", Level: FindingProblem, Message: w.rel(err.Error())})
+		r.add(Finding{Check: "locks", Level: FindingProblem, Message: w.Rel(err.Error())})
 		return
 	}
 	for _, l := range locks {
-		name := w.rel(l.Path)
+		name := w.Rel(l.Path)
 		if !l.Stale() {
 			r.add(Finding{Check: "locks", Level: FindingNote, Message: fmt.Sprintf("ref lock %s is %s old: a ref update is under way", name, l.Age.Round(time.Second))})
 			continue
@@ -221,10 +195,10 @@ func (w *Workspace) doctorLocks(r *DoctorResult, fix bool) {
 // a complete history, and that this workspace's session heads hold valid
 // checkpoints. It returns the store (nil without one), the objects the
 // refs reach, and whether everything read.
-func (w *Workspace) doctorStore(r *DoctorResult) (*vcs.GitStore, map[vcs.Hash]bool, bool) {
-	store, err := w.storeIfAny()
+func doctorStore(w *workspace.Workspace, r *DoctorResult) (*vcs.GitStore, map[vcs.Hash]bool, bool) {
+	store, err := w.GitStore()
 	if err != nil {
-		r.add(Finding{Check: "store", Level: FindingProblem, Message: w.rel(err.Error())})
+		r.add(Finding{Check: "store", Level: FindingProblem, Message: w.Rel(err.Error())})
 		return nil, nil, false
 	}
 	if store == nil {
@@ -235,7 +209,7 @@ func (w *Workspace) doctorStore(r *DoctorResult) (*vcs.GitStore, map[vcs.Hash]bo
 	refs, problems := store.ScanRefs(spec.RefPrefix)
 	for _, p := range problems {
 		healthy = false
-		r.add(Finding{Check: "store", Level: FindingProblem, Message: w.rel(p.Error()),
+		r.add(Finding{Check: "store", Level: FindingProblem, Message: w.Rel(p.Error()),
 			Fix: "move the file away or delete the ref (git update-ref -d REF) and take a new checkpoint"})
 	}
 	seen := map[vcs.Hash]bool{}
@@ -251,7 +225,7 @@ func (w *Workspace) doctorStore(r *DoctorResult) (*vcs.GitStore, map[vcs.Hash]bo
 		err := vcs.WalkReachable(store, []vcs.Hash{ref.ID}, seen, func(vcs.Hash, vcs.ObjectType, []byte) error { return nil })
 		if err != nil {
 			healthy = false
-			r.add(Finding{Check: "store", Level: FindingProblem, Message: fmt.Sprintf("%s: %s", ref.Name, w.rel(oneLine(err.Error()))),
+			r.add(Finding{Check: "store", Level: FindingProblem, Message: fmt.Sprintf("%s: %s", ref.Name, w.Rel(safetext.Line(err.Error()))),
 				Fix: "restore the missing objects from a backup or clone, or delete the ref (git update-ref -d " + ref.Name + ")"})
 		}
 	}
@@ -259,37 +233,37 @@ func (w *Workspace) doctorStore(r *DoctorResult) (*vcs.GitStore, map[vcs.Hash]bo
 		sessions, err := w.Sessions()
 		if err == nil {
 			for _, s := range sessions {
-				if _, err := readCheckpointAt(store, s.ID); err != nil {
+				if _, err := workspace.ReadCheckpointAt(store, s.ID); err != nil {
 					healthy = false
-					r.add(Finding{Check: "store", Level: FindingProblem, Message: fmt.Sprintf("session %s: newest checkpoint: %s", s.Name, w.rel(oneLine(err.Error())))})
+					r.add(Finding{Check: "store", Level: FindingProblem, Message: fmt.Sprintf("session %s: newest checkpoint: %s", s.Name, w.Rel(safetext.Line(err.Error())))})
 				}
 			}
 		}
 	}
 	if healthy {
 		r.add(Finding{Check: "store", Level: FindingOK, Message: fmt.Sprintf("%d ref(s) under %s in %s, every chain and tree readable (%d objects)",
-			len(refs), spec.RefPrefix, w.rel(store.CommonDir()), len(seen))})
+			len(refs), spec.RefPrefix, w.Rel(store.CommonDir()), len(seen))})
 	}
 	return store, seen, healthy
 }
 
 // doctorObjects counts loose objects and, above the threshold, suggests
 // (or with --fix runs) the repack of SPEC §18.4.
-func (w *Workspace) doctorObjects(r *DoctorResult, store *vcs.GitStore, seen map[vcs.Hash]bool, healthy bool, opts DoctorOptions) {
+func doctorObjects(w *workspace.Workspace, r *DoctorResult, store *vcs.GitStore, seen map[vcs.Hash]bool, healthy bool, opts DoctorOptions) {
 	// A pack git would refuse is not read: its objects count as absent
 	// and checkpoints write them again (issue 13 item 4), but the file
 	// stays until someone moves it.
 	bad, err := store.BadPacks()
 	if err != nil {
-		r.add(Finding{Check: "objects", Level: FindingProblem, Message: w.rel(oneLine(err.Error()))})
+		r.add(Finding{Check: "objects", Level: FindingProblem, Message: w.Rel(safetext.Line(err.Error()))})
 	}
 	for _, b := range bad {
-		r.add(Finding{Check: "objects", Level: FindingProblem, Message: "unreadable pack, not used: " + w.rel(oneLine(b.Error())),
+		r.add(Finding{Check: "objects", Level: FindingProblem, Message: "unreadable pack, not used: " + w.Rel(safetext.Line(b.Error())),
 			Fix: "move the pack and its .idx out of objects/pack (git fsck names what they held); checkpoints already write their objects again"})
 	}
 	count, bytes, err := store.LooseObjects()
 	if err != nil {
-		r.add(Finding{Check: "objects", Level: FindingProblem, Message: w.rel(err.Error())})
+		r.add(Finding{Check: "objects", Level: FindingProblem, Message: w.Rel(err.Error())})
 		return
 	}
 	ours := count
@@ -318,7 +292,7 @@ func (w *Workspace) doctorObjects(r *DoctorResult, store *vcs.GitStore, seen map
 	}
 	res, err := w.Repack()
 	if err != nil {
-		f.Fix = "repack failed: " + w.rel(oneLine(err.Error()))
+		f.Fix = "repack failed: " + w.Rel(safetext.Line(err.Error()))
 		return
 	}
 	f.Fixed = true
@@ -329,13 +303,13 @@ func (w *Workspace) doctorObjects(r *DoctorResult, store *vcs.GitStore, seen map
 // object directory and in the workspace (issue 13 item 13), with their
 // count and size; with fix it removes those no live writer can own:
 // ctxgit's whose writer is not running, git's past git prune's two weeks.
-func (w *Workspace) doctorTemp(r *DoctorResult, store *vcs.GitStore, fix bool) {
+func doctorTemp(w *workspace.Workspace, r *DoctorResult, store *vcs.GitStore, fix bool) {
 	before := len(r.Findings)
 	if store != nil {
 		private := w.Repo == nil
 		files, err := store.TempFiles(private)
 		if err != nil {
-			r.add(Finding{Check: "temp", Level: FindingProblem, Message: w.rel(oneLine(err.Error()))})
+			r.add(Finding{Check: "temp", Level: FindingProblem, Message: w.Rel(safetext.Line(err.Error()))})
 		}
 		var stale, live []vcs.TempFile
 		for _, f := range files {
@@ -345,7 +319,7 @@ func (w *Workspace) doctorTemp(r *DoctorResult, store *vcs.GitStore, fix bool) {
 				live = append(live, f)
 			}
 		}
-		objects := w.rel(filepath.Join(store.CommonDir(), "objects"))
+		objects := w.Rel(filepath.Join(store.CommonDir(), "objects"))
 		if len(stale) > 0 {
 			f := r.add(Finding{Check: "temp", Level: FindingWarning,
 				Message: fmt.Sprintf("%d temporary file(s) in %s left by interrupted writes, %s", len(stale), objects, HumanBytes(tempBytes(stale))),
@@ -362,16 +336,12 @@ func (w *Workspace) doctorTemp(r *DoctorResult, store *vcs.GitStore, fix bool) {
 				Fix:     "ctxgit's go once their writer has exited, git's after two weeks (as git prune does)"})
 		}
 	}
-	if found := w.strayTemps(nil); len(found) > 0 {
-		var size int64
-		for _, t := range found {
-			size += t.size
-		}
+	if found := w.FindStrayTemps(); found.Len() > 0 {
 		f := r.add(Finding{Check: "temp", Level: FindingWarning,
-			Message: fmt.Sprintf("%d temporary file(s) in the workspace left by killed ctxgit writes, %s: %s", len(found), HumanBytes(size), listShort(found)),
+			Message: fmt.Sprintf("%d temporary file(s) in the workspace left by killed ctxgit writes, %s: %s", found.Len(), HumanBytes(found.Size()), listShort(found.Paths())),
 			Fix:     "--fix removes them"})
 		if fix {
-			if n, size := w.removeStrayTemps(found); n > 0 {
+			if n, size := w.RemoveStrayTempsFound(found); n > 0 {
 				f.Fixed, f.Fix = true, fmt.Sprintf("removed %d (%s)", n, HumanBytes(size))
 			}
 		}
@@ -390,21 +360,21 @@ func tempBytes(files []vcs.TempFile) int64 {
 }
 
 // listShort names the first three files, then how many more.
-func listShort(found []strayTemp) string {
+func listShort(found []string) string {
 	var names []string
 	for i, t := range found {
 		if i == 3 {
 			names = append(names, fmt.Sprintf("and %d more", len(found)-i))
 			break
 		}
-		names = append(names, safetext.Path(t.rel))
+		names = append(names, safetext.Path(t))
 	}
 	return strings.Join(names, ", ")
 }
 
 // doctorSecrets names what the newest checkpoint's snapshot left out as
 // secrets, so a person can see nothing they need was withheld.
-func (w *Workspace) doctorSecrets(r *DoctorResult) {
+func doctorSecrets(w *workspace.Workspace, r *DoctorResult) {
 	newest, err := w.Newest()
 	if err != nil || newest == nil {
 		return

@@ -1,4 +1,4 @@
-package workspace_test
+package retention_test
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxgit/ctxgit/retention"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -65,11 +66,11 @@ func TestPruneSessionBaseAndStatCache(t *testing.T) {
 		}
 		return nil
 	})
-	res, err := w.Prune(workspace.PruneOptions{Keep: intp(2)})
+	res, err := retention.Prune(w, retention.PruneOptions{Keep: intp(2)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := res.Sessions[0]; s.Action != workspace.PruneTrim || strings.Join(s.Dropped, ",") != "cp_001,cp_002" || s.Oldest != "cp_003" || s.Newest != "cp_004" {
+	if s := res.Sessions[0]; s.Action != retention.PruneTrim || strings.Join(s.Dropped, ",") != "cp_001,cp_002" || s.Oldest != "cp_003" || s.Newest != "cp_004" {
 		t.Fatalf("plan = %+v", s)
 	}
 	if _, err := os.Stat(w.LocalPath("statcache")); !errors.Is(err, os.ErrNotExist) {
@@ -111,7 +112,7 @@ func TestPrunePlan(t *testing.T) {
 	checkpointAt(t, w, now, fixedNow.Add(-1*day), "recent", "", "")
 
 	*now = fixedNow
-	res, err := w.Prune(workspace.PruneOptions{DryRun: true, MaxSessions: intp(2)})
+	res, err := retention.Prune(w, retention.PruneOptions{DryRun: true, MaxSessions: intp(2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestPrunePlan(t *testing.T) {
 
 	// A year later every session is idle; the newest stays.
 	*now = fixedNow.Add(365 * day)
-	res, err = w.Prune(workspace.PruneOptions{})
+	res, err = retention.Prune(w, retention.PruneOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,8 +151,8 @@ func TestPrunePlan(t *testing.T) {
 	}
 
 	// Limits below their minimum are usage errors.
-	for _, o := range []workspace.PruneOptions{{Keep: intp(0)}, {MaxIdleDays: intp(-1)}, {MaxSessions: intp(-1)}} {
-		if _, err := w.Prune(o); !errors.Is(err, spec.ErrUsage) {
+	for _, o := range []retention.PruneOptions{{Keep: intp(0)}, {MaxIdleDays: intp(-1)}, {MaxSessions: intp(-1)}} {
+		if _, err := retention.Prune(w, o); !errors.Is(err, spec.ErrUsage) {
 			t.Errorf("Prune(%+v) = %v, want a usage error", o, err)
 		}
 	}
@@ -171,11 +172,11 @@ func TestPruneRepackFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	before, _ := filepath.Glob(filepath.Join(store, "??", "*"))
-	res, err := w.Prune(workspace.PruneOptions{Keep: intp(1)})
+	res, err := retention.Prune(w, retention.PruneOptions{Keep: intp(1)})
 	if err == nil || !strings.HasPrefix(err.Error(), "history pruned, but the repack failed (nothing was deleted by it): repack: blob "+lost.Short()) {
 		t.Fatalf("Prune = %v", err)
 	}
-	if res == nil || res.Sessions[0].Action != workspace.PruneTrim || res.Repack != nil {
+	if res == nil || res.Sessions[0].Action != retention.PruneTrim || res.Repack != nil {
 		t.Fatalf("result = %+v", res)
 	}
 	if log, _ := w.Log("default", 0); len(log) != 1 || log[0].CheckpointID != "cp_003" {
@@ -209,12 +210,12 @@ func TestPruneLeavesMergesAlone(t *testing.T) {
 	if err := store.UpdateRef(w.SessionRef("main"), merge, head); err != nil {
 		t.Fatal(err)
 	}
-	res, err := w.Prune(workspace.PruneOptions{Keep: intp(1)})
+	res, err := retention.Prune(w, retention.PruneOptions{Keep: intp(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range res.Sessions {
-		if s.Session == "main" && (s.Action != workspace.PruneKeep || !strings.Contains(s.Reason, "merge commit")) {
+		if s.Session == "main" && (s.Action != retention.PruneKeep || !strings.Contains(s.Reason, "merge commit")) {
 			t.Fatalf("main = %+v", s)
 		}
 	}
@@ -224,7 +225,7 @@ func TestPruneLeavesMergesAlone(t *testing.T) {
 	// Idle, it goes whole like any other.
 	*now = fixedNow.Add(24 * time.Hour * 100)
 	checkpointAt(t, w, now, *now, "fresh", "", "")
-	if _, err := w.Prune(workspace.PruneOptions{}); err != nil {
+	if _, err := retention.Prune(w, retention.PruneOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if sessions, _ := w.Sessions(); len(sessions) != 1 || sessions[0].Name != "fresh" {
