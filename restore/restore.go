@@ -925,7 +925,7 @@ func (w *ws) applyRestore(ctx context.Context, s vcs.Store, changes []Change) er
 		if c.Action != Delete {
 			continue
 		}
-		if err := ctxErr(ctx); err != nil {
+		if err := workspace.ContextErr(ctx); err != nil {
 			return err
 		}
 		if err := os.Remove(w.Path(c.Path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -936,7 +936,7 @@ func (w *ws) applyRestore(ctx context.Context, s vcs.Store, changes []Change) er
 	for _, c := range changes {
 		if c.replaceDir {
 			if err := removeEmptyDirs(w.Path(c.Path)); err != nil {
-				return ioError(c.Path, fmt.Errorf("not replaced: %w", unwrapPathError(err)))
+				return ioError(c.Path, fmt.Errorf("not replaced: %w", workspace.UnwrapPathError(err)))
 			}
 		}
 	}
@@ -954,7 +954,7 @@ func (w *ws) applyRestore(ctx context.Context, s vcs.Store, changes []Change) er
 		if c.Action != Create && c.Action != Write {
 			continue
 		}
-		if err := ctxErr(ctx); err != nil {
+		if err := workspace.ContextErr(ctx); err != nil {
 			return err
 		}
 		abs := w.Path(c.Path)
@@ -1054,7 +1054,7 @@ func (e errReader) Read(p []byte) (int, error) {
 // ioError names the path of a failure reading or writing the disk; it is
 // exit 1 (SPEC §17.5), not bad input.
 func ioError(rel string, err error) error {
-	return fmt.Errorf("%s: %w", rel, unwrapPathError(err))
+	return fmt.Errorf("%s: %w", rel, workspace.UnwrapPathError(err))
 }
 
 // removeEmptyDirs removes a directory that holds only directories, deepest
@@ -1213,22 +1213,4 @@ func checkCaseClash(s vcs.Store, tree vcs.Hash, dir string, skip func(string) bo
 // holding its target, as git checks it out.
 func restoreAsFile(flags vcs.FSFlags, mode uint32) bool {
 	return mode == vcs.ModeSymlink && flags.NoSymlinks
-}
-
-// ctxErr is ctx.Err() for an optional context: a nil one is never done.
-func ctxErr(ctx context.Context) error {
-	if ctx == nil {
-		return nil
-	}
-	return ctx.Err()
-}
-
-// unwrapPathError drops the absolute path from an os error, since the
-// message around it already names the workspace-relative file.
-func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
-	}
-	return err
 }

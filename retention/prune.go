@@ -248,7 +248,7 @@ func applyPrune(w *workspace.Workspace, ctx context.Context, store vcs.Store, re
 	if !res.Changed() {
 		return nil
 	}
-	if err := ctxErr(ctx); err != nil {
+	if err := workspace.ContextErr(ctx); err != nil {
 		return err
 	}
 	batch, err := store.NewBatch()
@@ -267,7 +267,7 @@ func applyPrune(w *workspace.Workspace, ctx context.Context, store vcs.Store, re
 		}
 		head, ids, err := vcs.RewriteChain(store, batch, kept)
 		if err == nil {
-			err = ctxErr(ctx)
+			err = workspace.ContextErr(ctx)
 		}
 		if err != nil {
 			batch.Abort()
@@ -277,7 +277,7 @@ func applyPrune(w *workspace.Workspace, ctx context.Context, store vcs.Store, re
 	}
 	// The last moment to stop with nothing changed: from here the refs
 	// move, each one a complete step, and all of them are moved.
-	if err := ctxErr(ctx); err != nil {
+	if err := workspace.ContextErr(ctx); err != nil {
 		batch.Abort()
 		return err
 	}
@@ -287,7 +287,7 @@ func applyPrune(w *workspace.Workspace, ctx context.Context, store vcs.Store, re
 	// The stat cache names trees and an anchor commit that may be about to
 	// go; a missing cache is rebuilt silently by the next checkpoint.
 	if err := os.Remove(w.LocalPath("statcache")); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%s/statcache: %w", spec.LocalDir, unwrapPathError(err))
+		return fmt.Errorf("%s/statcache: %w", spec.LocalDir, workspace.UnwrapPathError(err))
 	}
 	var done []string
 	moved := func(err error, ref string) error {
@@ -334,7 +334,7 @@ func remapRecovered(w *workspace.Workspace, session string, ids map[vcs.Hash]vcs
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("%s/recovered/%s: %w", spec.LocalDir, session, unwrapPathError(err))
+		return fmt.Errorf("%s/recovered/%s: %w", spec.LocalDir, session, workspace.UnwrapPathError(err))
 	}
 	lines := strings.Fields(string(data))
 	out := append([]string(nil), lines...)
@@ -349,22 +349,4 @@ func remapRecovered(w *workspace.Workspace, session string, ids map[vcs.Hash]vcs
 		return nil
 	}
 	return workspace.WriteFileAtomic(path, []byte(strings.Join(out, "\n")+"\n"), 0o644)
-}
-
-// ctxErr is ctx.Err() for an optional context: a nil one is never done.
-func ctxErr(ctx context.Context) error {
-	if ctx == nil {
-		return nil
-	}
-	return ctx.Err()
-}
-
-// unwrapPathError drops the absolute path from an os error, since the
-// message around it already names the workspace-relative file.
-func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
-	}
-	return err
 }

@@ -498,7 +498,7 @@ func Fetch(w *workspace.Workspace, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("%s sent an incomplete history (%w); no session was updated", ep, err)
 	}
 	// The last moment to stop with no tracking ref moved.
-	if err := ctxErr(opts.Ctx); err != nil {
+	if err := workspace.ContextErr(opts.Ctx); err != nil {
 		return nil, err
 	}
 	var conflicts []string
@@ -594,12 +594,4 @@ func plural(n int, word string) string {
 		return fmt.Sprintf("%d %s", n, word)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// ctxErr is ctx.Err() for an optional context: a nil one is never done.
-func ctxErr(ctx context.Context) error {
-	if ctx == nil {
-		return nil
-	}
-	return ctx.Err()
 }

@@ -228,3 +228,11 @@ func OpenForDoctor(env Env, root string) (w *Workspace, configErr error, err err
 	}
 	return w, err, nil
 }
+
+// ContextErr is ctx.Err() for an optional context, as the feature
+// packages take theirs: a nil one is never done.
+func ContextErr(ctx context.Context) error { return ctxErr(ctx) }
+
+// UnwrapPathError drops the absolute path from an os error, for a message
+// that already names the workspace-relative file.
+func UnwrapPathError(err error) error { return unwrapPathError(err) }
