@@ -4,15 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/retention"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
@@ -27,41 +24,6 @@ func realpath(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return r
-}
-
-// treeFiles maps every file below dir (store included) to its content.
-func treeFiles(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(data)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// leftovers are the temporary and lock files among files: an interrupted
-// command removes its own.
-func leftovers(files map[string]string) []string {
-	var out []string
-	for p := range files {
-		base := p[strings.LastIndex(p, "/")+1:]
-		if atomicfile.IsTemp(base) || strings.HasPrefix(base, "tmp_") || strings.HasSuffix(base, ".lock") || p == spec.LocalDir+"/lock" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // Issue 17 item 6: a prune interrupted before its refs move changes no
@@ -99,9 +61,9 @@ func TestPruneCancelled(t *testing.T) {
 		if n > 2000 {
 			t.Fatal("the prune never finished")
 		}
-		storeBefore := treeFiles(t, w.Path(spec.PrivateStoreDir))
+		storeBefore := wstest.TreeFiles(t, w.Path(spec.PrivateStoreDir))
 		res, err := retention.Prune(w, retention.PruneOptions{Keep: intp(1), Ctx: vcstest.CancelAfter(n)})
-		if left := leftovers(treeFiles(t, w.Root)); len(left) > 0 {
+		if left := wstest.Leftovers(wstest.TreeFiles(t, w.Root)); len(left) > 0 {
 			t.Fatalf("interrupted at check %d: left %v", n, left)
 		}
 		now := heads()
@@ -117,7 +79,7 @@ func TestPruneCancelled(t *testing.T) {
 		switch moved := !maps.Equal(now, orig); {
 		case !moved:
 			beforeMove++
-			if after := treeFiles(t, w.Path(spec.PrivateStoreDir)); !maps.Equal(after, storeBefore) {
+			if after := wstest.TreeFiles(t, w.Path(spec.PrivateStoreDir)); !maps.Equal(after, storeBefore) {
 				t.Fatalf("interrupted at check %d, before the refs moved: the store changed", n)
 			}
 		default:

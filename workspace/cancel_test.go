@@ -3,70 +3,16 @@ package workspace_test
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io/fs"
 	"maps"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs/vcstest"
 	"github.com/ctxgit/ctxgit/workspace"
 )
-
-// treeFiles maps every file below dir (store included) to its content.
-func treeFiles(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		out[filepath.ToSlash(rel)] = string(data)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// leftovers are the temporary and lock files among files: an interrupted
-// command removes its own.
-func leftovers(files map[string]string) []string {
-	var out []string
-	for p := range files {
-		base := p[strings.LastIndex(p, "/")+1:]
-		if atomicfile.IsTemp(base) || strings.HasPrefix(base, "tmp_") || strings.HasSuffix(base, ".lock") || p == spec.LocalDir+"/lock" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func writeTree(t *testing.T, root, tag string, dirs, files int) {
-	t.Helper()
-	for d := range dirs {
-		dir := filepath.Join(root, fmt.Sprintf("d%02d", d))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for f := range files {
-			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.txt", f)), fmt.Appendf(nil, "%s: dir %d file %d\n", tag, d, f), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-}
 
 // Issue 17 item 6: a checkpoint interrupted at any of its checks (during
 // the walk, the hashing, or just before its objects are stored) returns
@@ -76,19 +22,19 @@ func writeTree(t *testing.T, root, tag string, dirs, files int) {
 func TestCheckpointCancelled(t *testing.T) {
 	dir := realpath(t, t.TempDir())
 	git(t, dir, "init", "-q", "-b", "main")
-	writeTree(t, dir, "one", 10, 4)
+	wstest.WriteTree(t, dir, "one", 10, 4)
 	w := openWS(t, dir)
 	first, err := w.Checkpoint(workspace.CheckpointOptions{Message: "first"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeTree(t, dir, "two", 12, 4)
+	wstest.WriteTree(t, dir, "two", 12, 4)
 	store, err := w.Store()
 	if err != nil {
 		t.Fatal(err)
 	}
 	ref := w.SessionRef(spec.DefaultSession)
-	before := treeFiles(t, dir)
+	before := wstest.TreeFiles(t, dir)
 	interrupted := 0
 	for n := 0; ; n++ {
 		if n > 2000 {
@@ -105,8 +51,8 @@ func TestCheckpointCancelled(t *testing.T) {
 			t.Fatalf("interrupted at check %d: %v, want context.Canceled", n, err)
 		}
 		interrupted++
-		after := treeFiles(t, dir)
-		if left := leftovers(after); len(left) > 0 {
+		after := wstest.TreeFiles(t, dir)
+		if left := wstest.Leftovers(after); len(left) > 0 {
 			t.Fatalf("interrupted at check %d: left %v", n, left)
 		}
 		if !maps.Equal(after, before) {

@@ -1,0 +1,69 @@
+// Package wstest holds what the tests of the workspace and its feature
+// packages (restore, retention) share: a workspace's files as a map, the
+// temporary and lock files an interrupted command must not leave, and a
+// tree of small files to work on.
+package wstest
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// TreeFiles maps every file below dir (store included) to its content.
+func TreeFiles(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = string(data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Leftovers are the temporary and lock files among files: an interrupted
+// command removes its own.
+func Leftovers(files map[string]string) []string {
+	var out []string
+	for p := range files {
+		base := p[strings.LastIndex(p, "/")+1:]
+		if atomicfile.IsTemp(base) || strings.HasPrefix(base, "tmp_") || strings.HasSuffix(base, ".lock") || p == spec.LocalDir+"/lock" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// WriteTree writes dirs directories of files small files each below root,
+// their content tagged with tag.
+func WriteTree(t testing.TB, root, tag string, dirs, files int) {
+	t.Helper()
+	for d := range dirs {
+		dir := filepath.Join(root, fmt.Sprintf("d%02d", d))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for f := range files {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.txt", f)), fmt.Appendf(nil, "%s: dir %d file %d\n", tag, d, f), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
