@@ -44,25 +44,37 @@ func TestLostLockPublishesNothing(t *testing.T) {
 		name  string
 		files []string
 		run   func(w *Workspace) error
+		setup func(t *testing.T, w *Workspace) // before the takeover
 	}{
-		{"decide", []string{".ctxgit/decisions.md"}, func(w *Workspace) error { _, err := w.Decide("use sqlite", ""); return err }},
+		{"decide", []string{".ctxgit/decisions.md"}, func(w *Workspace) error { _, err := w.Decide("use sqlite", ""); return err }, nil},
 		{"fail", []string{".ctxgit/failure-log.md"}, func(w *Workspace) error {
 			_, _, err := w.Fail(spec.FailureEntry{Summary: "tests fail", Type: spec.FailTransient, Action: spec.ActionRetry})
 			return err
-		}},
+		}, nil},
 		{"state set", []string{".ctxgit/task-state.yaml"}, func(w *Workspace) error {
 			_, err := w.SetTaskField("next_action", "write the test")
 			return err
-		}},
-		{"summary", []string{".ctxgit/summaries/latest-summary.md"}, func(w *Workspace) error { _, err := w.WriteSummary("default"); return err }},
+		}, nil},
+		{"summary", []string{".ctxgit/summaries/latest-summary.md"}, func(w *Workspace) error { _, err := w.WriteSummary("default"); return err }, nil},
 		{"checkpoint", []string{".ctxgit/checkpoint.yaml", ".context-checkpoint.md"}, func(w *Workspace) error {
 			_, err := w.Checkpoint(CheckpointOptions{Message: "after the takeover"})
 			return err
+		}, nil},
+		{"recover", []string{spec.RecoveryFile, ".ctxgit/local/recovered/default"}, func(w *Workspace) error {
+			_, err := w.Recover(RecoverOptions{Session: spec.DefaultSession, SessionGiven: true, Write: true})
+			return err
+		}, func(t *testing.T, w *Workspace) {
+			if _, err := w.Checkpoint(CheckpointOptions{Message: "to recover"}); err != nil {
+				t.Fatal(err)
+			}
 		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w := lockedWS(t)
+			if c.setup != nil {
+				c.setup(t, w)
+			}
 			before := map[string]string{}
 			for _, f := range c.files {
 				data, _ := os.ReadFile(w.Path(f))

@@ -127,7 +127,7 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 		StateFiles: w.StateFiles(),
 	})
 	if o.Write {
-		if err := WriteFileAtomic(w.Path(spec.RecoveryFile), []byte(res.Block), 0o644); err != nil {
+		if err := w.publish(w.Path(spec.RecoveryFile), []byte(res.Block), 0o644); err != nil {
 			return nil, &spec.FileError{Path: spec.RecoveryFile, Err: unwrapPathError(err)}
 		}
 		res.Wrote = spec.RecoveryFile
@@ -210,7 +210,7 @@ func (w *Workspace) markRecovered(r *Resolved) error {
 	if len(ids) > maxRecoveredIDs {
 		ids = ids[len(ids)-maxRecoveredIDs:]
 	}
-	return WriteFileAtomic(path, []byte(strings.Join(ids, "\n")+"\n"), 0o644)
+	return w.publish(path, []byte(strings.Join(ids, "\n")+"\n"), 0o644)
 }
 
 // stateNewerThan names a state file (plan, decisions, failure log, task
