@@ -404,34 +404,20 @@ func (g *GitStore) AllRoots() ([]Hash, error) {
 		add(h)
 		return nil
 	}
-	err = filepath.WalkDir(filepath.Join(g.commonDir, "refs"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if d.IsDir() || strings.HasSuffix(p, ".lock") {
+	stop := func(err error) error { return err }
+	err = walkRefFiles(filepath.Join(g.commonDir, "refs"), func(p string) error {
+		if strings.HasSuffix(p, ".lock") {
 			return nil
 		}
 		return readRefFile(p)
-	})
+	}, stop)
 	if err != nil {
 		return nil, err
 	}
 	if err := readRefFile(filepath.Join(g.commonDir, "HEAD")); err != nil {
 		return nil, err
 	}
-	err = filepath.WalkDir(filepath.Join(g.commonDir, "logs"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
+	err = walkRefFiles(filepath.Join(g.commonDir, "logs"), func(p string) error {
 		f, err := os.Open(p)
 		if err != nil {
 			return err
@@ -448,7 +434,7 @@ func (g *GitStore) AllRoots() ([]Hash, error) {
 			}
 		}
 		return sc.Err()
-	})
+	}, stop)
 	if err != nil {
 		return nil, err
 	}
