@@ -476,31 +476,26 @@ func comparePlans(a, b *spec.Plan) PlanDiff {
 // multisetDiff returns the items of b that a lacks and the items of a that
 // b lacks, counting repeats, in their own order.
 func multisetDiff(na, nb int, keyA, keyB func(int) string) (added, removed []int) {
+	return unmatched(na, keyA, nb, keyB), unmatched(nb, keyB, na, keyA)
+}
+
+// unmatched returns the items of b, in order, left over once each item of
+// a has matched one of b with the same key.
+func unmatched(na int, keyA func(int) string, nb int, keyB func(int) string) []int {
 	have := map[string]int{}
 	for i := range na {
 		have[keyA(i)]++
 	}
+	var out []int
 	for j := range nb {
 		k := keyB(j)
 		if have[k] > 0 {
 			have[k]--
 			continue
 		}
-		added = append(added, j)
+		out = append(out, j)
 	}
-	need := map[string]int{}
-	for j := range nb {
-		need[keyB(j)]++
-	}
-	for i := range na {
-		k := keyA(i)
-		if need[k] > 0 {
-			need[k]--
-			continue
-		}
-		removed = append(removed, i)
-	}
-	return added, removed
+	return out
 }
 
 // compareDecisions matches decisions by their text, as a checkpoint's

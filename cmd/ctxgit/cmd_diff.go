@@ -131,33 +131,21 @@ func printDiff(w io.Writer, d *review.Diff) {
 			fmt.Fprintf(w, "  %s\n", review.StepChangeText(s))
 		}
 	}
-	for _, kind := range []string{review.ChangeAdded, review.ChangeRemoved} {
-		var lines []string
-		for _, dc := range d.Decisions {
-			if dc.Change == kind {
-				lines = append(lines, review.DecisionText(dc.Decision))
-			}
-		}
+	listed := func(title string, lines []string) {
 		if len(lines) > 0 {
-			section("Decisions " + kind + ":")
+			section(title)
 			for _, l := range lines {
 				fmt.Fprintf(w, "  %s\n", l)
 			}
 		}
 	}
 	for _, kind := range []string{review.ChangeAdded, review.ChangeRemoved} {
-		var lines []string
-		for _, fc := range d.Failures {
-			if fc.Change == kind {
-				lines = append(lines, review.FailureText(fc.FailureEntry))
-			}
-		}
-		if len(lines) > 0 {
-			section("Failures " + kind + ":")
-			for _, l := range lines {
-				fmt.Fprintf(w, "  %s\n", l)
-			}
-		}
+		listed("Decisions "+kind+":", changeLines(d.Decisions, kind,
+			func(dc review.DecisionChange) (string, string) { return dc.Change, review.DecisionText(dc.Decision) }))
+	}
+	for _, kind := range []string{review.ChangeAdded, review.ChangeRemoved} {
+		listed("Failures "+kind+":", changeLines(d.Failures, kind,
+			func(fc review.FailureChange) (string, string) { return fc.Change, review.FailureText(fc.FailureEntry) }))
 	}
 	if len(d.OpenItems) > 0 {
 		section("Open items:")
@@ -229,6 +217,17 @@ func taskJSON(tcs []workspace.TaskChange) []taskChange {
 	out := []taskChange{}
 	for _, tc := range tcs {
 		out = append(out, taskChange{Field: tc.Field, From: tc.From, To: tc.To})
+	}
+	return out
+}
+
+// changeLines is the text of each item whose change is kind, in order.
+func changeLines[T any](items []T, kind string, of func(T) (change, text string)) []string {
+	var out []string
+	for _, it := range items {
+		if c, t := of(it); c == kind {
+			out = append(out, t)
+		}
 	}
 	return out
 }

@@ -15,18 +15,6 @@ func (a *app) fetchCommand() *cli.Command {
 			&cli.StringFlag{Name: "as", Usage: "name the remote under refs/ctxgit/remotes/ when REMOTE is a URL or path"},
 			timeoutFlag,
 		},
-		Action: func(c *cli.Context) error {
-			w, err := a.open(c)
-			if err != nil {
-				return err
-			}
-			res, err := sharing.Fetch(w, sharing.Options{Remote: c.Args().First(), As: c.String("as"), Prune: c.Bool("prune"), Messages: a.remoteMessages(), Timeout: c.Duration("timeout"), Ctx: c.Context})
-			if res != nil {
-				if perr := a.printSync(res, "fetched from", c.Bool("json")); perr != nil && err == nil {
-					err = perr
-				}
-			}
-			return err
-		},
+		Action: a.syncAction(sharing.Fetch, "fetched from", func(c *cli.Context, o *sharing.Options) { o.Prune = c.Bool("prune") }),
 	})
 }

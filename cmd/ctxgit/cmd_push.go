@@ -17,18 +17,6 @@ func (a *app) pushCommand() *cli.Command {
 			&cli.StringFlag{Name: "as", Usage: "name the remote under refs/ctxgit/remotes/ when REMOTE is a URL or path"},
 			timeoutFlag,
 		},
-		Action: func(c *cli.Context) error {
-			w, err := a.open(c)
-			if err != nil {
-				return err
-			}
-			res, err := sharing.Push(w, sharing.Options{Remote: c.Args().First(), As: c.String("as"), Force: c.Bool("force"), Messages: a.remoteMessages(), Timeout: c.Duration("timeout"), Ctx: c.Context})
-			if res != nil {
-				if perr := a.printSync(res, "pushed to", c.Bool("json")); perr != nil && err == nil {
-					err = perr
-				}
-			}
-			return err
-		},
+		Action: a.syncAction(sharing.Push, "pushed to", func(c *cli.Context, o *sharing.Options) { o.Force = c.Bool("force") }),
 	})
 }

@@ -43,16 +43,9 @@ func (a *app) stateCommand() *cli.Command {
 		Usage: "read and update the durable task state",
 		Flags: common,
 		Action: func(c *cli.Context) error {
-			w, err := a.open(c)
+			task, err := a.existingTask(c)
 			if err != nil {
 				return err
-			}
-			task, err := w.ReadTaskState()
-			if err != nil {
-				return err
-			}
-			if !task.Exists {
-				return spec.NotFound("%s does not exist: run `ctxgit ensure` to start a task", task.Path)
 			}
 			if c.Bool("json") {
 				return a.printJSON(stateResult{Missing: nonNil(task.Missing), Path: task.Path, State: task.State})
@@ -68,16 +61,9 @@ func (a *app) stateCommand() *cli.Command {
 			args("FIELD").command(&cli.Command{
 				Name: "get", Usage: "print one field (a list: one item a line)", Flags: common,
 				Action: func(c *cli.Context) error {
-					w, err := a.open(c)
+					task, err := a.existingTask(c)
 					if err != nil {
 						return err
-					}
-					task, err := w.ReadTaskState()
-					if err != nil {
-						return err
-					}
-					if !task.Exists {
-						return spec.NotFound("%s does not exist: run `ctxgit ensure` to start a task", task.Path)
 					}
 					lines, err := workspace.TaskField(task.State, c.Args().First())
 					if err != nil {
@@ -187,4 +173,21 @@ type stateResult struct {
 type stateFieldResult struct {
 	Field  string   `json:"field"`
 	Values []string `json:"values"`
+}
+
+// existingTask reads the task state for state and state get, which have
+// nothing to show without one.
+func (a *app) existingTask(c *cli.Context) (*workspace.TaskRead, error) {
+	w, err := a.open(c)
+	if err != nil {
+		return nil, err
+	}
+	task, err := w.ReadTaskState()
+	if err != nil {
+		return nil, err
+	}
+	if !task.Exists {
+		return nil, spec.NotFound("%s does not exist: run `ctxgit ensure` to start a task", task.Path)
+	}
+	return task, nil
 }

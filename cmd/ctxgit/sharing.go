@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/sharing"
 	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // What push and fetch share (SPEC §19): the timeout, the report of what
@@ -118,4 +119,25 @@ type syncRef struct {
 	Ref          string `json:"ref"`
 	Session      string `json:"session"`
 	Status       string `json:"status"`
+}
+
+// syncAction is push's and fetch's action: open the workspace, run the
+// transfer with the options both take plus the command's own (set), and
+// print what it did, even when it failed part way.
+func (a *app) syncAction(run func(*workspace.Workspace, sharing.Options) (*sharing.Result, error), verb string, set func(*cli.Context, *sharing.Options)) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		w, err := a.open(c)
+		if err != nil {
+			return err
+		}
+		o := sharing.Options{Remote: c.Args().First(), As: c.String("as"), Messages: a.remoteMessages(), Timeout: c.Duration("timeout"), Ctx: c.Context}
+		set(c, &o)
+		res, err := run(w, o)
+		if res != nil {
+			if perr := a.printSync(res, verb, c.Bool("json")); perr != nil && err == nil {
+				err = perr
+			}
+		}
+		return err
+	}
 }

@@ -60,36 +60,10 @@ func WriteChecked(path string, data []byte, perm fs.FileMode, check func() error
 // WriteFrom is WriteChecked for content read from r, copied in bounded
 // memory: a restored file of any size takes a buffer, not its size.
 func WriteFrom(path string, r io.Reader, perm fs.FileMode, check func() error) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, TempName(filepath.Base(path))+".*")
-	if err != nil {
+	return writeWith(path, perm, true, check, func(f *os.File) error {
+		_, err := io.Copy(f, r)
 		return err
-	}
-	_, err = io.Copy(f, r)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && check != nil {
-		err = check()
-	}
-	if err == nil {
-		err = Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	})
 }
 
 // WriteNoSync is Write without the fsyncs, for caches that can be rebuilt:
@@ -100,6 +74,12 @@ func WriteNoSync(path string, data []byte, perm fs.FileMode) error {
 }
 
 func write(path string, data []byte, perm fs.FileMode, sync bool, check func() error) error {
+	return writeWith(path, perm, sync, check, writeData(data))
+}
+
+// writeWith is every Write: a temp file beside path, given perm, filled by
+// fill, then committed over path; with sync, the directory is fsynced too.
+func writeWith(path string, perm fs.FileMode, sync bool, check func() error, fill func(*os.File) error) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, TempName(filepath.Base(path))+".*")
 	if err != nil {
@@ -110,7 +90,7 @@ func write(path string, data []byte, perm fs.FileMode, sync bool, check func() e
 		os.Remove(f.Name())
 		return err
 	}
-	if err := commit(f, path, data, sync, check); err != nil {
+	if err := commit(f, path, fill, sync, check); err != nil {
 		return err
 	}
 	if sync {
@@ -122,15 +102,24 @@ func write(path string, data []byte, perm fs.FileMode, sync bool, check func() e
 	return nil
 }
 
+func writeData(data []byte) func(*os.File) error {
+	return func(f *os.File) error {
+		_, err := f.Write(data)
+		return err
+	}
+}
+
 // Commit writes data into f (a new temp or lock file beside dest),
 // fsyncs and closes it, and renames it over dest. On any failure f is
 // removed and dest is untouched.
 func Commit(f *os.File, dest string, data []byte) error {
-	return commit(f, dest, data, true, nil)
+	return commit(f, dest, writeData(data), true, nil)
 }
 
-func commit(f *os.File, dest string, data []byte, sync bool, check func() error) error {
-	_, err := f.Write(data)
+// commit fills f, fsyncs (with sync) and closes it, runs check, and
+// renames it over dest; on any failure f is removed and dest untouched.
+func commit(f *os.File, dest string, fill func(*os.File) error, sync bool, check func() error) error {
+	err := fill(f)
 	if err == nil && sync {
 		err = f.Sync()
 	}
