@@ -98,7 +98,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 			a.manCommand(),
 		},
 	}
-	addExamples(a.cli.Commands)
+	describe(a.cli.Commands)
 	setUsageText(a.cli.Commands, a.cli.Name)
 	for _, c := range a.cli.Commands {
 		setUsageError(c)

@@ -87,7 +87,7 @@ func TestArgumentsInHelpAndReference(t *testing.T) {
 		if !strings.Contains(stdout.String(), "\n   "+tc.line+"\n") {
 			t.Errorf("%s --help has no line %q:\n%s", tc.argv, tc.line, stdout.String())
 		}
-		if !strings.Contains(ref, "\n>"+tc.line+"\n") {
+		if !strings.Contains(ref, "\n```\n"+tc.line+"\n```\n") {
 			t.Errorf("docs/cli.md has no line %q", tc.line)
 		}
 	}

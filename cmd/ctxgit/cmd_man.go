@@ -14,11 +14,7 @@ func (a *app) manCommand() *cli.Command {
 		Usage:       "print the ctxgit(1) man page (roff)",
 		Description: examples("ctxgit man > /usr/local/share/man/man1/ctxgit.1", "ctxgit man | man -l -"),
 		Action: func(c *cli.Context) error {
-			page, err := a.cli.ToManWithSection(1)
-			if err != nil {
-				return err
-			}
-			_, err = fmt.Fprint(a.stdout, page)
+			_, err := fmt.Fprint(a.stdout, a.manPage())
 			return err
 		},
 	})

@@ -3,11 +3,15 @@ package main
 import (
 	"bytes"
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/urfave/cli/v2"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/cli.md from the command definitions")
@@ -43,7 +47,7 @@ func TestCLIReference(t *testing.T) {
 func TestEveryCommandHasExamples(t *testing.T) {
 	a := newApp(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
 	for _, c := range a.cli.Commands {
-		if !strings.HasPrefix(c.Description, "Examples:\n  ") || !strings.Contains(c.Description, "ctxgit "+c.Name) {
+		if !strings.Contains(c.Description, "Examples:\n  ") || !strings.Contains(c.Description, "ctxgit "+c.Name) {
 			t.Errorf("%s: help has no examples (add them to commandExamples)", c.Name)
 		}
 	}
@@ -121,5 +125,70 @@ func TestBuildStampString(t *testing.T) {
 	}
 	if !slices.Contains(names, "git not found") {
 		t.Error("exit-code table lost a row")
+	}
+}
+
+// Every help text belongs to a command, so a renamed command cannot leave
+// its text behind unseen.
+func TestHelpTextsBelongToCommands(t *testing.T) {
+	a := newApp(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
+	entries, err := helpTexts.ReadDir("help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		path := strings.Split(strings.TrimSuffix(e.Name(), ".md"), "_")
+		cmds := a.cli.Commands
+		var c *cli.Command
+		for _, name := range path {
+			if c = findCommand(cmds, name); c == nil {
+				break
+			}
+			cmds = c.Subcommands
+		}
+		if c == nil {
+			t.Errorf("help/%s: no command %q", e.Name(), strings.Join(path, " "))
+		}
+	}
+}
+
+// Code cites the CLI's behaviour as docs/cli.md#ANCHOR; each anchor must
+// be a command's heading there.
+func TestCLIReferenceCitations(t *testing.T) {
+	ref, err := os.ReadFile(cliReferencePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors := map[string]bool{}
+	for _, line := range strings.Split(string(ref), "\n") {
+		if strings.HasPrefix(line, "#") {
+			heading := strings.TrimSpace(strings.TrimLeft(line, "#"))
+			anchors[strings.ToLower(strings.ReplaceAll(heading, " ", "-"))] = true
+		}
+	}
+	citeRE := regexp.MustCompile(`docs/cli\.md#([a-z0-9-]+)`)
+	err = filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !(strings.HasSuffix(path, ".go") || strings.HasSuffix(path, ".md") || strings.HasSuffix(path, ".txtar")) {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range citeRE.FindAllStringSubmatch(string(src), -1) {
+			if !anchors[m[1]] {
+				t.Errorf("%s cites docs/cli.md#%s, which docs/cli.md has no heading for", path, m[1])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

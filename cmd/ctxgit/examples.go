@@ -1,6 +1,11 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"embed"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
 
 // commandExamples are the examples each command's help ends with. They are
 // kept in one table so a command without examples is easy to see (and
@@ -34,12 +39,41 @@ var commandExamples = map[string][]string{
 	"git":        {"ctxgit git -- log refs/ctxgit/sessions/default", "ctxgit git -- remote add origin URL"},
 }
 
-// addExamples sets each command's help DESCRIPTION to its examples, unless
-// the command wrote its own.
-func addExamples(cmds []*cli.Command) {
+// helpTexts holds what each command does, beyond its one-line usage: the
+// behaviour a user relies on (outputs, refusals, effects on files and
+// refs). help/NAME.md is a top-level command; help/PARENT_SUB.md a
+// subcommand. The same text is the command's DESCRIPTION in `ctxgit help`,
+// its section in docs/cli.md and in the man page, so the three never
+// disagree.
+//
+//go:embed help
+var helpTexts embed.FS
+
+// helpText is the help text of the command at path ("state", "set"), or
+// "" if it has none.
+func helpText(path ...string) string {
+	data, err := helpTexts.ReadFile("help/" + strings.Join(path, "_") + ".md")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
+}
+
+// describe sets each command's help DESCRIPTION to its help text and then
+// its examples, unless the command wrote its own description.
+func describe(cmds []*cli.Command, parents ...string) {
 	for _, c := range cmds {
-		if ex, ok := commandExamples[c.Name]; ok && c.Description == "" {
-			c.Description = examples(ex...)
+		path := append(append([]string{}, parents...), c.Name)
+		var parts []string
+		if text := helpText(path...); text != "" {
+			parts = append(parts, text)
 		}
+		if c.Description != "" {
+			parts = append(parts, c.Description)
+		} else if ex, ok := commandExamples[c.Name]; ok && len(parents) == 0 {
+			parts = append(parts, examples(ex...))
+		}
+		c.Description = strings.Join(parts, "\n\n")
+		describe(c.Subcommands, path...)
 	}
 }
