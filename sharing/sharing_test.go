@@ -123,7 +123,7 @@ func TestResolveRemoteNames(t *testing.T) {
 	}
 }
 
-// SPEC §19.1–§19.4: a subdirectory workspace pushes its own namespace,
+// SPEC §7.1, §19.2–§19.4: a subdirectory workspace pushes its own namespace,
 // and a clone's same subdirectory reads what it fetched as REMOTE/KEY;
 // the top level's sessions arrive too but stay out of its list.
 func TestShareNamespacedWorkspace(t *testing.T) {
