@@ -2,7 +2,7 @@ package spec
 
 import "errors"
 
-// Exit codes (SPEC §13). Hook commands always exit 0 except where blocking is
+// Exit codes (docs/cli.md#exit-codes). Hook commands always exit 0 except where blocking is
 // the documented intent of the call.
 const (
 	ExitOK          = 0 // success

@@ -26,7 +26,7 @@ type Env struct {
 }
 
 // DefaultEnv reads the real clock and environment. CTXGIT_NOW (RFC 3339)
-// fixes the clock, for tests and reproducible scripts (SPEC §13.3). A bad
+// fixes the clock, for tests and reproducible scripts (docs/cli.md#environment). A bad
 // CTXGIT_NOW is an error returned with an Env on the real clock, so a hook
 // can still find where to log it.
 func DefaultEnv() (Env, error) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// claudeReader reads a Claude Code transcript (SPEC §15.5, HOSTS.md
+// claudeReader reads a Claude Code transcript (docs/HOSTS.md, "Transcripts", HOSTS.md
 // "Claude Code"): lines typed user, assistant, system, progress and more;
 // an assistant message is written once per content block, each line
 // repeating the message id and usage; compaction is a system line with
@@ -19,7 +19,7 @@ import (
 // old branch stays in the file: a prompt whose parent comes before the
 // previous prompt abandons every prompt after that parent, so the thread
 // and the turn count are rolled back to what they were before the first
-// of them (SPEC §15.5 "The live branch").
+// of them (docs/HOSTS.md, "Transcripts", "The live branch").
 type claudeReader struct {
 	st     *state
 	cwdRaw []byte // the last raw cwd seen, to decode it only when it changes

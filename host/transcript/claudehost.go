@@ -5,7 +5,7 @@ import (
 )
 
 // Messages Claude Code writes in the user role that the user did not
-// write (SPEC §15.5 "Who wrote a user message"). Each is recognised by
+// write (docs/HOSTS.md, "Transcripts", "Who wrote a user message"). Each is recognised by
 // the structure the host gives it, never by words of the conversation:
 // a line flag, or a message that starts with one of the host's tags.
 //

@@ -4,7 +4,7 @@ import (
 	"strings"
 )
 
-// geminiReader reads a Gemini CLI chat recording (SPEC §15.5; Gemini CLI
+// geminiReader reads a Gemini CLI chat recording (docs/HOSTS.md, "Transcripts"; Gemini CLI
 // packages/core/src/services/chatRecordingService.ts and
 // chatRecordingTypes.ts). The current layout is JSON Lines:
 //
@@ -103,7 +103,7 @@ func (g *geminiReader) replaced(n int, msgs []byte) {
 }
 
 // rewind removes message id and every later one: prompts among them are
-// rolled back as in Claude Code (SPEC §15.5 "The live branch").
+// rolled back as in Claude Code (docs/HOSTS.md, "Transcripts", "The live branch").
 func (g *geminiReader) rewind(id string) {
 	at := 0 // the line of the first removed message; 0 removes all
 	for i, mid := range g.order {

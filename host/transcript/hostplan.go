@@ -11,7 +11,7 @@ import (
 const maxPlanSteps = 50
 
 // planTools are the host tools that write the agent's plan, and how each
-// names a step's text (SPEC §15.5 "Host plans"): Claude Code's TodoWrite
+// names a step's text (docs/HOSTS.md, "Transcripts", "Host plans"): Claude Code's TodoWrite
 // {todos: [{content, status, activeForm}]}, Codex's update_plan {plan:
 // [{step, status}]}, Gemini CLI's write_todos {todos: [{description,
 // status}]}. Each call carries the whole list, so the newest call is the

@@ -1,6 +1,6 @@
 package transcript
 
-// openclawReader reads an OpenClaw session (SPEC §15.5, HOSTS.md
+// openclawReader reads an OpenClaw session (docs/HOSTS.md, "Transcripts", HOSTS.md
 // "OpenClaw"): a header {type: "session", version, id, cwd}, then entries
 // {type, id, parentId, …}; type message holds message.role user, assistant
 // (content blocks text / thinking / toolCall {id, name, arguments}, usage

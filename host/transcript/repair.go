@@ -57,7 +57,7 @@ const maxLockHold = 30 * time.Minute
 // says what happened and who did it.
 const syntheticText = "[ctxgit] missing tool result in session history; inserted synthetic error result for transcript repair."
 
-// Repair applies OpenClaw's transcript repair (SPEC §15.5, HOSTS.md
+// Repair applies OpenClaw's transcript repair (docs/HOSTS.md, "Transcripts", HOSTS.md
 // "OpenClaw"): it drops unparseable lines, then repairs tool pairing: a
 // call without a result gets a synthetic error result, orphaned results
 // are dropped, of duplicate results the first is kept, a mis-ordered

@@ -157,7 +157,7 @@ func TestThread(t *testing.T) {
 	})
 }
 
-// SPEC §15.5: Interrupted is an unanswered last call or a user
+// docs/HOSTS.md, "Transcripts": Interrupted is an unanswered last call or a user
 // interruption not yet followed by a prompt.
 func TestInterrupted(t *testing.T) {
 	call := ccAsst("m1", ccUsage(1, 1, 1, 1), ccCall("t1", "Bash", obj{"command": "sleep 100"}))

@@ -6,8 +6,7 @@
 // on stdin, under a timeout. The agent's workspace (context.workspaceDir)
 // may be another directory: it is passed along, never used as the place
 // to run. Whatever goes wrong (ctxgit missing, slow or failing, an event
-// of an unexpected shape), it returns quietly and the agent goes on (SPEC
-// §13.2, §15).
+// of an unexpected shape), it returns quietly and the agent goes on (docs/cli.md#hook).
 
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
