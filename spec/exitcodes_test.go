@@ -78,8 +78,8 @@ func TestExitCodeRules(t *testing.T) {
 	}
 }
 
-// SPEC §1, docs/cli.md#exit-codes: errors are one line, "path:line: what", and a kind's
-// message does not repeat the sentinel's name.
+// SPEC §1, docs/cli.md#exit-codes: errors are one line, "path:line: what", and
+// a kind's message does not repeat the sentinel's name.
 func TestErrorMessages(t *testing.T) {
 	for _, tc := range []struct {
 		err  error
@@ -105,8 +105,8 @@ func TestErrorMessages(t *testing.T) {
 	}
 }
 
-// SPEC §1, docs/cli.md#exit-codes: command-line text that no file can hold is a usage
-// error, named after the argument.
+// SPEC §1, docs/cli.md#exit-codes: command-line text that no file can hold is
+// a usage error, named after the argument.
 func TestCheckArg(t *testing.T) {
 	for _, tc := range []struct {
 		text, want string

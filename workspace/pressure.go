@@ -74,8 +74,9 @@ func (w *Workspace) Level(p float64) Level {
 	return LevelOK
 }
 
-// runtimeState is a session's machine-local runtime record (docs/cli.md#resume):
-// the turn count, a pending summary requirement, and a persisted halt.
+// runtimeState is a session's machine-local runtime record
+// (docs/cli.md#resume): the turn count, a pending summary requirement, and a
+// persisted halt.
 type runtimeState struct {
 	Turns         int        `json:"turns"`
 	CompressSince *time.Time `json:"compress_since,omitempty"`

@@ -46,9 +46,9 @@ func (s *Status) ExitCode() int {
 }
 
 // StatusCheck is the runtime contract's check before each major action
-// (docs/cli.md#status): it counts the turn, reads the task state and the pressure,
-// and at critical pressure checkpoints, writes a summary and halts — a halt
-// that persists across restarts until an explicit override.
+// (docs/cli.md#status): it counts the turn, reads the task state and the
+// pressure, and at critical pressure checkpoints, writes a summary and halts —
+// a halt that persists across restarts until an explicit override.
 func (w *Workspace) StatusCheck(session string, p Pressure) (*Status, error) {
 	return w.StatusCheckAs(session, p, false)
 }

@@ -33,7 +33,8 @@ func (a *app) hookCommand() *cli.Command {
 		ArgsUsage: "HOST EVENT",
 		Flags: []cli.Flag{rootFlag,
 			&cli.BoolFlag{Name: "write", Usage: "OpenClaw bootstrap: write CONTEXT_RECOVERY.md instead of printing"},
-			// The detached child of a hook (docs/cli.md#hook): its work, from a file.
+			// The detached child of a hook (docs/cli.md#hook): its work, from
+			// a file.
 			&cli.StringFlag{Name: "job", Hidden: true}},
 		Action: func(c *cli.Context) error {
 			return a.failOpen(c, c.Args().Get(0), c.Args().Get(1), func(req hooks.Request) error {

@@ -204,8 +204,8 @@ func TestFreshInstallCursorShape(t *testing.T) {
 	}
 }
 
-// docs/cli.md#init: a second install changes nothing, not even a byte, and writes
-// no backup; with or without the user's own content in the file.
+// docs/cli.md#init: a second install changes nothing, not even a byte, and
+// writes no backup; with or without the user's own content in the file.
 func TestIdempotent(t *testing.T) {
 	for _, tc := range jsonHosts {
 		for _, start := range []string{"", `{"b": 1, "a": {"y": [1, 2.0], "x": null}}`} {
@@ -318,8 +318,8 @@ func TestMergeAndUninstallRestores(t *testing.T) {
 	}
 }
 
-// docs/cli.md#init: an uninstall of a file ctxgit created leaves no file behind;
-// one with nothing to remove creates nothing.
+// docs/cli.md#init: an uninstall of a file ctxgit created leaves no file
+// behind; one with nothing to remove creates nothing.
 func TestUninstallCreatedFile(t *testing.T) {
 	for _, tc := range jsonHosts {
 		t.Run(tc.file, func(t *testing.T) {
@@ -392,8 +392,8 @@ func TestStatusLineOurs(t *testing.T) {
 	}
 }
 
-// docs/cli.md#init: installing with another Command replaces ctxgit's entries in
-// place instead of adding a second set; an uninstall with the default
+// docs/cli.md#init: installing with another Command replaces ctxgit's entries
+// in place instead of adding a second set; an uninstall with the default
 // Command still finds entries a custom one wrote.
 func TestCommandChange(t *testing.T) {
 	for _, tc := range jsonHosts {
@@ -432,8 +432,8 @@ func TestCommandChange(t *testing.T) {
 	}
 }
 
-// docs/cli.md#init: a file that is not the host's config is refused with its name,
-// line and column, and neither it nor any backup is written.
+// docs/cli.md#init: a file that is not the host's config is refused with its
+// name, line and column, and neither it nor any backup is written.
 func TestMalformed(t *testing.T) {
 	for _, tc := range []struct {
 		name, content, want string
@@ -474,8 +474,8 @@ func TestMalformed(t *testing.T) {
 	}
 }
 
-// docs/cli.md#init: an event ctxgit does not use may hold anything; an uninstall
-// leaves a non-list event alone too.
+// docs/cli.md#init: an event ctxgit does not use may hold anything; an
+// uninstall leaves a non-list event alone too.
 func TestOtherEventsUntouched(t *testing.T) {
 	root := t.TempDir()
 	user := canon(t, `{"hooks": {"enabled": true, "disabled": ["x"], "Custom": {"a": 1}}}`)
@@ -496,8 +496,8 @@ func TestOtherEventsUntouched(t *testing.T) {
 	}
 }
 
-// docs/cli.md#init: a user's hook that shares a matcher group with a ctxgit entry
-// keeps its group; only ctxgit's entry leaves it.
+// docs/cli.md#init: a user's hook that shares a matcher group with a ctxgit
+// entry keeps its group; only ctxgit's entry leaves it.
 func TestSharedGroup(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, root, ".claude/settings.json", canon(t, `{"hooks": {"Stop": [{"hooks": [
@@ -742,8 +742,8 @@ func TestOpenClawCommandChange(t *testing.T) {
 	}
 }
 
-// docs/cli.md#init: uninstall removes only ctxgit's folder and files: other hooks,
-// and files the user put in ctxgit's folder, stay.
+// docs/cli.md#init: uninstall removes only ctxgit's folder and files: other
+// hooks, and files the user put in ctxgit's folder, stay.
 func TestOpenClawUninstallKeepsOthers(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, root, "hooks/mine/HOOK.md", "---\nname: mine\n---\n")
@@ -763,8 +763,8 @@ func TestOpenClawUninstallKeepsOthers(t *testing.T) {
 	}
 }
 
-// docs/cli.md#init: a hooks/ctxgit folder that is not ctxgit's (no marker line in
-// its HOOK.md) is refused by install and uninstall alike, untouched; an
+// docs/cli.md#init: a hooks/ctxgit folder that is not ctxgit's (no marker line
+// in its HOOK.md) is refused by install and uninstall alike, untouched; an
 // empty one is taken.
 func TestOpenClawForeignFolder(t *testing.T) {
 	root := t.TempDir()

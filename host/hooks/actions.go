@@ -15,9 +15,10 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// NudgeText tells the agent, as a fact and not an order, that the context
-// is filling and what of its working state survives compaction (docs/cli.md#hook): hosts screen injected imperatives as possible prompt injection.
-// Its arguments: the percentage, the configured plan path.
+// NudgeText tells the agent, as a fact and not an order, that the context is
+// filling and what of its working state survives compaction
+// (docs/cli.md#hook): hosts screen injected imperatives as possible prompt
+// injection. Its arguments: the percentage, the configured plan path.
 const NudgeText = "Context is %.0f%% full; compaction will soon drop older turns. What survives it is what ctxgit has saved: " +
 	"the plan in %s (ctxgit plan mark N done), decisions (ctxgit decide \"…\" --why \"…\"), " +
 	"the failure log (ctxgit fail \"…\") and the next action (ctxgit state set next_action \"…\")."
@@ -418,7 +419,9 @@ func (c *call) gaugeUpdate(w *workspace.Workspace, p workspace.Pressure) (bool, 
 	if p.Tokens == 0 && p.Window > 0 {
 		p.Tokens = int64(p.Value * float64(p.Window)) // a percentage-only reading
 	}
-	// The newest reading, for `ctxgit status` without --pressure (docs/cli.md#status); lock-free: the file is the session's, replaced atomically.
+	// The newest reading, for `ctxgit status` without --pressure
+	// (docs/cli.md#status); lock-free: the file is the session's, replaced
+	// atomically.
 	if err := workspace.RecordReading(w.Root, c.session, p, w.Now()); err != nil {
 		return false, err
 	}

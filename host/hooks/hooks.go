@@ -20,8 +20,8 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// Hosts and the events ctxgit answers (docs/HOSTS.md, "Events"): each one does work
-// for that host, and `ctxgit init --host` installs exactly these.
+// Hosts and the events ctxgit answers (docs/HOSTS.md, "Events"): each one does
+// work for that host, and `ctxgit init --host` installs exactly these.
 var Events = map[string][]string{
 	"claude-code": {"session-start", "pre-compact", "post-tool-use", "user-prompt-submit", "session-end"},
 	"codex":       {"session-start", "pre-compact", "post-tool-use", "user-prompt-submit"},

@@ -145,8 +145,8 @@ func TestNudgeCycle(t *testing.T) {
 	}
 }
 
-// docs/cli.md#statusline: automatic checkpoints from pressure.auto_checkpoint, again
-// only after pressure.min_growth more tokens; a compaction resets it.
+// docs/cli.md#statusline: automatic checkpoints from pressure.auto_checkpoint,
+// again only after pressure.min_growth more tokens; a compaction resets it.
 func TestAutoCheckpoint(t *testing.T) {
 	dir := initialised(t)
 	os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644)
@@ -177,8 +177,8 @@ func TestAutoCheckpoint(t *testing.T) {
 	}
 }
 
-// docs/HOSTS.md, "Output formats": each host's injection format, per event; no output ever
-// carries a permission or decision field.
+// docs/HOSTS.md, "Output formats": each host's injection format, per event; no
+// output ever carries a permission or decision field.
 func TestWriteContextFormats(t *testing.T) {
 	for _, tc := range []struct{ host, event, want string }{
 		{"claude-code", "session-start", `{"hookSpecificOutput":{"additionalContext":"B","hookEventName":"SessionStart"}}` + "\n"},

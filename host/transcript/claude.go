@@ -8,11 +8,11 @@ import (
 	"strings"
 )
 
-// claudeReader reads a Claude Code transcript (docs/HOSTS.md, "Transcripts", HOSTS.md
-// "Claude Code"): lines typed user, assistant, system, progress and more;
-// an assistant message is written once per content block, each line
-// repeating the message id and usage; compaction is a system line with
-// subtype compact_boundary followed by a user line with isCompactSummary.
+// claudeReader reads a Claude Code transcript (docs/HOSTS.md, "Transcripts",
+// HOSTS.md "Claude Code"): lines typed user, assistant, system, progress and
+// more; an assistant message is written once per content block, each line
+// repeating the message id and usage; compaction is a system line with subtype
+// compact_boundary followed by a user line with isCompactSummary.
 //
 // Every line of the conversation names its parent (parentUuid). A rewind
 // or an edited prompt starts a new branch from an earlier line, and the

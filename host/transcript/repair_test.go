@@ -364,7 +364,8 @@ func TestRepairClaudeCode(t *testing.T) {
 	}
 }
 
-// docs/HOSTS.md, "Transcripts": a Codex rollout only loses its unparseable lines.
+// docs/HOSTS.md, "Transcripts": a Codex rollout only loses its unparseable
+// lines.
 func TestRepairCodex(t *testing.T) {
 	input := []byte(js(obj{"timestamp": "t", "type": "session_meta", "payload": obj{"id": "x", "cwd": "/w"}}) + "\n" +
 		"garbage\n" +
@@ -408,7 +409,8 @@ func writeLock(t *testing.T, path string, content string) {
 	}
 }
 
-// docs/HOSTS.md, "Transcripts": a live lock refuses; a dead or expired one is ignored.
+// docs/HOSTS.md, "Transcripts": a live lock refuses; a dead or expired one is
+// ignored.
 func TestRepairLock(t *testing.T) {
 	live := os.Getpid()
 	const dead = 0x3ffffff0 // above any pid_max
@@ -471,7 +473,8 @@ func TestRepairMissingAndHopeless(t *testing.T) {
 		t.Error("a hopeless file was rewritten")
 	}
 	// JSON lines no host wrote, one of them broken: not a transcript, so
-	// nothing is dropped, backed up or rewritten (docs/HOSTS.md, "Transcripts").
+	// nothing is dropped, backed up or rewritten (docs/HOSTS.md,
+	// "Transcripts").
 	p = filepath.Join(dir, "log.jsonl")
 	log := "{\"level\":\"info\"}\nnot json\n{\"level\":\"warn\"}\n"
 	os.WriteFile(p, []byte(log), 0o644)

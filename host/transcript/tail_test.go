@@ -23,7 +23,8 @@ func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	return n, err
 }
 
-// docs/HOSTS.md, "Transcripts": the gauge reads a small tail, whatever the file's size.
+// docs/HOSTS.md, "Transcripts": the gauge reads a small tail, whatever the
+// file's size.
 func TestTailUsageReadsOnlyTheTail(t *testing.T) {
 	var buf bytes.Buffer
 	want, known := genClaude(&buf, 5<<20, 40, 1)

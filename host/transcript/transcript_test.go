@@ -31,8 +31,8 @@ type want struct {
 
 func ex(role, gist string) spec.Exchange { return spec.Exchange{Role: role, Gist: spec.Text(gist)} }
 
-// docs/HOSTS.md, "Transcripts": each host's transcript yields usage after the last
-// compaction, compactions, files, tools, failures, interruption and the
+// docs/HOSTS.md, "Transcripts": each host's transcript yields usage after the
+// last compaction, compactions, files, tools, failures, interruption and the
 // thread of SPEC §8.3.
 func TestReadFixtures(t *testing.T) {
 	longCodex := "I changed the retry loop so that it backs off exponentially, capped at thirty seconds, and it now stops after five atte…"
@@ -214,7 +214,8 @@ func TestReadFixtures(t *testing.T) {
 	}
 }
 
-// docs/HOSTS.md, "Transcripts": without a root, paths stay as the transcript has them.
+// docs/HOSTS.md, "Transcripts": without a root, paths stay as the transcript
+// has them.
 func TestReadKeepsPathsWithoutRoot(t *testing.T) {
 	s, err := ReadFile(filepath.Join("testdata", "claude-code-small.jsonl"), ClaudeCode, ReadOptions{})
 	if err != nil {

@@ -92,8 +92,9 @@ func readLines(t *testing.T, f Format, lines ...string) *Summary {
 	return s
 }
 
-// docs/cli.md#statusline, docs/HOSTS.md, "Transcripts": usage is the last assistant usage after the last
-// compaction, deduplicated by message id; the rest is stale or not ours.
+// docs/cli.md#statusline, docs/HOSTS.md, "Transcripts": usage is the last
+// assistant usage after the last compaction, deduplicated by message id; the
+// rest is stale or not ours.
 func TestUsage(t *testing.T) {
 	big := ccUsage(3, 50000, 100000, 10)
 	small := ccUsage(2, 1000, 9000, 20)
