@@ -19,8 +19,9 @@ const hookLogWindow = 24 * time.Hour
 const hookLogTail = 256 << 10
 
 // doctorHookLog reports hook failures of the last 24 hours from
-// .ctxgit/local/ctxgit.log (lines "TIME hook HOST EVENT: message", SPEC
-// §15.1): hooks fail open, so without this a failing hook is silent.
+// .ctxgit/local/ctxgit.log (lines "TIME hook HOST EVENT: message",
+// docs/cli.md#hook): hooks fail open, so without this a failing hook is
+// silent.
 func doctorHookLog(w *workspace.Workspace, r *DoctorResult) {
 	f, err := os.Open(w.LocalPath("ctxgit.log"))
 	if err != nil {

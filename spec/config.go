@@ -59,7 +59,7 @@ type RecoveryConfig struct {
 	// CompactionWarn is the compaction count above which the block warns of
 	// a compaction death spiral.
 	CompactionWarn int `yaml:"compaction_warn"`
-	// Onboarding gives a session's first start the card of SPEC §15.1:
+	// Onboarding gives a session's first start the card of docs/cli.md#hook:
 	// where the state lives and the commands that keep it.
 	Onboarding bool `yaml:"onboarding"`
 }

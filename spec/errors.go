@@ -30,7 +30,8 @@ func Errorf(path string, line int, format string, args ...any) error {
 	return &FileError{Path: path, Line: line, Err: fmt.Errorf(format, args...)}
 }
 
-// Sentinel errors, checked with errors.Is. Each maps to one exit code (SPEC §13).
+// Sentinel errors, checked with errors.Is. Each maps to one exit code
+// (docs/cli.md#exit-codes).
 var (
 	// ErrInvalid marks malformed input: a state file, config or argument
 	// that does not follow the spec.

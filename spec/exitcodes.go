@@ -2,8 +2,8 @@ package spec
 
 import "errors"
 
-// Exit codes (SPEC §13). Hook commands always exit 0 except where blocking is
-// the documented intent of the call.
+// Exit codes (docs/cli.md#exit-codes). Hook commands always exit 0 except
+// where blocking is the documented intent of the call.
 const (
 	ExitOK          = 0 // success
 	ExitFailure     = 1 // an I/O or internal failure not caused by input

@@ -9,7 +9,7 @@ import (
 	"github.com/ctxgit/ctxgit/spec"
 )
 
-// SPEC §13.1: the exit code table, and how an error picks its code.
+// docs/cli.md#exit-codes: the exit code table, and how an error picks its code.
 func TestExitCode(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -52,7 +52,7 @@ func TestExitCode(t *testing.T) {
 	want := []int{0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12}
 	for i := range codes {
 		if codes[i] != want[i] {
-			t.Errorf("exit code %d is %d, SPEC §13.1 says %d", i, codes[i], want[i])
+			t.Errorf("exit code %d is %d, docs/cli.md#exit-codes says %d", i, codes[i], want[i])
 		}
 	}
 }
@@ -78,8 +78,8 @@ func TestExitCodeRules(t *testing.T) {
 	}
 }
 
-// SPEC §1, §13.1: errors are one line, "path:line: what", and a kind's
-// message does not repeat the sentinel's name.
+// SPEC §1, docs/cli.md#exit-codes: errors are one line, "path:line: what", and
+// a kind's message does not repeat the sentinel's name.
 func TestErrorMessages(t *testing.T) {
 	for _, tc := range []struct {
 		err  error
@@ -105,8 +105,8 @@ func TestErrorMessages(t *testing.T) {
 	}
 }
 
-// SPEC §1, §13.1: command-line text that no file can hold is a usage
-// error, named after the argument.
+// SPEC §1, docs/cli.md#exit-codes: command-line text that no file can hold is
+// a usage error, named after the argument.
 func TestCheckArg(t *testing.T) {
 	for _, tc := range []struct {
 		text, want string

@@ -13,7 +13,7 @@ import (
 // DefaultBundleBudget bounds the artifact content a bundle carries.
 const DefaultBundleBudget = 16 << 10
 
-// Bundle is the working set for the next action (SPEC §12.7).
+// Bundle is the working set for the next action (docs/cli.md#bundle).
 type Bundle struct {
 	Goal                 string           `json:"goal"`
 	Phase                string           `json:"current_phase"`

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// MaxOnboardingChars bounds the onboarding card (SPEC §15.1).
+// MaxOnboardingChars bounds the onboarding card (docs/cli.md#hook).
 const MaxOnboardingChars = 600
 
 // OnboardingCard is what a session's first start tells the agent, as

@@ -14,7 +14,7 @@ import (
 	"github.com/ctxgit/ctxgit/spec"
 )
 
-// Level is how full the context is (SPEC §12.3).
+// Level is how full the context is (docs/cli.md#status).
 type Level string
 
 // Pressure levels, in rising order.
@@ -74,8 +74,9 @@ func (w *Workspace) Level(p float64) Level {
 	return LevelOK
 }
 
-// runtimeState is a session's machine-local runtime record (SPEC §12.4):
-// the turn count, a pending summary requirement, and a persisted halt.
+// runtimeState is a session's machine-local runtime record
+// (docs/cli.md#resume): the turn count, a pending summary requirement, and a
+// persisted halt.
 type runtimeState struct {
 	Turns         int        `json:"turns"`
 	CompressSince *time.Time `json:"compress_since,omitempty"`

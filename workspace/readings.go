@@ -11,7 +11,7 @@ import (
 )
 
 // readingsDir holds the newest context reading a hook saw per session
-// (SPEC §12.3): `ctxgit status` without --pressure uses it.
+// (docs/cli.md#status): `ctxgit status` without --pressure uses it.
 const readingsDir = "readings"
 
 // recordedReading is a reading as kept on disk.

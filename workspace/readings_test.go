@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// SPEC §12.3: a person typing `ctxgit status` at a terminal in a
+// docs/cli.md#status: a person typing `ctxgit status` at a terminal in a
 // workspace with no reading at all never halts the session by that alone,
 // and the call is no turn; the same calls from a pipe halt on the second.
 func TestStatusInteractiveNeverHaltsWithoutReading(t *testing.T) {

@@ -231,7 +231,7 @@ func (w *Workspace) stateNewerThan(t time.Time) string {
 }
 
 // ResumedTitle and PreviousTitle head a block injected at a session's
-// start rather than after a compaction (SPEC §15.1): never
+// start rather than after a compaction (docs/cli.md#hook): never
 // "Post-Compaction" when no compaction happened.
 func ResumedTitle(session string) string { return "# Resumed: session " + session }
 

@@ -27,7 +27,7 @@ type RenderOptions struct {
 	StateFiles []string
 	// Title replaces the heading line (RecoveryHeading) when the block is
 	// not injected after a compaction: "# Resumed: …", "# Previous session
-	// …" (SPEC §15.1).
+	// …" (docs/cli.md#hook).
 	Title string
 }
 

@@ -32,7 +32,7 @@ type Status struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-// ExitCode is the token's exit code (SPEC §13.1).
+// ExitCode is the token's exit code (docs/cli.md#exit-codes).
 func (s *Status) ExitCode() int {
 	switch s.Token {
 	case StatusMissingState:
@@ -46,9 +46,9 @@ func (s *Status) ExitCode() int {
 }
 
 // StatusCheck is the runtime contract's check before each major action
-// (SPEC §12.3): it counts the turn, reads the task state and the pressure,
-// and at critical pressure checkpoints, writes a summary and halts — a halt
-// that persists across restarts until an explicit override.
+// (docs/cli.md#status): it counts the turn, reads the task state and the
+// pressure, and at critical pressure checkpoints, writes a summary and halts —
+// a halt that persists across restarts until an explicit override.
 func (w *Workspace) StatusCheck(session string, p Pressure) (*Status, error) {
 	return w.StatusCheckAs(session, p, false)
 }
@@ -231,7 +231,7 @@ type EnsureOptions struct {
 	Reinit  bool   // discard a legacy or broken state and start over
 }
 
-// Ensure is the startup branch of the runtime contract (SPEC §12.5).
+// Ensure is the startup branch of the runtime contract (docs/cli.md#ensure).
 func (w *Workspace) Ensure(o EnsureOptions) (*Status, error) {
 	for _, a := range []struct{ name, v string }{{"--goal", o.Goal}, {"--task-id", o.TaskID}} {
 		if err := spec.CheckArg(a.name, a.v); err != nil {

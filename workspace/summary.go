@@ -13,7 +13,7 @@ import (
 )
 
 // The summary's sections, in order: every one the summary rule requires
-// (SPEC §12.6). Scalars are one paragraph, lists one item a line.
+// (docs/cli.md#summary). Scalars are one paragraph, lists one item a line.
 var summarySections = []string{"Goal", "Current phase", "Completed steps", "Failed attempts", "Decisions",
 	"Files touched", "Important tool outputs", "Blockers", "Next action", "Invariants", "Constraints"}
 

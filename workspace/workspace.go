@@ -25,9 +25,9 @@ type Env struct {
 	Cwd    string
 }
 
-// DefaultEnv reads the real clock and environment. CTXGIT_NOW (RFC 3339)
-// fixes the clock, for tests and reproducible scripts (SPEC §13.3). A bad
-// CTXGIT_NOW is an error returned with an Env on the real clock, so a hook
+// DefaultEnv reads the real clock and environment. CTXGIT_NOW (RFC 3339) fixes
+// the clock, for tests and reproducible scripts (docs/cli.md#environment). A
+// bad CTXGIT_NOW is an error returned with an Env on the real clock, so a hook
 // can still find where to log it.
 func DefaultEnv() (Env, error) {
 	cwd, err := os.Getwd()

@@ -167,7 +167,7 @@ func (a *app) run(args []string) int {
 // or transfer stops before publishing anything, cleans up and exits 130.
 // After that first signal the default handling is back, so a second Ctrl-C
 // kills at once. Hook commands get no handler: they fail open on their
-// own terms (SPEC §13.2), and a host stopping one must not be ignored.
+// own terms (docs/cli.md#hook), and a host stopping one must not be ignored.
 func (a *app) interruptContext(args []string) (context.Context, context.CancelFunc) {
 	if len(args) > 1 && (args[1] == "hook" || args[1] == "statusline") {
 		return context.WithCancel(context.Background())

@@ -41,7 +41,7 @@ func (a *app) bundleCommand() *cli.Command {
 
 func (a *app) printBundle(b *workspace.Bundle) {
 	out := a.stdout
-	// Every field is folded onto its line (SPEC §12.7), so no value can
+	// Every field is folded onto its line (docs/cli.md#bundle), so no value can
 	// forge a heading or a signal; contents are fenced below.
 	line := safetext.Line
 	fmt.Fprintf(out, "# Working bundle\n\nGoal: %s\nPhase: %s\nNext action: %s\n", orDash(line(b.Goal)), orDash(line(b.Phase)), orDash(line(b.NextAction)))

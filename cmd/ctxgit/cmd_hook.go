@@ -20,7 +20,7 @@ import (
 
 // hookCommand answers agent hosts. It fails open: whatever goes wrong is
 // one line in .ctxgit/local/ctxgit.log, and the host sees exit 0 and no
-// output (SPEC §13.2); it never exits 2, which would block the host.
+// output (docs/cli.md#hook); it never exits 2, which would block the host.
 func (a *app) hookCommand() *cli.Command {
 	var hosts []string
 	for h := range hooks.Events {
@@ -33,7 +33,8 @@ func (a *app) hookCommand() *cli.Command {
 		ArgsUsage: "HOST EVENT",
 		Flags: []cli.Flag{rootFlag,
 			&cli.BoolFlag{Name: "write", Usage: "OpenClaw bootstrap: write CONTEXT_RECOVERY.md instead of printing"},
-			// The detached child of a hook (SPEC §15.1): its work, from a file.
+			// The detached child of a hook (docs/cli.md#hook): its work, from
+			// a file.
 			&cli.StringFlag{Name: "job", Hidden: true}},
 		Action: func(c *cli.Context) error {
 			return a.failOpen(c, c.Args().Get(0), c.Args().Get(1), func(req hooks.Request) error {

@@ -7,9 +7,9 @@ import (
 	"github.com/ctxgit/ctxgit/vcs"
 )
 
-// vcsExitRules give the vcs package's sentinels their exit codes (SPEC
-// §13). vcs and spec do not import each other, so the command layer, which
-// sees both, adds these to spec's own rules.
+// vcsExitRules give the vcs package's sentinels their exit codes
+// (docs/cli.md#exit-codes). vcs and spec do not import each other, so the
+// command layer, which sees both, adds these to spec's own rules.
 var vcsExitRules = []spec.ExitRule{
 	// A damaged ref or object file is bad input, named, whatever else a
 	// caller wrapped it in.

@@ -9,8 +9,8 @@ import (
 	"github.com/ctxgit/ctxgit/vcs"
 )
 
-// SPEC §13.1: vcs's sentinels have their codes in the same mapping as
-// spec's, and a command's own exit code wins.
+// docs/cli.md#exit-codes: vcs's sentinels have their codes in the same mapping
+// as spec's, and a command's own exit code wins.
 func TestExitCodeCoversVCS(t *testing.T) {
 	for _, tc := range []struct {
 		name string

@@ -18,11 +18,11 @@ import (
 	"github.com/ctxgit/ctxgit/spec"
 )
 
-// Issue 17 item 6, SPEC §13.1: `ctxgit checkpoint` sent SIGINT while it
-// walks and hashes a large workspace exits 130 with the one line
-// "ctxgit: interrupted", the session ref unchanged, no lock or temporary
-// file left, and git fsck clean. A real child process (this test binary
-// run as ctxgit), so the signal handling itself is what is tested.
+// Issue 17 item 6, docs/cli.md#exit-codes: `ctxgit checkpoint` sent SIGINT
+// while it walks and hashes a large workspace exits 130 with the one line
+// "ctxgit: interrupted", the session ref unchanged, no lock or temporary file
+// left, and git fsck clean. A real child process (this test binary run as
+// ctxgit), so the signal handling itself is what is tested.
 func TestCheckpointSIGINT(t *testing.T) {
 	exe, err := exec.LookPath("ctxgit")
 	if err != nil || !strings.Contains(exe, "testscript-main") {

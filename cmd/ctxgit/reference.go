@@ -11,36 +11,50 @@ import (
 )
 
 // exitCodeRows is the exit-code table of docs/cli.md, beside the command
-// reference generated from the same binary.
+// reference generated from the same binary. It is the one statement of
+// what each code means; spec/exitcodes.go holds the numbers.
 var exitCodeRows = []struct {
 	code       int
 	name, when string
 }{
-	{spec.ExitOK, "OK", "success, including \"nothing to recover\" notes"},
-	{spec.ExitFailure, "failure", "an I/O or internal failure not caused by input, including output that could not be written"},
-	{spec.ExitUsage, "usage", "the command line is wrong: unknown command or flag, wrong argument count, bad session key or checkpoint name"},
-	{spec.ExitInvalid, "invalid", "a state file, config or argument is malformed; the message names the file and line"},
+	{spec.ExitOK, "OK", "success, including \"nothing to recover\" and \"not injected\" notes"},
+	{spec.ExitFailure, "failure", "an I/O or internal failure not caused by input, including output that could not be written (`writing output: …`: a full disk, a closed pipe; not for hook commands)"},
+	{spec.ExitUsage, "usage", "the command line is wrong: unknown command or flag, wrong argument count, bad session key, bad checkpoint name, ambiguous id, bad `CTXGIT_NOW`, `--root` not a directory, a negative `--max-age`, text no file can hold (a NUL byte or invalid UTF-8) in an argument ctxgit would write; refused before anything is written"},
+	{spec.ExitInvalid, "invalid", "a state file, config or argument is malformed (any error naming a file without a more specific kind; the message names the file and line); a corrupt ref file or `packed-refs` line"},
 	{spec.ExitNotFound, "not found", "no such checkpoint, session or file"},
-	{spec.ExitConflict, "conflict", "the workspace lock was held too long, a ref moved under ctxgit, a restore was refused, a push was rejected"},
-	{spec.ExitUnsupported, "unsupported", "a repository or remote of a kind ctxgit refuses"},
+	{spec.ExitConflict, "conflict", "the workspace lock was held past `lock.timeout`, or a ref moved under ctxgit; a restore refused because the safety checkpoint cannot hold a path; a pushed session rejected"},
+	{spec.ExitUnsupported, "unsupported", "a repository of a kind ctxgit refuses; a remote whose scheme or server ctxgit cannot speak"},
 	{spec.ExitUnhealthy, "unhealthy", "`ctxgit doctor` found problems that remain"},
-	{spec.ExitStatusMissingState, "`STATUS:MISSING_STATE`", "`ctxgit status`: no task state"},
-	{spec.ExitStatusHalt, "`STATUS:HALT_CONTEXT_LIMIT`", "`ctxgit status`: context pressure is critical; stop"},
-	{spec.ExitStatusComplete, "`STATUS:COMPLETE`", "`ctxgit status`: the task is done"},
+	{spec.ExitStatusMissingState, "`STATUS:MISSING_STATE`", "`ctxgit status`, `ctxgit ensure`: there is no usable task state"},
+	{spec.ExitStatusHalt, "`STATUS:HALT_CONTEXT_LIMIT`", "`ctxgit status`, `ctxgit ensure`: context pressure reached `pressure.critical`, or the session is halted; save state and stop"},
+	{spec.ExitStatusComplete, "`STATUS:COMPLETE`", "`ctxgit status`, `ctxgit ensure`: the task state says the task is done"},
 	{gitNotFoundExit, "git not found", "`ctxgit git` with no `git` installed, as a shell reports a missing command"},
-	{spec.ExitInterrupted, "interrupted", "Ctrl-C (SIGINT) or SIGTERM stopped the command before it published anything; stderr says `ctxgit: interrupted`"},
+	{spec.ExitInterrupted, "interrupted", "Ctrl-C (SIGINT) or SIGTERM stopped the command before it published anything; stderr ends with `ctxgit: interrupted`"},
 }
+
+// exitCodeRules follow the exit-code table: how an error picks its code,
+// where messages go, what an interrupted command leaves, and the hook
+// commands' exception.
+const exitCodeRules = `An error's code is decided by the kind it wraps, in this order: usage, invalid, not found, conflict, unsupported; an error naming a file (` + "`path:line: …`" + `) without a kind is 3; anything else is 1. A corrupt ref is 3 whatever else it wraps. Every error is one line, ` + "`ctxgit: <message>`" + `, on stderr; notes and warnings (` + "`ctxgit: …`, `ctxgit: warning: …`" + `) go to stderr too and do not change the exit status. Paths inside the workspace are named relative to it. Results go to stdout.
+
+An interrupted command stops before its publishing step (a ref update, a file renamed into place), so the repository and the workspace are as they were before it started or as a finished command leaves them, never in between; it removes its own temporary files and releases its locks. A restore stopped after its safety checkpoint has restored some files whole and left the others untouched, and names that safety checkpoint in a note first.
+
+Hook commands (` + "`ctxgit hook`, `ctxgit statusline`" + `) fail open: they read the host's JSON on stdin, and on any error they write one line to ` + "`.ctxgit/local/ctxgit.log`" + ` (outside a workspace, to the user's log), print nothing and exit 0, so the host goes on. They never block their host (no hook exits 2), are not interrupted as above, answer well inside the host's timeout, and sanitize the host's session ids rather than refuse them.
+`
 
 // environmentRows is the environment table of docs/cli.md.
 var environmentRows = []struct{ name, meaning string }{
 	{"CTXGIT_ROOT", "the workspace root when `--root` is not given"},
-	{"CTXGIT_SESSION", "the session key when `--session` is not given"},
-	{"CTXGIT_NOW", "an RFC 3339 time that fixes the workspace clock (tests, reproducible scripts)"},
-	{"CTXGIT_PRESSURE", "the context utilisation (`0.72` or `72%`) when `status` is given no reading"},
+	{"CTXGIT_SESSION", "the session key when `--session` is not given; validated as a typed key (a bad one is exit 2), and it counts as a session given (`recover` then does not fall back to the workspace's newest checkpoint)"},
+	{"CTXGIT_NOW", "an RFC 3339 time that fixes the workspace clock: checkpoint times, decision and failure timestamps, freshness and model ages (lock times use the real clock); anything else is exit 2. For tests and reproducible scripts"},
+	{"CTXGIT_PRESSURE", "the context utilisation (`0.72` or `72%`) when `--pressure` and `--tokens`/`--window` are not given; anything else is exit 2"},
 	{"NO_COLOR", "when set, output is never coloured"},
 	{"GOGC, GOMEMLIMIT", "when either is set, ctxgit leaves Go's garbage collector as configured"},
 	{"HOME, XDG_CONFIG_HOME", "where the global git config and ignore file are found"},
 }
+
+// environmentNote follows the environment table.
+const environmentNote = "ctxgit needs no `git` executable (except for `ctxgit git`) and does not read `GIT_DIR`, `GIT_WORK_TREE` or `GIT_INDEX_FILE`.\n"
 
 // cliReference is docs/cli.md: every command's usage, help text, examples
 // and options, then the exit codes and the environment, all from the
@@ -74,11 +88,12 @@ func (a *app) writeManual(b *strings.Builder) {
 	for _, r := range exitCodeRows {
 		fmt.Fprintf(b, "| %d | %s | %s |\n", r.code, r.name, r.when)
 	}
-	b.WriteString("\nHook commands (`ctxgit hook`, `ctxgit statusline`) always exit 0: their errors go to `.ctxgit/local/ctxgit.log`.\n")
+	b.WriteString("\n" + exitCodeRules)
 	b.WriteString("\n# ENVIRONMENT\n\n| variable | meaning |\n| --- | --- |\n")
 	for _, r := range environmentRows {
 		fmt.Fprintf(b, "| `%s` | %s |\n", r.name, r.meaning)
 	}
+	b.WriteString("\n" + environmentNote)
 }
 
 // writeCommands writes one section per visible command, a subcommand one

@@ -1,6 +1,6 @@
 // Package hostconfig installs ctxgit's hooks into an agent host's config
 // in a workspace (`ctxgit init --host <name>`), merging with what the user
-// has, and removes them again (SPEC §15).
+// has, and removes them again (docs/cli.md#init).
 //
 // JSON configs (Claude Code, Codex, Gemini CLI, Cursor) are rewritten from
 // an order-preserving tree: the user's keys, their order, their other

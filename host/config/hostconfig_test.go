@@ -14,7 +14,7 @@ import (
 	"github.com/ctxgit/ctxgit/spec"
 )
 
-// Tests for host integration: `ctxgit init --host <name>` (SPEC §15).
+// Tests for host integration: `ctxgit init --host <name>` (docs/cli.md#init).
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
@@ -141,7 +141,7 @@ func TestParseHost(t *testing.T) {
 	}
 }
 
-// SPEC §15: a fresh install writes the host's file from nothing.
+// docs/cli.md#init: a fresh install writes the host's file from nothing.
 func TestFreshInstall(t *testing.T) {
 	for _, tc := range jsonHosts {
 		t.Run(tc.file, func(t *testing.T) {
@@ -171,7 +171,7 @@ func TestFreshInstall(t *testing.T) {
 	}
 }
 
-// SPEC §15: Cursor's shape, spelled out.
+// docs/cli.md#init: Cursor's shape, spelled out.
 func TestFreshInstallCursorShape(t *testing.T) {
 	root := t.TempDir()
 	install(t, Options{Root: root, Host: Cursor, Command: "bin/ctxgit"})
@@ -204,8 +204,8 @@ func TestFreshInstallCursorShape(t *testing.T) {
 	}
 }
 
-// SPEC §15: a second install changes nothing, not even a byte, and writes
-// no backup; with or without the user's own content in the file.
+// docs/cli.md#init: a second install changes nothing, not even a byte, and
+// writes no backup; with or without the user's own content in the file.
 func TestIdempotent(t *testing.T) {
 	for _, tc := range jsonHosts {
 		for _, start := range []string{"", `{"b": 1, "a": {"y": [1, 2.0], "x": null}}`} {
@@ -250,7 +250,7 @@ var userFiles = map[Host]string{
 	Cursor: `{"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}], "preToolUse": [{"command": "./audit.sh", "matcher": "Shell"}]}}`,
 }
 
-// SPEC §15: merging keeps every key of the user's, in their order, and
+// docs/cli.md#init: merging keeps every key of the user's, in their order, and
 // their hooks before ctxgit's on a shared event; uninstalling gives back
 // the user's file byte for byte.
 func TestMergeAndUninstallRestores(t *testing.T) {
@@ -318,8 +318,8 @@ func TestMergeAndUninstallRestores(t *testing.T) {
 	}
 }
 
-// SPEC §15: an uninstall of a file ctxgit created leaves no file behind;
-// one with nothing to remove creates nothing.
+// docs/cli.md#init: an uninstall of a file ctxgit created leaves no file
+// behind; one with nothing to remove creates nothing.
 func TestUninstallCreatedFile(t *testing.T) {
 	for _, tc := range jsonHosts {
 		t.Run(tc.file, func(t *testing.T) {
@@ -343,7 +343,7 @@ func TestUninstallCreatedFile(t *testing.T) {
 	}
 }
 
-// SPEC §15: a user's statusLine is kept and the note says how to chain
+// docs/cli.md#init: a user's statusLine is kept and the note says how to chain
 // ctxgit's; uninstall leaves it alone.
 func TestStatusLineKept(t *testing.T) {
 	root := t.TempDir()
@@ -372,7 +372,7 @@ func TestStatusLineKept(t *testing.T) {
 	}
 }
 
-// SPEC §15: ctxgit's own statusLine follows a Command change, keeping
+// docs/cli.md#init: ctxgit's own statusLine follows a Command change, keeping
 // the keys the user added to it, and goes with uninstall.
 func TestStatusLineOurs(t *testing.T) {
 	root := t.TempDir()
@@ -392,8 +392,8 @@ func TestStatusLineOurs(t *testing.T) {
 	}
 }
 
-// SPEC §15: installing with another Command replaces ctxgit's entries in
-// place instead of adding a second set; an uninstall with the default
+// docs/cli.md#init: installing with another Command replaces ctxgit's entries
+// in place instead of adding a second set; an uninstall with the default
 // Command still finds entries a custom one wrote.
 func TestCommandChange(t *testing.T) {
 	for _, tc := range jsonHosts {
@@ -432,8 +432,8 @@ func TestCommandChange(t *testing.T) {
 	}
 }
 
-// SPEC §15: a file that is not the host's config is refused with its name,
-// line and column, and neither it nor any backup is written.
+// docs/cli.md#init: a file that is not the host's config is refused with its
+// name, line and column, and neither it nor any backup is written.
 func TestMalformed(t *testing.T) {
 	for _, tc := range []struct {
 		name, content, want string
@@ -474,8 +474,8 @@ func TestMalformed(t *testing.T) {
 	}
 }
 
-// SPEC §15: an event ctxgit does not use may hold anything; an uninstall
-// leaves a non-list event alone too.
+// docs/cli.md#init: an event ctxgit does not use may hold anything; an
+// uninstall leaves a non-list event alone too.
 func TestOtherEventsUntouched(t *testing.T) {
 	root := t.TempDir()
 	user := canon(t, `{"hooks": {"enabled": true, "disabled": ["x"], "Custom": {"a": 1}}}`)
@@ -496,8 +496,8 @@ func TestOtherEventsUntouched(t *testing.T) {
 	}
 }
 
-// SPEC §15: a user's hook that shares a matcher group with a ctxgit entry
-// keeps its group; only ctxgit's entry leaves it.
+// docs/cli.md#init: a user's hook that shares a matcher group with a ctxgit
+// entry keeps its group; only ctxgit's entry leaves it.
 func TestSharedGroup(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, root, ".claude/settings.json", canon(t, `{"hooks": {"Stop": [{"hooks": [
@@ -510,7 +510,7 @@ func TestSharedGroup(t *testing.T) {
 	}
 }
 
-// SPEC §15: backups are named <file>.bak-<UTC stamp> under
+// docs/cli.md#init: backups are named <file>.bak-<UTC stamp> under
 // .ctxgit/local/backups/ (git never sees them), never overwrite one
 // another, and hold the file as it was.
 func TestBackupName(t *testing.T) {
@@ -530,7 +530,7 @@ func TestBackupName(t *testing.T) {
 	}
 }
 
-// SPEC §15: the user's file mode, a symlinked settings file and a byte
+// docs/cli.md#init: the user's file mode, a symlinked settings file and a byte
 // order mark survive a rewrite.
 func TestFileKept(t *testing.T) {
 	root := t.TempDir()
@@ -561,7 +561,7 @@ func TestFileKept(t *testing.T) {
 	}
 }
 
-// SPEC §15: Local picks settings.local.json and is refused for other
+// docs/cli.md#init: Local picks settings.local.json and is refused for other
 // hosts; the other Claude Code file holding ctxgit hooks gets a note.
 func TestLocal(t *testing.T) {
 	root := t.TempDir()
@@ -596,7 +596,7 @@ func TestOptionsRefused(t *testing.T) {
 	}
 }
 
-// SPEC §15: OpenClaw gets a hook folder, <workspace>/hooks/ctxgit, with
+// docs/cli.md#init: OpenClaw gets a hook folder, <workspace>/hooks/ctxgit, with
 // HOOK.md (front matter naming the events, and the marker line that makes
 // it ctxgit's) and handler.ts.
 func TestOpenClawInstall(t *testing.T) {
@@ -704,7 +704,7 @@ func TestOpenClawInstall(t *testing.T) {
 	}
 }
 
-// SPEC §15: a new program rewrites the folder, backing up what it
+// docs/cli.md#init: a new program rewrites the folder, backing up what it
 // replaces; a path (spaces and all: the handler runs no shell) goes into
 // handler.ts as a JSON string and is not listed as a required binary.
 func TestOpenClawCommandChange(t *testing.T) {
@@ -742,8 +742,8 @@ func TestOpenClawCommandChange(t *testing.T) {
 	}
 }
 
-// SPEC §15: uninstall removes only ctxgit's folder and files: other hooks,
-// and files the user put in ctxgit's folder, stay.
+// docs/cli.md#init: uninstall removes only ctxgit's folder and files: other
+// hooks, and files the user put in ctxgit's folder, stay.
 func TestOpenClawUninstallKeepsOthers(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, root, "hooks/mine/HOOK.md", "---\nname: mine\n---\n")
@@ -763,8 +763,8 @@ func TestOpenClawUninstallKeepsOthers(t *testing.T) {
 	}
 }
 
-// SPEC §15: a hooks/ctxgit folder that is not ctxgit's (no marker line in
-// its HOOK.md) is refused by install and uninstall alike, untouched; an
+// docs/cli.md#init: a hooks/ctxgit folder that is not ctxgit's (no marker line
+// in its HOOK.md) is refused by install and uninstall alike, untouched; an
 // empty one is taken.
 func TestOpenClawForeignFolder(t *testing.T) {
 	root := t.TempDir()
@@ -791,7 +791,7 @@ func TestOpenClawForeignFolder(t *testing.T) {
 	}
 }
 
-// SPEC §15: a file ctxgit only passed through comes back byte for byte
+// docs/cli.md#init: a file ctxgit only passed through comes back byte for byte
 // even in another layout: CRLF line ends, no final newline (as
 // JSON.stringify writes), a byte order mark.
 func TestLayoutKept(t *testing.T) {
@@ -815,7 +815,7 @@ func TestLayoutKept(t *testing.T) {
 	}
 }
 
-// SPEC §15: Cursor's "version": 1 goes into a new file; a user's file
+// docs/cli.md#init: Cursor's "version": 1 goes into a new file; a user's file
 // without one is left without.
 func TestCursorVersion(t *testing.T) {
 	root := t.TempDir()

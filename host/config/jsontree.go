@@ -12,7 +12,7 @@ import (
 
 // A user's config file is rewritten from this tree, not from a Go map, so
 // that the keys of every object keep the order the user gave them and
-// numbers keep their exact text (SPEC §15).
+// numbers keep their exact text (docs/cli.md#init).
 
 type kind uint8
 

@@ -34,7 +34,7 @@ type jsonHost struct {
 	notes []string
 }
 
-// Each host gets exactly the events that do work for it (SPEC §15.2),
+// Each host gets exactly the events that do work for it (docs/cli.md#init),
 // with timeouts inside the host's documented budget (docs/HOSTS.md): a
 // process per tool call that does nothing is a cost every user pays.
 var (

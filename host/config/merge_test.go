@@ -8,11 +8,11 @@ import (
 
 var allJSONHosts = []*jsonHost{claudeHost, codexHost, geminiHost, cursorHost}
 
-// normalize drops what an install followed by an uninstall cannot tell
-// apart from nothing (SPEC §15): an empty list under one of ctxgit's events
-// (ctxgit's entry went into it, and uninstall removes a list it emptied),
-// an empty "hooks" object left by that, and Cursor's "version": 1, which
-// install adds.
+// normalize drops what an install followed by an uninstall cannot tell apart
+// from nothing (docs/cli.md#init): an empty list under one of ctxgit's events
+// (ctxgit's entry went into it, and uninstall removes a list it emptied), an
+// empty "hooks" object left by that, and Cursor's "version": 1, which install
+// adds.
 func normalize(h *jsonHost, doc *value) *value {
 	doc = doc.clone()
 	if doc.kind != kObject {
@@ -48,8 +48,8 @@ func normalize(h *jsonHost, doc *value) *value {
 }
 
 // FuzzMergeJSON: for any input, installing then uninstalling gives back the
-// input's document (SPEC §15), or a clean error; never a panic. Along the
-// way: the encoder's output parses back to the same tree, and a second
+// input's document (docs/cli.md#init), or a clean error; never a panic. Along
+// the way: the encoder's output parses back to the same tree, and a second
 // install changes nothing.
 func FuzzMergeJSON(f *testing.F) {
 	for _, s := range []string{

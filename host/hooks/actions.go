@@ -15,10 +15,10 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// NudgeText tells the agent, as a fact and not an order, that the context
-// is filling and what of its working state survives compaction (SPEC
-// §15.3): hosts screen injected imperatives as possible prompt injection.
-// Its arguments: the percentage, the configured plan path.
+// NudgeText tells the agent, as a fact and not an order, that the context is
+// filling and what of its working state survives compaction
+// (docs/cli.md#hook): hosts screen injected imperatives as possible prompt
+// injection. Its arguments: the percentage, the configured plan path.
 const NudgeText = "Context is %.0f%% full; compaction will soon drop older turns. What survives it is what ctxgit has saved: " +
 	"the plan in %s (ctxgit plan mark N done), decisions (ctxgit decide \"…\" --why \"…\"), " +
 	"the failure log (ctxgit fail \"…\") and the next action (ctxgit state set next_action \"…\")."
@@ -34,7 +34,7 @@ type hookState struct {
 	Window         int64     `json:"window,omitempty"` // last window a host reported
 }
 
-// nudgeMarker is the flush nudge's per-session marker (SPEC §15.3).
+// nudgeMarker is the flush nudge's per-session marker (docs/cli.md#hook).
 type nudgeMarker struct {
 	Timestamp time.Time `json:"timestamp"`
 	UsedPct   float64   `json:"used_pct"`
@@ -76,7 +76,7 @@ func (c *call) writeJSON(path string, v any) error {
 // startup and resume, this session's own newest checkpoint ("Resumed") or
 // another session's fresh one whose state is not older than the files on
 // disk ("Previous session"), else a pointer of at most three lines
-// (SPEC §15.1). Startup, resume and clear also record the session's base
+// (docs/cli.md#hook). Startup, resume and clear also record the session's base
 // snapshot.
 func (c *call) sessionStart() error {
 	w, err := c.workspace()
@@ -100,7 +100,7 @@ func (c *call) sessionStart() error {
 }
 
 // startupInjection picks what a starting session sees of earlier work,
-// after the onboarding card on its first start (SPEC §15.1), in one
+// after the onboarding card on its first start (docs/cli.md#hook), in one
 // output: a host takes one answer per event.
 func (c *call) startupInjection(w *workspace.Workspace) error {
 	card := ""
@@ -227,7 +227,7 @@ func (c *call) afterTool() error {
 }
 
 // recoversAfterTool: hosts whose compaction is followed by no event that
-// injects before the next tool result (SPEC §15.1).
+// injects before the next tool result (docs/cli.md#hook).
 func recoversAfterTool(host string) bool { return host == "cursor" || host == "gemini" }
 
 // deliverNudge writes an undelivered nudge marker's text in the host's
@@ -419,8 +419,9 @@ func (c *call) gaugeUpdate(w *workspace.Workspace, p workspace.Pressure) (bool, 
 	if p.Tokens == 0 && p.Window > 0 {
 		p.Tokens = int64(p.Value * float64(p.Window)) // a percentage-only reading
 	}
-	// The newest reading, for `ctxgit status` without --pressure (SPEC
-	// §12.3); lock-free: the file is the session's, replaced atomically.
+	// The newest reading, for `ctxgit status` without --pressure
+	// (docs/cli.md#status); lock-free: the file is the session's, replaced
+	// atomically.
 	if err := workspace.RecordReading(w.Root, c.session, p, w.Now()); err != nil {
 		return false, err
 	}

@@ -23,7 +23,7 @@ func fuzzHosts() []string {
 	return append(hosts, "statusline")
 }
 
-// SPEC §13.2, §15.1, §6.2: whatever a host sends, for any of its events, a
+// docs/cli.md#hook, SPEC §6.2: whatever a host sends, for any of its events, a
 // hook neither panics nor writes output that is not what the host parses
 // (JSON for the hosts that take JSON, valid UTF-8 for OpenClaw), and the
 // refs it creates stay in refs/ctxgit/sessions/, one component deep, however

@@ -1,4 +1,4 @@
-// Package hooks answers agent hosts' hook calls (SPEC §15): it maps a
+// Package hooks answers agent hosts' hook calls (docs/cli.md#hook): it maps a
 // host's event onto checkpoint, recovery, the context gauge and the flush
 // nudge, and answers in that host's output format.
 //
@@ -20,8 +20,8 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// Hosts and the events ctxgit answers (SPEC §15.1): each one does work
-// for that host, and `ctxgit init --host` installs exactly these.
+// Hosts and the events ctxgit answers (docs/HOSTS.md, "Events"): each one does
+// work for that host, and `ctxgit init --host` installs exactly these.
 var Events = map[string][]string{
 	"claude-code": {"session-start", "pre-compact", "post-tool-use", "user-prompt-submit", "session-end"},
 	"codex":       {"session-start", "pre-compact", "post-tool-use", "user-prompt-submit"},

@@ -44,7 +44,7 @@ func run(t *testing.T, dir, host, event, input string) string {
 	return out.String()
 }
 
-// SPEC §15.1: the session key is the host's id sanitized, else
+// docs/cli.md#hook: the session key is the host's id sanitized, else
 // CTXGIT_SESSION, else the default.
 func TestSessionKey(t *testing.T) {
 	for _, tc := range []struct {
@@ -70,7 +70,7 @@ func TestSessionKey(t *testing.T) {
 	}
 }
 
-// SPEC §15.1: bad input is an error for the caller to log, never output.
+// docs/cli.md#hook: bad input is an error for the caller to log, never output.
 func TestHandleRejects(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct{ host, event, input, want string }{
@@ -88,7 +88,7 @@ func TestHandleRejects(t *testing.T) {
 	}
 }
 
-// SPEC §15.3: the nudge marker is written once a cycle, delivered once,
+// docs/cli.md#hook: the nudge marker is written once a cycle, delivered once,
 // and a stale undelivered marker is replaced.
 func TestNudgeCycle(t *testing.T) {
 	dir := initialised(t)
@@ -145,8 +145,8 @@ func TestNudgeCycle(t *testing.T) {
 	}
 }
 
-// SPEC §15.4: automatic checkpoints from pressure.auto_checkpoint, again
-// only after pressure.min_growth more tokens; a compaction resets it.
+// docs/cli.md#statusline: automatic checkpoints from pressure.auto_checkpoint,
+// again only after pressure.min_growth more tokens; a compaction resets it.
 func TestAutoCheckpoint(t *testing.T) {
 	dir := initialised(t)
 	os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644)
@@ -177,8 +177,8 @@ func TestAutoCheckpoint(t *testing.T) {
 	}
 }
 
-// SPEC §15.2.1: each host's injection format, per event; no output ever
-// carries a permission or decision field.
+// docs/HOSTS.md, "Output formats": each host's injection format, per event; no
+// output ever carries a permission or decision field.
 func TestWriteContextFormats(t *testing.T) {
 	for _, tc := range []struct{ host, event, want string }{
 		{"claude-code", "session-start", `{"hookSpecificOutput":{"additionalContext":"B","hookEventName":"SessionStart"}}` + "\n"},

@@ -40,7 +40,7 @@ var hostEvents = map[string]map[string]string{
 }
 
 // canInject reports whether the event being answered has a documented way
-// to put text in front of the model (SPEC §15.2.1).
+// to put text in front of the model (docs/HOSTS.md, "Output formats").
 func (c *call) canInject() bool {
 	switch c.Host {
 	case "cursor":
@@ -51,8 +51,8 @@ func (c *call) canInject() bool {
 	return hostEvents[c.Host][c.Event] != ""
 }
 
-// writeContext puts text into the model's context the way the host takes
-// it on the event being answered (SPEC §15.2.1). It never sets a
+// writeContext puts text into the model's context the way the host takes it on
+// the event being answered (docs/HOSTS.md, "Output formats"). It never sets a
 // permission or decision field: ctxgit answers no permission question.
 func (c *call) writeContext(text string) error {
 	if !c.canInject() {
@@ -146,8 +146,8 @@ func appendLine(path, line string) {
 	f.WriteString(line)
 }
 
-// failedDir holds one marker per host event whose last call failed: the
-// status line shows that a hook is failing (SPEC §15.4), `ctxgit doctor`
+// failedDir holds one marker per host event whose last call failed: the status
+// line shows that a hook is failing (docs/cli.md#statusline), `ctxgit doctor`
 // says which and why.
 const failedDir = "hook-failed"
 
@@ -195,10 +195,10 @@ type statusInput struct {
 	} `json:"context_window"`
 }
 
-// Statusline answers Claude Code's status line (SPEC §15.4): tokens =
-// input + cache creation + cache read from current_usage, else
-// used_percentage, else nothing. From pressure.gauge_from it prints the
-// gauge; it also keeps the nudge marker and takes automatic checkpoints.
+// Statusline answers Claude Code's status line (docs/cli.md#statusline):
+// tokens = input + cache creation + cache read from current_usage, else
+// used_percentage, else nothing. From pressure.gauge_from it prints the gauge;
+// it also keeps the nudge marker and takes automatic checkpoints.
 func Statusline(req Request) error {
 	var in statusInput
 	if err := json.Unmarshal(req.Input, &in); err != nil {

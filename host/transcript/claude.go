@@ -8,18 +8,18 @@ import (
 	"strings"
 )
 
-// claudeReader reads a Claude Code transcript (SPEC §15.5, HOSTS.md
-// "Claude Code"): lines typed user, assistant, system, progress and more;
-// an assistant message is written once per content block, each line
-// repeating the message id and usage; compaction is a system line with
-// subtype compact_boundary followed by a user line with isCompactSummary.
+// claudeReader reads a Claude Code transcript (docs/HOSTS.md, "Transcripts",
+// HOSTS.md "Claude Code"): lines typed user, assistant, system, progress and
+// more; an assistant message is written once per content block, each line
+// repeating the message id and usage; compaction is a system line with subtype
+// compact_boundary followed by a user line with isCompactSummary.
 //
 // Every line of the conversation names its parent (parentUuid). A rewind
 // or an edited prompt starts a new branch from an earlier line, and the
 // old branch stays in the file: a prompt whose parent comes before the
 // previous prompt abandons every prompt after that parent, so the thread
 // and the turn count are rolled back to what they were before the first
-// of them (SPEC §15.5 "The live branch").
+// of them (docs/HOSTS.md, "Transcripts", "The live branch").
 type claudeReader struct {
 	st     *state
 	cwdRaw []byte // the last raw cwd seen, to decode it only when it changes

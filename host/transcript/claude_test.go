@@ -40,8 +40,8 @@ func userGists(s *Summary) []string {
 	return out
 }
 
-// SPEC §15.5 "Who wrote a user message": each kind of host-written
-// user-role message is recognised and is not a prompt.
+// docs/HOSTS.md, "Transcripts", "Who wrote a user message": each kind of
+// host-written user-role message is recognised and is not a prompt.
 func TestClaudeHostMessages(t *testing.T) {
 	tests := []struct {
 		name string
@@ -77,9 +77,9 @@ func TestClaudeHostMessages(t *testing.T) {
 	}
 }
 
-// SPEC §15.5: a prompt queued while the agent works counts at its queue
-// time, once, even when it is delivered later as a user line or an
-// attachment.
+// docs/HOSTS.md, "Transcripts": a prompt queued while the agent works counts
+// at its queue time, once, even when it is delivered later as a user line or
+// an attachment.
 func TestClaudeQueuedPrompts(t *testing.T) {
 	s := readLines(t, ClaudeCode,
 		ccPromptLine("a", "", "start the migration"),
@@ -115,8 +115,8 @@ func TestClaudeQueuedPrompts(t *testing.T) {
 	}
 }
 
-// SPEC §15.5 "The live branch": a rewind or an edited prompt leaves the
-// old branch out of the turns and the thread.
+// docs/HOSTS.md, "Transcripts", "The live branch": a rewind or an edited
+// prompt leaves the old branch out of the turns and the thread.
 func TestClaudeLiveBranch(t *testing.T) {
 	s := readLines(t, ClaudeCode,
 		ccPromptLine("p1", "", "build the parser"),
@@ -155,7 +155,8 @@ func TestClaudeLiveBranch(t *testing.T) {
 	}
 }
 
-// SPEC §15.5: a call the user declines is a rejection, not a failure.
+// docs/HOSTS.md, "Transcripts": a call the user declines is a rejection, not a
+// failure.
 func TestClaudeRejection(t *testing.T) {
 	s := readLines(t, ClaudeCode,
 		ccUser("edit it"),
@@ -168,8 +169,8 @@ func TestClaudeRejection(t *testing.T) {
 	}
 }
 
-// SPEC §15.5: a new prompt clears interrupted, in every format, also when
-// the last call never got its result.
+// docs/HOSTS.md, "Transcripts": a new prompt clears interrupted, in every
+// format, also when the last call never got its result.
 func TestInterruptedClearedByPrompt(t *testing.T) {
 	call := ccAsst("m1", ccUsage(1, 1, 1, 1), ccCall("t1", "Bash", obj{"command": "sleep 100"}))
 	tests := []struct {
@@ -197,11 +198,12 @@ func TestInterruptedClearedByPrompt(t *testing.T) {
 	}
 }
 
-// SPEC §15.5: a session built on real Claude Code lines (testdata README):
-// a command echo and its coloured output, a meta caveat, an edited first
-// prompt, a prompt queued while a tool ran and delivered later, a queued
-// and a delivered task notification, a reminder-only message, a declined
-// edit. Only the user's words are prompts; the latest is the queued one.
+// docs/HOSTS.md, "Transcripts": a session built on real Claude Code lines
+// (testdata README): a command echo and its coloured output, a meta caveat, an
+// edited first prompt, a prompt queued while a tool ran and delivered later, a
+// queued and a delivered task notification, a reminder-only message, a
+// declined edit. Only the user's words are prompts; the latest is the queued
+// one.
 func TestClaudeQueuedSessionFixture(t *testing.T) {
 	s, err := ReadFile("testdata/claude-code-queued.jsonl", ClaudeCode, ReadOptions{Root: "/home/dev/app"})
 	if err != nil {

@@ -4,10 +4,11 @@ import (
 	"strings"
 )
 
-// Messages Claude Code writes in the user role that the user did not
-// write (SPEC §15.5 "Who wrote a user message"). Each is recognised by
-// the structure the host gives it, never by words of the conversation:
-// a line flag, or a message that starts with one of the host's tags.
+// Messages Claude Code writes in the user role that the user did not write
+// (docs/HOSTS.md, "Transcripts", "Who wrote a user message"). Each is
+// recognised by the structure the host gives it, never by words of the
+// conversation: a line flag, or a message that starts with one of the host's
+// tags.
 //
 // hostTags maps an opening tag to the kind it marks.
 var hostTags = []struct{ tag, kind string }{

@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// codexReader reads a Codex rollout (SPEC §15.5, HOSTS.md "Codex CLI"):
-// lines {timestamp, type, payload}; event_msg token_count carries
-// info.last_token_usage and info.model_context_window; compacted marks a
-// compaction; response_item payloads are messages, function calls and
-// their outputs.
+// codexReader reads a Codex rollout (docs/HOSTS.md, "Transcripts", HOSTS.md
+// "Codex CLI"): lines {timestamp, type, payload}; event_msg token_count
+// carries info.last_token_usage and info.model_context_window; compacted marks
+// a compaction; response_item payloads are messages, function calls and their
+// outputs.
 //
 // Codex records a prompt twice: as an event_msg user_message, and as a
 // response_item user message among others the host injects (instructions,

@@ -23,8 +23,8 @@ func cxOutput(id, output string) string {
 	return cxItem(obj{"type": "function_call_output", "call_id": id, "output": output})
 }
 
-// SPEC §15.5: every shell result format Codex writes counts as a failure
-// when it reports a non-zero exit.
+// docs/HOSTS.md, "Transcripts": every shell result format Codex writes counts
+// as a failure when it reports a non-zero exit.
 func TestCodexShellResults(t *testing.T) {
 	tests := []struct {
 		name, output string
@@ -57,8 +57,8 @@ func TestCodexShellResults(t *testing.T) {
 	}
 }
 
-// SPEC §15.5: a forked thread's copy of its parent's history is not its
-// conversation.
+// docs/HOSTS.md, "Transcripts": a forked thread's copy of its parent's history
+// is not its conversation.
 func TestCodexForkedCopy(t *testing.T) {
 	s := readLines(t, Codex,
 		js(obj{"timestamp": "t", "type": "session_meta", "payload": obj{"id": "child", "forked_from_id": "parent", "cwd": "/w"}}),
@@ -84,7 +84,8 @@ func TestCodexForkedCopy(t *testing.T) {
 	}
 }
 
-// SPEC §15.5 "Host plans": the newest plan tool call is the plan.
+// docs/HOSTS.md, "Transcripts", "Host plans": the newest plan tool call is the
+// plan.
 func TestHostPlans(t *testing.T) {
 	step := func(text, status string) spec.HostPlanStep {
 		return spec.HostPlanStep{Text: spec.Text(text), Status: status}
@@ -130,8 +131,8 @@ func TestHostPlans(t *testing.T) {
 	}
 }
 
-// SPEC §15.5: Gemini CLI's $rewindTo removes the message it names and
-// every later one; prompts before it stay.
+// docs/HOSTS.md, "Transcripts": Gemini CLI's $rewindTo removes the message it
+// names and every later one; prompts before it stay.
 func TestGeminiRewind(t *testing.T) {
 	meta := js(obj{"sessionId": "s", "projectHash": "h"})
 	user := func(id, text string) string {
@@ -157,9 +158,9 @@ func TestGeminiRewind(t *testing.T) {
 	}
 }
 
-// SPEC §15.5: a Gemini CLI recording may hold its conversation only in a
-// $set of messages; those are read, but not their token counts (history),
-// and a summary wholly in one tag is the host's.
+// docs/HOSTS.md, "Transcripts": a Gemini CLI recording may hold its
+// conversation only in a $set of messages; those are read, but not their token
+// counts (history), and a summary wholly in one tag is the host's.
 func TestGeminiConversationInSet(t *testing.T) {
 	s := readLines(t, Gemini,
 		js(obj{"sessionId": "s", "projectHash": "h", "kind": "main"}),

@@ -4,9 +4,9 @@ import (
 	"strings"
 )
 
-// geminiReader reads a Gemini CLI chat recording (SPEC §15.5; Gemini CLI
-// packages/core/src/services/chatRecordingService.ts and
-// chatRecordingTypes.ts). The current layout is JSON Lines:
+// geminiReader reads a Gemini CLI chat recording (docs/HOSTS.md,
+// "Transcripts"; Gemini CLI packages/core/src/services/chatRecordingService.ts
+// and chatRecordingTypes.ts). The current layout is JSON Lines:
 //
 //   - a metadata record {sessionId, projectHash, startTime, lastUpdated,
 //     kind, directories};
@@ -102,8 +102,8 @@ func (g *geminiReader) replaced(n int, msgs []byte) {
 	g.order = ids
 }
 
-// rewind removes message id and every later one: prompts among them are
-// rolled back as in Claude Code (SPEC §15.5 "The live branch").
+// rewind removes message id and every later one: prompts among them are rolled
+// back as in Claude Code (docs/HOSTS.md, "Transcripts", "The live branch").
 func (g *geminiReader) rewind(id string) {
 	at := 0 // the line of the first removed message; 0 removes all
 	for i, mid := range g.order {

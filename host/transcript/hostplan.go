@@ -10,12 +10,11 @@ import (
 // maxPlanSteps bounds a host plan, as plan.steps is bounded (SPEC §8.5).
 const maxPlanSteps = 50
 
-// planTools are the host tools that write the agent's plan, and how each
-// names a step's text (SPEC §15.5 "Host plans"): Claude Code's TodoWrite
-// {todos: [{content, status, activeForm}]}, Codex's update_plan {plan:
-// [{step, status}]}, Gemini CLI's write_todos {todos: [{description,
-// status}]}. Each call carries the whole list, so the newest call is the
-// plan.
+// planTools are the host tools that write the agent's plan, and how each names
+// a step's text (docs/HOSTS.md, "Transcripts", "Host plans"): Claude Code's
+// TodoWrite {todos: [{content, status, activeForm}]}, Codex's update_plan
+// {plan: [{step, status}]}, Gemini CLI's write_todos {todos: [{description,
+// status}]}. Each call carries the whole list, so the newest call is the plan.
 var planTools = map[string]struct{ list, text string }{
 	"TodoWrite":   {"todos", "content"},
 	"update_plan": {"plan", "step"},

@@ -1,10 +1,10 @@
 package transcript
 
-// openclawReader reads an OpenClaw session (SPEC §15.5, HOSTS.md
-// "OpenClaw"): a header {type: "session", version, id, cwd}, then entries
-// {type, id, parentId, …}; type message holds message.role user, assistant
-// (content blocks text / thinking / toolCall {id, name, arguments}, usage
-// {input, output, cacheRead, cacheWrite}) or toolResult (toolCallId,
+// openclawReader reads an OpenClaw session (docs/HOSTS.md, "Transcripts",
+// HOSTS.md "OpenClaw"): a header {type: "session", version, id, cwd}, then
+// entries {type, id, parentId, …}; type message holds message.role user,
+// assistant (content blocks text / thinking / toolCall {id, name, arguments},
+// usage {input, output, cacheRead, cacheWrite}) or toolResult (toolCallId,
 // isError); type compaction marks a compaction.
 type openclawReader struct{ st *state }
 

@@ -32,7 +32,7 @@ type realLine struct {
 	} `json:"message"`
 }
 
-// SPEC §15.5: a real transcript with one compaction.
+// docs/HOSTS.md, "Transcripts": a real transcript with one compaction.
 func TestRealClaudeCodeTranscript(t *testing.T) {
 	if _, err := os.Stat(realFixture); err != nil {
 		t.Skipf("real fixture not available (shared/ is absent): %v", err)

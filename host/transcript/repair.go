@@ -57,13 +57,13 @@ const maxLockHold = 30 * time.Minute
 // says what happened and who did it.
 const syntheticText = "[ctxgit] missing tool result in session history; inserted synthetic error result for transcript repair."
 
-// Repair applies OpenClaw's transcript repair (SPEC §15.5, HOSTS.md
-// "OpenClaw"): it drops unparseable lines, then repairs tool pairing: a
-// call without a result gets a synthetic error result, orphaned results
-// are dropped, of duplicate results the first is kept, a mis-ordered
-// result is moved next to its call, and incomplete calls (missing id or
-// name) are dropped. Then it backs the original up to
-// `<file>.bak-<pid>-<UTC timestamp>` and replaces the file atomically.
+// Repair applies OpenClaw's transcript repair (docs/HOSTS.md, "Transcripts",
+// HOSTS.md "OpenClaw"): it drops unparseable lines, then repairs tool pairing:
+// a call without a result gets a synthetic error result, orphaned results are
+// dropped, of duplicate results the first is kept, a mis-ordered result is
+// moved next to its call, and incomplete calls (missing id or name) are
+// dropped. Then it backs the original up to `<file>.bak-<pid>-<UTC timestamp>`
+// and replaces the file atomically.
 //
 // Pairing repair works for OpenClaw and Claude Code transcripts; Codex
 // rollouts only lose their unparseable lines. Lines that need no change

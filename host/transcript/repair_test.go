@@ -222,47 +222,47 @@ func expect(want ...string) func(t *testing.T, rep *RepairReport, out []byte) {
 	}
 }
 
-// SPEC §15.5 / HOSTS.md "OpenClaw": one test per tool-pairing rule.
+// docs/HOSTS.md, "Transcripts" and "OpenClaw": one test per tool-pairing rule.
 func TestRepairOpenClawPairing(t *testing.T) {
 	tests := []repairCase{
 		{
-			name:  "SPEC §15.5: a call without a result gets a synthetic error result",
+			name:  "HOSTS.md Transcripts: a call without a result gets a synthetic error result",
 			input: ocSession(ocUserE("go"), ocCallE(ocCall("c1", "read"), ocCall("c2", "read")), ocResultE("c2", "ok"), ocUserE("next")),
 			want:  RepairReport{SyntheticResults: []string{"c1"}, Changed: true},
 			check: expect("user:go", "call:c1,c2", "result:c2", "result:c1!", "user:next"),
 		},
 		{
-			name:  "SPEC §15.5: a call at the very end gets one too",
+			name:  "HOSTS.md Transcripts: a call at the very end gets one too",
 			input: ocSession(ocUserE("go"), ocCallE(ocCall("c1", "read"))),
 			want:  RepairReport{SyntheticResults: []string{"c1"}, Changed: true},
 			check: expect("user:go", "call:c1", "result:c1!"),
 		},
 		{
-			name:  "SPEC §15.5: orphaned results are dropped",
+			name:  "HOSTS.md Transcripts: orphaned results are dropped",
 			input: ocSession(ocResultE("early", "x"), ocUserE("go"), ocCallE(ocCall("c1", "read")), ocResultE("c1", "ok"), ocResultE("ghost", "boo"), ocUserE("next")),
 			want:  RepairReport{DroppedOrphans: []string{"early", "ghost"}, Changed: true},
 			check: expect("user:go", "call:c1", "result:c1", "user:next"),
 		},
 		{
-			name:  "SPEC §15.5: of duplicate results the first is kept",
+			name:  "HOSTS.md Transcripts: of duplicate results the first is kept",
 			input: ocSession(ocUserE("go"), ocCallE(ocCall("c1", "read")), ocResultE("c1", "first"), ocResultE("c1", "second copy"), ocUserE("next")),
 			want:  RepairReport{DroppedDuplicates: []string{"c1"}, Changed: true},
 			check: expect("user:go", "call:c1", "result:c1", "user:next"),
 		},
 		{
-			name:  "SPEC §15.5: a duplicate after the next turn is a duplicate too",
+			name:  "HOSTS.md Transcripts: a duplicate after the next turn is a duplicate too",
 			input: ocSession(ocUserE("go"), ocCallE(ocCall("c1", "read")), ocResultE("c1", "first"), ocCallE(ocCall("c2", "read")), ocResultE("c2", "ok"), ocResultE("c1", "second copy")),
 			want:  RepairReport{DroppedDuplicates: []string{"c1"}, Changed: true},
 			check: expect("user:go", "call:c1", "result:c1", "call:c2", "result:c2"),
 		},
 		{
-			name:  "SPEC §15.5: a mis-ordered result moves next to its call",
+			name:  "HOSTS.md Transcripts: a mis-ordered result moves next to its call",
 			input: ocSession(ocUserE("go"), ocCallE(ocCall("c1", "read")), ocUserE("wait, also this"), ocResultE("c1", "ok"), ocCallE(ocCall("c2", "read")), ocResultE("c2", "ok")),
 			want:  RepairReport{Moved: []string{"c1"}, Changed: true},
 			check: expect("user:go", "call:c1", "result:c1", "user:wait, also this", "call:c2", "result:c2"),
 		},
 		{
-			name: "SPEC §15.5: incomplete calls are dropped, and their results with them",
+			name: "HOSTS.md Transcripts: incomplete calls are dropped, and their results with them",
 			input: ocSession(ocUserE("go"),
 				ocCallE(ocCall("", "read"), ocCall("c2", ""), ocCall("c3", "read")), ocResultE("c2", "x"), ocResultE("c3", "ok"),
 				ocCallE(ocCall("c4", " ")), ocUserE("next")),
@@ -270,12 +270,12 @@ func TestRepairOpenClawPairing(t *testing.T) {
 			check: expect("user:go", "call:c3", "result:c3", "user:next"),
 		},
 		{
-			name:  "SPEC §15.5: an aborted turn gets no synthetic result (as in OpenClaw)",
+			name:  "HOSTS.md Transcripts: an aborted turn gets no synthetic result (as in OpenClaw)",
 			input: ocSession(ocUserE("go"), obj{"message": obj{"role": "assistant", "content": []obj{ocCall("c1", "read")}, "stopReason": "aborted"}}, ocUserE("next")),
 			want:  RepairReport{},
 		},
 		{
-			name:  "SPEC §15.5: unparseable lines are dropped",
+			name:  "HOSTS.md Transcripts: unparseable lines are dropped",
 			input: ocSession(ocUserE("go"), "{not json", ocCallE(ocCall("c1", "read")), `{"type":"message","id":"x","message":{"role":"user","content":"cut`, ocResultE("c1", "ok")),
 			want:  RepairReport{DroppedUnparseable: []int{3, 5}, Changed: true},
 			check: expect("user:go", "call:c1", "result:c1"),
@@ -315,7 +315,7 @@ func TestRepairClaudeCode(t *testing.T) {
 	u := ccUsage(1, 1, 1, 1)
 	tests := []repairCase{
 		{
-			name:  "SPEC §15.5: Claude Code, a call without a result",
+			name:  "HOSTS.md Transcripts: Claude Code, a call without a result",
 			input: ccChain(ccUser("go"), ccAsst("m1", u, ccCall("t1", "Bash", obj{"command": "ls"})), progress, ccUser("next"), ccAsst("m2", u, ccText("ok"))),
 			want:  RepairReport{SyntheticResults: []string{"t1"}, Changed: true},
 			check: func(t *testing.T, rep *RepairReport, out []byte) {
@@ -330,14 +330,14 @@ func TestRepairClaudeCode(t *testing.T) {
 			},
 		},
 		{
-			name: "SPEC §15.5: Claude Code, orphan and duplicate result blocks",
+			name: "HOSTS.md Transcripts: Claude Code, orphan and duplicate result blocks",
 			input: ccChain(ccUser("go"), ccAsst("m1", u, ccCall("t1", "Read", obj{"file_path": "/a"})),
 				ccUser([]obj{ccResult("t1", "ok", false), ccResult("t1", "again", false), ccResult("tx", "who?", false)}), ccAsst("m2", u, ccText("done"))),
 			want:  RepairReport{DroppedDuplicates: []string{"t1"}, DroppedOrphans: []string{"tx"}, Changed: true},
 			check: linear("uuid", "parentUuid"),
 		},
 		{
-			name: "SPEC §15.5: Claude Code, a result after the next prompt moves back",
+			name: "HOSTS.md Transcripts: Claude Code, a result after the next prompt moves back",
 			input: ccChain(ccUser("go"), ccAsst("m1", u, ccCall("t1", "Read", obj{"file_path": "/a"})), ccUser("also this"),
 				ccUser([]obj{ccResult("t1", "ok", false)}), ccAsst("m2", u, ccText("done"))),
 			want:  RepairReport{Moved: []string{"t1"}, Changed: true},
@@ -364,7 +364,8 @@ func TestRepairClaudeCode(t *testing.T) {
 	}
 }
 
-// SPEC §15.5: a Codex rollout only loses its unparseable lines.
+// docs/HOSTS.md, "Transcripts": a Codex rollout only loses its unparseable
+// lines.
 func TestRepairCodex(t *testing.T) {
 	input := []byte(js(obj{"timestamp": "t", "type": "session_meta", "payload": obj{"id": "x", "cwd": "/w"}}) + "\n" +
 		"garbage\n" +
@@ -382,7 +383,7 @@ func writeSession(t *testing.T) (string, []byte) {
 	return p, data
 }
 
-// SPEC §15.5: a dry run reports and changes nothing.
+// docs/HOSTS.md, "Transcripts": a dry run reports and changes nothing.
 func TestRepairDryRun(t *testing.T) {
 	p, data := writeSession(t)
 	before, _ := os.Stat(p)
@@ -408,7 +409,8 @@ func writeLock(t *testing.T, path string, content string) {
 	}
 }
 
-// SPEC §15.5: a live lock refuses; a dead or expired one is ignored.
+// docs/HOSTS.md, "Transcripts": a live lock refuses; a dead or expired one is
+// ignored.
 func TestRepairLock(t *testing.T) {
 	live := os.Getpid()
 	const dead = 0x3ffffff0 // above any pid_max
@@ -419,11 +421,11 @@ func TestRepairLock(t *testing.T) {
 		lock    string
 		refused bool
 	}{
-		{"SPEC §15.5: a live process's lock refuses", fmt.Sprintf(`{"pid":%d,"createdAt":%q}`, live, fresh), true},
+		{"HOSTS.md Transcripts: a live process's lock refuses", fmt.Sprintf(`{"pid":%d,"createdAt":%q}`, live, fresh), true},
 		{"createdAt in milliseconds", fmt.Sprintf(`{"pid":%d,"createdAt":%d}`, live, repairNow.Add(-time.Minute).UnixMilli()), true},
 		{"an unreadable lock written just now refuses", `{"pid":`, true},
-		{"SPEC §15.5: a dead process's lock is ignored", fmt.Sprintf(`{"pid":%d,"createdAt":%q}`, dead, fresh), false},
-		{"SPEC §15.5: a lock older than 30 minutes is ignored", fmt.Sprintf(`{"pid":%d,"createdAt":%q}`, live, old), false},
+		{"HOSTS.md Transcripts: a dead process's lock is ignored", fmt.Sprintf(`{"pid":%d,"createdAt":%q}`, dead, fresh), false},
+		{"HOSTS.md Transcripts: a lock older than 30 minutes is ignored", fmt.Sprintf(`{"pid":%d,"createdAt":%q}`, live, old), false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -471,7 +473,8 @@ func TestRepairMissingAndHopeless(t *testing.T) {
 		t.Error("a hopeless file was rewritten")
 	}
 	// JSON lines no host wrote, one of them broken: not a transcript, so
-	// nothing is dropped, backed up or rewritten (SPEC §15.5).
+	// nothing is dropped, backed up or rewritten (docs/HOSTS.md,
+	// "Transcripts").
 	p = filepath.Join(dir, "log.jsonl")
 	log := "{\"level\":\"info\"}\nnot json\n{\"level\":\"warn\"}\n"
 	os.WriteFile(p, []byte(log), 0o644)

@@ -23,7 +23,8 @@ func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	return n, err
 }
 
-// SPEC §15.5: the gauge reads a small tail, whatever the file's size.
+// docs/HOSTS.md, "Transcripts": the gauge reads a small tail, whatever the
+// file's size.
 func TestTailUsageReadsOnlyTheTail(t *testing.T) {
 	var buf bytes.Buffer
 	want, known := genClaude(&buf, 5<<20, 40, 1)
@@ -67,9 +68,9 @@ func TestTailUsageLimits(t *testing.T) {
 		want    Usage
 		ok      bool
 	}{
-		{"SPEC §15.5: stops after maxBack bytes", ccUser("hi") + "\n" + usage + "\n" + huge + "\n", 512 << 10, Usage{}, false},
-		{"SPEC §15.5: reads past a long line when allowed", ccUser("hi") + "\n" + usage + "\n" + huge + "\n", 0, wantU, true},
-		{"SPEC §15.5: stops at a compaction", usage + "\n" + ccBoundary() + "\n" + ccSummaryLine() + "\n", 0, Usage{}, false},
+		{"HOSTS.md Transcripts: stops after maxBack bytes", ccUser("hi") + "\n" + usage + "\n" + huge + "\n", 512 << 10, Usage{}, false},
+		{"HOSTS.md Transcripts: reads past a long line when allowed", ccUser("hi") + "\n" + usage + "\n" + huge + "\n", 0, wantU, true},
+		{"HOSTS.md Transcripts: stops at a compaction", usage + "\n" + ccBoundary() + "\n" + ccSummaryLine() + "\n", 0, Usage{}, false},
 		{"a usage line longer than a chunk", ccUser("hi") + "\n" + bigUsage + "\n" + ccUser("next"), 0, Usage{InputTokens: 5, CacheCreationTokens: 6, CacheReadTokens: 7, OutputTokens: 8, MessageID: "m2"}, true},
 		{"the only line, without a newline", usage, 0, wantU, true},
 		{"CRLF line ends", usage + "\r\n" + ccUser("x") + "\r\n", 0, wantU, true},

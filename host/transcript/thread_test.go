@@ -157,8 +157,8 @@ func TestThread(t *testing.T) {
 	})
 }
 
-// SPEC §15.5: Interrupted is an unanswered last call or a user
-// interruption not yet followed by a prompt.
+// docs/HOSTS.md, "Transcripts": Interrupted is an unanswered last call or a
+// user interruption not yet followed by a prompt.
 func TestInterrupted(t *testing.T) {
 	call := ccAsst("m1", ccUsage(1, 1, 1, 1), ccCall("t1", "Bash", obj{"command": "sleep 100"}))
 	tests := []struct {

@@ -1,8 +1,8 @@
 // Package transcript reads the session transcripts that agent hosts write
-// (Claude Code, Codex, OpenClaw; SPEC §15.5) to learn what ctxgit cannot
-// ask the host directly: how full the context is, whether and how often it
-// was compacted, which files and tools the session touched, which tool
-// calls failed, and the gist of the conversation. It can also repair a
+// (Claude Code, Codex, OpenClaw; docs/HOSTS.md, "Transcripts") to learn what
+// ctxgit cannot ask the host directly: how full the context is, whether and
+// how often it was compacted, which files and tools the session touched, which
+// tool calls failed, and the gist of the conversation. It can also repair a
 // transcript the way OpenClaw does.
 //
 // Transcripts are JSON Lines files that grow to hundreds of megabytes and
@@ -80,9 +80,9 @@ type Usage struct {
 	MessageID string `json:"message_id"`
 }
 
-// Used is the context in use: input + cache creation + cache read (SPEC
-// §12.3 "Pressure and gauge"). For Codex this is its input_tokens, of
-// which cached_input_tokens is a subset (see Usage).
+// Used is the context in use: input + cache creation + cache read
+// (docs/cli.md#statusline). For Codex this is its input_tokens, of which
+// cached_input_tokens is a subset (see Usage).
 func (u Usage) Used() int64 { return u.InputTokens + u.CacheCreationTokens + u.CacheReadTokens }
 
 // usageKeys names a host's token counters in its usage object; "" for a
@@ -148,9 +148,9 @@ type Summary struct {
 	Lines          int    `json:"lines"`            // lines read, blank ones included
 	BadLines       int    `json:"bad_lines"`        // lines that are not one JSON object in UTF-8
 	BadLineNumbers []int  `json:"bad_line_numbers"` // the first 20 of them
-	// Turns counts prompts: messages the user wrote (SPEC §15.5), on the
-	// live branch of the conversation; a prompt queued while the agent
-	// was busy counts once, when it was queued.
+	// Turns counts prompts: messages the user wrote (docs/HOSTS.md,
+	// "Transcripts"), on the live branch of the conversation; a prompt queued
+	// while the agent was busy counts once, when it was queued.
 	Turns int `json:"turns"`
 	// HostMessages counts user-role messages the host wrote (task
 	// notifications, command echoes and output, reminders, compaction
@@ -245,8 +245,8 @@ func detectFileDocument(path string) (Format, error) {
 }
 
 // detectLine names the format one line belongs to, or "" when the line
-// does not tell. Each host is recognised by keys only it writes (SPEC
-// §15.5 "Format detection"); a key several hosts share (sessionId,
+// does not tell. Each host is recognised by keys only it writes (docs/HOSTS.md,
+// "Transcripts", "Format detection"); a key several hosts share (sessionId,
 // type "user") never decides alone.
 func detectLine(line []byte) Format {
 	if !validLine(line) {

@@ -31,8 +31,8 @@ type want struct {
 
 func ex(role, gist string) spec.Exchange { return spec.Exchange{Role: role, Gist: spec.Text(gist)} }
 
-// SPEC §15.5: each host's transcript yields usage after the last
-// compaction, compactions, files, tools, failures, interruption and the
+// docs/HOSTS.md, "Transcripts": each host's transcript yields usage after the
+// last compaction, compactions, files, tools, failures, interruption and the
 // thread of SPEC §8.3.
 func TestReadFixtures(t *testing.T) {
 	longCodex := "I changed the retry loop so that it backs off exponentially, capped at thirty seconds, and it now stops after five atte…"
@@ -42,7 +42,7 @@ func TestReadFixtures(t *testing.T) {
 		want             want
 	}{
 		{
-			name: "SPEC §15.5: Claude Code", file: "claude-code-small.jsonl", root: "/home/dev/app", format: ClaudeCode,
+			name: "HOSTS.md Transcripts: Claude Code", file: "claude-code-small.jsonl", root: "/home/dev/app", format: ClaudeCode,
 			want: want{
 				lines: 29, turns: 3, compactions: 1, rejections: 1, hostMessages: 2, // a caveat (isMeta), the compaction summary
 				usage:      Usage{InputTokens: 2, CacheCreationTokens: 3000, CacheReadTokens: 9000, OutputTokens: 15, MessageID: "msg_H"},
@@ -66,7 +66,7 @@ func TestReadFixtures(t *testing.T) {
 			},
 		},
 		{
-			name: "SPEC §15.5: Codex", file: "codex-rollout.jsonl", root: "/home/dev/proj", format: Codex,
+			name: "HOSTS.md Transcripts: Codex", file: "codex-rollout.jsonl", root: "/home/dev/proj", format: Codex,
 			want: want{
 				lines: 30, turns: 2, compactions: 1,
 				// cached_input_tokens is a part of input_tokens (30000).
@@ -90,7 +90,7 @@ func TestReadFixtures(t *testing.T) {
 			},
 		},
 		{
-			name: "SPEC §15.5: OpenClaw", file: "openclaw-session.jsonl", root: "/home/dev/site", format: OpenClaw,
+			name: "HOSTS.md Transcripts: OpenClaw", file: "openclaw-session.jsonl", root: "/home/dev/site", format: OpenClaw,
 			want: want{
 				lines: 16, turns: 2, compactions: 1,
 				usage:      Usage{InputTokens: 2, OutputTokens: 40, CacheReadTokens: 3600, CacheCreationTokens: 100, MessageID: "a100000f"},
@@ -116,7 +116,7 @@ func TestReadFixtures(t *testing.T) {
 			// Gemini CLI's JSON Lines layout: messages appended again when
 			// they change, a rewind, a compression ($set of a shorter
 			// conversation), an info line, and a call still running.
-			name: "SPEC §15.5: Gemini CLI", file: "gemini-session.jsonl", root: "/home/dev/shop", format: Gemini,
+			name: "HOSTS.md Transcripts: Gemini CLI", file: "gemini-session.jsonl", root: "/home/dev/shop", format: Gemini,
 			want: want{
 				lines: 17, turns: 3, compactions: 1, abandoned: 1,
 				hostMessages: 2, // "Request cancelled.", the compression's <state_snapshot>
@@ -146,7 +146,7 @@ func TestReadFixtures(t *testing.T) {
 		},
 		{
 			// Gemini CLI's older layout: one pretty-printed JSON document.
-			name: "SPEC §15.5: Gemini CLI, one JSON document", file: "gemini-session.json", root: "/home/dev/shop", format: Gemini,
+			name: "HOSTS.md Transcripts: Gemini CLI, one JSON document", file: "gemini-session.json", root: "/home/dev/shop", format: Gemini,
 			want: want{
 				lines: 51, turns: 1, rejections: 1,
 				usage:       Usage{InputTokens: 4000, CacheReadTokens: 8000, OutputTokens: 90, MessageID: "a2"},
@@ -214,7 +214,8 @@ func TestReadFixtures(t *testing.T) {
 	}
 }
 
-// SPEC §15.5: without a root, paths stay as the transcript has them.
+// docs/HOSTS.md, "Transcripts": without a root, paths stay as the transcript
+// has them.
 func TestReadKeepsPathsWithoutRoot(t *testing.T) {
 	s, err := ReadFile(filepath.Join("testdata", "claude-code-small.jsonl"), ClaudeCode, ReadOptions{})
 	if err != nil {

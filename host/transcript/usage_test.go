@@ -92,8 +92,9 @@ func readLines(t *testing.T, f Format, lines ...string) *Summary {
 	return s
 }
 
-// SPEC §12.3/§12.8: usage is the last assistant usage after the last
-// compaction, deduplicated by message id; the rest is stale or not ours.
+// docs/cli.md#statusline, docs/HOSTS.md, "Transcripts": usage is the last
+// assistant usage after the last compaction, deduplicated by message id; the
+// rest is stale or not ours.
 func TestUsage(t *testing.T) {
 	big := ccUsage(3, 50000, 100000, 10)
 	small := ccUsage(2, 1000, 9000, 20)
@@ -105,39 +106,39 @@ func TestUsage(t *testing.T) {
 		known  bool
 		compac int
 	}{
-		{"SPEC §15.5: one message written once per block counts once", ClaudeCode, []string{
+		{"HOSTS.md Transcripts: one message written once per block counts once", ClaudeCode, []string{
 			ccUser("hi"),
 			ccAsst("m1", small, obj{"type": "thinking", "thinking": "x"}),
 			ccAsst("m1", small, ccText("hello")),
 			ccAsst("m1", small, ccCall("t1", "Bash", obj{"command": "ls"})),
 		}, Usage{InputTokens: 2, CacheCreationTokens: 1000, CacheReadTokens: 9000, OutputTokens: 20, MessageID: "m1"}, true, 0},
-		{"SPEC §15.5: usage before the last boundary is ignored", ClaudeCode, []string{
+		{"HOSTS.md Transcripts: usage before the last boundary is ignored", ClaudeCode, []string{
 			ccAsst("m1", big, ccText("a")), ccBoundary(), ccSummaryLine(), ccUser("go on"), ccAsst("m2", small, ccText("b")),
 		}, Usage{InputTokens: 2, CacheCreationTokens: 1000, CacheReadTokens: 9000, OutputTokens: 20, MessageID: "m2"}, true, 1},
-		{"SPEC §15.5: a compaction as the last event leaves usage unknown", ClaudeCode, []string{
+		{"HOSTS.md Transcripts: a compaction as the last event leaves usage unknown", ClaudeCode, []string{
 			ccAsst("m1", big, ccText("a")), ccBoundary(), ccSummaryLine(),
 		}, Usage{}, false, 1},
-		{"SPEC §15.5: two compactions", ClaudeCode, []string{
+		{"HOSTS.md Transcripts: two compactions", ClaudeCode, []string{
 			ccAsst("m1", big, ccText("a")), ccBoundary(), ccAsst("m2", big, ccText("a")), ccBoundary(), ccAsst("m3", small, ccText("c")),
 		}, Usage{InputTokens: 2, CacheCreationTokens: 1000, CacheReadTokens: 9000, OutputTokens: 20, MessageID: "m3"}, true, 2},
-		{"SPEC §15.5: a subagent's usage is not the session's", ClaudeCode, []string{
+		{"HOSTS.md Transcripts: a subagent's usage is not the session's", ClaudeCode, []string{
 			ccAsst("m1", small, ccText("a")), ccSideAsst("s1", big, ccText("sub")),
 		}, Usage{InputTokens: 2, CacheCreationTokens: 1000, CacheReadTokens: 9000, OutputTokens: 20, MessageID: "m1"}, true, 0},
-		{"SPEC §15.5: a synthetic zero usage is no reading", ClaudeCode, []string{
+		{"HOSTS.md Transcripts: a synthetic zero usage is no reading", ClaudeCode, []string{
 			ccAsst("m1", small, ccText("a")), ccAsst("synthetic", ccUsage(0, 0, 0, 0), ccText("API Error")),
 		}, Usage{InputTokens: 2, CacheCreationTokens: 1000, CacheReadTokens: 9000, OutputTokens: 20, MessageID: "m1"}, true, 0},
-		{"SPEC §15.5: no assistant message at all", ClaudeCode, []string{ccUser("hi")}, Usage{}, false, 0},
-		{"SPEC §15.5: Codex cached tokens are a part of input", Codex, []string{
+		{"HOSTS.md Transcripts: no assistant message at all", ClaudeCode, []string{ccUser("hi")}, Usage{}, false, 0},
+		{"HOSTS.md Transcripts: Codex cached tokens are a part of input", Codex, []string{
 			cxTokens(9000, 4000, 100, 272000),
 			js(obj{"type": "event_msg", "payload": obj{"type": "token_count", "info": nil}}),
 		}, Usage{InputTokens: 5000, CacheReadTokens: 4000, OutputTokens: 100, ContextWindow: 272000}, true, 0},
-		{"SPEC §15.5: Codex compaction as the last event", Codex, []string{cxTokens(9000, 4000, 100, 272000), cxCompacted()}, Usage{}, false, 1},
-		{"SPEC §15.5: Codex usage after a compaction", Codex, []string{cxTokens(90000, 4000, 100, 272000), cxCompacted(), cxTokens(12000, 0, 5, 400000)}, Usage{InputTokens: 12000, OutputTokens: 5, ContextWindow: 400000}, true, 1},
-		{"SPEC §15.5: OpenClaw usage after a compaction", OpenClaw, []string{
+		{"HOSTS.md Transcripts: Codex compaction as the last event", Codex, []string{cxTokens(9000, 4000, 100, 272000), cxCompacted()}, Usage{}, false, 1},
+		{"HOSTS.md Transcripts: Codex usage after a compaction", Codex, []string{cxTokens(90000, 4000, 100, 272000), cxCompacted(), cxTokens(12000, 0, 5, 400000)}, Usage{InputTokens: 12000, OutputTokens: 5, ContextWindow: 400000}, true, 1},
+		{"HOSTS.md Transcripts: OpenClaw usage after a compaction", OpenClaw, []string{
 			ocAsst("e1", obj{"input": 10, "output": 5, "cacheRead": 90000, "cacheWrite": 10}, ccText("a")), ocCompaction(),
 			ocAsst("e2", obj{"input": 10, "output": 5, "cacheRead": 900, "cacheWrite": 10}, ccText("b")),
 		}, Usage{InputTokens: 10, OutputTokens: 5, CacheReadTokens: 900, CacheCreationTokens: 10, MessageID: "e2"}, true, 1},
-		{"SPEC §15.5: OpenClaw compaction as the last event", OpenClaw, []string{
+		{"HOSTS.md Transcripts: OpenClaw compaction as the last event", OpenClaw, []string{
 			ocAsst("e1", obj{"input": 10, "output": 5, "cacheRead": 90000, "cacheWrite": 10}, ccText("a")), ocCompaction(),
 		}, Usage{}, false, 1},
 	}
@@ -158,7 +159,7 @@ func TestUsed(t *testing.T) {
 	}
 }
 
-// SPEC §15.5: bad lines are counted and skipped, never fatal.
+// docs/HOSTS.md, "Transcripts": bad lines are counted and skipped, never fatal.
 func TestBadLines(t *testing.T) {
 	defer func(old int) { maxLineBytes = old }(maxLineBytes)
 	maxLineBytes = 8 << 20

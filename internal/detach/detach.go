@@ -1,7 +1,7 @@
 // Package detach starts a process that outlives its parent: a hook hands
 // long work (a first snapshot of a large repository, the base checkpoint
 // at session start, the session-end checkpoint) to it and returns to its
-// host at once (SPEC §15.1, budgets).
+// host at once (docs/HOSTS.md, "Events", "Budgets").
 //
 // The child gets no stdin, stdout or stderr of the parent (the host waits
 // for those pipes to close) and its own session or process group, so the

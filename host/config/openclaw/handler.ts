@@ -1,13 +1,12 @@
 // ctxgit hook for OpenClaw, written by `ctxgit init --host openclaw`, which
 // rewrites it; `ctxgit init --host openclaw --uninstall` removes its folder.
 //
-// It does one thing: run `ctxgit hook openclaw <event>` in the repository
-// this folder was installed into (or CTXGIT_ROOT), with the event as JSON
-// on stdin, under a timeout. The agent's workspace (context.workspaceDir)
-// may be another directory: it is passed along, never used as the place
-// to run. Whatever goes wrong (ctxgit missing, slow or failing, an event
-// of an unexpected shape), it returns quietly and the agent goes on (SPEC
-// §13.2, §15).
+// It does one thing: run `ctxgit hook openclaw <event>` in the repository this
+// folder was installed into (or CTXGIT_ROOT), with the event as JSON on stdin,
+// under a timeout. The agent's workspace (context.workspaceDir) may be another
+// directory: it is passed along, never used as the place to run. Whatever goes
+// wrong (ctxgit missing, slow or failing, an event of an unexpected shape), it
+// returns quietly and the agent goes on (docs/cli.md#hook).
 
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
