@@ -141,6 +141,15 @@ func (a *app) run(args []string) int {
 		err = unknownCommand(a.cli.Commands, args[1])
 	case len(args) > 2 && (args[1] == "help" || args[1] == "h") && a.cli.Command(args[2]) == nil:
 		err = unknownCommand(a.cli.Commands, args[2])
+	case len(args) > 3 && (args[1] == "help" || args[1] == "h") && len(a.cli.Command(args[2]).Subcommands) > 0 && !strings.HasPrefix(args[3], "-"):
+		// "help plan mark": urfave/cli's help command shows the parent's
+		// help for it, so ask the subcommand itself.
+		cmd := a.cli.Command(args[2])
+		if findCommand(cmd.Subcommands, args[3]) == nil {
+			err = unknownCommand(cmd.Subcommands, args[3])
+			break
+		}
+		err = a.cli.RunContext(ctx, []string{args[0], args[2], args[3], "--help"})
 	default:
 		err = a.cli.RunContext(ctx, permute(a.cli.Commands, args))
 	}
