@@ -1,4 +1,4 @@
-// Package restore is `ctxgit restore` (SPEC §17): it brings files back
+// Package restore is `ctxgit restore` (docs/cli.md#restore): it brings files back
 // from a checkpoint's snapshot after a safety checkpoint. It works over
 // vcs.Store and the workspace core's exported calls; workspace never
 // imports it (ARCHITECTURE.md).
@@ -28,7 +28,7 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// Options say what `ctxgit restore` brings back (SPEC §17).
+// Options say what `ctxgit restore` brings back (docs/cli.md#restore).
 type Options struct {
 	// Name is the checkpoint to restore from (SPEC §8.4).
 	Name string
@@ -56,7 +56,7 @@ type Options struct {
 	Ctx context.Context
 }
 
-// Restore actions, one per path (SPEC §17.3).
+// Restore actions, one per path (docs/cli.md#restore).
 const (
 	Create = "create" // absent now: written from the checkpoint
 	Write  = "write"  // there now, different: replaced
@@ -89,7 +89,7 @@ type Result struct {
 	Safety *workspace.CheckpointResult
 	DryRun bool
 	// RemovedTemp counts the temporary files killed writers left in the
-	// directories the restore works in, removed (SPEC §17.4).
+	// directories the restore works in, removed (docs/cli.md#restore).
 	RemovedTemp int
 }
 
@@ -110,7 +110,7 @@ func (r *Result) Changed() int {
 }
 
 // RefusedError is a restore refused because it would destroy content
-// the safety checkpoint cannot hold (SPEC §17.4). It matches
+// the safety checkpoint cannot hold (docs/cli.md#restore). It matches
 // spec.ErrConflict (exit 5).
 type RefusedError struct {
 	Refused []Change
@@ -150,7 +150,7 @@ func (e *RefusedError) Is(target error) bool { return target == spec.ErrConflict
 // ws is the workspace core with restore's methods on it.
 type ws struct{ *workspace.Workspace }
 
-// Run brings files back from a checkpoint's snapshot (SPEC §17): it
+// Run brings files back from a checkpoint's snapshot (docs/cli.md#restore): it
 // plans every path first, refuses before changing anything when a path
 // holds content the safety checkpoint cannot hold, takes that safety
 // checkpoint, and then writes each file atomically, under the workspace
@@ -1052,7 +1052,7 @@ func (e errReader) Read(p []byte) (int, error) {
 }
 
 // ioError names the path of a failure reading or writing the disk; it is
-// exit 1 (SPEC §17.5), not bad input.
+// exit 1 (docs/cli.md#restore), not bad input.
 func ioError(rel string, err error) error {
 	return fmt.Errorf("%s: %w", rel, workspace.UnwrapPathError(err))
 }

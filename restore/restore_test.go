@@ -94,7 +94,7 @@ func actions(changes []Change) []string {
 	return out
 }
 
-// SPEC §17.2: paths are relative to the current directory inside the
+// docs/cli.md#restore: paths are relative to the current directory inside the
 // workspace, else to the root; nothing outside it, nothing of ctxgit's own.
 func TestRestoreScope(t *testing.T) {
 	w := restoreWS(t, map[string]string{"sub/a.txt": "a"})
@@ -138,7 +138,7 @@ func TestRestoreScope(t *testing.T) {
 	}
 }
 
-// SPEC §17.3: a dry run plans exactly what the restore does and changes
+// docs/cli.md#restore: a dry run plans exactly what the restore does and changes
 // nothing anywhere: files, objects, refs, lock, stat cache.
 func TestRestoreDryRunChangesNothing(t *testing.T) {
 	w := restoreWS(t, map[string]string{"a.txt": "a1", "gone.txt": "g", "d/x": "x"})
@@ -196,7 +196,7 @@ func TestRestoreDryRunChangesNothing(t *testing.T) {
 	}
 }
 
-// SPEC §17.1: a restore runs under the workspace lock; while another
+// docs/cli.md#restore: a restore runs under the workspace lock; while another
 // process holds it, the restore fails with a conflict and writes nothing.
 func TestRestoreUnderLock(t *testing.T) {
 	w := restoreWS(t, map[string]string{"a.txt": "a1"})
@@ -221,7 +221,7 @@ func TestRestoreUnderLock(t *testing.T) {
 	}
 }
 
-// SPEC §17.4: content the safety checkpoint cannot hold is refused, every
+// docs/cli.md#restore: content the safety checkpoint cannot hold is refused, every
 // path named, before anything is written; --force overwrites it.
 func TestRestoreRefusal(t *testing.T) {
 	w := restoreWS(t, map[string]string{"a.txt": "a1", "big.bin": "small", "keys/app.key": "k1"})
@@ -286,7 +286,7 @@ func TestRestoreRefusedErrorText(t *testing.T) {
 	}
 }
 
-// SPEC §17.4: a file the checkpoint left out for its size was there all
+// docs/cli.md#restore: a file the checkpoint left out for its size was there all
 // the same: --delete keeps it.
 func TestRestoreKeepsWhatTheCheckpointLeftOutForSize(t *testing.T) {
 	w := restoreWS(t, map[string]string{"a.txt": "a1", "big.bin": "more than eight bytes"})
@@ -305,7 +305,7 @@ func TestRestoreKeepsWhatTheCheckpointLeftOutForSize(t *testing.T) {
 	}
 }
 
-// SPEC §17.3: a checkpoint from elsewhere whose tree climbs out of the
+// docs/cli.md#restore: a checkpoint from elsewhere whose tree climbs out of the
 // workspace or into .git is refused whole (exit 3), nothing written.
 func TestRestoreRefusesUnsafeTreePaths(t *testing.T) {
 	for _, bad := range []string{"../escape.txt", ".git/hooks/post-checkout", "sub/.GIT/config"} {
@@ -430,7 +430,7 @@ func TestHashOnlyStore(t *testing.T) {
 	}
 }
 
-// SPEC §17.4: a failure after the safety checkpoint (here, an object gone
+// docs/cli.md#restore: a failure after the safety checkpoint (here, an object gone
 // from the store) is an I/O error (exit 1) that names the safety
 // checkpoint to undo with.
 func TestRestoreFailureNamesSafetyCheckpoint(t *testing.T) {
@@ -458,7 +458,7 @@ func TestRestoreFailureNamesSafetyCheckpoint(t *testing.T) {
 	}
 }
 
-// Issue 13 item 11, SPEC §17.4: a retry after a restore that failed past
+// Issue 13 item 11, docs/cli.md#restore: a retry after a restore that failed past
 // its safety checkpoint takes no second one: the newest checkpoint, a
 // safety checkpoint holding the workspace as it is, is the safety
 // checkpoint again. Any other newest checkpoint is not reused.

@@ -16,7 +16,7 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// Finding levels of `ctxgit doctor` (SPEC §18.6).
+// Finding levels of `ctxgit doctor` (docs/cli.md#doctor).
 const (
 	FindingOK      = "ok"      // a check passed
 	FindingNote    = "note"    // worth knowing, nothing wrong
@@ -43,7 +43,7 @@ type DoctorOptions struct {
 	// is suggested (and done by Fix).
 	LooseThreshold int
 	// Hooks is the check of the host hooks installed in the workspace
-	// (SPEC §18.6). Host configs are host code, which sits above
+	// (docs/cli.md#doctor). Host configs are host code, which sits above
 	// workspace (ARCHITECTURE.md), so the command composes it in; nil
 	// leaves the check out.
 	Hooks func(w *workspace.Workspace) []Finding
@@ -75,7 +75,7 @@ func (r *DoctorResult) add(f Finding) *Finding {
 	return &r.Findings[len(r.Findings)-1]
 }
 
-// Doctor checks the workspace's health (SPEC §18.6): config and state
+// Doctor checks the workspace's health (docs/cli.md#doctor): config and state
 // files, locks, the store's refs and objects, host hooks, and what the
 // last snapshot left out as secrets. With opts.Fix it removes stale locks
 // and repacks, reporting each fix. configErr is the config problem

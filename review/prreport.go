@@ -17,7 +17,7 @@ import (
 )
 
 // The parts of `ctxgit report` a pull request needs beyond one session's
-// timeline (SPEC §16.3): the plan's title, goal and checklist, what was
+// timeline (docs/cli.md#report): the plan's title, goal and checklist, what was
 // recorded before the first checkpoint, files against the branch's merge
 // base, several sessions merged, and a size GitHub accepts.
 

@@ -12,7 +12,7 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// Report is a session's history as a pull request needs it (SPEC §16.3):
+// Report is a session's history as a pull request needs it (docs/cli.md#report):
 // its checkpoints oldest first, and what changed from Base to Head.
 type Report struct {
 	Session string
@@ -103,7 +103,7 @@ type ReportOptions struct {
 	// §8.4 names); "" for the session's start.
 	Since string
 	// Base is a git ref of the repository: files are then listed against
-	// its merge base with HEAD (SPEC §16.3).
+	// its merge base with HEAD (docs/cli.md#report).
 	Base string
 	// AllSessions merges every session of the workspace in time order.
 	AllSessions bool

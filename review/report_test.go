@@ -61,7 +61,7 @@ func history(t *testing.T) *workspace.Workspace {
 	return w
 }
 
-// SPEC §16.1: DiffCheckpoints compares any two checkpoints of a session.
+// docs/cli.md#diff: DiffCheckpoints compares any two checkpoints of a session.
 func TestDiff(t *testing.T) {
 	w := history(t)
 	from, err := w.Resolve("cp_001", "default")
@@ -109,7 +109,7 @@ func TestDiff(t *testing.T) {
 	}
 }
 
-// SPEC §16.3: the report counts changes from the session's first
+// docs/cli.md#report: the report counts changes from the session's first
 // checkpoint, or from --since, and names the checkpoint where each first
 // showed.
 func TestReport(t *testing.T) {
@@ -194,7 +194,7 @@ func TestReport(t *testing.T) {
 	}
 }
 
-// SPEC §16.3: table cells — counts by kind, renames, pipes and backticks in
+// docs/cli.md#report: table cells — counts by kind, renames, pipes and backticks in
 // names, usage text.
 func TestRenderReportCells(t *testing.T) {
 	res := func(id string) *workspace.Resolved {

@@ -7,7 +7,7 @@ import (
 	"github.com/ctxgit/ctxgit/internal/safetext"
 )
 
-// Report formats (SPEC §16.3).
+// Report formats (docs/cli.md#report).
 const (
 	FormatMarkdown = "markdown"
 	// FormatGitHub is markdown cut to fit one GitHub comment or pull

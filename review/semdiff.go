@@ -12,7 +12,7 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// How a file's lines were counted (SPEC §16.2).
+// How a file's lines were counted (docs/design.md, "Diff and report").
 const (
 	LinesCounted   = "counted"   // a minimal line diff
 	LinesEstimated = "estimated" // the diff cost too much: counts ignore moves
@@ -240,7 +240,7 @@ func readCPState(w *workspace.Workspace, store vcs.Store, r *workspace.Resolved)
 	return st, nil
 }
 
-// Diff is what changed from one checkpoint to another (SPEC §16.1).
+// Diff is what changed from one checkpoint to another (docs/cli.md#diff).
 type Diff struct {
 	// From is nil when To is compared with nothing (a session's first
 	// checkpoint).

@@ -28,7 +28,7 @@ func stepLines(pd PlanDiff) string {
 	return strings.Join(out, "\n")
 }
 
-// SPEC §16.1: steps are matched by number and name, then by name alone
+// docs/cli.md#diff: steps are matched by number and name, then by name alone
 // (renumbered), then by number alone (renamed); the rest are added or
 // removed.
 func TestComparePlans(t *testing.T) {
@@ -133,7 +133,7 @@ func TestCompareOpenItems(t *testing.T) {
 	}
 }
 
-// SPEC §16.2: how each kind of file is counted.
+// docs/design.md, "Diff and report": how each kind of file is counted.
 func TestCountLines(t *testing.T) {
 	s := vcs.NewMemStore()
 	blob := func(data string) vcs.Hash {

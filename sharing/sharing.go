@@ -1,4 +1,4 @@
-// Package sharing is `ctxgit push` and `ctxgit fetch` (SPEC §19): it
+// Package sharing is `ctxgit push` and `ctxgit fetch` (docs/cli.md#push, docs/cli.md#fetch): it
 // sends a workspace's session refs to a remote and copies a remote's
 // under refs/ctxgit/remotes/. It works over vcs.Store and the workspace
 // core's exported calls; workspace never imports it (ARCHITECTURE.md).
@@ -22,7 +22,7 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// Sharing checkpoints (SPEC §19): `ctxgit push` sends this workspace's
+// Sharing checkpoints (docs/cli.md#push, docs/cli.md#fetch): `ctxgit push` sends this workspace's
 // session refs to the same names on a remote; `ctxgit fetch` copies a
 // remote's refs/ctxgit/ refs under refs/ctxgit/remotes/<remote>/, never
 // over local ones. Neither takes the workspace lock: they write objects
@@ -237,7 +237,7 @@ func derivedRemoteName(url string) string {
 	return key + "-" + hex.EncodeToString(sum[:])[:10]
 }
 
-// remoteErr gives a remote's failure its exit code (SPEC §19.5).
+// remoteErr gives a remote's failure its exit code (docs/cli.md#push).
 func remoteErr(err error) error {
 	switch {
 	case errors.Is(err, vcs.ErrNoRepository):
@@ -253,7 +253,7 @@ func remoteErr(err error) error {
 }
 
 // connect opens the remote: a local one in process, a network one through
-// git run on the checkpoint store (SPEC §19.5).
+// git run on the checkpoint store (docs/design.md, "Transports").
 func connect(w *workspace.Workspace, rr *resolvedRemote, push bool, opts Options) (vcs.Remote, error) {
 	timeout := opts.Timeout
 	if timeout == 0 && rr.ep.IsNetwork() {
@@ -285,7 +285,7 @@ func trackingName(remote, ref string) string {
 	return workspace.RemotesRefPrefix + remote + "/" + strings.TrimPrefix(ref, spec.RefPrefix)
 }
 
-// Push sends the workspace's sessions to a remote (SPEC §19.2): each
+// Push sends the workspace's sessions to a remote (docs/cli.md#push): each
 // session ref to the same name there, as a fast-forward unless Force.
 // Refs that were refused are in the result with their reason, and the
 // error is a conflict (exit 5).
@@ -433,8 +433,8 @@ func track(store vcs.Store, name string, id vcs.Hash) error {
 
 // Fetch copies a remote's checkpoint refs — every ref under refs/ctxgit/
 // except its own refs/ctxgit/remotes/ — and their objects into the
-// workspace's store, each under refs/ctxgit/remotes/<remote>/ (SPEC
-// §19.3). Local session refs are never written.
+// workspace's store, each under refs/ctxgit/remotes/<remote>/
+// (docs/cli.md#fetch). Local session refs are never written.
 func Fetch(w *workspace.Workspace, opts Options) (*Result, error) {
 	rr, err := resolveRemote(w, opts.Remote, opts.As, false)
 	if err != nil {
@@ -468,7 +468,7 @@ func Fetch(w *workspace.Workspace, opts Options) (*Result, error) {
 	}
 	res.Objects = n
 	// A fetched ref must name a checkpoint: a ref at a blob, tree or tag
-	// would fail every reader of the session (SPEC §19.3). It is refused;
+	// would fail every reader of the session (docs/cli.md#fetch). It is refused;
 	// the others are fetched.
 	var refs []vcs.Ref
 	var tips []vcs.Hash

@@ -66,7 +66,7 @@ func checkpoint(t *testing.T, w *workspace.Workspace, session, msg string) {
 	}
 }
 
-// SPEC §19.5: which remote a command names, and its namespace.
+// docs/design.md, "Transports": which remote a command names, and its namespace.
 func TestResolveRemoteNames(t *testing.T) {
 	base := realpath(t, t.TempDir())
 	repo := filepath.Join(base, "repo")
@@ -123,7 +123,7 @@ func TestResolveRemoteNames(t *testing.T) {
 	}
 }
 
-// SPEC §7.1, §19.2–§19.4: a subdirectory workspace pushes its own namespace,
+// SPEC §7.1, docs/cli.md#push, docs/cli.md#fetch: a subdirectory workspace pushes its own namespace,
 // and a clone's same subdirectory reads what it fetched as REMOTE/KEY;
 // the top level's sessions arrive too but stay out of its list.
 func TestShareNamespacedWorkspace(t *testing.T) {
@@ -203,7 +203,7 @@ func TestShareNamespacedWorkspace(t *testing.T) {
 	gitOut(t, b, "fsck", "--strict", "--no-dangling")
 }
 
-// SPEC §19.3: a fetched ref that another process holds is left alone and
+// docs/cli.md#fetch: a fetched ref that another process holds is left alone and
 // the fetch is a conflict; the others are updated.
 func TestFetchRefHeldElsewhere(t *testing.T) {
 	base := realpath(t, t.TempDir())

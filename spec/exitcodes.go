@@ -12,7 +12,7 @@ const (
 	ExitNotFound    = 4 // no such checkpoint, session or file; not initialised
 	ExitConflict    = 5 // lock held too long, or a ref moved under us
 	ExitUnsupported = 6 // the repository is of a kind ctxgit refuses
-	ExitUnhealthy   = 7 // `ctxgit doctor` found problems that remain (SPEC §18.6)
+	ExitUnhealthy   = 7 // `ctxgit doctor` found problems that remain (docs/cli.md#doctor)
 
 	// The status contract (SPEC §12) has its own codes so a loop can branch
 	// on the exit status alone.

@@ -37,7 +37,7 @@ var ErrNoGit = errors.New("git is not installed")
 var ErrTimeout = errors.New("remote timed out")
 
 // DefaultRemoteTimeout bounds one git run against a network remote when
-// the user sets no other (SPEC §19.5).
+// the user sets no other (docs/design.md, "Transports").
 const DefaultRemoteTimeout = 5 * time.Minute
 
 // stagePrefix is where a fetch through git lands refs before ctxgit checks
@@ -87,7 +87,7 @@ func connectGit(e *Endpoint, opts ConnectOptions) (Remote, error) {
 	patterns := []string{RefsPrefixCtxgit + "*"}
 	if opts.Push {
 		// Branches only tell what the remote surely has, for the count
-		// of objects a push sends (§19.2).
+		// of objects a push sends (docs/cli.md#push).
 		patterns = append(patterns, "refs/heads/*")
 	}
 	out, err := r.run(nil, MaxAdvertisement, append([]string{"ls-remote", "--", listAt}, patterns...)...)
@@ -106,7 +106,7 @@ func connectGit(e *Endpoint, opts ConnectOptions) (Remote, error) {
 const RefsPrefixCtxgit = "refs/ctxgit/"
 
 // parseLsRemote reads `git ls-remote` output, holding the remote to the
-// limits on refs (SPEC §19.5).
+// limits on refs (docs/design.md, "Transports").
 func parseLsRemote(e *Endpoint, out []byte) ([]Ref, error) {
 	var refs []Ref
 	ours := 0

@@ -239,7 +239,7 @@ type ConnectOptions struct {
 	Ctx context.Context
 }
 
-// Limits on what a remote may hand ctxgit (SPEC §19.5): a remote is not
+// Limits on what a remote may hand ctxgit (docs/design.md, "Transports"): a remote is not
 // trusted to be small.
 const (
 	// MaxRemoteRefs bounds the refs under refs/ctxgit/ a remote may have.

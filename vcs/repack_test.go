@@ -383,7 +383,7 @@ func TestRepackAllCorruptRef(t *testing.T) {
 	}
 }
 
-// SPEC §18.6: ScanRefs names each bad ref and still lists the good ones;
+// docs/cli.md#doctor: ScanRefs names each bad ref and still lists the good ones;
 // stale ref locks are found and removed, fresh ones are not.
 func TestScanRefsAndLocks(t *testing.T) {
 	s, dir := newPrivate(t)

@@ -12,7 +12,7 @@ import (
 	"github.com/ctxgit/ctxgit/internal/proc"
 )
 
-// Temporary files in the object directory (SPEC §18.6). ctxgit names its
+// Temporary files in the object directory (docs/cli.md#doctor). ctxgit names its
 // own tmp_obj_ctxgit_<pid>_* (a loose object being written) and
 // tmp_pack_ctxgit_<pid>_* (a pack): git's own prefixes, so `git prune`
 // removes them as it removes its own, then ctxgit and the writer's pid,

@@ -128,7 +128,7 @@ func (w *Workspace) Resolve(name, session string) (*Resolved, error) {
 }
 
 // ResolveRead is Resolve for commands that only read history: sessions
-// fetched from a remote are named too, as REMOTE/KEY (SPEC §19.4).
+// fetched from a remote are named too, as REMOTE/KEY (docs/cli.md#log).
 func (w *Workspace) ResolveRead(name, session string) (*Resolved, error) {
 	return w.resolve(name, session, ValidateReadSession)
 }

@@ -8,10 +8,10 @@ import (
 	"github.com/ctxgit/ctxgit/vcs"
 )
 
-// Fetched sessions as the core reads them (SPEC §19.4): the refs the
+// Fetched sessions as the core reads them (docs/cli.md#fetch): the refs the
 // sharing package's fetch writes under refs/ctxgit/remotes/, named
 // REMOTE/KEY by read commands, and the environment `ctxgit git` runs git
-// with (SPEC §19.6). Push and fetch themselves live in package sharing.
+// with (docs/cli.md#git). Push and fetch themselves live in package sharing.
 
 // RemotesRefPrefix holds the refs fetched from remotes.
 const RemotesRefPrefix = spec.RefPrefix + "remotes/"
@@ -97,7 +97,7 @@ func (w *Workspace) sessionRefFor(name string) string {
 	return w.SessionRef(name)
 }
 
-// GitEnv is the environment `ctxgit git` runs git with (SPEC §19.6):
+// GitEnv is the environment `ctxgit git` runs git with (docs/cli.md#git):
 // GIT_DIR (and GIT_WORK_TREE) of the enclosing repository, or GIT_DIR of
 // the private store, which is created if it does not exist yet so that a
 // remote can be added to it.

@@ -7,7 +7,7 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// SPEC §19.4: REMOTE/KEY for read commands.
+// docs/cli.md#fetch: REMOTE/KEY for read commands.
 func TestValidateReadSession(t *testing.T) {
 	for name, ok := range map[string]bool{
 		"default": true, "origin/default": true, "my-fork/s.1": true,

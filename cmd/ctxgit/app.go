@@ -281,7 +281,7 @@ func session(c *cli.Context) (string, error) {
 }
 
 // readSession reads --session for a command that only reads history: a
-// key, or REMOTE/KEY for a fetched session (SPEC §19.4).
+// key, or REMOTE/KEY for a fetched session (docs/cli.md#fetch).
 func readSession(c *cli.Context) (string, error) {
 	s := c.String("session")
 	if err := workspace.ValidateReadSession(s); err != nil {

@@ -81,7 +81,7 @@ func (a *app) diffCommand() *cli.Command {
 }
 
 // printDiff writes the human form: a line naming both sides, then one
-// section per kind of change, each left out when empty (SPEC §16.1).
+// section per kind of change, each left out when empty (docs/cli.md#diff).
 func printDiff(w io.Writer, d *review.Diff) {
 	to := d.To.Session + ":" + d.To.Checkpoint.Meta.CheckpointID
 	if d.From == nil {

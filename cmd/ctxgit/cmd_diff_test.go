@@ -6,7 +6,7 @@ import (
 	"github.com/ctxgit/ctxgit/review"
 )
 
-// SPEC §16.1: the COUNTS of the default form, one per way of counting.
+// docs/cli.md#diff: the COUNTS of the default form, one per way of counting.
 func TestLineCounts(t *testing.T) {
 	for _, tc := range []struct {
 		f    review.FileDiff

@@ -72,7 +72,7 @@ func (a *app) gitCommand() *cli.Command {
 }
 
 // gitNotFoundExit is the exit status of `ctxgit git` without a git to
-// run: a shell's for a command it cannot find (SPEC §19.6).
+// run: a shell's for a command it cannot find (docs/cli.md#git).
 const gitNotFoundExit = 127
 
 // gitArgs splits `ctxgit git`'s arguments: --root DIR (or --root=DIR) and

@@ -65,7 +65,7 @@ func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
 			rows = append(rows, entryJSON(entries[0]))
 		}
 	}
-	// Sessions fetched from remotes follow, named REMOTE/KEY (SPEC §19.4).
+	// Sessions fetched from remotes follow, named REMOTE/KEY (docs/cli.md#log).
 	remote, err := w.RemoteSessions()
 	if err != nil {
 		return err

@@ -13,10 +13,10 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// What push and fetch share (SPEC §19): the timeout, the report of what
+// What push and fetch share (docs/cli.md#push, docs/cli.md#fetch): the timeout, the report of what
 // moved, and the remote's own messages.
 
-// timeoutFlag bounds each git run against a network remote (SPEC §19.5).
+// timeoutFlag bounds each git run against a network remote (docs/cli.md#push).
 var timeoutFlag = &cli.DurationFlag{Name: "timeout", Usage: "give up on a network remote after `DURATION` (e.g. 90s; default: git config ctxgit.remoteTimeout, else 5m)"}
 
 // printSync prints a push's or fetch's result: a heading, then one line

@@ -142,12 +142,12 @@ func sshShim(t *testing.T) string {
 	return path
 }
 
-// SPEC §19: two workspaces share checkpoints through servers the test
+// docs/cli.md#push, docs/cli.md#fetch: two workspaces share checkpoints through servers the test
 // starts on the loopback and stops afterwards — git daemon, git
 // http-backend behind an HTTP server that requires Basic authentication
 // (the password comes from a credential helper in the repository's
 // config, never from the URL), and ssh through a GIT_SSH_COMMAND shim.
-// Network remotes go through the user's git (§19.5).
+// Network remotes go through the user's git (docs/design.md, "Transports").
 func TestPushFetchThroughServers(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
@@ -331,7 +331,7 @@ func TestPushFetchThroughServers(t *testing.T) {
 	}
 }
 
-// SPEC §19.5: a remote that accepts the connection and never answers is
+// docs/cli.md#push: a remote that accepts the connection and never answers is
 // given up on after the timeout — --timeout, else ctxgit.remoteTimeout in
 // the git config — with one line, exit 1.
 func TestFetchHungRemoteTimesOut(t *testing.T) {

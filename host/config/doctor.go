@@ -10,7 +10,7 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// DoctorHooks is the `hooks` check of `ctxgit doctor` (SPEC §18.6): the
+// DoctorHooks is the `hooks` check of `ctxgit doctor` (docs/cli.md#doctor): the
 // host hooks installed in w and whether the program each one runs
 // exists. The command passes it to retention.Doctor in
 // DoctorOptions.Hooks, because retention (like workspace) does not import

@@ -12,7 +12,7 @@ import (
 )
 
 // Installed is what one host config of a workspace holds of ctxgit's
-// hooks, for `ctxgit doctor` (SPEC §18.6).
+// hooks, for `ctxgit doctor` (docs/cli.md#doctor).
 type Installed struct {
 	Host Host
 	Path string // workspace-relative file or folder

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// SPEC §18.6: doctor sees what init installed, per file, with the events a
+// docs/cli.md#doctor: doctor sees what init installed, per file, with the events a
 // file lacks and the programs its hooks run; files without ctxgit's hooks
 // are not listed.
 func TestInspect(t *testing.T) {

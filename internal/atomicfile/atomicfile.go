@@ -14,7 +14,7 @@ import (
 // TempPrefix starts the name of every temporary file ctxgit makes beside
 // a file it replaces. A process killed between creating one and renaming
 // it leaves it behind: the name lets snapshots leave it out and cleanups
-// (restore, doctor --fix) recognise it as ctxgit's (SPEC §9.3, §18.6).
+// (restore, doctor --fix) recognise it as ctxgit's (SPEC §9.3, docs/cli.md#doctor).
 const TempPrefix = ".ctxgit-tmp-"
 
 // IsTemp reports whether a file name is one of ctxgit's temporary files.

@@ -1,6 +1,6 @@
 // Package linediff counts the lines added and removed between two texts, as
 // a minimal line diff (Myers) would, for `ctxgit diff` and `ctxgit report`
-// (SPEC §16.2). It only counts: no edit script is kept, so memory stays
+// (docs/design.md, "Diff and report"). It only counts: no edit script is kept, so memory stays
 // small whatever the size of the texts.
 package linediff
 

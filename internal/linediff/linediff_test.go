@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// SPEC §16.2: counts are those of a minimal line diff; a line includes its
+// docs/design.md, "Diff and report": counts are those of a minimal line diff; a line includes its
 // newline.
 func TestCount(t *testing.T) {
 	for _, tc := range []struct {
