@@ -398,7 +398,7 @@ func doctorSecrets(w *workspace.Workspace, r *DoctorResult) {
 }
 
 // RepackSummary is one line saying what a repack did.
-func RepackSummary(r *vcs.RepackResult) string {
+func RepackSummary(r *RepackResult) string {
 	if r == nil {
 		return "no store"
 	}
