@@ -268,8 +268,8 @@ func doctorStore(w *workspace.Workspace, r *DoctorResult, store scannedStore, op
 }
 
 // doctorObjects counts loose objects and, above the threshold, suggests
-// (or with --fix runs) the repack of SPEC §18.4. Its error is the
-// context's, when the repack was interrupted.
+// (or with --fix runs) the repack of SPEC §18.4.
+// Its error is the context's, when the repack was interrupted.
 func doctorObjects(w *workspace.Workspace, r *DoctorResult, store vcs.ObjectFiles, seen map[vcs.Hash]bool, healthy bool, opts DoctorOptions) error {
 	// A pack git would refuse is not read: its objects count as absent
 	// and checkpoints write them again (issue 13 item 4), but the file

@@ -114,9 +114,9 @@ func (w *Workspace) RecoveredPath(session string) string { return w.recoveredPat
 func EntryOf(id vcs.Hash, c *vcs.Commit) Entry { return entryOf(id, c) }
 
 // Repack packs the store under the workspace lock, as prune does after
-// pruning (SPEC §18.4). It returns nil when there is no store. ctx, when
-// not nil, ends a wait for the lock and interrupts the repack before it
-// publishes anything.
+// pruning (SPEC §18.4). It returns nil when there is no store.
+// ctx, when not nil, ends a wait for the lock and interrupts the repack
+// before it publishes anything.
 func (w *Workspace) Repack(ctx context.Context) (*vcs.RepackResult, error) {
 	lock, err := w.LockContext(ctx)
 	if err != nil {
