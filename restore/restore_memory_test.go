@@ -2,6 +2,7 @@ package restore
 
 import (
 	"bufio"
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -25,7 +26,7 @@ func TestRestoreLargeFileBoundedMemory(t *testing.T) {
 
 	for _, stage := range []string{"loose object", "pack"} {
 		if stage == "pack" {
-			if _, err := w.Repack(); err != nil {
+			if _, err := w.Repack(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -1,6 +1,7 @@
 package retention
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -42,6 +43,9 @@ type DoctorOptions struct {
 	// LooseThreshold is the count of loose objects above which a repack
 	// is suggested (and done by Fix).
 	LooseThreshold int
+	// Ctx, when not nil, interrupts doctor (Ctrl-C): a repack under Fix
+	// stops before it publishes anything, and Doctor returns ctx's error.
+	Ctx context.Context
 	// Hooks is the check of the host hooks installed in the workspace
 	// (docs/cli.md#doctor). Host configs are host code, which sits above
 	// workspace (ARCHITECTURE.md), so the command composes it in; nil
@@ -80,14 +84,18 @@ func (r *DoctorResult) add(f Finding) *Finding {
 // last snapshot left out as secrets. With opts.Fix it removes stale locks
 // and repacks, reporting each fix. configErr is the config problem
 // OpenForDoctor found, if any. It never creates .ctxgit/ or a store.
+// Interrupted (opts.Ctx), it returns the context's error and no result.
 func Doctor(w *workspace.Workspace, opts DoctorOptions, configErr error) (*DoctorResult, error) {
 	r := &DoctorResult{}
 	doctorConfig(w, r, configErr)
 	doctorState(w, r)
-	doctorLocks(w, r, opts.Fix)
-	store, seen, healthy := doctorStore(w, r)
+	store, storeErr := w.DiskStore()
+	doctorLocks(w, r, store, opts.Fix)
+	seen, healthy := doctorStore(w, r, store, storeErr)
 	if store != nil {
-		doctorObjects(w, r, store, seen, healthy, opts)
+		if err := doctorObjects(w, r, store, seen, healthy, opts); err != nil {
+			return nil, err
+		}
 	}
 	doctorTemp(w, r, store, opts.Fix)
 	if opts.Hooks != nil {
@@ -142,9 +150,23 @@ func doctorState(w *workspace.Workspace, r *DoctorResult) {
 	r.add(Finding{Check: "state", Level: FindingOK, Message: "valid: " + strings.Join(present, ", ")})
 }
 
+// The parts of the store each doctor check reads, so that each takes no
+// more than it uses; store is nil where the workspace has none yet.
+type (
+	scannedStore interface {
+		vcs.Store
+		vcs.GitDir
+		vcs.RefScanner
+	}
+	tempStore interface {
+		vcs.GitDir
+		vcs.TempCleaner
+	}
+)
+
 // doctorLocks finds a stale workspace lock and stale ref locks (SPEC §14),
 // and with fix removes them under the same rules a waiting process uses.
-func doctorLocks(w *workspace.Workspace, r *DoctorResult, fix bool) {
+func doctorLocks(w *workspace.Workspace, r *DoctorResult, store vcs.RefLocker, fix bool) {
 	before := len(r.Findings)
 	defer func() {
 		if len(r.Findings) == before {
@@ -167,8 +189,7 @@ func doctorLocks(w *workspace.Workspace, r *DoctorResult, fix bool) {
 			r.add(Finding{Check: "locks", Level: FindingNote, Message: fmt.Sprintf("workspace lock %s held by %s", rel, who)})
 		}
 	}
-	store, err := w.GitStore()
-	if err != nil || store == nil {
+	if store == nil {
 		return
 	}
 	locks, err := store.RefLocks(spec.RefPrefix)
@@ -193,17 +214,16 @@ func doctorLocks(w *workspace.Workspace, r *DoctorResult, fix bool) {
 
 // doctorStore checks that every ref under refs/ctxgit/ reads and reaches
 // a complete history, and that this workspace's session heads hold valid
-// checkpoints. It returns the store (nil without one), the objects the
-// refs reach, and whether everything read.
-func doctorStore(w *workspace.Workspace, r *DoctorResult) (*vcs.GitStore, map[vcs.Hash]bool, bool) {
-	store, err := w.GitStore()
-	if err != nil {
-		r.add(Finding{Check: "store", Level: FindingProblem, Message: w.Rel(err.Error())})
-		return nil, nil, false
+// checkpoints; openErr is why the store did not open. It returns the
+// objects the refs reach, and whether everything read.
+func doctorStore(w *workspace.Workspace, r *DoctorResult, store scannedStore, openErr error) (map[vcs.Hash]bool, bool) {
+	if openErr != nil {
+		r.add(Finding{Check: "store", Level: FindingProblem, Message: w.Rel(openErr.Error())})
+		return nil, false
 	}
 	if store == nil {
 		r.add(Finding{Check: "store", Level: FindingNote, Message: "no checkpoint store yet: the first checkpoint creates " + spec.PrivateStoreDir})
-		return nil, nil, true
+		return nil, true
 	}
 	healthy := true
 	refs, problems := store.ScanRefs(spec.RefPrefix)
@@ -244,12 +264,13 @@ func doctorStore(w *workspace.Workspace, r *DoctorResult) (*vcs.GitStore, map[vc
 		r.add(Finding{Check: "store", Level: FindingOK, Message: fmt.Sprintf("%d ref(s) under %s in %s, every chain and tree readable (%d objects)",
 			len(refs), spec.RefPrefix, w.Rel(store.CommonDir()), len(seen))})
 	}
-	return store, seen, healthy
+	return seen, healthy
 }
 
 // doctorObjects counts loose objects and, above the threshold, suggests
 // (or with --fix runs) the repack of SPEC §18.4.
-func doctorObjects(w *workspace.Workspace, r *DoctorResult, store *vcs.GitStore, seen map[vcs.Hash]bool, healthy bool, opts DoctorOptions) {
+// Its error is the context's, when the repack was interrupted.
+func doctorObjects(w *workspace.Workspace, r *DoctorResult, store vcs.ObjectFiles, seen map[vcs.Hash]bool, healthy bool, opts DoctorOptions) error {
 	// A pack git would refuse is not read: its objects count as absent
 	// and checkpoints write them again (issue 13 item 4), but the file
 	// stays until someone moves it.
@@ -264,7 +285,7 @@ func doctorObjects(w *workspace.Workspace, r *DoctorResult, store *vcs.GitStore,
 	count, bytes, err := store.LooseObjects()
 	if err != nil {
 		r.add(Finding{Check: "objects", Level: FindingProblem, Message: w.Rel(err.Error())})
-		return
+		return nil
 	}
 	ours := count
 	msg := fmt.Sprintf("%d loose object(s), %s", count, HumanBytes(bytes))
@@ -280,7 +301,7 @@ func doctorObjects(w *workspace.Workspace, r *DoctorResult, store *vcs.GitStore,
 	}
 	if ours <= opts.LooseThreshold {
 		r.add(Finding{Check: "objects", Level: FindingOK, Message: msg})
-		return
+		return nil
 	}
 	f := r.add(Finding{Check: "objects", Level: FindingWarning, Message: fmt.Sprintf("%s: over %d, a repack would help", msg, opts.LooseThreshold),
 		Fix: "--fix repacks (or run ctxgit prune)"})
@@ -288,22 +309,26 @@ func doctorObjects(w *workspace.Workspace, r *DoctorResult, store *vcs.GitStore,
 		if opts.Fix {
 			f.Fix = "not repacked: the store has problems to fix first"
 		}
-		return
+		return nil
 	}
-	res, err := w.Repack()
+	res, err := w.Repack(opts.Ctx)
 	if err != nil {
+		if cerr := workspace.ContextErr(opts.Ctx); cerr != nil {
+			return cerr
+		}
 		f.Fix = "repack failed: " + w.Rel(safetext.Line(err.Error()))
-		return
+		return nil
 	}
 	f.Fixed = true
 	f.Fix = "repacked: " + RepackSummary(res)
+	return nil
 }
 
 // doctorTemp reports the temporary files interrupted writes left in the
 // object directory and in the workspace (issue 13 item 13), with their
 // count and size; with fix it removes those no live writer can own:
 // ctxgit's whose writer is not running, git's past git prune's two weeks.
-func doctorTemp(w *workspace.Workspace, r *DoctorResult, store *vcs.GitStore, fix bool) {
+func doctorTemp(w *workspace.Workspace, r *DoctorResult, store tempStore, fix bool) {
 	before := len(r.Findings)
 	if store != nil {
 		private := w.Repo == nil
@@ -398,7 +423,7 @@ func doctorSecrets(w *workspace.Workspace, r *DoctorResult) {
 }
 
 // RepackSummary is one line saying what a repack did.
-func RepackSummary(r *vcs.RepackResult) string {
+func RepackSummary(r *RepackResult) string {
 	if r == nil {
 		return "no store"
 	}

@@ -67,8 +67,12 @@ type PruneResult struct {
 	// which is repacked whole; in a repository only ctxgit's loose objects
 	// are packed and git's gc collects the rest (SPEC §18.4).
 	Private bool
-	Repack  *vcs.RepackResult // nil on a dry run or without a store
+	Repack  *RepackResult // nil on a dry run or without a store
 }
+
+// RepackResult is what a repack did, as prune and doctor report it; named
+// here so that the command layer need not import vcs (ARCHITECTURE.md).
+type RepackResult = vcs.RepackResult
 
 // Changed reports whether prune removes anything.
 func (r *PruneResult) Changed() bool {

@@ -1,7 +1,9 @@
 // Package sharing is `ctxgit push` and `ctxgit fetch` (docs/cli.md#push, docs/cli.md#fetch): it
 // sends a workspace's session refs to a remote and copies a remote's
-// under refs/ctxgit/remotes/. It works over vcs.Store and the workspace
-// core's exported calls; workspace never imports it (ARCHITECTURE.md).
+// under refs/ctxgit/remotes/. It works over vcs.Store (fetch over
+// vcs.FetchStore: git fetch needs a git directory to write into) and the
+// workspace core's exported calls; workspace never imports it
+// (ARCHITECTURE.md).
 package sharing
 
 import (
@@ -446,7 +448,7 @@ func Fetch(w *workspace.Workspace, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer r.Close()
-	store, err := w.Store()
+	store, err := w.FetchStore()
 	if err != nil {
 		return nil, err
 	}

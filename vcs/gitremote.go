@@ -56,7 +56,7 @@ type gitRemote struct {
 	msgs     io.Writer
 	refs     []Ref
 	staged   string // the staging prefix of a fetch, to remove on Close
-	stageDir *GitStore
+	stageDir FetchStore
 }
 
 func connectGit(e *Endpoint, opts ConnectOptions) (Remote, error) {
@@ -139,7 +139,7 @@ func (r *gitRemote) Refs() []Ref { return r.refs }
 // namespace of its own, and returns the refs as they arrived there: git
 // has then checked the pack and that the history is connected, and the
 // caller checks what the refs point at before moving any of its own.
-func (r *gitRemote) Fetch(dst *GitStore, refs []Ref) ([]Ref, int, error) {
+func (r *gitRemote) Fetch(dst FetchStore, refs []Ref) ([]Ref, int, error) {
 	if len(refs) == 0 {
 		return nil, 0, nil
 	}
@@ -157,7 +157,7 @@ func (r *gitRemote) Fetch(dst *GitStore, refs []Ref) ([]Ref, int, error) {
 	for _, ref := range refs {
 		fmt.Fprintf(&spec, "+%s:%s%s\n", ref.Name, stage, strings.TrimPrefix(ref.Name, "refs/"))
 	}
-	before := dst.objectCount()
+	before := dst.ObjectCount()
 	r.staged, r.stageDir = stage, dst
 	// --refmap= keeps a configured fetch refspec from moving refs of its
 	// own on the side; no tags, FETCH_HEAD, submodules, pruning or
@@ -187,7 +187,7 @@ func (r *gitRemote) Fetch(dst *GitStore, refs []Ref) ([]Ref, int, error) {
 			return nil, 0, fmt.Errorf("%s sent an incomplete history (%s); no session was updated", r.ep, redactURLs(why))
 		}
 	}
-	n := dst.objectCount() - before
+	n := dst.ObjectCount() - before
 	if n < 0 {
 		n = 0
 	}
@@ -266,7 +266,7 @@ func pushReason(summary string) string {
 // than maxAge before now: a fetch killed before its Close left them, and
 // they would keep what it fetched from ever being pruned. Errors are
 // ignored; the next fetch tries again.
-func removeStaleStages(g *GitStore, now time.Time, maxAge time.Duration) {
+func removeStaleStages(g Store, now time.Time, maxAge time.Duration) {
 	refs, err := g.ListRefs(stagePrefix)
 	if err != nil {
 		return
@@ -527,10 +527,10 @@ var urlPassword = regexp.MustCompile(`(://[^/@:\s]*):[^@/\s]*@`)
 // redactURLs drops passwords from any URL in git's text.
 func redactURLs(s string) string { return urlPassword.ReplaceAllString(s, "$1@") }
 
-// objectCount counts the store's own objects: loose ones and those in its
+// ObjectCount counts the store's own objects: loose ones and those in its
 // packs' indexes. A fetch through git reports what it added as the
 // difference.
-func (g *GitStore) objectCount() int {
+func (g *GitStore) ObjectCount() int {
 	n, _, _ := g.LooseObjects()
 	packs, _ := filepath.Glob(filepath.Join(g.objDir, "pack", "pack-*.idx"))
 	for _, p := range packs {

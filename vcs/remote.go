@@ -206,7 +206,7 @@ type Remote interface {
 	// they reach, and returns them as they arrived — their ids can differ
 	// from Refs' when the remote moved meanwhile — and how many objects
 	// arrived. Only for a remote opened for fetching.
-	Fetch(dst *GitStore, refs []Ref) ([]Ref, int, error)
+	Fetch(dst FetchStore, refs []Ref) ([]Ref, int, error)
 	// Push sends the objects the updates need that the remote lacks
 	// (known reports what it has) and asks it to move its refs, each from
 	// Old. Only for a remote opened for pushing.
@@ -376,7 +376,7 @@ func isBareRepo(dir string) bool {
 
 func (l *localRemote) Refs() []Ref { return l.refs }
 
-func (l *localRemote) Fetch(dst *GitStore, refs []Ref) ([]Ref, int, error) {
+func (l *localRemote) Fetch(dst FetchStore, refs []Ref) ([]Ref, int, error) {
 	tips := make([]Hash, 0, len(refs))
 	odd := 0
 	for _, r := range refs {

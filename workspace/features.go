@@ -81,13 +81,31 @@ func CheckpointIDOf(s vcs.Store, id vcs.Hash) string {
 }
 
 // What retention (prune and doctor) needs of the core. Doctor reads what
-// only the concrete store offers (ref locks, bad packs, loose-object
-// counts, temporary files), so it gets *vcs.GitStore; prune repacks
-// through Repack and RepackLocked, which need it too.
+// only a store on disk offers (ref locks, bad packs, loose-object counts,
+// temporary files), through vcs.DiskStore; prune repacks through
+// RepackLocked, doctor through Repack.
 
-// GitStore opens the checkpoint store as the concrete git store: nil (and
-// no error), with nothing created, when there is none yet.
-func (w *Workspace) GitStore() (*vcs.GitStore, error) { return w.storeIfAny() }
+// DiskStore opens the checkpoint store with its upkeep (vcs.DiskStore):
+// nil (and no error), with nothing created, when there is none yet.
+func (w *Workspace) DiskStore() (vcs.DiskStore, error) {
+	store, err := w.storeIfAny()
+	if err != nil || store == nil {
+		// An untyped nil: a nil *GitStore in the interface would not
+		// compare equal to nil.
+		return nil, err
+	}
+	return store, nil
+}
+
+// FetchStore opens the checkpoint store a fetch writes into, creating a
+// private one if there is none yet.
+func (w *Workspace) FetchStore() (vcs.FetchStore, error) {
+	store, err := w.Store()
+	if err != nil {
+		return nil, err
+	}
+	return store, nil
+}
 
 // RecoveredPath is the replay marker file of session (SPEC §10.3).
 func (w *Workspace) RecoveredPath(session string) string { return w.recoveredPath(session) }
@@ -97,17 +115,15 @@ func EntryOf(id vcs.Hash, c *vcs.Commit) Entry { return entryOf(id, c) }
 
 // Repack packs the store under the workspace lock, as prune does after
 // pruning (SPEC §18.4). It returns nil when there is no store.
-func (w *Workspace) Repack() (*vcs.RepackResult, error) {
-	lock, err := w.Lock()
+// ctx, when not nil, ends a wait for the lock and interrupts the repack
+// before it publishes anything.
+func (w *Workspace) Repack(ctx context.Context) (*vcs.RepackResult, error) {
+	lock, err := w.LockContext(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Unlock()
-	store, err := w.storeIfAny()
-	if err != nil || store == nil {
-		return nil, err
-	}
-	return w.repack(context.Background(), store)
+	return w.RepackLocked(ctx)
 }
 
 // RepackLocked is Repack for a caller that already holds the workspace
@@ -123,7 +139,7 @@ func (w *Workspace) RepackLocked(ctx context.Context) (*vcs.RepackResult, error)
 // repack gives the space back (SPEC §18.4): the private store is repacked
 // whole; in a repository ctxgit only packs the loose objects its refs
 // reach and leaves the rest to git's gc.
-func (w *Workspace) repack(ctx context.Context, store *vcs.GitStore) (*vcs.RepackResult, error) {
+func (w *Workspace) repack(ctx context.Context, store vcs.Repacker) (*vcs.RepackResult, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}

@@ -267,6 +267,11 @@ func (w *Workspace) Now() time.Time { return w.Env.Now().UTC().Truncate(time.Sec
 // repository's object database, or the private store, created (with the
 // .ctxgit/.gitignore that keeps it out of any repository made around it
 // later) on first use.
+//
+// It is the concrete store because the core is where ctxgit's store is
+// chosen and opened, and the checkpoint keys its stat cache by the
+// store's directory; feature packages get an interface instead
+// (ReadStore, DiskStore, FetchStore).
 func (w *Workspace) Store() (*vcs.GitStore, error) {
 	if w.store != nil {
 		return w.store, nil

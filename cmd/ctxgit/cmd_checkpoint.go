@@ -7,7 +7,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/spec"
-	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -25,7 +24,7 @@ func (a *app) checkpointCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			progress := new(vcs.Progress)
+			progress := new(workspace.Progress)
 			stop := a.startProgress(progress, c.Bool("json"))
 			res, err := w.Checkpoint(workspace.CheckpointOptions{
 				Session: sess, Trigger: c.String("trigger"), Message: c.String("message"), NextAction: c.String("next"),

@@ -38,7 +38,7 @@ func (a *app) doctorCommand() *cli.Command {
 			if c.Int("max-loose") < 0 {
 				return spec.Usage("--max-loose must be at least 0, got %d", c.Int("max-loose"))
 			}
-			res, err := retention.Doctor(w, retention.DoctorOptions{Fix: c.Bool("fix"), LooseThreshold: c.Int("max-loose"), Hooks: hostconfig.DoctorHooks}, configErr)
+			res, err := retention.Doctor(w, retention.DoctorOptions{Fix: c.Bool("fix"), LooseThreshold: c.Int("max-loose"), Ctx: c.Context, Hooks: hostconfig.DoctorHooks}, configErr)
 			if err != nil {
 				return err
 			}

@@ -7,7 +7,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/retention"
-	"github.com/ctxgit/ctxgit/vcs"
 )
 
 func (a *app) pruneCommand() *cli.Command {
@@ -153,7 +152,7 @@ type repackResult struct {
 	RemovedTemp    int    `json:"removed_temp"`
 }
 
-func repackJSON(r *vcs.RepackResult) *repackResult {
+func repackJSON(r *retention.RepackResult) *repackResult {
 	if r == nil {
 		return nil
 	}

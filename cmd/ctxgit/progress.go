@@ -6,7 +6,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // progressDelay is how long a command runs before it shows progress: most
@@ -17,7 +17,7 @@ const progressDelay = time.Second
 // once the command has run for progressDelay — only when stderr is a
 // terminal and the output is not JSON (hooks never call it). The returned
 // function stops it and clears the line.
-func (a *app) startProgress(p *vcs.Progress, json bool) (stop func()) {
+func (a *app) startProgress(p *workspace.Progress, json bool) (stop func()) {
 	f, ok := a.stderr.(*os.File)
 	if json || !ok || !isTerminal(f) {
 		return func() {}
@@ -51,7 +51,7 @@ func (a *app) startProgress(p *vcs.Progress, json bool) (stop func()) {
 
 // progressText is the progress line: the walk while it runs, then files
 // and bytes read of those the stat cache missed, with the rate.
-func progressText(p *vcs.Progress, elapsed time.Duration) string {
+func progressText(p *workspace.Progress, elapsed time.Duration) string {
 	scanned, toHash, hashed, bytes := p.Scanned.Load(), p.ToHash.Load(), p.Hashed.Load(), p.Bytes.Load()
 	if toHash == 0 {
 		return fmt.Sprintf("ctxgit: scanning the workspace: %d entries", scanned)

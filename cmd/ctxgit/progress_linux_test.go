@@ -9,7 +9,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // openPTY opens a pseudo-terminal pair: what a user's terminal looks like
@@ -44,7 +44,7 @@ func TestProgressOnATerminal(t *testing.T) {
 	if !isTerminal(slave) {
 		t.Fatal("a pseudo-terminal is not taken for a terminal")
 	}
-	p := new(vcs.Progress)
+	p := new(workspace.Progress)
 	p.Scanned.Store(42)
 	a := &app{stderr: slave}
 	stop := a.startProgress(p, true)

@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // The progress line: the walk, then files and bytes read with the rate.
 func TestProgressText(t *testing.T) {
-	p := new(vcs.Progress)
+	p := new(workspace.Progress)
 	p.Scanned.Store(12345)
 	if got := progressText(p, time.Second); got != "ctxgit: scanning the workspace: 12345 entries" {
 		t.Errorf("scanning: %q", got)
@@ -45,7 +45,7 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 		t.Fatal("a pipe taken for a terminal")
 	}
 	// Past the delay, a pipe still gets nothing.
-	p := new(vcs.Progress)
+	p := new(workspace.Progress)
 	p.Scanned.Store(1)
 	stop := (&app{stderr: w}).startProgress(p, false)
 	time.Sleep(progressDelay + 300*time.Millisecond)

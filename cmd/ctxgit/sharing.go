@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/sharing"
-	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -56,7 +55,7 @@ func (a *app) printSync(res *sharing.Result, verb string, asJSON bool) error {
 	return nil
 }
 
-func hashOrEmpty(h vcs.Hash) string {
+func hashOrEmpty(h workspace.Hash) string {
 	if h.IsZero() {
 		return ""
 	}

@@ -1,0 +1,78 @@
+package retention_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctxgit/ctxgit/internal/wstest"
+	"github.com/ctxgit/ctxgit/retention"
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/vcs/vcstest"
+)
+
+// Issue 17 item 6: doctor --fix interrupted at any check of its repack
+// returns context.Canceled and no result, and leaves the store as it was:
+// no pack published, no loose object deleted, no lock or temporary file
+// left. Run to the end, it repacks.
+func TestDoctorFixCancelled(t *testing.T) {
+	w, now := pruneWorkspace(t)
+	for i := range 4 {
+		checkpointAt(t, w, now, fixedNow.Add(time.Duration(i)*time.Minute), "default", fmt.Sprintf("f%d.txt", i), fmt.Sprint(i))
+	}
+	storeDir := w.Path(spec.PrivateStoreDir)
+	before := wstest.TreeFiles(t, storeDir)
+	loose := 0
+	for p := range before {
+		if strings.HasPrefix(p, "objects/") && !strings.HasPrefix(p, "objects/pack/") && !strings.HasPrefix(p, "objects/info/") {
+			loose++
+		}
+	}
+	if loose < 10 {
+		t.Fatalf("%d loose objects before the repack: too few to interrupt it between them", loose)
+	}
+	interrupted := 0
+	for n := 0; ; n++ {
+		if n > 2000 {
+			t.Fatal("doctor --fix never finished")
+		}
+		res, err := retention.Doctor(w, retention.DoctorOptions{Fix: true, LooseThreshold: 1, Ctx: vcstest.CancelAfter(n)}, nil)
+		if left := wstest.Leftovers(wstest.TreeFiles(t, w.Root)); len(left) > 0 {
+			t.Fatalf("interrupted at check %d: left %v", n, left)
+		}
+		if err == nil {
+			if f := findingOf(res, "objects"); f == nil || !f.Fixed || !strings.HasPrefix(f.Fix, "repacked: ") {
+				t.Fatalf("finished doctor --fix after %d interruptions: objects finding %+v", interrupted, f)
+			}
+			break
+		}
+		if !errors.Is(err, context.Canceled) || res != nil {
+			t.Fatalf("interrupted at check %d: %v, %+v; want context.Canceled and no result", n, err, res)
+		}
+		interrupted++
+		if after := wstest.TreeFiles(t, storeDir); !maps.Equal(after, before) {
+			t.Fatalf("interrupted at check %d: the store changed", n)
+		}
+	}
+	// One check per object walked, and one before the pack is renamed
+	// into place.
+	if interrupted < loose {
+		t.Fatalf("interrupted %d times with %d loose objects: the repack is not checked between them", interrupted, loose)
+	}
+	if after := wstest.TreeFiles(t, storeDir); maps.Equal(after, before) {
+		t.Fatal("the finished repack changed nothing")
+	}
+}
+
+func findingOf(r *retention.DoctorResult, check string) *retention.Finding {
+	for i := range r.Findings {
+		if r.Findings[i].Check == check {
+			return &r.Findings[i]
+		}
+	}
+	return nil
+}
