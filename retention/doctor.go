@@ -164,7 +164,7 @@ type (
 	}
 )
 
-// doctorLocks finds a stale workspace lock and stale ref locks (SPEC §14),
+// doctorLocks finds a stale workspace lock and stale ref locks (SPEC §13),
 // and with fix removes them under the same rules a waiting process uses.
 func doctorLocks(w *workspace.Workspace, r *DoctorResult, store vcs.RefLocker, fix bool) {
 	before := len(r.Findings)
@@ -268,7 +268,7 @@ func doctorStore(w *workspace.Workspace, r *DoctorResult, store scannedStore, op
 }
 
 // doctorObjects counts loose objects and, above the threshold, suggests
-// (or with --fix runs) the repack of SPEC §18.4.
+// (or with --fix runs) the repack of SPEC §14.4.
 // Its error is the context's, when the repack was interrupted.
 func doctorObjects(w *workspace.Workspace, r *DoctorResult, store vcs.ObjectFiles, seen map[vcs.Hash]bool, healthy bool, opts DoctorOptions) error {
 	// A pack git would refuse is not read: its objects count as absent

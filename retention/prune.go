@@ -15,7 +15,7 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// PruneOptions are the inputs of `ctxgit prune` (SPEC §18). A nil limit
+// PruneOptions are the inputs of `ctxgit prune` (SPEC §14). A nil limit
 // takes the config's retention value.
 type PruneOptions struct {
 	DryRun      bool
@@ -65,7 +65,7 @@ type PruneResult struct {
 	Sessions    []SessionPrune
 	// Private is true when the store is ctxgit's own .ctxgit/store.git,
 	// which is repacked whole; in a repository only ctxgit's loose objects
-	// are packed and git's gc collects the rest (SPEC §18.4).
+	// are packed and git's gc collects the rest (SPEC §14.4).
 	Private bool
 	Repack  *RepackResult // nil on a dry run or without a store
 }
@@ -84,12 +84,12 @@ func (r *PruneResult) Changed() bool {
 	return false
 }
 
-// Prune applies the retention rules of SPEC §18 to the workspace's
+// Prune applies the retention rules of SPEC §14 to the workspace's
 // sessions: each kept session keeps its newest checkpoints, idle sessions
 // and sessions over the cap are dropped whole, and the store is repacked
 // so the space comes back. Everything happens under the workspace lock,
 // in an order that leaves every ref at a complete chain whenever the
-// process dies (§18.3). A dry run takes no lock and changes nothing.
+// process dies (§14.3). A dry run takes no lock and changes nothing.
 func Prune(w *workspace.Workspace, opts PruneOptions) (*PruneResult, error) {
 	res := &PruneResult{DryRun: opts.DryRun, Keep: w.Config.Retention.Keep,
 		MaxIdleDays: w.Config.Retention.MaxIdleDays, MaxSessions: w.Config.Retention.MaxSessions}
@@ -109,7 +109,7 @@ func Prune(w *workspace.Workspace, opts PruneOptions) (*PruneResult, error) {
 		*o.dst = *o.v
 	}
 	// Without a store there is nothing to prune, and no lock is taken:
-	// taking one would create .ctxgit/local/ (SPEC §14).
+	// taking one would create .ctxgit/local/ (SPEC §13).
 	store, err := w.ReadStore()
 	if err != nil {
 		return nil, err
@@ -247,7 +247,7 @@ func checkpointName(e workspace.Entry) string {
 
 // applyPrune carries out the plan: new commits made durable first, then
 // the refs moved one by one with compare-and-swap, so a crash at any
-// instant leaves every ref at a complete chain (SPEC §18.3).
+// instant leaves every ref at a complete chain (SPEC §14.3).
 func applyPrune(w *workspace.Workspace, ctx context.Context, store vcs.Store, res *PruneResult) error {
 	if !res.Changed() {
 		return nil

@@ -46,7 +46,7 @@ func checkpointAt(t *testing.T, w *workspace.Workspace, now *time.Time, at time.
 
 func intp(n int) *int { return &n }
 
-// SPEC §18.2: a checkpoint whose session base was pruned away diffs
+// SPEC §14.2: a checkpoint whose session base was pruned away diffs
 // against the oldest checkpoint left on the chain and records it; the
 // stat cache is gone after prune and rebuilt without a warning.
 func TestPruneSessionBaseAndStatCache(t *testing.T) {
@@ -58,7 +58,7 @@ func TestPruneSessionBaseAndStatCache(t *testing.T) {
 		t.Fatalf("no stat cache before prune: %v", err)
 	}
 	// The pruned commits were written long ago: past the grace period in
-	// which an unreachable object is kept (SPEC §18.4).
+	// which an unreachable object is kept (SPEC §14.4).
 	when := time.Now().Add(-2 * time.Hour)
 	filepath.WalkDir(w.Path(".ctxgit/store.git/objects"), func(p string, e fs.DirEntry, err error) error {
 		if err == nil && !e.IsDir() {
@@ -101,7 +101,7 @@ func TestPruneSessionBaseAndStatCache(t *testing.T) {
 	}
 }
 
-// SPEC §18.1: idle sessions go whole, the cap drops the longest idle, the
+// SPEC §14.1: idle sessions go whole, the cap drops the longest idle, the
 // workspace's newest session always stays, and a dry run writes nothing.
 func TestPrunePlan(t *testing.T) {
 	w, now := pruneWorkspace(t)
@@ -158,7 +158,7 @@ func TestPrunePlan(t *testing.T) {
 	}
 }
 
-// SPEC §18.3, §18.4: when the repack cannot run (an object is missing),
+// SPEC §14.3, §14.4: when the repack cannot run (an object is missing),
 // the refs have already moved to complete chains, the error says so, and
 // nothing is deleted.
 func TestPruneRepackFailure(t *testing.T) {
@@ -188,7 +188,7 @@ func TestPruneRepackFailure(t *testing.T) {
 	}
 }
 
-// SPEC §18.1 rule 5: a chain holding a merge is not rewritten; it can
+// SPEC §14.1 rule 5: a chain holding a merge is not rewritten; it can
 // still be dropped whole.
 func TestPruneLeavesMergesAlone(t *testing.T) {
 	w, now := pruneWorkspace(t)

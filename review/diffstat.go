@@ -12,10 +12,10 @@ import (
 // not a terminal. A fixed width keeps the output the same everywhere.
 const statWidth = 80
 
-// RenderStat renders files as `git diff --stat` does (docs/design.md, "Diff and report"): one
-// line per file, `name | N +++--`, names and graph fitted into 80 columns
-// by git's rules, renames as `dir/{a => b}`, binary files as
-// `Bin OLD -> NEW bytes`, and git's summary line.
+// RenderStat renders files as `git diff --stat` does (docs/design.md, "Diff and
+// report"): one line per file, `name | N +++--`, names and graph fitted into 80
+// columns by git's rules, renames as `dir/{a => b}`, binary files as `Bin OLD
+// -> NEW bytes`, and git's summary line.
 func RenderStat(files []FileDiff) string {
 	if len(files) == 0 {
 		return ""

@@ -2,8 +2,8 @@ package review
 
 import "testing"
 
-// docs/design.md, "Diff and report": --stat is git's layout. The expected texts were printed by
-// git 2.x `git diff --stat` for the same changes.
+// docs/design.md, "Diff and report": --stat is git's layout. The expected texts
+// were printed by git 2.x `git diff --stat` for the same changes.
 func TestRenderStat(t *testing.T) {
 	long := "some/really/long/path/to/a/deeply/nested/directory/structure/here/numbers.txt"
 	for _, tc := range []struct {

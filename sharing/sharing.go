@@ -1,7 +1,7 @@
-// Package sharing is `ctxgit push` and `ctxgit fetch` (docs/cli.md#push, docs/cli.md#fetch): it
-// sends a workspace's session refs to a remote and copies a remote's
-// under refs/ctxgit/remotes/. It works over vcs.Store (fetch over
-// vcs.FetchStore: git fetch needs a git directory to write into) and the
+// Package sharing is `ctxgit push` and `ctxgit fetch` (docs/cli.md#push,
+// docs/cli.md#fetch): it sends a workspace's session refs to a remote and
+// copies a remote's under refs/ctxgit/remotes/. It works over vcs.Store (fetch
+// over vcs.FetchStore: git fetch needs a git directory to write into) and the
 // workspace core's exported calls; workspace never imports it
 // (ARCHITECTURE.md).
 package sharing
@@ -24,13 +24,13 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// Sharing checkpoints (docs/cli.md#push, docs/cli.md#fetch): `ctxgit push` sends this workspace's
-// session refs to the same names on a remote; `ctxgit fetch` copies a
-// remote's refs/ctxgit/ refs under refs/ctxgit/remotes/<remote>/, never
-// over local ones. Neither takes the workspace lock: they write objects
-// and refs under refs/ctxgit/remotes/ only, each ref by compare-and-swap,
-// so a checkpoint taken meanwhile is never blocked for the length of a
-// network transfer and never lost.
+// Sharing checkpoints (docs/cli.md#push, docs/cli.md#fetch): `ctxgit push`
+// sends this workspace's session refs to the same names on a remote; `ctxgit
+// fetch` copies a remote's refs/ctxgit/ refs under
+// refs/ctxgit/remotes/<remote>/, never over local ones. Neither takes the
+// workspace lock: they write objects and refs under refs/ctxgit/remotes/ only,
+// each ref by compare-and-swap, so a checkpoint taken meanwhile is never
+// blocked for the length of a network transfer and never lost.
 
 // DefaultRemote is the remote push and fetch use when none is given.
 const DefaultRemote = "origin"

@@ -123,9 +123,10 @@ func TestResolveRemoteNames(t *testing.T) {
 	}
 }
 
-// SPEC §7.1, docs/cli.md#push, docs/cli.md#fetch: a subdirectory workspace pushes its own namespace,
-// and a clone's same subdirectory reads what it fetched as REMOTE/KEY;
-// the top level's sessions arrive too but stay out of its list.
+// SPEC §7.1, docs/cli.md#push, docs/cli.md#fetch: a subdirectory workspace
+// pushes its own namespace, and a clone's same subdirectory reads what it
+// fetched as REMOTE/KEY; the top level's sessions arrive too but stay out of
+// its list.
 func TestShareNamespacedWorkspace(t *testing.T) {
 	base := realpath(t, t.TempDir())
 	remote := filepath.Join(base, "remote.git")

@@ -97,7 +97,7 @@ type CheckpointConfig struct {
 	AuthorEmail string `yaml:"author_email"`
 }
 
-// RetentionConfig governs `ctxgit prune` (SPEC §18).
+// RetentionConfig governs `ctxgit prune` (SPEC §14).
 type RetentionConfig struct {
 	// Keep is how many of each session's newest checkpoints survive.
 	Keep int `yaml:"keep"`

@@ -182,7 +182,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"author with brackets", "checkpoint:\n  author_name: Eve <x>\n", configPath + ":2: checkpoint.author_name must be non-empty, with no '<', '>' or newline"},
 		{"email with newline", "checkpoint:\n  author_email: \"a\\nb\"\n", configPath + ":2: checkpoint.author_email must be non-empty"},
 		{"empty author", "checkpoint:\n  author_name: ''\n", configPath + ":2: checkpoint.author_name must be non-empty"},
-		// SPEC §18: retention keeps at least the newest checkpoint.
+		// SPEC §14: retention keeps at least the newest checkpoint.
 		{"keep zero", "retention:\n  keep: 0\n", configPath + ":2: retention.keep must be at least 1 (a session's newest checkpoint is never pruned), got 0"},
 		{"negative idle days", "retention:\n  max_idle_days: -1\n", configPath + ":2: retention.max_idle_days must not be negative"},
 		{"negative max sessions", "retention:\n  max_sessions: -3\n", configPath + ":2: retention.max_sessions must not be negative"},

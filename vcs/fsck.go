@@ -27,7 +27,7 @@ type RefLock struct {
 }
 
 // Stale reports whether the lock is old enough to be the leftover of a
-// killed process (SPEC §14): ref locks are held for milliseconds.
+// killed process (SPEC §13): ref locks are held for milliseconds.
 func (l RefLock) Stale() bool { return l.Age > staleRefLock }
 
 // RefLocks lists the lock files under the refs of prefix, and
@@ -53,7 +53,7 @@ func (g *GitStore) RefLocks(prefix string) ([]RefLock, error) {
 }
 
 // RemoveStaleRefLock removes a ref lock file if it is still stale, as a
-// waiting ref update would (SPEC §14). It reports whether it did.
+// waiting ref update would (SPEC §13). It reports whether it did.
 func (g *GitStore) RemoveStaleRefLock(path string) bool {
 	if !strings.HasPrefix(path, g.commonDir+string(filepath.Separator)) || !strings.HasSuffix(path, ".lock") {
 		return false

@@ -182,7 +182,7 @@ func (g *GitStore) ReadObject(h Hash) (ObjectType, []byte, error) {
 	if errors.Is(err, ErrObjectNotFound) || errors.Is(err, fs.ErrNotExist) {
 		// A pack may have appeared since the index was loaded (our own
 		// batch, or a concurrent git gc), or gone with a repack that
-		// moved its objects into a new one (SPEC §18): look once more.
+		// moved its objects into a new one (SPEC §14): look once more.
 		g.invalidatePacks()
 		t, data, err = g.readObject(h)
 	}

@@ -188,7 +188,7 @@ func TestHeldRefLock(t *testing.T) {
 	}
 }
 
-// SPEC §14: under the workspace lock, a session ref's lock file that
+// SPEC §13: under the workspace lock, a session ref's lock file that
 // outlasts the wait was left by a killed checkpoint and is taken over;
 // outside the owned prefix it is still respected.
 func TestOwnedRefLockTakenOver(t *testing.T) {

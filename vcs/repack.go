@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// RepackMode says what a repack may delete (SPEC §18.4).
+// RepackMode says what a repack may delete (SPEC §14.4).
 type RepackMode int
 
 const (
@@ -48,7 +48,7 @@ type RepackResult struct {
 // written (negative when packing cost more than it freed).
 func (r *RepackResult) Reclaimed() int64 { return r.RemovedBytes - r.PackBytes }
 
-// Repack packs the store's objects as mode says (SPEC §18.4). It is
+// Repack packs the store's objects as mode says (SPEC §14.4). It is
 // crash-safe: the new pack is written, fsynced and verified before any
 // file is deleted, and only files that existed before it started and
 // whose objects the new pack (or a pack that stays) holds, or that no
@@ -219,7 +219,7 @@ func (g *GitStore) Repack(ctx context.Context, mode RepackMode, roots []Hash) (*
 			remove(p.base + ext)
 		}
 	}
-	// A full repack is a private store's (SPEC §18.4): only ctxgit writes
+	// A full repack is a private store's (SPEC §14.4): only ctxgit writes
 	// there.
 	res.RemovedTemp = g.removeStaleTemp(remove, mode == RepackAll)
 	g.removeEmptyFanout()

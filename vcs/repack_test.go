@@ -56,7 +56,7 @@ func newPrivate(t *testing.T) (*vcs.GitStore, string) {
 	return s, dir
 }
 
-// SPEC §18.2: re-parenting keeps every byte but the parent lines.
+// SPEC §14.2: re-parenting keeps every byte but the parent lines.
 func TestReparent(t *testing.T) {
 	raw := "tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\n" +
 		"parent 1111111111111111111111111111111111111111\n" +
@@ -88,7 +88,7 @@ func TestReparent(t *testing.T) {
 	}
 }
 
-// SPEC §18.2: a rewritten chain keeps trees, messages and dates; only the
+// SPEC §14.2: a rewritten chain keeps trees, messages and dates; only the
 // oldest kept commit loses its parent.
 func TestRewriteChain(t *testing.T) {
 	s := vcs.NewMemStore()
@@ -161,7 +161,7 @@ func TestWalkReachableMissing(t *testing.T) {
 	}
 }
 
-// SPEC §18.4: the private store is repacked whole: one pack holding what
+// SPEC §14.4: the private store is repacked whole: one pack holding what
 // refs reach; every other object and pack is gone; git agrees.
 func TestRepackAllPrivate(t *testing.T) {
 	s, dir := newPrivate(t)
@@ -255,7 +255,7 @@ func TestRepackAllPrivate(t *testing.T) {
 	gitCmd(t, dir, "--git-dir="+dir, "fsck", "--strict", "--no-dangling", "--full")
 }
 
-// SPEC §18.4: what any ref, a detached HEAD or a reflog names is kept in
+// SPEC §14.4: what any ref, a detached HEAD or a reflog names is kept in
 // a full repack; packs marked .keep are left alone.
 func TestRepackAllKeepsEveryRoot(t *testing.T) {
 	s, dir := newPrivate(t)
@@ -291,7 +291,7 @@ func TestRepackAllKeepsEveryRoot(t *testing.T) {
 	gitCmd(t, dir, "--git-dir="+dir, "fsck", "--strict", "--no-dangling")
 }
 
-// SPEC §18.4: in a user's repository only loose objects refs/ctxgit reach
+// SPEC §14.4: in a user's repository only loose objects refs/ctxgit reach
 // are touched, and only once they are packed; the user's loose objects
 // and unreachable ctxgit objects stay for git gc.
 func TestRepackLooseShared(t *testing.T) {
@@ -346,7 +346,7 @@ func TestRepackLooseShared(t *testing.T) {
 	}
 }
 
-// SPEC §18.4: a missing object stops a repack before anything is deleted.
+// SPEC §14.4: a missing object stops a repack before anything is deleted.
 func TestRepackStopsOnMissingObject(t *testing.T) {
 	for _, mode := range []vcs.RepackMode{vcs.RepackAll, vcs.RepackLoose} {
 		s, dir := newPrivate(t)
@@ -443,7 +443,7 @@ func ageFiles(t *testing.T, dir string, d time.Duration) {
 	})
 }
 
-// SPEC §18.4: an object no ref reaches yet may be a transfer's in flight
+// SPEC §14.4: an object no ref reaches yet may be a transfer's in flight
 // (fetch writes objects, then moves its refs without the workspace lock):
 // a full repack keeps it until it is an hour old.
 func TestRepackKeepsRecentUnreachable(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Issue 13 item 13, SPEC §18.4: which temporary files of the object
+// Issue 13 item 13, SPEC §14.4: which temporary files of the object
 // directory may go. git's own wait for git prune's two weeks in a shared
 // repository; ctxgit's go once their writer is gone (after a minute, for
 // a writer on another host); a running writer's stay.

@@ -13,7 +13,7 @@ import (
 // nil. A missing or undecodable object stops the walk with an error naming
 // it and the object that refers to it; so does an error from visit.
 //
-// Retention (SPEC §18) decides from this walk what a store must keep, so
+// Retention (SPEC §14) decides from this walk what a store must keep, so
 // it never guesses: anything it cannot read is an error, never "unused".
 func WalkReachable(s Store, roots []Hash, seen map[Hash]bool, visit func(h Hash, t ObjectType, data []byte) error) error {
 	return reach{seen: seen, history: true, checkBlobs: true}.walk(s, roots, visit)

@@ -126,7 +126,7 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 	}
 	// Only holders of the workspace lock write this workspace's session
 	// refs: a lock file on one that outlasts the wait is a killed
-	// checkpoint's, taken over (SPEC §14).
+	// checkpoint's, taken over (SPEC §13).
 	store.OwnRefLocks(spec.SessionRefsPrefix(w.Namespace))
 	defer store.OwnRefLocks("")
 	if w.Repo != nil {
@@ -193,7 +193,7 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 		base, err := vcs.ReadCommit(store, baseID)
 		if errors.Is(err, vcs.ErrObjectNotFound) {
 			// ctxgit prune removed the session's first checkpoint: the
-			// oldest one still on the chain is the base now (SPEC §18.2).
+			// oldest one still on the chain is the base now (SPEC §14.2).
 			baseID, base, err = chainRoot(store, prevID)
 		}
 		cp.Meta.SessionBase = baseID.String()
@@ -246,7 +246,7 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 	}
 	committed = true
 	// A holder that lost the lock while stopped publishes nothing: not
-	// the ref, not the worktree copies (SPEC §14).
+	// the ref, not the worktree copies (SPEC §13).
 	if err := w.checkHeld(); err != nil {
 		return nil, err
 	}

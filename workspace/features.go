@@ -50,7 +50,7 @@ func (w *Workspace) SessionHead(store vcs.Store, session string) (vcs.Hash, *spe
 func (w *Workspace) FSFlags() vcs.FSFlags { return w.fsFlags() }
 
 // CheckHeld fails when the workspace lock this process took is no longer
-// its own (SPEC §14); a write checks it just before it publishes. Without
+// its own (SPEC §13); a write checks it just before it publishes. Without
 // a held lock it passes.
 func (w *Workspace) CheckHeld() error { return w.checkHeld() }
 
@@ -114,7 +114,7 @@ func (w *Workspace) RecoveredPath(session string) string { return w.recoveredPat
 func EntryOf(id vcs.Hash, c *vcs.Commit) Entry { return entryOf(id, c) }
 
 // Repack packs the store under the workspace lock, as prune does after
-// pruning (SPEC §18.4). It returns nil when there is no store.
+// pruning (SPEC §14.4). It returns nil when there is no store.
 // ctx, when not nil, ends a wait for the lock and interrupts the repack
 // before it publishes anything.
 func (w *Workspace) Repack(ctx context.Context) (*vcs.RepackResult, error) {
@@ -136,7 +136,7 @@ func (w *Workspace) RepackLocked(ctx context.Context) (*vcs.RepackResult, error)
 	return w.repack(ctx, store)
 }
 
-// repack gives the space back (SPEC §18.4): the private store is repacked
+// repack gives the space back (SPEC §14.4): the private store is repacked
 // whole; in a repository ctxgit only packs the loose objects its refs
 // reach and leaves the rest to git's gc.
 func (w *Workspace) repack(ctx context.Context, store vcs.Repacker) (*vcs.RepackResult, error) {
@@ -157,7 +157,7 @@ func (w *Workspace) repack(ctx context.Context, store vcs.Repacker) (*vcs.Repack
 	return store.Repack(ctx, vcs.RepackLoose, roots)
 }
 
-// WorkspaceLock is who holds the workspace lock (SPEC §14), as doctor
+// WorkspaceLock is who holds the workspace lock (SPEC §13), as doctor
 // reports it.
 type WorkspaceLock struct {
 	PID     int // 0 when the content is unreadable

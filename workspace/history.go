@@ -349,7 +349,7 @@ func TaskChanges(a, b *spec.TaskState) []TaskChange {
 }
 
 // chainRoot is the oldest checkpoint on the chain below head. A checkpoint
-// whose session base was pruned away diffs against it instead (SPEC §18.2).
+// whose session base was pruned away diffs against it instead (SPEC §14.2).
 func chainRoot(store vcs.Store, head vcs.Hash) (vcs.Hash, *vcs.Commit, error) {
 	id := head
 	for {

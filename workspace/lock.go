@@ -16,7 +16,7 @@ import (
 	"github.com/ctxgit/ctxgit/spec"
 )
 
-// Lock is the workspace lock (SPEC §14): one ctxgit process at a time
+// Lock is the workspace lock (SPEC §13): one ctxgit process at a time
 // changes a workspace's state files, stat cache and refs.
 type Lock struct {
 	path  string
@@ -171,11 +171,10 @@ const pidReuseSlack = 2 * time.Second
 // taken for the leftover of a killed process.
 const garbledLockGrace = 2 * time.Second
 
-// takeOver removes a stale lock, but only if it still holds what was
-// judged stale: the decision is made under a locked guard file (internal/lockfile), so two
-// processes can never both remove a lock and one of them remove the
-// other's fresh one.
-// It reports whether the lock was removed.
+// takeOver removes a stale lock, but only if it still holds what was judged
+// stale: the decision is made under a locked guard file (internal/lockfile), so
+// two processes can never both remove a lock and one of them remove the other's
+// fresh one. It reports whether the lock was removed.
 func takeOver(path string, judged []byte) bool {
 	g, err := os.OpenFile(path+".guard", os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -254,7 +253,7 @@ func (w *Workspace) checkHeld() error {
 // publish replaces path with data as WriteFileAtomic does, checking that
 // the workspace lock is still this process's just before the rename: the
 // rename is what makes the write visible, and a holder that lost the lock
-// must not make it (SPEC §14). Without a held lock it is WriteFileAtomic.
+// must not make it (SPEC §13). Without a held lock it is WriteFileAtomic.
 func (w *Workspace) publish(path string, data []byte, perm fs.FileMode) error {
 	if w.held == nil {
 		return WriteFileAtomic(path, data, perm)

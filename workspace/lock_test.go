@@ -37,7 +37,7 @@ func takeOverDuring(t *testing.T, w *Workspace) {
 	t.Cleanup(func() { beforePublishCheck = nil })
 }
 
-// SPEC §14: a holder that lost its lock publishes nothing and fails with a
+// SPEC §13: a holder that lost its lock publishes nothing and fails with a
 // conflict (exit 5), for each state write and for a checkpoint.
 func TestLostLockPublishesNothing(t *testing.T) {
 	cases := []struct {

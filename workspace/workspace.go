@@ -61,7 +61,7 @@ type Workspace struct {
 
 	store *vcs.GitStore
 	// held is the workspace lock while this process holds it: writes
-	// that publish state check it is still theirs first (SPEC §14).
+	// that publish state check it is still theirs first (SPEC §13).
 	held *Lock
 }
 

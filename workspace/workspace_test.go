@@ -118,7 +118,7 @@ func openWS(t *testing.T, dir string) *workspace.Workspace {
 	return w
 }
 
-// SPEC §14: a lock held by a live process makes others wait, then fail
+// SPEC §13: a lock held by a live process makes others wait, then fail
 // with a conflict; a dead holder's lock and a garbled old lock are taken
 // over.
 func TestLock(t *testing.T) {
@@ -204,7 +204,7 @@ func TestLock(t *testing.T) {
 	l5.Unlock()
 }
 
-// SPEC §14: checkpoints taken concurrently all land in the chain, in some
+// SPEC §13: checkpoints taken concurrently all land in the chain, in some
 // order, with consecutive ids.
 func TestConcurrentCheckpoints(t *testing.T) {
 	dir := t.TempDir()
@@ -288,7 +288,7 @@ func TestCheckpointDiffs(t *testing.T) {
 	}
 }
 
-// SPEC §14: a holder keeps its lock fresh while it works, however long.
+// SPEC §13: a holder keeps its lock fresh while it works, however long.
 func TestLockHeartbeat(t *testing.T) {
 	dir := t.TempDir()
 	w := openWS(t, dir)

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// SPEC §18.3: `ctxgit prune` killed with SIGKILL at any instant leaves
+// SPEC §14.3: `ctxgit prune` killed with SIGKILL at any instant leaves
 // every ref at a complete chain whose newest checkpoint is the one it had
 // before, git fsck clean, and a workspace a second prune finishes.
 //
@@ -60,7 +60,7 @@ func TestPruneSurvivesSIGKILL(t *testing.T) {
 				}
 				states[k.verify(t, dir, false)]++
 				// A kill inside a ref update leaves git's ref lock, which
-				// blocks that ref for 30 s (SPEC §14); doctor --fix then
+				// blocks that ref for 30 s (SPEC §13); doctor --fix then
 				// removes it. Age it rather than wait.
 				if k.ageRefLocks(t, dir) {
 					refLocks++

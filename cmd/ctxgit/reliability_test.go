@@ -86,7 +86,7 @@ func crashWorkspace(t *testing.T) string {
 	return dir
 }
 
-// checkIntact asserts what a kill must never break (SPEC §7, §14): every
+// checkIntact asserts what a kill must never break (SPEC §7, §13): every
 // session ref names a complete chain whose head is the old head or a child
 // of it, git fsck --strict is clean, every state file parses, and the next
 // command succeeds (a dead holder's lock is taken over).
@@ -136,7 +136,7 @@ func checkIntact(t *testing.T, dir string, before string) string {
 	return head
 }
 
-// SPEC §14 (issue 7): checkpoint, restore, state set and summary SIGKILLed
+// SPEC §13 (issue 7): checkpoint, restore, state set and summary SIGKILLed
 // at random instants lose nothing and leave nothing torn (prune has its own:
 // TestPruneSurvivesSIGKILL). Then decide and state set are stopped while
 // they hold the lock (issue 13): their lock is not taken over and no write
@@ -245,7 +245,7 @@ func TestCrashInjection(t *testing.T) {
 	crashStoppedHolder(t, dir)
 }
 
-// SPEC §14: sixteen processes mixing checkpoints, hook calls and state
+// SPEC §13: sixteen processes mixing checkpoints, hook calls and state
 // edits on one workspace: every checkpoint lands, no state edit is lost,
 // nothing is torn.
 func TestConcurrentMix(t *testing.T) {

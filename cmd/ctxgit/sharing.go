@@ -12,8 +12,8 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// What push and fetch share (docs/cli.md#push, docs/cli.md#fetch): the timeout, the report of what
-// moved, and the remote's own messages.
+// What push and fetch share (docs/cli.md#push, docs/cli.md#fetch): the timeout,
+// the report of what moved, and the remote's own messages.
 
 // timeoutFlag bounds each git run against a network remote (docs/cli.md#push).
 var timeoutFlag = &cli.DurationFlag{Name: "timeout", Usage: "give up on a network remote after `DURATION` (e.g. 90s; default: git config ctxgit.remoteTimeout, else 5m)"}

@@ -142,12 +142,12 @@ func sshShim(t *testing.T) string {
 	return path
 }
 
-// docs/cli.md#push, docs/cli.md#fetch: two workspaces share checkpoints through servers the test
-// starts on the loopback and stops afterwards — git daemon, git
-// http-backend behind an HTTP server that requires Basic authentication
-// (the password comes from a credential helper in the repository's
-// config, never from the URL), and ssh through a GIT_SSH_COMMAND shim.
-// Network remotes go through the user's git (docs/design.md, "Transports").
+// docs/cli.md#push, docs/cli.md#fetch: two workspaces share checkpoints through
+// servers the test starts on the loopback and stops afterwards — git daemon,
+// git http-backend behind an HTTP server that requires Basic authentication
+// (the password comes from a credential helper in the repository's config,
+// never from the URL), and ssh through a GIT_SSH_COMMAND shim. Network remotes
+// go through the user's git (docs/design.md, "Transports").
 func TestPushFetchThroughServers(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")

@@ -16,7 +16,7 @@ import (
 )
 
 // crashStoppedHolder is TestCrashInjection's stopped-holder round (issue
-// 13 item 2, SPEC §14): for decide and state set, a holder SIGSTOPped
+// 13 item 2, SPEC §13): for decide and state set, a holder SIGSTOPped
 // while it holds the lock, for longer than lock.stale_after, keeps it. A
 // second command times out with exit 5 instead of taking it over; the
 // holder, resumed, finishes; the second command, retried, succeeds; and

@@ -1,7 +1,7 @@
-// Package linediff counts the lines added and removed between two texts, as
-// a minimal line diff (Myers) would, for `ctxgit diff` and `ctxgit report`
-// (docs/design.md, "Diff and report"). It only counts: no edit script is kept, so memory stays
-// small whatever the size of the texts.
+// Package linediff counts the lines added and removed between two texts, as a
+// minimal line diff (Myers) would, for `ctxgit diff` and `ctxgit report`
+// (docs/design.md, "Diff and report"). It only counts: no edit script is kept,
+// so memory stays small whatever the size of the texts.
 package linediff
 
 import "bytes"

@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// docs/design.md, "Diff and report": counts are those of a minimal line diff; a line includes its
-// newline.
+// docs/design.md, "Diff and report": counts are those of a minimal line diff; a
+// line includes its newline.
 func TestCount(t *testing.T) {
 	for _, tc := range []struct {
 		name         string
