@@ -328,7 +328,7 @@ type TaskChange struct {
 }
 
 // TaskChanges lists the changes of the fields a reader follows: phase,
-// next action, status and goal (SPEC §12.1).
+// next action, status and goal (docs/cli.md#diff).
 func TaskChanges(a, b *spec.TaskState) []TaskChange {
 	if a == nil {
 		a = &spec.TaskState{}
