@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"errors"
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -131,7 +132,11 @@ func (w *Workspace) ensureInfoExclude() error {
 	}
 	var missing []string
 	for _, name := range []string{spec.ContextCheckpoint, spec.ContextRecovered, spec.RecoveryFile,
-		spec.LocalDir + "/", spec.PrivateStoreDir + "/", spec.CheckpointYAMLPath} {
+		spec.LocalDir + "/", spec.PrivateStoreDir + "/", spec.CheckpointYAMLPath,
+		// What a killed write leaves beside its target, anywhere in the
+		// workspace, must not be committed by a `git add -A` before
+		// doctor --fix or the next restore removes it.
+		"**/" + atomicfile.TempPrefix + "*"} {
 		if !have[prefix+name] {
 			missing = append(missing, prefix+name)
 		}
