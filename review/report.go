@@ -157,7 +157,7 @@ func reportSession(w *workspace.Workspace, o ReportOptions) (*Report, error) {
 	r := &Report{Session: o.Session, Sessions: []string{o.Session}}
 	var base *workspace.Resolved
 	if o.Since != "" {
-		base, err = w.Resolve(o.Since, o.Session)
+		base, err = w.ResolveRead(o.Since, o.Session)
 		if err != nil {
 			return nil, err
 		}

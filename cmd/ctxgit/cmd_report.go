@@ -20,7 +20,7 @@ func (a *app) reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Value: review.FormatMarkdown, Usage: "markdown, or github: cut to fit GitHub's comment limit"},
 		},
 		Action: func(c *cli.Context) error {
-			sess, err := session(c)
+			sess, err := readSession(c) // a key, or REMOTE/KEY for a fetched session
 			if err != nil {
 				return err
 			}
