@@ -132,6 +132,11 @@ func (g *GitStore) TempFiles(private bool) ([]TempFile, error) {
 	if err := scan(filepath.Join(g.objDir, "pack")); err != nil {
 		return nil, err
 	}
+	orphans, err := orphanPacks(filepath.Join(g.objDir, "pack"), private)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, orphans...)
 	for i := range 256 {
 		if err := scan(filepath.Join(g.objDir, fmt.Sprintf("%02x", i))); err != nil {
 			return nil, err
@@ -155,4 +160,44 @@ func (g *GitStore) RemoveStaleTemp(private bool) (int, int64, error) {
 		}
 	}
 	return n, size, nil
+}
+
+// orphanPacks lists the packs in dir that have no index. A pack is
+// renamed into place before its index, and a repack deletes an old
+// pack's index before its data, so a kill between the two leaves a pack
+// no reader will ever open (git counts it as garbage) and no ref needs:
+// a ref moves only once the index is written. Their age rules are those
+// of the temporary files: an hour in a private store, where only ctxgit
+// writes; git's two weeks in a repository, where git's own fetch renames
+// its pack the same way.
+func orphanPacks(dir string, private bool) ([]TempFile, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	have := map[string]bool{}
+	for _, e := range entries {
+		have[e.Name()] = true
+	}
+	var out []TempFile
+	for _, e := range entries {
+		base, ok := strings.CutSuffix(e.Name(), ".pack")
+		if !ok || !strings.HasPrefix(base, "pack-") || !e.Type().IsRegular() || have[base+".idx"] {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue // removed meanwhile
+		}
+		expiry := GitTempExpiry
+		if private {
+			expiry = LegacyTempExpiry
+		}
+		out = append(out, TempFile{Path: filepath.Join(dir, e.Name()), Size: fi.Size(), ModTime: fi.ModTime(),
+			Ours: private, Removable: time.Since(fi.ModTime()) > expiry})
+	}
+	return out, nil
 }

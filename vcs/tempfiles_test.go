@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -46,6 +47,71 @@ func TestClassifyTemp(t *testing.T) {
 		if temp != c.temp || ours != c.ours || removable != c.removable {
 			t.Errorf("%s, %v old, private %v: temp %v ours %v removable %v; want %v %v %v",
 				c.name, c.age, c.private, temp, ours, removable, c.temp, c.ours, c.removable)
+		}
+	}
+}
+
+// SPEC §14.4: a pack whose index a kill kept from being written (or a
+// repack's deletion, index first, left behind) is an interrupted write's
+// leftover: listed, and removable once past the temporary files' age.
+// A pack with its index is never listed.
+func TestOrphanPacks(t *testing.T) {
+	for _, private := range []bool{true, false} {
+		dir := t.TempDir()
+		g, err := InitPrivate(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pack := filepath.Join(g.objDir, "pack")
+		if err := os.MkdirAll(pack, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		write := func(name string, age time.Duration) {
+			p := filepath.Join(pack, name)
+			if err := os.WriteFile(p, []byte("PACK"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			when := time.Now().Add(-age)
+			if err := os.Chtimes(p, when, when); err != nil {
+				t.Fatal(err)
+			}
+		}
+		write("pack-aa.pack", 3*time.Hour)
+		write("pack-aa.idx", 3*time.Hour)
+		write("pack-bb.pack", 3*time.Hour)     // orphan, old
+		write("pack-cc.pack", time.Minute)     // orphan, young: a writer may be about to add its index
+		write("pack-dd.pack", 15*24*time.Hour) // orphan, past git's two weeks
+		files, err := g.TempFiles(private)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		for _, f := range files {
+			got[filepath.Base(f.Path)] = f.Removable
+			if f.Ours != private {
+				t.Errorf("private %v: %s ours %v", private, f.Path, f.Ours)
+			}
+		}
+		want := map[string]bool{"pack-bb.pack": private, "pack-cc.pack": false, "pack-dd.pack": true}
+		if len(got) != len(want) {
+			t.Errorf("private %v: listed %v, want %v", private, got, want)
+		}
+		for name, removable := range want {
+			if r, ok := got[name]; !ok || r != removable {
+				t.Errorf("private %v: %s listed %v removable %v, want removable %v", private, name, ok, r, removable)
+			}
+		}
+		if _, _, err := g.RemoveStaleTemp(private); err != nil {
+			t.Fatal(err)
+		}
+		for name, removable := range want {
+			_, err := os.Stat(filepath.Join(pack, name))
+			if gone := os.IsNotExist(err); gone != removable {
+				t.Errorf("private %v: %s removed %v, want %v", private, name, gone, removable)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(pack, "pack-aa.pack")); err != nil {
+			t.Errorf("a pack with its index was touched: %v", err)
 		}
 	}
 }
