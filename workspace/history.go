@@ -124,16 +124,24 @@ var (
 // newest), "@~N" (N before it), "cp_007", a commit id of at least four hex
 // digits, each optionally prefixed "SESSION:".
 func (w *Workspace) Resolve(name, session string) (*Resolved, error) {
-	return w.resolve(name, session, spec.ValidateSessionKey)
+	return w.resolve(name, session, spec.ValidateSessionKey, "SESSION:")
 }
 
 // ResolveRead is Resolve for commands that only read history: sessions
 // fetched from a remote are named too, as REMOTE/KEY (docs/cli.md#log).
 func (w *Workspace) ResolveRead(name, session string) (*Resolved, error) {
-	return w.resolve(name, session, ValidateReadSession)
+	return w.resolve(name, session, ValidateReadSession, "SESSION: or REMOTE/KEY:")
 }
 
-func (w *Workspace) resolve(name, session string, validate func(string) error) (*Resolved, error) {
+// errBadCheckpointName is a name that is none of the checkpoint name forms;
+// resolve words the message, since only it knows which session prefixes
+// its caller accepts.
+var errBadCheckpointName = errors.New("malformed checkpoint name")
+
+// resolve finds name in session; validate checks a session named before
+// the ":", and prefixes says which such prefixes a malformed name's message
+// offers.
+func (w *Workspace) resolve(name, session string, validate func(string) error, prefixes string) (*Resolved, error) {
 	store, err := w.storeIfAny()
 	if err != nil {
 		return nil, err
@@ -162,6 +170,9 @@ func (w *Workspace) resolve(name, session string, validate func(string) error) (
 		return nil, err
 	}
 	found, err := w.resolveInChain(store, head, name, session)
+	if errors.Is(err, errBadCheckpointName) {
+		return nil, spec.Usage("checkpoint %q: want cp_NNN, @, @~N or a commit id, optionally after %s", name, prefixes)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -236,7 +247,7 @@ func (w *Workspace) resolveInChain(store vcs.Store, head vcs.Hash, name, session
 		}
 		return vcs.ZeroHash, spec.Usage("checkpoint id %s is ambiguous in session %s: give more digits", name, session)
 	}
-	return vcs.ZeroHash, spec.Usage("checkpoint %q: want cp_NNN, @, @~N or a commit id, optionally after SESSION:", name)
+	return vcs.ZeroHash, errBadCheckpointName
 }
 
 // resolveHexAnywhere finds a commit id prefix in any session.
