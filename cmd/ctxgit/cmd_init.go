@@ -55,14 +55,15 @@ func (a *app) initCommand() *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				return a.printJSON(initResult{Created: nonNil(res.Created), Existing: nonNil(res.Existing), Hosts: results, Root: w.Root, Store: res.Store})
+				return a.printJSON(initResult{Created: nonNil(res.Created), Existing: nonNil(res.Existing), Hosts: nonNil(results), Root: w.Root, Store: res.Store})
 			}
 			return nil
 		},
 	})
 }
 
-// initResult is `ctxgit init --json`: hosts is null without --host.
+// initResult is `ctxgit init --json`: hosts is [] without --host, as
+// every JSON list of the CLI is empty rather than null.
 type initResult struct {
 	Created  []string             `json:"created"`
 	Existing []string             `json:"existing"`
