@@ -26,6 +26,9 @@ func (a *app) ensureCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if sess, err = a.pickSession(c, w, sess, false); err != nil {
+				return err
+			}
 			if c.Bool("archive") && c.Bool("reinit") {
 				return spec.Usage("--archive and --reinit exclude each other")
 			}

@@ -31,6 +31,9 @@ func (a *app) restoreCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if sess, err = a.pickSession(c, w, sess, false); err != nil {
+				return err
+			}
 			paths := c.Args().Slice()[1:]
 			res, err := restore.Run(w, restore.Options{
 				Name: c.Args().First(), Session: sess, Paths: paths,
