@@ -105,7 +105,8 @@ type ReportOptions struct {
 	// Base is a git ref of the repository: files are then listed against
 	// its merge base with HEAD (docs/cli.md#report).
 	Base string
-	// AllSessions merges every session of the workspace in time order.
+	// AllSessions merges the sessions that worked on HEAD's branch, in
+	// time order.
 	AllSessions bool
 }
 

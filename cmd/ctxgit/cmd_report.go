@@ -16,7 +16,7 @@ func (a *app) reportCommand() *cli.Command {
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
 			&cli.StringFlag{Name: "since", Usage: "start after this checkpoint (default: the session's first checkpoint)"},
 			&cli.StringFlag{Name: "base", Usage: "list files against the merge base of HEAD and this `REF` (the pull request's target branch)"},
-			&cli.BoolFlag{Name: "all-sessions", Usage: "merge every session of the workspace, in time order"},
+			&cli.BoolFlag{Name: "all-sessions", Usage: "merge the sessions that worked on HEAD's branch, in time order"},
 			&cli.StringFlag{Name: "format", Value: review.FormatMarkdown, Usage: "markdown, or github: cut to fit GitHub's comment limit"},
 		},
 		Action: func(c *cli.Context) error {
