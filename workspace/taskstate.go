@@ -228,10 +228,12 @@ func (w *Workspace) AddTaskItem(field, value, kind, description, reason string) 
 }
 
 // RemoveTaskItem removes every item equal to value from a list field (for
-// artifacts, by path).
+// artifacts, by path; for decisions, by the decision's text): the fields
+// AddTaskItem appends to.
 func (w *Workspace) RemoveTaskItem(field, value string) (*spec.TaskState, error) {
 	return w.editTaskState(func(ts *spec.TaskState) error {
-		if field == "artifacts" {
+		switch field {
+		case "artifacts":
 			kept := ts.Artifacts[:0]
 			for _, a := range ts.Artifacts {
 				if a.Path != value {
@@ -239,6 +241,15 @@ func (w *Workspace) RemoveTaskItem(field, value string) (*spec.TaskState, error)
 				}
 			}
 			ts.Artifacts = kept
+			return nil
+		case "decisions":
+			kept := ts.Decisions[:0]
+			for _, d := range ts.Decisions {
+				if d.Decision != value {
+					kept = append(kept, d)
+				}
+			}
+			ts.Decisions = kept
 			return nil
 		}
 		l, ok := listField(ts, field)

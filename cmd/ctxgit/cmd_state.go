@@ -92,7 +92,7 @@ func (a *app) stateCommand() *cli.Command {
 				}, func(c *cli.Context, _ *spec.TaskState) string { return "added to " + c.Args().Get(0) }),
 			}),
 			args("FIELD", "VALUE").command(&cli.Command{
-				Name: "remove", Usage: "remove an item from a list field (artifacts by path)", Flags: common,
+				Name: "remove", Usage: "remove an item from a list field (artifacts by path, decisions by text)", Flags: common,
 				Action: edit(func(w *workspace.Workspace, c *cli.Context) (*spec.TaskState, error) {
 					return w.RemoveTaskItem(c.Args().Get(0), c.Args().Get(1))
 				}, func(c *cli.Context, _ *spec.TaskState) string { return "removed from " + c.Args().Get(0) }),
