@@ -1,7 +1,9 @@
 package workspace
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -261,7 +263,7 @@ func (w *Workspace) Ensure(o EnsureOptions) (*Status, error) {
 		}
 		path := w.taskStatePath()
 		if o.Archive {
-			aside := strings.TrimSuffix(path, filepath.Ext(path)) + ".archived-" + w.Now().Format("20060102T150405Z") + filepath.Ext(path)
+			aside := w.freeArchiveName(path)
 			if err := os.Rename(w.Path(path), w.Path(aside)); err != nil {
 				return nil, &spec.FileError{Path: path, Err: unwrapPathError(err)}
 			}
@@ -354,4 +356,21 @@ func taskID(o EnsureOptions, w *Workspace) string {
 		return o.TaskID
 	}
 	return "task-" + w.Now().Format("20060102T150405Z")
+}
+
+// freeArchiveName is where --archive moves the task state at path: beside
+// it, stamped with the workspace clock, and never over an earlier archive
+// (two in the same second, or under a fixed CTXGIT_NOW, get -2, -3, …).
+// The caller holds the workspace lock, so no other ctxgit takes the name
+// between the check and the rename.
+func (w *Workspace) freeArchiveName(path string) string {
+	ext := filepath.Ext(path)
+	stem := strings.TrimSuffix(path, ext) + ".archived-" + w.Now().Format("20060102T150405Z")
+	name := stem + ext
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(w.Path(name)); errors.Is(err, fs.ErrNotExist) {
+			return name
+		}
+		name = fmt.Sprintf("%s-%d%s", stem, n, ext)
+	}
 }

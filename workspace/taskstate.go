@@ -129,11 +129,14 @@ func TaskField(ts *spec.TaskState, field string) ([]string, error) {
 			out = append(out, strings.TrimSpace(d.Decision+"\t"+d.Reason))
 		}
 		return out, nil
-	case "last_action":
-		if ts.LastAction == nil {
+	case "last_action", "last_successful_action":
+		a := ts.LastAction
+		if field == "last_successful_action" {
+			a = ts.LastSuccessfulAction
+		}
+		if a == nil {
 			return nil, nil
 		}
-		a := ts.LastAction
 		return []string{fmt.Sprintf("%s\t%s\t%s\t%s", a.Timestamp, a.Type, a.Outcome, a.Summary)}, nil
 	}
 	return nil, spec.Usage("unknown task-state field %q", field)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 	"time"
@@ -25,6 +27,14 @@ func (a *app) transcriptCommand() *cli.Command {
 		}
 		return transcript.Detect(path)
 	}
+	// A transcript path that is not there is "not found" (exit 4), named
+	// as the user gave it, not an I/O failure.
+	exists := func(path string) error {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return spec.NotFound("%s: no such file", path)
+		}
+		return nil
+	}
 	return &cli.Command{
 		Name:  "transcript",
 		Usage: "read or repair a host's session transcript",
@@ -34,6 +44,9 @@ func (a *app) transcriptCommand() *cli.Command {
 				Flags: []cli.Flag{rootFlag, jsonFlag, format},
 				Action: func(c *cli.Context) error {
 					path := c.Args().First()
+					if err := exists(path); err != nil {
+						return err
+					}
 					f, err := detect(c, path)
 					if err != nil {
 						return err
@@ -44,6 +57,8 @@ func (a *app) transcriptCommand() *cli.Command {
 						return err
 					}
 					if c.Bool("json") {
+						s.BadLineNumbers, s.FilesRead, s.FilesModified = nonNil(s.BadLineNumbers), nonNil(s.FilesRead), nonNil(s.FilesModified)
+						s.ToolsUsed, s.ToolFailures = nonNil(s.ToolsUsed), nonNil(s.ToolFailures)
 						return a.printJSON(s)
 					}
 					a.printTranscript(path, s)
@@ -54,6 +69,9 @@ func (a *app) transcriptCommand() *cli.Command {
 				Name: "repair", Usage: "drop unparseable lines and repair tool-call pairing (backup first)",
 				Flags: []cli.Flag{rootFlag, jsonFlag, &cli.BoolFlag{Name: "dry-run", Usage: "report what would change"}},
 				Action: func(c *cli.Context) error {
+					if err := exists(c.Args().First()); err != nil {
+						return err
+					}
 					env, err := workspace.DefaultEnv()
 					if err != nil {
 						return err
@@ -63,6 +81,9 @@ func (a *app) transcriptCommand() *cli.Command {
 						return err
 					}
 					if c.Bool("json") {
+						rep.DroppedUnparseable, rep.SyntheticResults = nonNil(rep.DroppedUnparseable), nonNil(rep.SyntheticResults)
+						rep.DroppedOrphans, rep.DroppedDuplicates = nonNil(rep.DroppedOrphans), nonNil(rep.DroppedDuplicates)
+						rep.Moved, rep.DroppedIncompleteCalls = nonNil(rep.Moved), nonNil(rep.DroppedIncompleteCalls)
 						return a.printJSON(rep)
 					}
 					a.printRepair(rep, c.Bool("dry-run"))
