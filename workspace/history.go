@@ -142,13 +142,6 @@ var errBadCheckpointName = errors.New("malformed checkpoint name")
 // the ":", and prefixes says which such prefixes a malformed name's message
 // offers.
 func (w *Workspace) resolve(name, session string, validate func(string) error, prefixes string) (*Resolved, error) {
-	store, err := w.storeIfAny()
-	if err != nil {
-		return nil, err
-	}
-	if store == nil {
-		return nil, noCheckpoints(session)
-	}
 	explicit := name != "" && name != "@"
 	if sess, rest, ok := strings.Cut(name, ":"); ok {
 		if err := validate(sess); err != nil {
@@ -158,6 +151,18 @@ func (w *Workspace) resolve(name, session string, validate func(string) error, p
 	}
 	if err := validate(session); err != nil {
 		return nil, err
+	}
+	if !wellFormedName(name) {
+		// A malformed name is the user's typing, whatever the session
+		// holds: usage, before "no checkpoints" could hide it.
+		return nil, spec.Usage("checkpoint %q: want cp_NNN, @, @~N or a commit id, optionally after %s", name, prefixes)
+	}
+	store, err := w.storeIfAny()
+	if err != nil {
+		return nil, err
+	}
+	if store == nil {
+		return nil, noCheckpoints(session)
 	}
 	head, err := store.ReadRef(w.sessionRefFor(session))
 	if errors.Is(err, vcs.ErrRefNotFound) {
@@ -181,6 +186,15 @@ func (w *Workspace) resolve(name, session string, validate func(string) error, p
 		return nil, err
 	}
 	return &Resolved{Session: session, Commit: found, Checkpoint: cp, Explicit: explicit}, nil
+}
+
+// wellFormedName reports whether name (after any SESSION: prefix) has one
+// of the forms resolveInChain reads.
+func wellFormedName(name string) bool {
+	if _, ok := spec.ParseCheckpointID(name); ok {
+		return true
+	}
+	return name == "" || relativeRE().MatchString(name) || hexRE().MatchString(name)
 }
 
 func (w *Workspace) resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.Hash, error) {
