@@ -184,7 +184,7 @@ func TestExampleLogs(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(ds) != 2 || ds[0].ID != "d_001" || ds[1].ID != "d_002" ||
-		ds[0].What != "Encode CSV with encoding/csv" || ds[0].Why != "it quotes per RFC 4180 and is in the standard library" ||
+		ds[0].What != "Use the standard CSV encoder" || ds[0].Why != "it quotes per RFC 4180 and is in the standard library" ||
 		!ds[1].When.Equal(time.Date(2026, 11, 22, 9, 55, 48, 0, time.UTC)) {
 		t.Errorf("decisions %+v", ds)
 	}

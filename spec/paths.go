@@ -16,7 +16,6 @@ const (
 	FallbackFailureLog  = "skills/failure-recovery/failure-log.md"
 	DefaultDecisions    = ".ctxgit/decisions.md"
 	DefaultTaskState    = ".ctxgit/task-state.yaml"
-	DefaultTaskStateAlt = ".ctxgit/task-state.json"
 	DefaultSummaries    = ".ctxgit/summaries"
 	LatestSummaryName   = "latest-summary.md"
 	DefaultSelfModel    = "skills/self-model/capabilities.md"

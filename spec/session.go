@@ -48,8 +48,8 @@ func ValidateSessionKey(key string) error {
 // SanitizeSessionKey maps a host's session id (any bytes) onto a valid key
 // (SPEC §6.2): disallowed bytes become '-', runs of '-' and '.' collapse, the
 // ends are trimmed, and a key that was changed or is too long gets a short
-// hash suffix so two different ids never share a session. It returns
-// DefaultSession for an id with nothing usable in it.
+// hash suffix so two different ids never share a session. An id with
+// nothing usable in it becomes `s-` and its hash.
 func SanitizeSessionKey(id string) string {
 	if ValidateSessionKey(id) == nil {
 		return id

@@ -570,10 +570,11 @@ const (
 
 // StateFiles are ctxgit's own files in the workspace, as configured: the
 // plan, the failure log and its fallback, the decisions log and the task
-// state (the recovery block leaves them out of the changed files).
+// state and its JSON sibling (the recovery block leaves them out of the
+// changed files, SPEC §10.1).
 func (w *Workspace) StateFiles() []string {
 	p := w.Config.Paths
-	return []string{p.Plan, p.FailureLog, p.FailureLogFallback, p.Decisions, p.TaskState, spec.DefaultTaskStateAlt}
+	return []string{p.Plan, p.FailureLog, p.FailureLogFallback, p.Decisions, p.TaskState, taskStateJSON(p.TaskState)}
 }
 
 // nextAction is, in order: the caller's, the task state's, else "continue"

@@ -30,6 +30,13 @@ func (w *Workspace) Init() (*InitResult, error) {
 			return nil, err
 		}
 	}
+	// info/exclude lists .ctxgit/local/ before it exists, so `git status`
+	// never shows it, even if init stops halfway (SPEC §3.2).
+	if w.Repo != nil {
+		if err := w.ensureInfoExclude(); err != nil {
+			return nil, err
+		}
+	}
 	if err := os.MkdirAll(w.Path(spec.LocalDir), 0o755); err != nil {
 		return nil, &spec.FileError{Path: spec.LocalDir, Err: unwrapPathError(err)}
 	}

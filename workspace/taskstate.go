@@ -27,12 +27,19 @@ func (w *Workspace) taskStatePath() string {
 	if _, err := os.Stat(w.Path(p)); err == nil {
 		return p
 	}
-	if alt := strings.TrimSuffix(strings.TrimSuffix(p, ".yaml"), ".yml") + ".json"; alt != p {
+	if alt := taskStateJSON(p); alt != p {
 		if _, err := os.Stat(w.Path(alt)); err == nil {
 			return alt
 		}
 	}
 	return p
+}
+
+// taskStateJSON is the task state's JSON sibling: the path with its
+// `.yaml` or `.yml` extension replaced by `.json`, else with `.json`
+// appended (SPEC §12.1).
+func taskStateJSON(p string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(p, ".yaml"), ".yml") + ".json"
 }
 
 // ReadTaskState reads the task state. A legacy or malformed file is an
