@@ -60,7 +60,8 @@ func TestSpecShowsExamples(t *testing.T) {
 	}
 }
 
-// SPEC §1–§14: the sections the code cites exist, numbered as cited.
+// SPEC §1–§14: the sections the code, scripts and docs cite exist,
+// numbered as cited, and so do the command headings they cite.
 func TestSpecSections(t *testing.T) {
 	doc := readSpec(t)
 	if !strings.HasPrefix(doc, "# ctxgit file-convention spec — "+spec.Version+"\n") {
@@ -81,25 +82,52 @@ func TestSpecSections(t *testing.T) {
 			t.Errorf("SPEC.md has no section %s", s)
 		}
 	}
-	// Every "SPEC §N" cited anywhere in the module names a section.
-	citeRE := regexp.MustCompile(`SPEC §(\d+(?:\.\d+)?)`)
-	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+	checkCitations(t, have)
+}
+
+// checkCitations walks the module once for the two kinds of citation its
+// code, scripts and docs make, and fails on one that names nothing: "SPEC
+// §N" must be a section of SPEC.md (have), and docs/cli.md#ANCHOR a
+// heading of the generated command reference.
+func checkCitations(t *testing.T, have map[string]bool) {
+	t.Helper()
+	ref, err := os.ReadFile("../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors := map[string]bool{}
+	for _, line := range strings.Split(string(ref), "\n") {
+		if strings.HasPrefix(line, "#") {
+			heading := strings.TrimSpace(strings.TrimLeft(line, "#"))
+			anchors[strings.ToLower(strings.ReplaceAll(heading, " ", "-"))] = true
+		}
+	}
+	specRE := regexp.MustCompile(`SPEC §(\d+(?:\.\d+)?)`)
+	cliRE := regexp.MustCompile(`docs/cli\.md#([a-z0-9-]+)`)
+	err = filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata" && path != "..") {
+		if d.IsDir() && d.Name() == ".git" {
 			return filepath.SkipDir
 		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+		switch filepath.Ext(path) {
+		case ".go", ".md", ".txtar", ".ts", ".sh":
+		default:
 			return nil
 		}
 		src, err := os.ReadFile(path)
 		if err != nil {
 			return err
 		}
-		for _, m := range citeRE.FindAllStringSubmatch(string(src), -1) {
+		for _, m := range specRE.FindAllStringSubmatch(string(src), -1) {
 			if !have[m[1]] {
 				t.Errorf("%s cites SPEC §%s, which SPEC.md does not have", path, m[1])
+			}
+		}
+		for _, m := range cliRE.FindAllStringSubmatch(string(src), -1) {
+			if !anchors[m[1]] {
+				t.Errorf("%s cites docs/cli.md#%s, which docs/cli.md has no heading for", path, m[1])
 			}
 		}
 		return nil

@@ -3,10 +3,8 @@ package main
 import (
 	"bytes"
 	"flag"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -149,46 +147,5 @@ func TestHelpTextsBelongToCommands(t *testing.T) {
 		if c == nil {
 			t.Errorf("help/%s: no command %q", e.Name(), strings.Join(path, " "))
 		}
-	}
-}
-
-// Code cites the CLI's behaviour as docs/cli.md#ANCHOR; each anchor must
-// be a command's heading there.
-func TestCLIReferenceCitations(t *testing.T) {
-	ref, err := os.ReadFile(cliReferencePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	anchors := map[string]bool{}
-	for _, line := range strings.Split(string(ref), "\n") {
-		if strings.HasPrefix(line, "#") {
-			heading := strings.TrimSpace(strings.TrimLeft(line, "#"))
-			anchors[strings.ToLower(strings.ReplaceAll(heading, " ", "-"))] = true
-		}
-	}
-	citeRE := regexp.MustCompile(`docs/cli\.md#([a-z0-9-]+)`)
-	err = filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !(strings.HasSuffix(path, ".go") || strings.HasSuffix(path, ".md") || strings.HasSuffix(path, ".txtar")) {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		for _, m := range citeRE.FindAllStringSubmatch(string(src), -1) {
-			if !anchors[m[1]] {
-				t.Errorf("%s cites docs/cli.md#%s, which docs/cli.md has no heading for", path, m[1])
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }
