@@ -30,7 +30,7 @@ import (
 
 // Options say what `ctxgit restore` brings back (docs/cli.md#restore).
 type Options struct {
-	// Name is the checkpoint to restore from (SPEC §8.4).
+	// Name is the checkpoint to restore from (docs/cli.md#show).
 	Name string
 	// Session resolves a name without SESSION: and receives the safety
 	// checkpoint.

@@ -100,7 +100,7 @@ type ReportOpenItem struct {
 type ReportOptions struct {
 	Session string
 	// Since names the checkpoint after which the timeline starts (SPEC
-	// §8.4 names); "" for the session's start.
+	// docs/cli.md#show names); "" for the session's start.
 	Since string
 	// Base is a git ref of the repository: files are then listed against
 	// its merge base with HEAD (docs/cli.md#report).

@@ -11,7 +11,7 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// SPEC §8.4: any checkpoint name either resolves to a checkpoint of the
+// docs/cli.md#show: any checkpoint name either resolves to a checkpoint of the
 // chain it names or fails with one line and a usage, invalid or not-found
 // exit code; never a panic, never a ref outside refs/ctxgit/.
 func FuzzResolve(f *testing.F) {

@@ -120,7 +120,7 @@ var (
 	hexRE      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-fA-F]{4,40}$`) })
 )
 
-// Resolve finds a checkpoint by name (SPEC §8.4): "" or "@" (the session's
+// Resolve finds a checkpoint by name (docs/cli.md#show): "" or "@" (the session's
 // newest), "@~N" (N before it), "cp_007", a commit id of at least four hex
 // digits, each optionally prefixed "SESSION:".
 func (w *Workspace) Resolve(name, session string) (*Resolved, error) {
