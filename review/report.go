@@ -99,8 +99,8 @@ type ReportOpenItem struct {
 // ReportOptions choose a report's session and start.
 type ReportOptions struct {
 	Session string
-	// Since names the checkpoint after which the timeline starts (SPEC
-	// docs/cli.md#show names); "" for the session's start.
+	// Since names the checkpoint after which the timeline starts (a name
+	// as docs/cli.md#show gives them); "" for the session's start.
 	Since string
 	// Base is a git ref of the repository: files are then listed against
 	// its merge base with HEAD (docs/cli.md#report).
