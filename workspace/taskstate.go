@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -244,35 +245,17 @@ func (w *Workspace) RemoveTaskItem(field, value string) (*spec.TaskState, error)
 	return w.editTaskState(func(ts *spec.TaskState) error {
 		switch field {
 		case "artifacts":
-			kept := ts.Artifacts[:0]
-			for _, a := range ts.Artifacts {
-				if a.Path != value {
-					kept = append(kept, a)
-				}
-			}
-			ts.Artifacts = kept
+			ts.Artifacts = slices.DeleteFunc(ts.Artifacts, func(a spec.Artifact) bool { return a.Path == value })
 			return nil
 		case "decisions":
-			kept := ts.Decisions[:0]
-			for _, d := range ts.Decisions {
-				if d.Decision != value {
-					kept = append(kept, d)
-				}
-			}
-			ts.Decisions = kept
+			ts.Decisions = slices.DeleteFunc(ts.Decisions, func(d spec.TaskDecision) bool { return d.Decision == value })
 			return nil
 		}
 		l, ok := listField(ts, field)
 		if !ok {
 			return spec.Usage("%q is not a list field", field)
 		}
-		kept := (*l)[:0]
-		for _, s := range *l {
-			if s != value {
-				kept = append(kept, s)
-			}
-		}
-		*l = kept
+		*l = slices.DeleteFunc(*l, func(s string) bool { return s == value })
 		return nil
 	})
 }
