@@ -19,22 +19,14 @@ import (
 
 // Finding levels of `ctxgit doctor` (docs/cli.md#doctor).
 const (
-	FindingOK      = "ok"      // a check passed
-	FindingNote    = "note"    // worth knowing, nothing wrong
-	FindingWarning = "warning" // a suggestion; does not make the workspace unhealthy
-	FindingProblem = "problem" // something is wrong; unhealthy unless fixed
+	FindingOK      = workspace.FindingOK
+	FindingNote    = workspace.FindingNote
+	FindingWarning = workspace.FindingWarning
+	FindingProblem = workspace.FindingProblem
 )
 
 // Finding is one result of a doctor check.
-type Finding struct {
-	Check   string // config, state, locks, store, objects, temp, hooks, secrets
-	Level   string
-	Message string
-	// Fix says what --fix does about it, or what to do by hand.
-	Fix string
-	// Fixed is true when --fix repaired it.
-	Fixed bool
-}
+type Finding = workspace.Finding
 
 // DoctorOptions are the inputs of `ctxgit doctor`.
 type DoctorOptions struct {

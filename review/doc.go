@@ -7,5 +7,5 @@
 // It reads a workspace's history through workspace's exported API and
 // the vcs.Store interface, and writes nothing. Imports point one way:
 // review imports workspace, never the reverse (ARCHITECTURE.md,
-// workspace's TestNoHostImports).
+// TestDependencyRule in workspace/imports_test.go).
 package review

@@ -4,83 +4,120 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// upward are the import paths above workspace in ARCHITECTURE.md's
-// dependency rule: the host tree (hook answers, host configs and
-// transcripts) and the feature packages split out of workspace, those
-// done (review) and those planned (restore, sharing, retention), so a
-// feature moved out cannot be imported back.
-var upward = []string{
-	"github.com/ctxgit/ctxgit/host",
-	"github.com/ctxgit/ctxgit/review",
-	"github.com/ctxgit/ctxgit/restore",
-	"github.com/ctxgit/ctxgit/sharing",
-	"github.com/ctxgit/ctxgit/retention",
+const module = "github.com/ctxgit/ctxgit/"
+
+// The groups of ARCHITECTURE.md's dependency rule, as module-relative
+// package paths (a group holds the packages below its paths too).
+var (
+	hostGroup    = []string{"host"}
+	featureGroup = []string{"review", "restore", "sharing", "retention"}
+	coreGroup    = []string{"workspace"}
+	vcsGroup     = []string{"vcs"}
+	markdownPkg  = []string{"markdown"}
+)
+
+// layerRule says which imports the Go files under dir must not make.
+type layerRule struct {
+	dir       string
+	forbidden [][]string
+	why       string
+	testsToo  bool // false: test files may import upward (spec's run the examples)
 }
 
-// importsUpward reports whether import path p is one of upward or below
+var layerRules = []layerRule{
+	{"workspace", [][]string{hostGroup, featureGroup}, "workspace must not import host code or a feature package", true},
+	{"cmd/ctxgit", [][]string{vcsGroup}, "the command reaches the store through workspace and the feature packages", true},
+	{"host", [][]string{featureGroup}, "host code and the feature packages sit side by side; what both name lives in workspace", true},
+	{"review", [][]string{hostGroup, without(featureGroup, "review")}, "a feature package imports no host code and no other feature", true},
+	{"restore", [][]string{hostGroup, without(featureGroup, "restore")}, "a feature package imports no host code and no other feature", true},
+	{"sharing", [][]string{hostGroup, without(featureGroup, "sharing")}, "a feature package imports no host code and no other feature", true},
+	{"retention", [][]string{hostGroup, without(featureGroup, "retention")}, "a feature package imports no host code and no other feature", true},
+	{"vcs", [][]string{coreGroup, featureGroup, hostGroup, markdownPkg}, "vcs is below workspace and beside markdown", true},
+	{"markdown", [][]string{coreGroup, featureGroup, hostGroup, vcsGroup}, "markdown is below workspace and beside vcs", true},
+	{"spec", [][]string{coreGroup, featureGroup, hostGroup, vcsGroup, markdownPkg}, "spec imports nothing of ours", false},
+}
+
+func without(group []string, name string) []string {
+	var out []string
+	for _, g := range group {
+		if g != name {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// inGroup reports whether import path p is a package of group, or below
 // one of them.
-func importsUpward(p string) bool {
-	for _, u := range upward {
-		if p == u || strings.HasPrefix(p, u+"/") {
+func inGroup(p string, group []string) bool {
+	for _, g := range group {
+		if p == module+g || strings.HasPrefix(p, module+g+"/") {
 			return true
 		}
 	}
 	return false
 }
 
-func TestImportsUpward(t *testing.T) {
+func TestInGroup(t *testing.T) {
 	for p, want := range map[string]bool{
-		"github.com/ctxgit/ctxgit/host/hooks":    true,
-		"github.com/ctxgit/ctxgit/review":        true,
-		"github.com/ctxgit/ctxgit/restore":       true,
-		"github.com/ctxgit/ctxgit/vcs":           false,
-		"github.com/ctxgit/ctxgit/internal/proc": false,
-		"github.com/ctxgit/ctxgit/reviewer":      false, // a prefix of a name is not the package
-		"strings":                                false,
+		module + "host/hooks":    true,
+		module + "review":        true,
+		module + "vcs":           false,
+		module + "internal/proc": false,
+		module + "reviewer":      false, // a prefix of a name is not the package
+		"strings":                false,
 	} {
-		if got := importsUpward(p); got != want {
-			t.Errorf("importsUpward(%q) = %v, want %v", p, got, want)
+		if got := inGroup(p, append(hostGroup, featureGroup...)); got != want {
+			t.Errorf("inGroup(%q) = %v, want %v", p, got, want)
 		}
 	}
 }
 
-// TestNoHostImports holds the dependency rule of ARCHITECTURE.md: host
-// code and feature packages import workspace, never the reverse. It reads
-// every Go file under workspace/, tests and OS-specific files included
-// (go list would only see this platform's), so an import of host/... or
-// of a feature package anywhere fails it.
-func TestNoHostImports(t *testing.T) {
+// TestDependencyRule holds ARCHITECTURE.md's dependency rule over the
+// whole module: cmd/ctxgit → host/* and the feature packages → workspace →
+// spec, markdown, vcs, internal/*, no arrow skipping workspace and none
+// between host code and features or between two features. It parses the
+// import lists of every Go file, tests and OS-specific files included (go
+// list would only see this platform's).
+func TestDependencyRule(t *testing.T) {
 	fset := token.NewFileSet()
-	checked := 0
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+	checked := map[string]int{}
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && d.Name() == "testdata" {
+		if d.IsDir() && (d.Name() == "testdata" || d.Name() == ".git") {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || !strings.HasSuffix(path, ".go") {
 			return nil
 		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
-		checked++
-		for _, imp := range f.Imports {
-			p, err := strconv.Unquote(imp.Path.Value)
+		rel := filepath.ToSlash(strings.TrimPrefix(path, ".."+string(filepath.Separator)))
+		for _, r := range layerRules {
+			if !strings.HasPrefix(rel, r.dir+"/") || !r.testsToo && strings.HasSuffix(rel, "_test.go") {
+				continue
+			}
+			checked[r.dir]++
+			f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
 			if err != nil {
 				return err
 			}
-			if importsUpward(p) {
-				t.Errorf("workspace/%s imports %s: workspace must not import host code or a feature package (ARCHITECTURE.md)", filepath.ToSlash(path), p)
+			for _, imp := range f.Imports {
+				p, err := strconv.Unquote(imp.Path.Value)
+				if err != nil {
+					return err
+				}
+				for _, g := range r.forbidden {
+					if inGroup(p, g) {
+						t.Errorf("%s imports %s: %s (ARCHITECTURE.md)", rel, p, r.why)
+					}
+				}
 			}
 		}
 		return nil
@@ -89,16 +126,9 @@ func TestNoHostImports(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Guard against walking the wrong folder and passing on nothing.
-	if _, err := os.Stat("workspace.go"); err != nil || checked < 10 {
-		t.Fatalf("checked %d Go files in %s, expected the workspace package", checked, mustGetwd(t))
+	for _, r := range layerRules {
+		if checked[r.dir] == 0 {
+			t.Errorf("no Go files checked under %s: the walk missed the module", r.dir)
+		}
 	}
-}
-
-func mustGetwd(t *testing.T) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return wd
 }

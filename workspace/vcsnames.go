@@ -7,7 +7,7 @@ import (
 
 // The vcs names the command layer needs, given here so that cmd/ctxgit
 // imports workspace and the feature packages, never vcs
-// (ARCHITECTURE.md; cmd/ctxgit's TestNoVCSImports holds it).
+// (ARCHITECTURE.md; TestDependencyRule in workspace/imports_test.go holds it).
 
 // Hash is a git object id, as results name commits.
 type Hash = vcs.Hash

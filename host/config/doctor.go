@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/ctxgit/ctxgit/internal/safetext"
-	"github.com/ctxgit/ctxgit/retention"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -15,16 +14,16 @@ import (
 // exists. The command passes it to retention.Doctor in
 // DoctorOptions.Hooks, because retention (like workspace) does not import
 // host code.
-func DoctorHooks(w *workspace.Workspace) []retention.Finding {
-	var r []retention.Finding
+func DoctorHooks(w *workspace.Workspace) []workspace.Finding {
+	var r []workspace.Finding
 	found := Inspect(w.Root)
 	if len(found) == 0 {
-		r = append(r, retention.Finding{Check: "hooks", Level: retention.FindingNote, Message: "no host hooks installed (ctxgit init --host NAME installs them)"})
+		r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingNote, Message: "no host hooks installed (ctxgit init --host NAME installs them)"})
 		return r
 	}
 	for _, in := range found {
 		if in.Err != nil {
-			r = append(r, retention.Finding{Check: "hooks", Level: retention.FindingProblem, Message: fmt.Sprintf("%s: %s", in.Host, relativeTo(w.Root, safetext.Line(in.Err.Error()))),
+			r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingProblem, Message: fmt.Sprintf("%s: %s", in.Host, relativeTo(w.Root, safetext.Line(in.Err.Error()))),
 				Fix: "fix the file by hand; ctxgit never rewrites a file it cannot read"})
 			continue
 		}
@@ -32,13 +31,13 @@ func DoctorHooks(w *workspace.Workspace) []retention.Finding {
 		for _, prog := range in.Programs {
 			if ResolveProgram(prog, w.Env.Getenv) == "" {
 				broken = true
-				r = append(r, retention.Finding{Check: "hooks", Level: retention.FindingProblem,
+				r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingProblem,
 					Message: fmt.Sprintf("%s: %s runs %q, which is not an executable file or on PATH: the hooks fail", in.Host, in.Path, prog),
 					Fix:     fmt.Sprintf("install ctxgit there, or reinstall the hooks with ctxgit init --host %s", in.Host)})
 			}
 		}
 		if len(in.Missing) > 0 {
-			r = append(r, retention.Finding{Check: "hooks", Level: retention.FindingWarning,
+			r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingWarning,
 				Message: fmt.Sprintf("%s: %s lacks ctxgit's %s", in.Host, in.Path, strings.Join(in.Missing, ", ")),
 				Fix:     fmt.Sprintf("ctxgit init --host %s adds them", in.Host)})
 		}
@@ -47,17 +46,17 @@ func DoctorHooks(w *workspace.Workspace) []retention.Finding {
 			for i, e := range in.Extra {
 				events[i], _, _ = strings.Cut(e, ": ")
 			}
-			r = append(r, retention.Finding{Check: "hooks", Level: retention.FindingWarning,
+			r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingWarning,
 				Message: fmt.Sprintf("%s: %s holds ctxgit hooks this version no longer installs (%s): an older install", in.Host, in.Path, strings.Join(events, ", ")),
 				Fix:     fmt.Sprintf("ctxgit init --host %s removes them", in.Host)})
 		}
 		if len(in.Outdated) > 0 {
-			r = append(r, retention.Finding{Check: "hooks", Level: retention.FindingWarning,
+			r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingWarning,
 				Message: fmt.Sprintf("%s: %s: %s differ from what this version writes: an older install", in.Host, in.Path, strings.Join(in.Outdated, ", ")),
 				Fix:     fmt.Sprintf("ctxgit init --host %s rewrites them", in.Host)})
 		}
 		if !broken {
-			r = append(r, retention.Finding{Check: "hooks", Level: retention.FindingOK, Message: fmt.Sprintf("%s: %d hook(s) in %s, running %s", in.Host, len(in.Entries), in.Path, strings.Join(in.Programs, ", "))})
+			r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingOK, Message: fmt.Sprintf("%s: %d hook(s) in %s, running %s", in.Host, len(in.Entries), in.Path, strings.Join(in.Programs, ", "))})
 		}
 	}
 	return r
