@@ -212,12 +212,13 @@ var (
 	jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON"}
 )
 
-// sessionDefault says where a command's session comes from when --session
-// is not given (SPEC §6.3; docs/cli.md#log has the details).
-const sessionDefault = "CTXGIT_SESSION, else the host session hooks recorded in the last 12 hours, else default"
+// sessionFallback is the session a command works on when neither
+// --session nor CTXGIT_SESSION names one (SPEC §6.3; docs/cli.md#log has
+// the details).
+const sessionFallback = "the host session hooks recorded in the last 12 hours, else default"
 
 func sessionFlag() *cli.StringFlag {
-	return &cli.StringFlag{Name: "session", Aliases: []string{"s"}, EnvVars: []string{"CTXGIT_SESSION"}, Value: spec.DefaultSession, DefaultText: sessionDefault, Usage: "session key"}
+	return &cli.StringFlag{Name: "session", Aliases: []string{"s"}, EnvVars: []string{"CTXGIT_SESSION"}, Value: spec.DefaultSession, DefaultText: sessionFallback, Usage: "session key"}
 }
 
 // open finds and opens the workspace for a command.

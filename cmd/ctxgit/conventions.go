@@ -14,7 +14,7 @@ import (
 func globalFlags() []cli.Flag {
 	return []cli.Flag{
 		rootFlag,
-		&cli.StringFlag{Name: "session", Aliases: []string{"s"}, Usage: "session key, for commands that take one (default: " + sessionDefault + ")"},
+		&cli.StringFlag{Name: "session", Aliases: []string{"s"}, Usage: "session key, for commands that take one (default: CTXGIT_SESSION, else " + sessionFallback + ")"},
 		&cli.BoolFlag{Name: "json", Usage: "print JSON, for commands that read"},
 	}
 }

@@ -149,3 +149,32 @@ func TestHelpTextsBelongToCommands(t *testing.T) {
 		}
 	}
 }
+
+// Every flag's help line, in every command, says its default once and
+// names its environment variable once: urfave/cli appends "(default: …)"
+// and "[$VAR]" to what the usage text may already say.
+func TestNoDoubledDefaults(t *testing.T) {
+	a := newApp(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
+	var walk func(path string, cmds []*cli.Command)
+	check := func(path string, flags []cli.Flag) {
+		for _, f := range flags {
+			line := cli.FlagStringer(f)
+			if n := strings.Count(line, "(default"); n > 1 {
+				t.Errorf("%s: %q says its default %d times", path, line, n)
+			}
+			for _, v := range []string{"CTXGIT_SESSION", "CTXGIT_ROOT", "CTXGIT_PRESSURE"} {
+				if n := strings.Count(line, v); n > 1 {
+					t.Errorf("%s: %q names %s %d times", path, line, v, n)
+				}
+			}
+		}
+	}
+	walk = func(path string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			check(path+" "+c.Name, c.Flags)
+			walk(path+" "+c.Name, c.Subcommands)
+		}
+	}
+	check("ctxgit", a.cli.Flags)
+	walk("ctxgit", a.cli.Commands)
+}

@@ -16,7 +16,7 @@ import (
 // the report of what moved, and the remote's own messages.
 
 // timeoutFlag bounds each git run against a network remote (docs/cli.md#push).
-var timeoutFlag = &cli.DurationFlag{Name: "timeout", Usage: "give up on a network remote after `DURATION` (e.g. 90s; default: git config ctxgit.remoteTimeout, else 5m)"}
+var timeoutFlag = &cli.DurationFlag{Name: "timeout", Usage: "give up on a network remote after `DURATION` (e.g. 90s)", DefaultText: "git config ctxgit.remoteTimeout, else 5m"}
 
 // printSync prints a push's or fetch's result: a heading, then one line
 // per session.
