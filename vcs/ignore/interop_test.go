@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // scenario is a work tree to compare against git: files, ignore files at
@@ -339,14 +341,32 @@ func randomScenario(rng *rand.Rand) scenario {
 }
 
 // TestInteropRandom compares a few hundred generated trees and ignore files
-// against git. The seed is fixed so failures reproduce. SPEC §9.2.
+// against git; the long tier (CTXGIT_INTEROP_SCENARIOS, CONTRIBUTING.md)
+// compares more, each run on new seeds it prints so a failure
+// reproduces. SPEC §9.2.
 func TestInteropRandom(t *testing.T) {
 	r := newGitRepo(t)
 	n := 300
 	if testing.Short() {
 		n = 50
 	}
-	rng := rand.New(rand.NewPCG(9, 2))
+	seed := uint64(9)
+	if s := os.Getenv("CTXGIT_INTEROP_SCENARIOS"); s != "" {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 1 {
+			t.Fatalf("CTXGIT_INTEROP_SCENARIOS=%q: want a positive number", s)
+		}
+		n, seed = v, uint64(time.Now().UnixNano())
+	}
+	if s := os.Getenv("CTXGIT_INTEROP_SEED"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("CTXGIT_INTEROP_SEED=%q: want a number", s)
+		}
+		seed = v
+	}
+	t.Logf("%d scenarios, seed %d (CTXGIT_INTEROP_SEED=%d reproduces)", n, seed, seed)
+	rng := rand.New(rand.NewPCG(seed, 2))
 	for i := 0; i < n; i++ {
 		sc := randomScenario(rng)
 		compareWithGit(t, r, sc)
