@@ -208,7 +208,7 @@ func oneLine(s string) string { return safetext.Line(s) }
 
 // Common flags.
 var (
-	rootFlag = &cli.StringFlag{Name: "root", Usage: "workspace root (default: CTXGIT_ROOT, the nearest directory with .ctxgit/, the git top level, or the current directory)"}
+	rootFlag = &cli.StringFlag{Name: "root", Usage: "workspace root (default: CTXGIT_ROOT, the nearest directory with .ctxgit/, the git top level, or, for init and ensure, the current directory)"}
 	jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print JSON"}
 )
 

@@ -48,7 +48,7 @@ var environmentRows = []struct{ name, meaning string }{
 	{"CTXGIT_SESSION", "the session key when `--session` is not given; validated as a typed key (a bad one is exit 2), and it counts as a session given (`recover` then does not fall back to the workspace's newest checkpoint)"},
 	{"CTXGIT_NOW", "an RFC 3339 time that fixes the workspace clock: checkpoint times, decision and failure timestamps, freshness and model ages (lock times use the real clock); anything else is exit 2. For tests and reproducible scripts"},
 	{"CTXGIT_PRESSURE", "the context utilisation (`0.72` or `72%`) when `--pressure` and `--tokens`/`--window` are not given; anything else is exit 2"},
-	{"NO_COLOR", "when set, output is never coloured"},
+	{"NO_COLOR", "nothing to turn off: ctxgit never colours its output (on a terminal, progress lines only rewrite themselves)"},
 	{"GOGC, GOMEMLIMIT", "when either is set, ctxgit leaves Go's garbage collector as configured"},
 	{"HOME, XDG_CONFIG_HOME", "where the global git config and ignore file are found"},
 }
