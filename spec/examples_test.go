@@ -85,10 +85,11 @@ func TestSpecSections(t *testing.T) {
 	checkCitations(t, have)
 }
 
-// checkCitations walks the module once for the two kinds of citation its
-// code, scripts and docs make, and fails on one that names nothing: "SPEC
-// §N" must be a section of SPEC.md (have), and docs/cli.md#ANCHOR a
-// heading of the generated command reference.
+// checkCitations walks the module once for the citations its code,
+// scripts and docs make, and fails on one that names nothing: "SPEC §N"
+// must be a section of SPEC.md (have), docs/cli.md#ANCHOR a heading of
+// the generated command reference, and a quoted title after docs/HOSTS.md (or
+// design.md's, PERFORMANCE.md's) a heading of that document.
 func checkCitations(t *testing.T, have map[string]bool) {
 	t.Helper()
 	ref, err := os.ReadFile("../docs/cli.md")
@@ -102,6 +103,22 @@ func checkCitations(t *testing.T, have map[string]bool) {
 			anchors[strings.ToLower(strings.ReplaceAll(heading, " ", "-"))] = true
 		}
 	}
+	headings := map[string]map[string]bool{}
+	for _, doc := range []string{"HOSTS", "design", "PERFORMANCE"} {
+		src, err := os.ReadFile("../docs/" + doc + ".md")
+		if err != nil {
+			t.Fatal(err)
+		}
+		headings[doc] = map[string]bool{}
+		for _, line := range strings.Split(string(src), "\n") {
+			if strings.HasPrefix(line, "#") {
+				headings[doc][strings.TrimSpace(strings.TrimLeft(line, "#"))] = true
+			}
+		}
+	}
+	// A quoted title may be broken over comment lines: `"Diff and\n// report"`.
+	docRE := regexp.MustCompile(`docs/(HOSTS|design|PERFORMANCE)\.md,\s+"([^"]+)"`)
+	lineBreakRE := regexp.MustCompile(`\s*\n\s*(?://|#)?\s*`)
 	specRE := regexp.MustCompile(`SPEC §(\d+(?:\.\d+)?)`)
 	cliRE := regexp.MustCompile(`docs/cli\.md#([a-z0-9-]+)`)
 	err = filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
@@ -123,6 +140,12 @@ func checkCitations(t *testing.T, have map[string]bool) {
 		for _, m := range specRE.FindAllStringSubmatch(string(src), -1) {
 			if !have[m[1]] {
 				t.Errorf("%s cites SPEC §%s, which SPEC.md does not have", path, m[1])
+			}
+		}
+		for _, m := range docRE.FindAllStringSubmatch(string(src), -1) {
+			title := lineBreakRE.ReplaceAllString(m[2], " ")
+			if !headings[m[1]][title] {
+				t.Errorf("%s cites docs/%s.md, %q, which has no such heading", path, m[1], title)
 			}
 		}
 		for _, m := range cliRE.FindAllStringSubmatch(string(src), -1) {

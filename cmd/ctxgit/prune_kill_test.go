@@ -60,7 +60,7 @@ func TestPruneSurvivesSIGKILL(t *testing.T) {
 				}
 				states[k.verify(t, dir, false)]++
 				// A kill inside a ref update leaves git's ref lock, which
-				// blocks that ref for 30 s (SPEC §13); doctor --fix then
+				// blocks that ref for 30 s (SPEC §7.1); doctor --fix then
 				// removes it. Age it rather than wait.
 				if k.ageRefLocks(t, dir) {
 					refLocks++
