@@ -85,6 +85,22 @@ func TestSpecSections(t *testing.T) {
 	checkCitations(t, have)
 }
 
+// docHeadings is the set of headings of docs/NAME.md.
+func docHeadings(t *testing.T, name string) map[string]bool {
+	t.Helper()
+	src, err := os.ReadFile("../docs/" + name + ".md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, line := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(line, "#") {
+			out[strings.TrimSpace(strings.TrimLeft(line, "#"))] = true
+		}
+	}
+	return out
+}
+
 // checkCitations walks the module once for the citations its code,
 // scripts and docs make, and fails on one that names nothing: "SPEC §N"
 // must be a section of SPEC.md (have), docs/cli.md#ANCHOR a heading of
@@ -92,36 +108,20 @@ func TestSpecSections(t *testing.T) {
 // design.md's, PERFORMANCE.md's) a heading of that document.
 func checkCitations(t *testing.T, have map[string]bool) {
 	t.Helper()
-	ref, err := os.ReadFile("../docs/cli.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	anchors := map[string]bool{}
-	for _, line := range strings.Split(string(ref), "\n") {
-		if strings.HasPrefix(line, "#") {
-			heading := strings.TrimSpace(strings.TrimLeft(line, "#"))
-			anchors[strings.ToLower(strings.ReplaceAll(heading, " ", "-"))] = true
-		}
+	for h := range docHeadings(t, "cli") {
+		anchors[strings.ToLower(strings.ReplaceAll(h, " ", "-"))] = true
 	}
 	headings := map[string]map[string]bool{}
 	for _, doc := range []string{"HOSTS", "design", "PERFORMANCE"} {
-		src, err := os.ReadFile("../docs/" + doc + ".md")
-		if err != nil {
-			t.Fatal(err)
-		}
-		headings[doc] = map[string]bool{}
-		for _, line := range strings.Split(string(src), "\n") {
-			if strings.HasPrefix(line, "#") {
-				headings[doc][strings.TrimSpace(strings.TrimLeft(line, "#"))] = true
-			}
-		}
+		headings[doc] = docHeadings(t, doc)
 	}
 	// A quoted title may be broken over comment lines: `"Diff and\n// report"`.
 	docRE := regexp.MustCompile(`docs/(HOSTS|design|PERFORMANCE)\.md,\s+"([^"]+)"`)
 	lineBreakRE := regexp.MustCompile(`\s*\n\s*(?://|#)?\s*`)
 	specRE := regexp.MustCompile(`SPEC §(\d+(?:\.\d+)?)`)
 	cliRE := regexp.MustCompile(`docs/cli\.md#([a-z0-9-]+)`)
-	err = filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
