@@ -76,20 +76,40 @@ func (r *DoctorResult) add(f Finding) *Finding {
 // last snapshot left out as secrets. With opts.Fix it removes stale locks
 // and repacks, reporting each fix. configErr is the config problem
 // OpenForDoctor found, if any. It never creates .ctxgit/ or a store.
-// Interrupted (opts.Ctx), it returns the context's error and no result.
+// Interrupted (opts.Ctx) before its repack is published, it returns the
+// context's error and no result, having fixed nothing more since the
+// interrupt; interrupted after, it returns what it did and fixes nothing
+// more.
 func Doctor(w *workspace.Workspace, opts DoctorOptions, configErr error) (*DoctorResult, error) {
+	// Each step that may fix something first asks whether the command was
+	// interrupted: after Ctrl-C nothing more is removed or repacked.
+	stopped := func() error { return workspace.ContextErr(opts.Ctx) }
 	r := &DoctorResult{}
 	doctorConfig(w, r, configErr)
 	doctorState(w, r)
 	store, storeErr := w.DiskStore()
+	if err := stopped(); err != nil {
+		return nil, err
+	}
 	doctorLocks(w, r, store, opts.Fix)
 	seen, healthy := doctorStore(w, r, store, storeErr)
+	if err := stopped(); err != nil {
+		return nil, err
+	}
 	if store != nil {
 		if err := doctorObjects(w, r, store, seen, healthy, opts); err != nil {
 			return nil, err
 		}
 	}
-	doctorTemp(w, r, store, opts.Fix)
+	fix := opts.Fix
+	if err := stopped(); err != nil {
+		if !repacked(r) {
+			return nil, err
+		}
+		// The repack is published: report it, and fix nothing more.
+		fix = false
+	}
+	doctorTemp(w, r, store, fix)
 	if opts.Hooks != nil {
 		for _, f := range opts.Hooks(w) {
 			r.add(f)
@@ -100,6 +120,16 @@ func Doctor(w *workspace.Workspace, opts DoctorOptions, configErr error) (*Docto
 		doctorSecrets(w, r)
 	}
 	return r, nil
+}
+
+// repacked reports whether doctor's repack ran to its end.
+func repacked(r *DoctorResult) bool {
+	for _, f := range r.Findings {
+		if f.Check == "objects" && f.Fixed {
+			return true
+		}
+	}
+	return false
 }
 
 func doctorConfig(w *workspace.Workspace, r *DoctorResult, configErr error) {

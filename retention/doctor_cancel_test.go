@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -75,4 +76,35 @@ func findingOf(r *retention.DoctorResult, check string) *retention.Finding {
 		}
 	}
 	return nil
+}
+
+// Interrupted before any fix, doctor --fix removes nothing, not even where
+// no repack was due: a dead writer's temporary file stays.
+func TestDoctorFixInterruptedFixesNothing(t *testing.T) {
+	w, now := pruneWorkspace(t)
+	checkpointAt(t, w, now, fixedNow, "default", "a.txt", "a")
+	tmp := w.Path(spec.PrivateStoreDir + "/objects/pack/tmp_pack_ctxgit_999999999_1")
+	if err := os.WriteFile(tmp, []byte("half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(tmp, old, old); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err := retention.Doctor(w, retention.DoctorOptions{Fix: true, LooseThreshold: 1 << 20, Ctx: ctx}, nil)
+	if !errors.Is(err, context.Canceled) || res != nil {
+		t.Fatalf("doctor --fix after Ctrl-C: %v, %+v; want context.Canceled and no result", err, res)
+	}
+	if _, err := os.Stat(tmp); err != nil {
+		t.Fatalf("the temporary file was removed after the interrupt: %v", err)
+	}
+	res, err = retention.Doctor(w, retention.DoctorOptions{Fix: true, LooseThreshold: 1 << 20, Ctx: context.Background()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+		t.Fatalf("an uninterrupted doctor --fix left the dead writer's temporary file: %v", err)
+	}
 }

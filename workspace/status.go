@@ -263,7 +263,10 @@ func (w *Workspace) Ensure(o EnsureOptions) (*Status, error) {
 		}
 		path := w.taskStatePath()
 		if o.Archive {
-			aside := w.freeArchiveName(path)
+			aside, err := w.freeArchiveName(path)
+			if err != nil {
+				return nil, err
+			}
 			if err := os.Rename(w.Path(path), w.Path(aside)); err != nil {
 				return nil, &spec.FileError{Path: path, Err: unwrapPathError(err)}
 			}
@@ -362,15 +365,25 @@ func taskID(o EnsureOptions, w *Workspace) string {
 // it, stamped with the workspace clock, and never over an earlier archive
 // (two in the same second, or under a fixed CTXGIT_NOW, get -2, -3, …).
 // The caller holds the workspace lock, so no other ctxgit takes the name
-// between the check and the rename.
-func (w *Workspace) freeArchiveName(path string) string {
+// between the check and the rename. A name that cannot be checked (too
+// long for the file system, a directory that cannot be searched) is an
+// error, not a reason to try the next one.
+func (w *Workspace) freeArchiveName(path string) (string, error) {
 	ext := filepath.Ext(path)
 	stem := strings.TrimSuffix(path, ext) + ".archived-" + w.Now().Format("20060102T150405Z")
 	name := stem + ext
-	for n := 2; ; n++ {
-		if _, err := os.Lstat(w.Path(name)); errors.Is(err, fs.ErrNotExist) {
-			return name
+	for n := 2; n <= maxArchivesPerSecond; n++ {
+		_, err := os.Lstat(w.Path(name))
+		if errors.Is(err, fs.ErrNotExist) {
+			return name, nil
+		}
+		if err != nil {
+			return "", &spec.FileError{Path: name, Err: unwrapPathError(err)}
 		}
 		name = fmt.Sprintf("%s-%d%s", stem, n, ext)
 	}
+	return "", spec.Conflict("%s: %d archives of the task state in one second already; move some away", path, maxArchivesPerSecond)
 }
+
+// maxArchivesPerSecond bounds the names freeArchiveName tries.
+const maxArchivesPerSecond = 1000
