@@ -249,11 +249,17 @@ func (a *app) openFound(c *cli.Context, find func(workspace.Env, string) (string
 // sessionWorkspace is open for commands that take --session: it checks
 // the session key, then applies SPEC §6.3 to it.
 func (a *app) sessionWorkspace(c *cli.Context) (*workspace.Workspace, string, error) {
+	return a.sessionWorkspaceWith(c, a.open)
+}
+
+// sessionWorkspaceWith is sessionWorkspace with the given opener
+// (openToCreate for the commands that may make the workspace).
+func (a *app) sessionWorkspaceWith(c *cli.Context, open func(*cli.Context) (*workspace.Workspace, error)) (*workspace.Workspace, string, error) {
 	sess, err := session(c)
 	if err != nil {
 		return nil, "", err
 	}
-	w, err := a.open(c)
+	w, err := open(c)
 	if err != nil {
 		return w, sess, err
 	}

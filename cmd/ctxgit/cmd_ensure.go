@@ -18,19 +18,12 @@ func (a *app) ensureCommand() *cli.Command {
 			&cli.BoolFlag{Name: "reinit", Usage: "discard a task state of another shape and start over"},
 		},
 		Action: func(c *cli.Context) error {
-			sess, err := session(c)
-			if err != nil {
-				return err
-			}
-			w, err := a.openToCreate(c)
-			if err != nil {
-				return err
-			}
-			if sess, err = a.pickSession(c, w, sess, false); err != nil {
-				return err
-			}
 			if c.Bool("archive") && c.Bool("reinit") {
 				return spec.Usage("--archive and --reinit exclude each other")
+			}
+			w, sess, err := a.sessionWorkspaceWith(c, a.openToCreate)
+			if err != nil {
+				return err
 			}
 			st, err := w.Ensure(workspace.EnsureOptions{Session: sess, Goal: c.String("goal"), TaskID: c.String("task-id"),
 				Archive: c.Bool("archive"), Reinit: c.Bool("reinit")})

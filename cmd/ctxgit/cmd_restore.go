@@ -23,15 +23,8 @@ func (a *app) restoreCommand() *cli.Command {
 			&cli.BoolFlag{Name: "keep-state", Usage: "leave the plan, logs, task state and summaries as they are"},
 		},
 		Action: func(c *cli.Context) error {
-			sess, err := session(c)
+			w, sess, err := a.sessionWorkspace(c)
 			if err != nil {
-				return err
-			}
-			w, err := a.open(c)
-			if err != nil {
-				return err
-			}
-			if sess, err = a.pickSession(c, w, sess, false); err != nil {
 				return err
 			}
 			paths := c.Args().Slice()[1:]
