@@ -133,11 +133,6 @@ func (w *Workspace) ResolveRead(name, session string) (*Resolved, error) {
 	return w.resolve(name, session, ValidateReadSession, "SESSION: or REMOTE/KEY:")
 }
 
-// errBadCheckpointName is a name that is none of the checkpoint name forms;
-// resolve words the message, since only it knows which session prefixes
-// its caller accepts.
-var errBadCheckpointName = errors.New("malformed checkpoint name")
-
 // resolve finds name in session; validate checks a session named before
 // the ":", and prefixes says which such prefixes a malformed name's message
 // offers.
@@ -154,7 +149,8 @@ func (w *Workspace) resolve(name, session string, validate func(string) error, p
 	}
 	if !wellFormedName(name) {
 		// A malformed name is the user's typing, whatever the session
-		// holds: usage, before "no checkpoints" could hide it.
+		// holds: usage, before "no checkpoints" could hide it. The
+		// message offers the session prefixes this caller takes.
 		return nil, spec.Usage("checkpoint %q: want cp_NNN, @, @~N or a commit id, optionally after %s", name, prefixes)
 	}
 	store, err := w.storeIfAny()
@@ -175,9 +171,6 @@ func (w *Workspace) resolve(name, session string, validate func(string) error, p
 		return nil, err
 	}
 	found, err := w.resolveInChain(store, head, name, session)
-	if errors.Is(err, errBadCheckpointName) {
-		return nil, spec.Usage("checkpoint %q: want cp_NNN, @, @~N or a commit id, optionally after %s", name, prefixes)
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -189,12 +182,17 @@ func (w *Workspace) resolve(name, session string, validate func(string) error, p
 }
 
 // wellFormedName reports whether name (after any SESSION: prefix) has one
-// of the forms resolveInChain reads.
+// of the forms resolveInChain reads, its @~N count included; resolve
+// checks it first, so resolveInChain only ever sees these forms.
 func wellFormedName(name string) bool {
 	if _, ok := spec.ParseCheckpointID(name); ok {
 		return true
 	}
-	return name == "" || relativeRE().MatchString(name) || hexRE().MatchString(name)
+	if m := relativeRE().FindStringSubmatch(name); m != nil {
+		_, err := strconv.Atoi(m[1])
+		return m[1] == "" || err == nil
+	}
+	return name == "" || hexRE().MatchString(name)
 }
 
 func (w *Workspace) resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.Hash, error) {
@@ -261,7 +259,7 @@ func (w *Workspace) resolveInChain(store vcs.Store, head vcs.Hash, name, session
 		}
 		return vcs.ZeroHash, spec.Usage("checkpoint id %s is ambiguous in session %s: give more digits", name, session)
 	}
-	return vcs.ZeroHash, errBadCheckpointName
+	return vcs.ZeroHash, fmt.Errorf("checkpoint %q: not a form wellFormedName accepts", name)
 }
 
 // resolveHexAnywhere finds a commit id prefix in any session.

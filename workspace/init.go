@@ -2,12 +2,12 @@ package workspace
 
 import (
 	"errors"
-	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/templates"
 )
@@ -31,14 +31,10 @@ func (w *Workspace) Init() (*InitResult, error) {
 		}
 	}
 	// info/exclude lists .ctxgit/local/ before it exists, so `git status`
-	// never shows it, even if init stops halfway (SPEC §3.2).
-	if w.Repo != nil {
-		if err := w.ensureInfoExclude(); err != nil {
-			return nil, err
-		}
-	}
-	if err := os.MkdirAll(w.Path(spec.LocalDir), 0o755); err != nil {
-		return nil, &spec.FileError{Path: spec.LocalDir, Err: unwrapPathError(err)}
+	// never shows it, even if init stops halfway (SPEC §3.2); an existing
+	// .ctxgit/local/ gets its lines below, under the lock.
+	if err := w.prepareLocal(); err != nil {
+		return nil, err
 	}
 	files := []struct{ tmpl, rel string }{
 		{"init/config.yaml", spec.ConfigPath},
@@ -187,7 +183,10 @@ func (w *Workspace) prepareLocal() error {
 			return err
 		}
 	}
-	return os.MkdirAll(w.Path(spec.LocalDir), 0o755)
+	if err := os.MkdirAll(w.Path(spec.LocalDir), 0o755); err != nil {
+		return &spec.FileError{Path: spec.LocalDir, Err: unwrapPathError(err)}
+	}
+	return nil
 }
 
 func localExists(root string) bool {

@@ -139,6 +139,12 @@ func (a *app) run(args []string) int {
 		err = a.cli.RunContext(ctx, args)
 	case len(args) > 1 && !strings.HasPrefix(args[1], "-") && a.cli.Command(args[1]) == nil && args[1] != "help" && args[1] != "h":
 		err = unknownCommand(a.cli.Commands, args[1])
+	case len(args) > 2 && a.cli.Command(args[1]) != nil && len(a.cli.Command(args[1]).Subcommands) > 0 &&
+		!strings.HasPrefix(args[2], "-") && findCommand(a.cli.Command(args[1]).Subcommands, args[2]) == nil:
+		// "plan mrak 1 done": a parent with subcommands takes no
+		// arguments of its own, so an unknown word is a mistyped
+		// subcommand.
+		err = unknownCommand(a.cli.Command(args[1]).Subcommands, args[2], args[1])
 	case len(args) > 2 && (args[1] == "help" || args[1] == "h") && a.cli.Command(args[2]) == nil:
 		err = unknownCommand(a.cli.Commands, args[2])
 	case len(args) > 3 && (args[1] == "help" || args[1] == "h") && len(a.cli.Command(args[2]).Subcommands) > 0 && !strings.HasPrefix(args[3], "-"):
@@ -146,7 +152,7 @@ func (a *app) run(args []string) int {
 		// help for it, so ask the subcommand itself.
 		cmd := a.cli.Command(args[2])
 		if findCommand(cmd.Subcommands, args[3]) == nil {
-			err = unknownCommand(cmd.Subcommands, args[3])
+			err = unknownCommand(cmd.Subcommands, args[3], args[2])
 			break
 		}
 		err = a.cli.RunContext(ctx, []string{args[0], args[2], args[3], "--help"})

@@ -30,7 +30,8 @@ func TestArgSpec(t *testing.T) {
 }
 
 // Every command that takes positional arguments refuses one too many,
-// before it opens or changes anything, with the usage exit code. The
+// before it opens or changes anything, with the usage exit code (for a
+// command with subcommands, as an unknown subcommand). The
 // commands a host runs fail open instead, and `ctxgit git` passes its
 // arguments to git.
 func TestEveryCommandChecksItsArguments(t *testing.T) {
@@ -57,6 +58,10 @@ func TestEveryCommandChecksItsArguments(t *testing.T) {
 			var stderr bytes.Buffer
 			code := run(argv, strings.NewReader(""), &bytes.Buffer{}, &stderr)
 			want := fmt.Sprintf("ctxgit: %s takes ", c.Name)
+			if len(c.Subcommands) > 0 {
+				// A parent's extra word is taken for a mistyped subcommand.
+				want = `ctxgit: unknown command "extra0"`
+			}
 			if code != 2 || !strings.HasPrefix(stderr.String(), want) {
 				t.Errorf("%s: exit %d, stderr %q; want exit 2 and %q…", strings.Join(argv, " "), code, stderr.String(), want)
 			}

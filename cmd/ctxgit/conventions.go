@@ -83,11 +83,12 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 
 // unknownCommand is the usage error for a command name ctxgit does not
 // have, with the nearest name when one is near enough to be a typo.
-func unknownCommand(cmds []*cli.Command, name string) error {
+func unknownCommand(cmds []*cli.Command, name string, parents ...string) error {
+	see := strings.Join(append([]string{"ctxgit help"}, parents...), " ")
 	if s := nearestCommand(cmds, name); s != "" {
-		return spec.Usage("unknown command %q: did you mean %q? (see ctxgit help)", name, s)
+		return spec.Usage("unknown command %q: did you mean %q? (see %s)", name, s, see)
 	}
-	return spec.Usage("unknown command %q (see ctxgit help)", name)
+	return spec.Usage("unknown command %q (see %s)", name, see)
 }
 
 // nearestCommand is the visible command name closest to name, within an
