@@ -56,9 +56,12 @@ func TestEveryCommandChecksItsArguments(t *testing.T) {
 			}
 			var stderr bytes.Buffer
 			code := run(argv, strings.NewReader(""), &bytes.Buffer{}, &stderr)
-			want := fmt.Sprintf("ctxgit: %s takes ", c.Name)
-			if code != 2 || !strings.HasPrefix(stderr.String(), want) {
-				t.Errorf("%s: exit %d, stderr %q; want exit 2 and %q…", strings.Join(argv, " "), code, stderr.String(), want)
+			// A subcommand is named with its parent, and so is the help
+			// it points to.
+			name := strings.Join(p, " ")
+			want, help := fmt.Sprintf("ctxgit: %s takes ", name), fmt.Sprintf("(see ctxgit %s --help)\n", name)
+			if code != 2 || !strings.HasPrefix(stderr.String(), want) || !strings.HasSuffix(stderr.String(), help) {
+				t.Errorf("%s: exit %d, stderr %q; want exit 2 and %q…%q", strings.Join(argv, " "), code, stderr.String(), want, help)
 			}
 		}
 	}
