@@ -92,20 +92,95 @@ func docHeadings(t *testing.T, name string) map[string]bool {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return headingsOf(string(src))
+}
+
+// headingsOf is the set of ATX headings of a Markdown document. A "#"
+// line inside a fenced code block (a shell comment, a heading shown as
+// an example) is not one.
+func headingsOf(src string) map[string]bool {
 	out := map[string]bool{}
-	for _, line := range strings.Split(string(src), "\n") {
-		if strings.HasPrefix(line, "#") {
+	fence := "" // the open fence's marker, "" outside a block
+	for _, line := range strings.Split(src, "\n") {
+		trimmed := strings.TrimLeft(line, " ")
+		if len(line)-len(trimmed) < 4 {
+			if marker := fenceMarker(trimmed); marker != "" {
+				switch {
+				case fence == "":
+					fence = marker
+				case marker[0] == fence[0] && len(marker) >= len(fence) && strings.TrimSpace(strings.TrimLeft(trimmed, marker[:1])) == "":
+					fence = ""
+				}
+				continue
+			}
+		}
+		if fence == "" && strings.HasPrefix(line, "#") {
 			out[strings.TrimSpace(strings.TrimLeft(line, "#"))] = true
 		}
 	}
 	return out
 }
 
+// fenceMarker is the run of three or more backticks or tildes a line
+// opens with, or "".
+func fenceMarker(line string) string {
+	for _, c := range []string{"`", "~"} {
+		n := len(line) - len(strings.TrimLeft(line, c))
+		if n >= 3 {
+			return line[:n]
+		}
+	}
+	return ""
+}
+
+func TestHeadingsOfSkipsFences(t *testing.T) {
+	doc := "# Title\n\n```sh\n# a shell comment\n```\n\n## Real\n\n~~~~\n## shown, not a heading\n~~~\n### still in the block\n~~~~\n### After\n"
+	got := headingsOf(doc)
+	for _, h := range []string{"Title", "Real", "After"} {
+		if !got[h] {
+			t.Errorf("heading %q not found", h)
+		}
+	}
+	for _, h := range []string{"a shell comment", "shown, not a heading", "still in the block"} {
+		if got[h] {
+			t.Errorf("%q, inside a fence, taken for a heading", h)
+		}
+	}
+}
+
+// skipCitationDir says whether the citation walk, rooted at root, leaves
+// out the directory at path: git's, hidden ones (editor and tool
+// scratch) and dist/, which scripts/dist.sh makes and git ignores.
+func skipCitationDir(root, path string) bool {
+	if path == root {
+		return false
+	}
+	name := filepath.Base(path)
+	return strings.HasPrefix(name, ".") || path == filepath.Join(root, "dist")
+}
+
+func TestSkipCitationDir(t *testing.T) {
+	for path, want := range map[string]bool{
+		"..":                                      false,
+		filepath.Join("..", "dist"):               true,
+		filepath.Join("..", ".git"):               true,
+		filepath.Join("..", ".idea"):              true,
+		filepath.Join("..", "docs"):               false,
+		filepath.Join("..", "vcs", "dist"):        false, // only the module's dist/
+		filepath.Join("..", "testdata", ".cache"): true,
+	} {
+		if got := skipCitationDir("..", path); got != want {
+			t.Errorf("skipCitationDir(%q) = %v, want %v", path, got, want)
+		}
+	}
+}
+
 // checkCitations walks the module once for the citations its code,
 // scripts and docs make, and fails on one that names nothing: "SPEC §N"
 // must be a section of SPEC.md (have), docs/cli.md#ANCHOR a heading of
 // the generated command reference, and a quoted title after docs/HOSTS.md (or
-// design.md's, PERFORMANCE.md's) a heading of that document.
+// design.md's, PERFORMANCE.md's) a heading of that document, as must the
+// heading a Go test-name string opens with ("HOSTS.md Transcripts: …").
 func checkCitations(t *testing.T, have map[string]bool) {
 	t.Helper()
 	anchors := map[string]bool{}
@@ -121,11 +196,14 @@ func checkCitations(t *testing.T, have map[string]bool) {
 	lineBreakRE := regexp.MustCompile(`\s*\n\s*(?://|#)?\s*`)
 	specRE := regexp.MustCompile(`SPEC §(\d+(?:\.\d+)?)`)
 	cliRE := regexp.MustCompile(`docs/cli\.md#([a-z0-9-]+)`)
+	// A Go test-name string opens with the document and the heading:
+	// "HOSTS.md Transcripts: orphaned results are dropped".
+	testNameRE := regexp.MustCompile(`"(?:docs/)?(HOSTS|design|PERFORMANCE)\.md ([^":]+):`)
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && d.Name() == ".git" {
+		if d.IsDir() && skipCitationDir("..", path) {
 			return filepath.SkipDir
 		}
 		switch filepath.Ext(path) {
@@ -146,6 +224,13 @@ func checkCitations(t *testing.T, have map[string]bool) {
 			title := lineBreakRE.ReplaceAllString(m[2], " ")
 			if !headings[m[1]][title] {
 				t.Errorf("%s cites docs/%s.md, %q, which has no such heading", path, m[1], title)
+			}
+		}
+		if filepath.Ext(path) == ".go" {
+			for _, m := range testNameRE.FindAllStringSubmatch(string(src), -1) {
+				if !headings[m[1]][m[2]] {
+					t.Errorf("%s names docs/%s.md, %q, in a test name, which has no such heading", path, m[1], m[2])
+				}
 			}
 		}
 		for _, m := range cliRE.FindAllStringSubmatch(string(src), -1) {

@@ -158,11 +158,18 @@ func (p *packWriter) finish() (err error) {
 	if err := os.Chmod(p.f.Name(), 0o444); err != nil {
 		return err
 	}
+	// A pack of the same name holds the same objects (the name is its
+	// content's hash) and may be live with its index: if writing the
+	// index fails, only a pack this writer put in place is removed.
+	_, statErr := os.Lstat(base + ".pack")
+	existed := statErr == nil
 	if err := atomicfile.Rename(p.f.Name(), base+".pack"); err != nil {
 		return err
 	}
 	if err := atomicfile.Write(base+".idx", ib.Bytes(), 0o444); err != nil {
-		os.Remove(base + ".pack")
+		if !existed {
+			os.Remove(base + ".pack")
+		}
 		return err
 	}
 	p.base = base

@@ -215,9 +215,7 @@ func (g *GitStore) Repack(ctx context.Context, mode RepackMode, roots []Hash) (*
 			continue
 		}
 		res.RemovedPacks++
-		for _, ext := range []string{".pack", ".rev", ".bitmap", ".mtimes", ".promisor"} {
-			remove(p.base + ext)
-		}
+		removePackData(p.base, remove)
 	}
 	// A full repack is a private store's (SPEC §14.4): only ctxgit writes
 	// there.
@@ -343,7 +341,7 @@ func (g *GitStore) removeStaleTemp(remove func(string) bool, private bool) int {
 	files, _ := g.TempFiles(private)
 	n := 0
 	for _, f := range files {
-		if f.Removable && remove(f.Path) {
+		if f.Removable && f.remove(remove) {
 			n++
 		}
 	}

@@ -59,6 +59,18 @@ type TempFile struct {
 	// writer is not running (or is past GitTempExpiry), or git's past
 	// GitTempExpiry.
 	Removable bool
+	// packBase is set for a pack without an index: its path without
+	// ".pack", so its sibling files go with it.
+	packBase string
+}
+
+// remove deletes the file with rm, and for a pack without an index the
+// files git keeps beside the pack too. It says whether the file went.
+func (f TempFile) remove(rm func(string) bool) bool {
+	if f.packBase != "" {
+		return removePackData(f.packBase, rm)
+	}
+	return rm(f.Path)
 }
 
 // classifyTemp says whether name is a temporary file of the object
@@ -99,17 +111,24 @@ func classifyTemp(name string, age time.Duration, private bool) (isTemp, ours, r
 }
 
 // TempFiles lists the temporary files in the object directory, its pack
-// directory and its 256 fan-out directories. private says the store is a
-// workspace's private store, which only ctxgit writes.
+// directory and its 256 fan-out directories, and the packs without an
+// index (orphanPack). private says the store is a workspace's private
+// store, which only ctxgit writes.
 func (g *GitStore) TempFiles(private bool) ([]TempFile, error) {
 	var out []TempFile
-	scan := func(dir string) error {
+	scan := func(dir string, packs bool) error {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			if os.IsNotExist(err) {
 				return nil
 			}
 			return err
+		}
+		have := map[string]bool{}
+		if packs {
+			for _, e := range entries {
+				have[e.Name()] = true
+			}
 		}
 		for _, e := range entries {
 			if !e.Type().IsRegular() {
@@ -119,26 +138,25 @@ func (g *GitStore) TempFiles(private bool) ([]TempFile, error) {
 			if err != nil {
 				continue // removed meanwhile
 			}
-			isTemp, ours, removable := classifyTemp(e.Name(), time.Since(fi.ModTime()), private)
-			if isTemp {
-				out = append(out, TempFile{Path: filepath.Join(dir, e.Name()), Size: fi.Size(), ModTime: fi.ModTime(), Ours: ours, Removable: removable})
+			age := time.Since(fi.ModTime())
+			path := filepath.Join(dir, e.Name())
+			if isTemp, ours, removable := classifyTemp(e.Name(), age, private); isTemp {
+				out = append(out, TempFile{Path: path, Size: fi.Size(), ModTime: fi.ModTime(), Ours: ours, Removable: removable})
+			} else if base, ok := orphanPack(e.Name(), have); packs && ok {
+				out = append(out, TempFile{Path: path, Size: fi.Size(), ModTime: fi.ModTime(),
+					Removable: age > orphanPackExpiry(private), packBase: filepath.Join(dir, base)})
 			}
 		}
 		return nil
 	}
-	if err := scan(g.objDir); err != nil {
+	if err := scan(g.objDir, false); err != nil {
 		return nil, err
 	}
-	if err := scan(filepath.Join(g.objDir, "pack")); err != nil {
+	if err := scan(filepath.Join(g.objDir, "pack"), true); err != nil {
 		return nil, err
 	}
-	orphans, err := orphanPacks(filepath.Join(g.objDir, "pack"), private)
-	if err != nil {
-		return nil, err
-	}
-	out = append(out, orphans...)
 	for i := range 256 {
-		if err := scan(filepath.Join(g.objDir, fmt.Sprintf("%02x", i))); err != nil {
+		if err := scan(filepath.Join(g.objDir, fmt.Sprintf("%02x", i)), false); err != nil {
 			return nil, err
 		}
 	}
@@ -153,8 +171,9 @@ func (g *GitStore) RemoveStaleTemp(private bool) (int, int64, error) {
 		return 0, 0, err
 	}
 	n, size := 0, int64(0)
+	rm := func(path string) bool { return os.Remove(path) == nil }
 	for _, f := range files {
-		if f.Removable && os.Remove(f.Path) == nil {
+		if f.Removable && f.remove(rm) {
 			n++
 			size += f.Size
 		}
@@ -162,42 +181,45 @@ func (g *GitStore) RemoveStaleTemp(private bool) (int, int64, error) {
 	return n, size, nil
 }
 
-// orphanPacks lists the packs in dir that have no index. A pack is
-// renamed into place before its index, and a repack deletes an old
-// pack's index before its data, so a kill between the two leaves a pack
-// no reader will ever open (git counts it as garbage) and no ref needs:
-// a ref moves only once the index is written. Their age rules are those
-// of the temporary files: an hour in a private store, where only ctxgit
-// writes; git's two weeks in a repository, where git's own fetch renames
-// its pack the same way.
-func orphanPacks(dir string, private bool) ([]TempFile, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, nil
-		}
-		return nil, err
+// orphanPack says whether name, in a pack directory holding the names in
+// have, is a pack without an index, and returns its name without
+// ".pack". A pack is renamed into place before its index, and a repack
+// deletes an old pack's index before its data, so a kill between the two
+// leaves a pack no reader will ever open (git counts it as garbage) and
+// no ref needs: a ref moves only once the index is written. A pack with
+// a .keep is never one: git and repack leave kept packs alone.
+func orphanPack(name string, have map[string]bool) (string, bool) {
+	base, ok := strings.CutSuffix(name, ".pack")
+	if !ok || !strings.HasPrefix(base, "pack-") || have[base+".idx"] || have[base+".keep"] {
+		return "", false
 	}
-	have := map[string]bool{}
-	for _, e := range entries {
-		have[e.Name()] = true
+	return base, true
+}
+
+// orphanPackExpiry is how old a pack without an index must be before it
+// is removed: the temporary files' age rules, an hour in a private store
+// (ctxgit's writes take well under a second) and git's two weeks in a
+// repository, where git's own fetch renames its pack the same way. An
+// orphan is not marked Ours even in a private store: ctxgit runs git
+// there too (fetch), and a pack's name does not say who wrote it.
+func orphanPackExpiry(private bool) time.Duration {
+	if private {
+		return LegacyTempExpiry
 	}
-	var out []TempFile
-	for _, e := range entries {
-		base, ok := strings.CutSuffix(e.Name(), ".pack")
-		if !ok || !strings.HasPrefix(base, "pack-") || !e.Type().IsRegular() || have[base+".idx"] {
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil {
-			continue // removed meanwhile
-		}
-		expiry := GitTempExpiry
-		if private {
-			expiry = LegacyTempExpiry
-		}
-		out = append(out, TempFile{Path: filepath.Join(dir, e.Name()), Size: fi.Size(), ModTime: fi.ModTime(),
-			Ours: private, Removable: time.Since(fi.ModTime()) > expiry})
+	return GitTempExpiry
+}
+
+// packSiblingExts are the files git keeps beside a pack's data, named
+// after it; they go when the pack goes.
+var packSiblingExts = []string{".rev", ".bitmap", ".mtimes", ".promisor"}
+
+// removePackData removes base.pack and then its sibling files with rm,
+// saying whether the pack went. The index, which readers find a pack by,
+// is the caller's to remove first.
+func removePackData(base string, rm func(string) bool) bool {
+	removed := rm(base + ".pack")
+	for _, ext := range packSiblingExts {
+		rm(base + ext)
 	}
-	return out, nil
+	return removed
 }

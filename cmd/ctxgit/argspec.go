@@ -79,9 +79,26 @@ func (s argSpec) check(c *cli.Context) error {
 	case n < min && s.tooFew != "":
 		return spec.Usage("%s", s.tooFew)
 	case n < min || (max >= 0 && n > max):
-		return spec.Usage("%s takes %s (see ctxgit %s --help)", c.Command.Name, argCount(min, max), c.Command.Name)
+		name := commandPath(c)
+		return spec.Usage("%s takes %s (see ctxgit %s --help)", name, argCount(min, max), name)
 	}
 	return nil
+}
+
+// commandPath is the running command's name after "ctxgit": a
+// subcommand with its parents ("transcript repair"), so the help it
+// points to is the right one.
+func commandPath(c *cli.Context) string {
+	var names []string
+	for _, ctx := range c.Lineage() {
+		if ctx.Command != nil && ctx.Command.Name != "" && ctx.Command.Name != c.App.Name {
+			names = append([]string{ctx.Command.Name}, names...)
+		}
+	}
+	if len(names) == 0 {
+		return c.Command.Name
+	}
+	return strings.Join(names, " ")
 }
 
 func argCount(min, max int) string {

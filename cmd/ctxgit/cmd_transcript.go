@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -27,11 +28,19 @@ func (a *app) transcriptCommand() *cli.Command {
 		}
 		return transcript.Detect(path)
 	}
-	// A transcript path that is not there is "not found" (exit 4), named
-	// as the user gave it, not an I/O failure.
+	// The transcript path is checked in this one place, named as the
+	// user gave it: one that is not there, or under a file, is "not
+	// found" (exit 4); a directory is a usage error (exit 2); any other
+	// failure says what failed without the path twice.
 	exists := func(path string) error {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		fi, err := os.Stat(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 			return spec.NotFound("%s: no such file", path)
+		case err != nil:
+			return fmt.Errorf("%s: %w", path, workspace.UnwrapPathError(err))
+		case fi.IsDir():
+			return spec.Usage("%s: is a directory", path)
 		}
 		return nil
 	}

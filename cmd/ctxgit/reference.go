@@ -59,31 +59,34 @@ const environmentNote = "ctxgit needs no `git` executable (except for `ctxgit gi
 // cliReference is docs/cli.md: every command's usage, help text, examples
 // and options, then the exit codes and the environment, all from the
 // command definitions.
-func (a *app) cliReference() (string, error) {
+func (a *app) cliReference() string {
 	var b strings.Builder
 	b.WriteString("<!-- Generated from the command definitions: go test ./cmd/ctxgit -run TestCLIReference -update. Do not edit. -->\n\n")
 	b.WriteString("# ctxgit command-line reference\n\n")
 	b.WriteString("File formats, refs and rules are in [spec/SPEC.md](../spec/SPEC.md); internals in [design.md](design.md).\n\n")
-	a.writeManual(&b)
-	return b.String(), nil
+	a.writeManual(&b, 2)
+	return b.String()
 }
 
-// manPage is ctxgit(1): the same manual as docs/cli.md, in roff.
+// manPage is ctxgit(1): the same manual as docs/cli.md, in roff. md2man
+// makes both "#" and "##" a section (.SH), so the commands go one level
+// lower, "###", and become subsections (.SS) of COMMANDS.
 func (a *app) manPage() string {
 	var b strings.Builder
 	b.WriteString("% ctxgit 1\n\n")
-	a.writeManual(&b)
+	a.writeManual(&b, 3)
 	return string(md2man.Render([]byte(b.String())))
 }
 
 // writeManual writes the manual's sections in man-page order, in the
-// markdown that both docs/cli.md and md2man read.
-func (a *app) writeManual(b *strings.Builder) {
+// markdown that both docs/cli.md and md2man read; a command's heading is
+// at level commandLevel.
+func (a *app) writeManual(b *strings.Builder, commandLevel int) {
 	fmt.Fprintf(b, "# NAME\n\nctxgit - %s\n\n", a.cli.Usage)
 	fmt.Fprintf(b, "# SYNOPSIS\n\n```\nctxgit [GLOBAL OPTIONS] COMMAND [OPTIONS] [ARGUMENTS...]\n```\n\n")
 	writeFlags(b, "# GLOBAL OPTIONS", a.cli.VisibleFlags())
 	b.WriteString("# COMMANDS\n\n")
-	writeCommands(b, a.cli.Commands, nil)
+	writeCommands(b, a.cli.Commands, nil, commandLevel)
 	b.WriteString("# EXIT CODES\n\n| code | name | when |\n| ---: | --- | --- |\n")
 	for _, r := range exitCodeRows {
 		fmt.Fprintf(b, "| %d | %s | %s |\n", r.code, r.name, r.when)
@@ -96,15 +99,15 @@ func (a *app) writeManual(b *strings.Builder) {
 	b.WriteString("\n" + environmentNote)
 }
 
-// writeCommands writes one section per visible command, a subcommand one
-// heading level below its parent.
-func writeCommands(b *strings.Builder, cmds []*cli.Command, parents []string) {
+// writeCommands writes one section per visible command, a top-level
+// command's heading at level, a subcommand one level below its parent.
+func writeCommands(b *strings.Builder, cmds []*cli.Command, parents []string, level int) {
 	for _, c := range cmds {
 		if c.Hidden || c.Name == "help" {
 			continue
 		}
 		path := append(append([]string{}, parents...), c.Name)
-		fmt.Fprintf(b, "%s %s\n\n%s\n\n", strings.Repeat("#", len(path)+1), strings.Join(path, " "), c.Usage)
+		fmt.Fprintf(b, "%s %s\n\n%s\n\n", strings.Repeat("#", level), strings.Join(path, " "), c.Usage)
 		fmt.Fprintf(b, "```\n%s\n```\n\n", c.UsageText)
 		text, ex, _ := strings.Cut(c.Description, "Examples:\n")
 		if text = strings.TrimSpace(text); text != "" {
@@ -118,7 +121,7 @@ func writeCommands(b *strings.Builder, cmds []*cli.Command, parents []string) {
 			b.WriteString("```\n\n")
 		}
 		writeFlags(b, "Options:", c.VisibleFlags())
-		writeCommands(b, c.Subcommands, path)
+		writeCommands(b, c.Subcommands, path, level+1)
 	}
 }
 
