@@ -104,6 +104,9 @@ func TestDoctorFixInterruptedFixesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if f := findingOf(res, "temp"); f == nil || !f.Fixed {
+		t.Fatalf("uninterrupted: temp finding %+v, want fixed", f)
+	}
 	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
 		t.Fatalf("an uninterrupted doctor --fix left the dead writer's temporary file: %v", err)
 	}
