@@ -501,42 +501,46 @@ func unmatched(na int, keyA func(int) string, nb int, keyB func(int) string) []i
 // compareDecisions matches decisions by their text, as a checkpoint's
 // new_decisions does: ids are positions and shift when the log is edited.
 func compareDecisions(a, b []spec.Decision) []DecisionChange {
-	key := func(ds []spec.Decision) func(int) string { return func(i int) string { return fold(ds[i].What) } }
-	add, rm := multisetDiff(len(a), len(b), key(a), key(b))
-	out := []DecisionChange{}
-	for _, j := range add {
-		out = append(out, DecisionChange{ChangeAdded, b[j]})
-	}
-	for _, i := range rm {
-		out = append(out, DecisionChange{ChangeRemoved, a[i]})
-	}
-	return out
+	return compareLists(a, b, func(d spec.Decision) string { return fold(d.What) },
+		func(added bool, d spec.Decision) DecisionChange {
+			return DecisionChange{pick(added, ChangeAdded, ChangeRemoved), d}
+		})
 }
 
 // compareFailures matches entries by time, type, action and summary, so
 // an entry whose details were edited is not new.
 func compareFailures(a, b []spec.FailureEntry) []FailureChange {
-	key := func(fs []spec.FailureEntry) func(int) string { return func(i int) string { return failureKey(fs[i]) } }
-	add, rm := multisetDiff(len(a), len(b), key(a), key(b))
-	out := []FailureChange{}
+	return compareLists(a, b, failureKey,
+		func(added bool, f spec.FailureEntry) FailureChange {
+			return FailureChange{pick(added, ChangeAdded, ChangeRemoved), f}
+		})
+}
+
+func compareOpenItems(a, b []string) []OpenItemChange {
+	return compareLists(a, b, fold,
+		func(added bool, s string) OpenItemChange {
+			return OpenItemChange{pick(added, ItemOpened, ItemClosed), s}
+		})
+}
+
+// compareLists lists what b adds to a, then what it drops, items matched
+// as multisets by key: change builds each entry, told whether it is an
+// addition.
+func compareLists[T, C any](a, b []T, key func(T) string, change func(added bool, item T) C) []C {
+	add, rm := multisetDiff(len(a), len(b), func(i int) string { return key(a[i]) }, func(j int) string { return key(b[j]) })
+	out := []C{}
 	for _, j := range add {
-		out = append(out, FailureChange{ChangeAdded, b[j]})
+		out = append(out, change(true, b[j]))
 	}
 	for _, i := range rm {
-		out = append(out, FailureChange{ChangeRemoved, a[i]})
+		out = append(out, change(false, a[i]))
 	}
 	return out
 }
 
-func compareOpenItems(a, b []string) []OpenItemChange {
-	key := func(s []string) func(int) string { return func(i int) string { return fold(s[i]) } }
-	add, rm := multisetDiff(len(a), len(b), key(a), key(b))
-	out := []OpenItemChange{}
-	for _, j := range add {
-		out = append(out, OpenItemChange{ItemOpened, b[j]})
+func pick(cond bool, yes, no string) string {
+	if cond {
+		return yes
 	}
-	for _, i := range rm {
-		out = append(out, OpenItemChange{ItemClosed, a[i]})
-	}
-	return out
+	return no
 }
