@@ -317,32 +317,11 @@ func backup(o Options, rel string, data []byte, perm fs.FileMode) (string, error
 	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
 		return "", &spec.FileError{Path: BackupDir, Err: unwrapPath(err)}
 	}
-	for n := 1; ; n++ {
-		suffix := ".bak-" + stamp
-		if n > 1 {
-			suffix += fmt.Sprintf("-%d", n)
-		}
-		relBackup := BackupDir + "/" + rel + suffix
-		f, err := os.OpenFile(base+suffix, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return "", &spec.FileError{Path: relBackup, Err: unwrapPath(err)}
-		}
-		_, err = f.Write(data)
-		if err == nil {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(f.Name())
-			return "", &spec.FileError{Path: relBackup, Err: err}
-		}
-		return relBackup, nil
+	path, err := atomicfile.WriteNew(atomicfile.NumberedName(base+".bak-"+stamp), data, perm)
+	if err != nil {
+		return "", &spec.FileError{Path: BackupDir + "/" + rel, Err: unwrapPath(err)}
 	}
+	return BackupDir + "/" + rel + strings.TrimPrefix(path, base), nil
 }
 
 // alsoIn warns when the other Claude Code settings file of the workspace

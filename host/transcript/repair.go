@@ -130,31 +130,7 @@ func Repair(path string, o RepairOptions) (*RepairReport, error) {
 // writeBackup copies the original next to it, never over an older backup.
 func writeBackup(path string, pid int, now time.Time, data []byte, perm fs.FileMode) (string, error) {
 	base := fmt.Sprintf("%s.bak-%d-%s", path, pid, now.UTC().Format("20060102T150405Z"))
-	for i := 0; ; i++ {
-		name := base
-		if i > 0 {
-			name = fmt.Sprintf("%s-%d", base, i+1)
-		}
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-		if errors.Is(err, fs.ErrExist) && i < 100 {
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		_, err = f.Write(data)
-		if err == nil {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(name)
-			return "", err
-		}
-		return name, nil
-	}
+	return atomicfile.WriteNew(atomicfile.NumberedName(base), data, perm)
 }
 
 // lockFile is OpenClaw's session lock.

@@ -3,6 +3,8 @@
 package atomicfile
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -136,4 +138,49 @@ func commit(f *os.File, dest string, fill func(*os.File) error, sync bool, check
 		os.Remove(f.Name())
 	}
 	return err
+}
+
+// maxNewNames bounds the names WriteNew tries.
+const maxNewNames = 1000
+
+// WriteNew writes data to a file that did not exist: the first of
+// name(1), name(2), … that can be created exclusively, never over an
+// earlier one (a backup taken twice in one second gets the next name). The
+// file is fsynced before WriteNew returns its path. An error other than
+// "exists" stops the search, and so do maxNewNames names all taken; a file
+// that could not be written whole is removed.
+func WriteNew(name func(n int) string, data []byte, perm fs.FileMode) (string, error) {
+	for n := 1; n <= maxNewNames; n++ {
+		path := name(n)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		_, err = f.Write(data)
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(path)
+			return "", err
+		}
+		return path, nil
+	}
+	return "", fmt.Errorf("%s: %d files of that name already", name(1), maxNewNames)
+}
+
+// NumberedName is WriteNew's usual naming: base, then base-2, base-3, ….
+func NumberedName(base string) func(int) string {
+	return func(n int) string {
+		if n == 1 {
+			return base
+		}
+		return fmt.Sprintf("%s-%d", base, n)
+	}
 }

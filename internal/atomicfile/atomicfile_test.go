@@ -3,6 +3,7 @@ package atomicfile_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
@@ -75,5 +76,35 @@ func TestTempName(t *testing.T) {
 		if _, ok := atomicfile.TempPID(name); ok {
 			t.Errorf("TempPID(%q) found a pid", name)
 		}
+	}
+}
+
+// WriteNew never writes over a file: a second and third write of the same
+// name get -2 and -3; an error other than "exists" stops at once instead
+// of trying further names.
+func TestWriteNew(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "f.bak")
+	var got []string
+	for i, data := range []string{"one", "two", "three"} {
+		p, err := atomicfile.WriteNew(atomicfile.NumberedName(base), []byte(data), 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, filepath.Base(p))
+		if b, err := os.ReadFile(p); err != nil || string(b) != data {
+			t.Fatalf("write %d: %q, %v", i, b, err)
+		}
+	}
+	if strings.Join(got, " ") != "f.bak f.bak-2 f.bak-3" {
+		t.Fatalf("names %q", got)
+	}
+	if b, _ := os.ReadFile(base); string(b) != "one" {
+		t.Fatalf("the first file was overwritten: %q", b)
+	}
+	tries := 0
+	_, err := atomicfile.WriteNew(func(n int) string { tries++; return filepath.Join(dir, "missing", "x") }, nil, 0o644)
+	if err == nil || tries != 1 {
+		t.Fatalf("a missing directory: %v after %d names; want an error after 1", err, tries)
 	}
 }
