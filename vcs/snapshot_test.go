@@ -103,16 +103,7 @@ func TestSnapshotMatchesGitAddAll(t *testing.T) {
 	s := openRepo(t, repo)
 	res := snapshotOf(t, s, repo, "", func(o *vcs.SnapshotOptions) { o.IndexFile = filepath.Join(repo, ".git/index") })
 
-	// git add -A on a copy of the index, so the real one is untouched.
-	idx := filepath.Join(t.TempDir(), "index")
-	data, _ := os.ReadFile(filepath.Join(repo, ".git/index"))
-	os.WriteFile(idx, data, 0o644)
-	gitEnv(t, repo, []string{"GIT_INDEX_FILE=" + idx}, "add", "-A")
-	want := strings.TrimSpace(gitEnv(t, repo, []string{"GIT_INDEX_FILE=" + idx}, "write-tree"))
-	if res.Tree.String() != want {
-		t.Fatalf("snapshot tree %s, git write-tree %s\nours:\n%s\ngit's:\n%s", res.Tree, want,
-			gitCmd(t, repo, "ls-tree", "-r", res.Tree.String()), gitCmd(t, repo, "ls-tree", "-r", want))
-	}
+	requireGitAddTree(t, repo, res.Tree)
 	// The symlink to /etc/passwd is stored as a link, never read.
 	if out := gitCmd(t, repo, "cat-file", "-p", res.Tree.String()+":passwd-link"); out != "/etc/passwd" {
 		t.Fatalf("passwd-link blob = %q", out)
@@ -412,4 +403,20 @@ func mustCommit(t *testing.T, s *vcs.GitStore, tree vcs.Hash) vcs.Hash {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// requireGitAddTree fails unless tree is what `git add -A` and `git
+// write-tree` record for repo, run on a copy of its index so the real one
+// is untouched.
+func requireGitAddTree(t *testing.T, repo string, tree vcs.Hash) {
+	t.Helper()
+	idx := filepath.Join(t.TempDir(), "index")
+	data, _ := os.ReadFile(filepath.Join(repo, ".git/index"))
+	os.WriteFile(idx, data, 0o644)
+	gitEnv(t, repo, []string{"GIT_INDEX_FILE=" + idx}, "add", "-A")
+	want := strings.TrimSpace(gitEnv(t, repo, []string{"GIT_INDEX_FILE=" + idx}, "write-tree"))
+	if tree.String() != want {
+		t.Fatalf("snapshot tree %s, git write-tree %s\nours:\n%s\ngit's:\n%s", tree, want,
+			gitCmd(t, repo, "ls-tree", "-r", tree.String()), gitCmd(t, repo, "ls-tree", "-r", want))
+	}
 }
