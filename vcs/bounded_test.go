@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/vcs"
 )
 
@@ -18,15 +19,7 @@ func TestStatCacheHugeSparseFileIsNotRead(t *testing.T) {
 	writeFiles(t, repo, map[string]string{"a.txt": "a"})
 	s := openRepo(t, repo)
 	cache := filepath.Join(t.TempDir(), "statcache")
-	f, err := os.Create(cache)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(20 << 30); err != nil {
-		f.Close()
-		t.Skip("no sparse files here:", err)
-	}
-	f.Close()
+	wstest.SparseFile(t, cache, 20<<30)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	res := snapshotOf(t, s, repo, cache, nil)

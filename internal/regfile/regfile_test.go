@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ctxgit/ctxgit/internal/wstest"
 )
 
 func TestReadFileRegular(t *testing.T) {
@@ -78,15 +80,7 @@ func TestDirectoryRefused(t *testing.T) {
 // without reading or allocating.
 func TestHugeSparseFileRefused(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "sparse")
-	f, err := os.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(20 << 30); err != nil {
-		f.Close()
-		t.Skip("no sparse files here:", err)
-	}
-	f.Close()
+	wstest.SparseFile(t, p, 20<<30)
 	if _, err := ReadFile(p, 1<<20); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("err = %v, want ErrTooLarge", err)
 	}

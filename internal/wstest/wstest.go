@@ -67,3 +67,19 @@ func WriteTree(t testing.TB, root, tag string, dirs, files int) {
 		}
 	}
 }
+
+// SparseFile creates path with the given size and no data blocks, to test
+// that a size limit refuses a file before reading it. A file system
+// without sparse files skips the test: writing the bytes would only fill
+// the disk.
+func SparseFile(t testing.TB, path string, size int64) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(size); err != nil {
+		t.Skip("no sparse files here:", err)
+	}
+}
