@@ -200,13 +200,7 @@ func (w *Workspace) resolveInChain(store vcs.Store, head vcs.Hash, name, session
 		name = "@"
 	}
 	if m := relativeRE().FindStringSubmatch(name); m != nil {
-		n := 0
-		if m[1] != "" {
-			var err error
-			if n, err = strconv.Atoi(m[1]); err != nil {
-				return vcs.ZeroHash, spec.Usage("checkpoint %q: bad count", name)
-			}
-		}
+		n, _ := strconv.Atoi(m[1]) // "" is 0; wellFormedName refused a count that overflows
 		id := head
 		for i := 0; i < n; i++ {
 			c, err := vcs.ReadCommit(store, id)
