@@ -181,9 +181,10 @@ func (w *Workspace) Run(timeout time.Duration, extra []string, name string, args
 	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
+	env := append(append([]string(nil), w.Env...), extra...)
+	cmd := exec.CommandContext(ctx, lookPath(name, env), args...)
 	cmd.Dir = w.Dir
-	cmd.Env = append(append([]string(nil), w.Env...), extra...)
+	cmd.Env = env
 	cmd.Stdin = strings.NewReader("")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -193,6 +194,28 @@ func (w *Workspace) Run(timeout time.Duration, extra []string, name string, args
 		err = fmt.Errorf("%s timed out after %s: %v", name, timeout, err)
 	}
 	return Result{Stdout: stdout.String(), Stderr: stderr.String(), Err: err}
+}
+
+// lookPath finds a bare command name on the PATH of env (the last PATH
+// wins, as exec does), not the test process's: ctxgit and the host's node
+// are first there only.
+func lookPath(name string, env []string) string {
+	if strings.ContainsRune(name, filepath.Separator) {
+		return name
+	}
+	path := ""
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "PATH="); ok {
+			path = v
+		}
+	}
+	for _, dir := range filepath.SplitList(path) {
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return name
 }
 
 // MustRun runs a short command and fails the test if it fails.
