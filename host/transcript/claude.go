@@ -61,8 +61,8 @@ func (c *claudeReader) finish() {}
 // and the flags decoded. The reader and the tail probe both read lines
 // through it, so they see the same line.
 type claudeLine struct {
-	typ, subtype, message, cwd, uuid, parent, op, content, attachment []byte
-	side, compactSummary, meta                                        bool
+	typ, subtype, message, cwd, uuid, parent, op, content, attachment, timestamp []byte
+	side, compactSummary, meta                                                   bool
 }
 
 // readClaudeLine picks a line's members; ok is whether the line is one
@@ -95,6 +95,8 @@ func readClaudeLine(line []byte) (l claudeLine, ok bool) {
 			l.content = val
 		case "attachment":
 			l.attachment = val
+		case "timestamp":
+			l.timestamp = val
 		}
 	}
 	return l, m.whole()
@@ -140,6 +142,7 @@ func (c *claudeReader) line(n int, line []byte) bool {
 		c.cwdRaw = append(c.cwdRaw[:0], l.cwd...)
 		c.st.cwd = strOr(l.cwd)
 	}
+	c.st.when = lineTime(l.timestamp)
 	if !l.side && isString(l.uuid) && len(c.lineOf) < maxLineRefs {
 		c.lineOf[maphash.Bytes(c.seed, l.uuid)] = int32(n)
 	}
@@ -258,7 +261,7 @@ func (c *claudeReader) assistant(msg []byte, side bool) {
 		case keyIs(blk.typ, "tool_use"):
 			name := strOr(blk.name)
 			c.st.toolCall(strOr(blk.id), name, side)
-			c.st.fileTool(name, blk.input)
+			c.st.callInput(strOr(blk.id), name, blk.input)
 			if !side {
 				c.st.planCall(name, blk.input)
 			}
@@ -304,7 +307,7 @@ func (c *claudeReader) user(n int, msg, parent []byte, side, compactSummary, met
 			case isTrue(blk.isError) && startsWith(blk.content, rejectionMarker):
 				c.st.toolRejected(id)
 			default:
-				c.st.toolResult(id, "", isTrue(blk.isError), func() string { return oneLine(resultText(blk.content), gistChars) }, n)
+				c.st.toolResult(id, "", outcome{failed: isTrue(blk.isError), text: func() string { return resultText(blk.content) }}, n)
 			}
 			if !quiet && startsWith(blk.content, interruptMarker) {
 				c.st.mark = true
