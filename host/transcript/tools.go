@@ -127,11 +127,14 @@ func isSearch(script string) bool {
 	case "rg", "grep", "egrep", "fgrep", "ag", "ack":
 		return true
 	case "git":
-		for _, w := range words[1:] {
-			if strings.HasPrefix(w, "-") {
-				continue
+		for i := 1; i < len(words); i++ {
+			switch w := words[i]; {
+			case w == "-C" || w == "-c":
+				i++ // the option's argument
+			case strings.HasPrefix(w, "-"):
+			default:
+				return w == "grep"
 			}
-			return w == "grep"
 		}
 	}
 	return false
