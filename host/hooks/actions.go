@@ -400,6 +400,7 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 	o.Thread = s.Thread
 	o.FilesRead, o.FilesModified, o.ToolsUsed = s.FilesRead, s.FilesModified, s.ToolsUsed
 	o.Interrupted, o.LastToolCall = s.Interrupted, s.LastToolCall
+	o.ToolFailure = lastToolFailure(s)
 	if o.Usage.Source == "" && s.UsageKnown {
 		window := s.Usage.ContextWindow
 		if window == 0 {
