@@ -123,14 +123,14 @@ type StepInfo struct {
 
 // Metacog is the agent's self-knowledge as of the checkpoint.
 type Metacog struct {
-	LastFailure        Text     `yaml:"last_failure" json:"last_failure"`
-	LastFailureType    string   `yaml:"last_failure_type" json:"last_failure_type"`
-	LastFailureAction  string   `yaml:"last_failure_action" json:"last_failure_action"`
+	LastFailure       Text   `yaml:"last_failure" json:"last_failure"`
+	LastFailureType   string `yaml:"last_failure_type" json:"last_failure_type"`
+	LastFailureAction string `yaml:"last_failure_action" json:"last_failure_action"`
 	// LastToolFailure is the transcript's newest failing tool call when
 	// the failure log does not have it yet (SPEC §8); nil otherwise.
-	LastToolFailure *ToolFailure `yaml:"last_tool_failure,omitempty" json:"last_tool_failure,omitempty"`
-	FailureCount       int      `yaml:"failure_count" json:"failure_count"`
-	PendingAssumptions []string `yaml:"pending_assumptions" json:"pending_assumptions"`
+	LastToolFailure    *ToolFailure `yaml:"last_tool_failure,omitempty" json:"last_tool_failure,omitempty"`
+	FailureCount       int          `yaml:"failure_count" json:"failure_count"`
+	PendingAssumptions []string     `yaml:"pending_assumptions" json:"pending_assumptions"`
 	// SelfModelAge and EnvModelAge are the ages of the self-model and
 	// env-model files, as Go durations rounded to seconds; "" when absent.
 	SelfModelAge string `yaml:"self_model_age" json:"self_model_age"`

@@ -41,7 +41,7 @@ type CheckpointOptions struct {
 	// checkpoint keeps it unless the failure log already has it.
 	ToolFailure *spec.ToolFailure
 	Task        *spec.TaskState
-	Learnings       []string
+	Learnings   []string
 	// Progress, when not nil, follows the snapshot (for a progress line).
 	Progress *vcs.Progress
 	// Ctx, when not nil, interrupts the checkpoint (Ctrl-C): once it is

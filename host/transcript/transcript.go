@@ -513,16 +513,16 @@ type state struct {
 	mod   capSet
 	tools capSet
 
-	open     map[string]openCall // open tool calls by id
+	open map[string]openCall // open tool calls by id
 	// noID holds the writes of calls without an id: no result can be
 	// matched to them, so they count at the end.
 	noID []string
 	// when is the current line's time (RFC 3339 UTC, or ""), and at a
 	// JSON pointer to the current record in a one-document transcript.
 	when, at string
-	lastCall string            // id of the last main-session tool call
-	lastOpen bool              // … and whether it still waits for its result
-	mark     bool              // an interruption not yet followed by a prompt
+	lastCall string // id of the last main-session tool call
+	lastOpen bool   // … and whether it still waits for its result
+	mark     bool   // an interruption not yet followed by a prompt
 
 	failures []ToolFailure // ring of the newest maxFailures
 	nfail    int

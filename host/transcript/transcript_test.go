@@ -50,9 +50,9 @@ func TestReadFixtures(t *testing.T) {
 				read:       []string{"importer/csv.go"},
 				// importer/bom.go's Edit was declined, its Write has no result
 				// yet (written at the end, as an interrupted call may have).
-				modified: []string{"importer/csv.go", "notes/bench.ipynb", "importer/bom.go"},
-				tools:      []string{"Read", "Grep", "Task", "Glob", "MultiEdit", "Bash", "NotebookEdit", "Edit", "Write"},
-				toolCalls:  9,
+				modified:  []string{"importer/csv.go", "notes/bench.ipynb", "importer/bom.go"},
+				tools:     []string{"Read", "Grep", "Task", "Glob", "MultiEdit", "Bash", "NotebookEdit", "Edit", "Write"},
+				toolCalls: 9,
 				failures: []ToolFailure{
 					{Tool: "Bash", Summary: "--- FAIL: TestImportLarge (0.31s) csv_test.go:40: line too long", Line: 17,
 						Target: "go test ./importer/", ExitCode: ptr(1), Error: "--- FAIL: TestImportLarge (0.31s)", Time: "2026-03-05T09:00:16Z"},
