@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"bytes"
-	"hash/maphash"
 	"slices"
 	"sort"
 	"strings"
@@ -24,9 +23,9 @@ type claudeReader struct {
 	st     *state
 	cwdRaw []byte // the last raw cwd seen, to decode it only when it changes
 
-	seed maphash.Seed
 	// lineOf maps a main-session line's uuid (hashed) to its line number,
 	// so a prompt's parent can be placed before or after earlier prompts.
+	// The hash is fixed (uuidHash), so a saved reading can resume with it.
 	lineOf map[uint64]int32
 	// marks are the conversation's state before each prompt, the newest
 	// maxMarks, to roll back to when a later prompt abandons them.
@@ -52,7 +51,7 @@ const (
 )
 
 func newClaudeReader(st *state) *claudeReader {
-	return &claudeReader{st: st, seed: maphash.MakeSeed(), lineOf: map[uint64]int32{}}
+	return &claudeReader{st: st, lineOf: map[uint64]int32{}}
 }
 
 func (c *claudeReader) finish() {}
@@ -144,7 +143,7 @@ func (c *claudeReader) line(n int, line []byte) bool {
 	}
 	c.st.when = lineTime(l.timestamp)
 	if !l.side && isString(l.uuid) && len(c.lineOf) < maxLineRefs {
-		c.lineOf[maphash.Bytes(c.seed, l.uuid)] = int32(n)
+		c.lineOf[uuidHash(l.uuid)] = int32(n)
 	}
 	switch {
 	case keyIs(l.typ, "assistant"):
@@ -189,7 +188,7 @@ func (c *claudeReader) parentLine(parent []byte) (int, bool) {
 	if !isString(parent) {
 		return 0, false
 	}
-	pl, ok := c.lineOf[maphash.Bytes(c.seed, parent)]
+	pl, ok := c.lineOf[uuidHash(parent)]
 	return int(pl), ok
 }
 
@@ -375,4 +374,15 @@ func startsWith(raw []byte, marker string) bool {
 		}
 	}
 	return bytes.HasPrefix(raw[1:], []byte(marker))
+}
+
+// uuidHash is FNV-1a of a raw uuid: fixed across processes, unlike
+// maphash, so the table survives in a saved reading (resume.go).
+func uuidHash(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
 }

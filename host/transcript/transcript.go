@@ -387,18 +387,9 @@ type lineHandler interface {
 
 func read(r io.Reader, f Format, o ReadOptions) (*Summary, int, error) {
 	st := newState(f, o)
-	var h lineHandler
-	switch f {
-	case ClaudeCode:
-		h = newClaudeReader(st)
-	case Codex:
-		h = newCodexReader(st)
-	case OpenClaw:
-		h = &openclawReader{st: st}
-	case Gemini:
-		h = newGeminiReader(st)
-	default:
-		return nil, 0, spec.Invalid("unknown transcript format %q (want %s, %s, %s or %s)", f, ClaudeCode, Codex, OpenClaw, Gemini)
+	h, err := newHandler(f, st)
+	if err != nil {
+		return nil, 0, err
 	}
 	if f == Gemini {
 		br := bufio.NewReaderSize(r, 256<<10)
@@ -408,13 +399,45 @@ func read(r io.Reader, f Format, o ReadOptions) (*Summary, int, error) {
 		r = br
 	}
 	lr := newLineReader(r, maxLineBytes)
+	if line, err := scan(lr, st, h, nil); err != nil {
+		return nil, line, err
+	}
+	h.finish()
+	return st.summary(), 0, nil
+}
+
+// newHandler is the reader of format f.
+func newHandler(f Format, st *state) (lineHandler, error) {
+	switch f {
+	case ClaudeCode:
+		return newClaudeReader(st), nil
+	case Codex:
+		return newCodexReader(st), nil
+	case OpenClaw:
+		return &openclawReader{st: st}, nil
+	case Gemini:
+		return newGeminiReader(st), nil
+	}
+	return nil, spec.Invalid("unknown transcript format %q (want %s, %s, %s or %s)", f, ClaudeCode, Codex, OpenClaw, Gemini)
+}
+
+// scan reads lines to the end. before, when set, is called ahead of a
+// last line that has no line ending yet (the host may be writing it),
+// with the offset and line count up to it: the state there is what a
+// later read can resume from.
+func scan(lr *lineReader, st *state, h lineHandler, before func(off int64, lines int)) (int, error) {
 	for {
+		off, n := lr.off, lr.n
 		line, tooLong, err := lr.next()
 		if err == io.EOF {
-			break
+			return 0, nil
 		}
 		if err != nil {
-			return nil, lr.n + 1, err
+			return lr.n + 1, err
+		}
+		if before != nil && !lr.ended {
+			before(off, n)
+			before = nil
 		}
 		st.s.Lines = lr.n
 		line = bytes.TrimSpace(line)
@@ -422,8 +445,6 @@ func read(r io.Reader, f Format, o ReadOptions) (*Summary, int, error) {
 			st.bad(lr.n)
 		}
 	}
-	h.finish()
-	return st.summary(), 0, nil
 }
 
 // readDocument reads a transcript that is one JSON document over many
@@ -452,6 +473,11 @@ type lineReader struct {
 	buf []byte
 	max int
 	n   int // lines returned so far
+	// off counts the bytes read, and ended says whether the last line
+	// returned had its line ending (the last line of a file being written
+	// may not).
+	off   int64
+	ended bool
 }
 
 func newLineReader(r io.Reader, max int) *lineReader {
@@ -466,6 +492,8 @@ func (lr *lineReader) next() (line []byte, tooLong bool, err error) {
 	lr.buf = lr.buf[:0]
 	for {
 		frag, err := lr.br.ReadSlice('\n')
+		lr.off += int64(len(frag))
+		lr.ended = len(frag) > 0 && frag[len(frag)-1] == '\n'
 		switch {
 		case err == bufio.ErrBufferFull:
 			long = true
