@@ -388,7 +388,8 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 	if !ok || !regularFile(c.p.TranscriptPath) {
 		return o
 	}
-	s, err := transcript.ReadFile(c.p.TranscriptPath, format, transcript.ReadOptions{Root: w.Root, MaxExchanges: w.Config.Caps.Exchanges})
+	s, err := transcript.ReadFileResume(c.p.TranscriptPath, format, transcript.ReadOptions{Root: w.Root, MaxExchanges: w.Config.Caps.Exchanges},
+		transcriptStatePath(w.Root, c.session))
 	if err != nil {
 		return o
 	}

@@ -15,3 +15,10 @@ func lastToolFailure(s *transcript.Summary) *spec.ToolFailure {
 	f := s.ToolFailures[len(s.ToolFailures)-1]
 	return &spec.ToolFailure{Tool: f.Tool, Target: f.Target, ExitCode: f.ExitCode, Error: f.Error, At: f.Time}
 }
+
+// transcriptStatePath is where a session's transcript reading is saved to
+// resume from (SPEC §3.1): machine-local, replaced atomically, so
+// concurrent hooks each leave a whole reading.
+func transcriptStatePath(root, session string) string {
+	return localPath(root, "transcripts", session+".json")
+}

@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/spec"
@@ -359,8 +358,8 @@ func loadMarks(ms []savedMark, max int) []promptMark {
 }
 
 // savedClaude is a claudeReader. LineOf packs the uuid table as pairs of
-// a little-endian uint64 hash and int32 line, in hash order: a few
-// megabytes for the largest transcripts, decoded without a JSON map.
+// a little-endian uint64 hash and int32 line: a few megabytes for the
+// largest transcripts, decoded without a JSON map.
 type savedClaude struct {
 	Cwd    string      `json:"cwd_raw"`
 	LineOf []byte      `json:"line_of"`
@@ -369,15 +368,20 @@ type savedClaude struct {
 }
 
 func (c *claudeReader) save() *savedClaude {
-	keys := make([]uint64, 0, len(c.lineOf))
-	for k := range c.lineOf {
-		keys = append(keys, k)
+	// Once the oldest prompt mark kept can no longer be rolled back to, a
+	// parent older than it changes nothing (see prompt): those lines need
+	// no entry, which keeps a long session's table to its last prompts.
+	oldest := int32(0)
+	if len(c.marks) == maxMarks && c.marks[0].thread == nil {
+		oldest = int32(c.marks[0].line)
 	}
-	slices.Sort(keys)
-	packed := make([]byte, 0, 12*len(keys))
-	for _, k := range keys {
+	packed := make([]byte, 0, 12*len(c.lineOf))
+	for k, line := range c.lineOf {
+		if line < oldest {
+			continue
+		}
 		packed = binary.LittleEndian.AppendUint64(packed, k)
-		packed = binary.LittleEndian.AppendUint32(packed, uint32(c.lineOf[k]))
+		packed = binary.LittleEndian.AppendUint32(packed, uint32(line))
 	}
 	return &savedClaude{Cwd: string(c.cwdRaw), LineOf: packed, Marks: saveMarks(c.marks), Queued: c.queued}
 }

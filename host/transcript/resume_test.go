@@ -2,9 +2,11 @@ package transcript
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"testing"
 )
 
@@ -23,7 +25,7 @@ var resumeFixtures = []struct {
 	{"openclaw-session.jsonl", OpenClaw, "/home/dev/site"},
 }
 
-// docs/design.md, "Transcripts": a reading resumed from any point of a
+// docs/design.md, "Transcript JSON": a reading resumed from any point of a
 // growing file (a line boundary, or the middle of a line the host is still
 // writing) says exactly what one reading of the whole file says.
 func TestReadFileResumeEqualsWholeRead(t *testing.T) {
@@ -153,5 +155,97 @@ func TestReadFileResumeGeminiDocument(t *testing.T) {
 	}
 	if _, err := os.Stat(state); err == nil {
 		t.Error("a state was saved for a document")
+	}
+}
+
+// A long session keeps only its last maxMarks prompts' uuids in the saved
+// table: a rewind to a recent line still rolls back after a resume, and
+// one to a line older than every mark kept still changes nothing.
+func TestReadFileResumeLongSessionRewinds(t *testing.T) {
+	var b bytes.Buffer
+	line := func(uuid, parent string, v obj) {
+		v["uuid"], v["isSidechain"], v["sessionId"] = uuid, false, "s"
+		if parent == "" {
+			v["parentUuid"] = nil
+		} else {
+			v["parentUuid"] = parent
+		}
+		b.WriteString(js(v) + "\n")
+	}
+	prev := ""
+	for i := range maxMarks + 60 {
+		u, a := fmt.Sprintf("u%04d", i), fmt.Sprintf("a%04d", i)
+		line(u, prev, obj{"type": "user", "message": obj{"role": "user", "content": fmt.Sprintf("prompt %d", i)}})
+		line(a, u, obj{"type": "assistant", "message": obj{"id": "m" + a, "role": "assistant", "content": []obj{ccText(fmt.Sprintf("reply %d", i))}}})
+		prev = a
+	}
+	cut := b.Len()
+	line("r1", "a0300", obj{"type": "user", "message": obj{"role": "user", "content": "rewound to 300"}})
+	line("r2", "a0003", obj{"type": "user", "message": obj{"role": "user", "content": "rewound to 3"}})
+	data := b.Bytes()
+	want, err := Read(bytes.NewReader(data), ClaudeCode, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want.AbandonedPrompts == 0 {
+		t.Fatalf("the recent rewind abandoned nothing: %+v", want)
+	}
+	dir := t.TempDir()
+	p, state := filepath.Join(dir, "t.jsonl"), filepath.Join(dir, "t.state")
+	os.WriteFile(p, data[:cut], 0o644)
+	if _, err := ReadFileResume(p, ClaudeCode, ReadOptions{}, state); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(state); err != nil || fi.Size() > 200<<10 {
+		t.Errorf("saved state: %v, %v; want one pruned to the last prompts", fi, err)
+	}
+	os.WriteFile(p, data, 0o644)
+	got, err := ReadFileResume(p, ClaudeCode, ReadOptions{}, state)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("resumed: %+v, %v\nwant %+v", got, err, want)
+	}
+}
+
+// Hooks of one session may read at once: each reading is whole and right,
+// and the state left behind is one whole reading (written atomically).
+func TestReadFileResumeConcurrent(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "codex-ide.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := ReadOptions{Root: "/home/dev/web"}
+	want, _ := Read(bytes.NewReader(data), Codex, o)
+	dir := t.TempDir()
+	p, state := filepath.Join(dir, "t.jsonl"), filepath.Join(dir, "s", "t.json")
+	half := bytes.IndexByte(data[len(data)/2:], '\n') + len(data)/2 + 1
+	os.WriteFile(p, data[:half], 0o644)
+	if _, err := ReadFileResume(p, Codex, o, state); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(p, data, 0o644)
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for range 8 {
+		wg.Go(func() {
+			got, err := ReadFileResume(p, Codex, o, state)
+			if err != nil || !reflect.DeepEqual(got, want) {
+				errs <- fmt.Sprintf("%+v, %v", got, err)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Errorf("concurrent reading: %s\nwant %+v", e, want)
+	}
+	abs, _ := filepath.Abs(p)
+	fh, _ := os.Open(p)
+	defer fh.Close()
+	sv := loadSaved(state, savedKey{Version: resumeVersion, Path: abs, Format: Codex, Root: "/home/dev/web", Max: defaultExchanges}, fh, int64(len(data)))
+	if sv == nil || sv.Offset != int64(len(data)) {
+		t.Errorf("state after concurrent readings: %+v", sv)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "s", "*")); len(left) != 1 {
+		t.Errorf("files beside the state: %q", left)
 	}
 }
