@@ -141,7 +141,7 @@ func (c *claudeReader) line(n int, line []byte) bool {
 		c.cwdRaw = append(c.cwdRaw[:0], l.cwd...)
 		c.st.cwd = strOr(l.cwd)
 	}
-	c.st.when = lineTime(l.timestamp)
+	c.st.when = l.timestamp
 	if !l.side && isString(l.uuid) && len(c.lineOf) < maxLineRefs {
 		c.lineOf[uuidHash(l.uuid)] = int32(n)
 	}

@@ -52,7 +52,7 @@ func (c *codexReader) line(n int, line []byte) bool {
 			ts = val
 		}
 	}
-	c.st.when = lineTime(ts)
+	c.st.when = ts
 	if !m.whole() {
 		return false
 	}

@@ -170,7 +170,7 @@ func (g *geminiReader) message(n int, raw []byte, usage bool) {
 		}
 	}
 	mid := strOr(id)
-	g.st.when = lineTime(ts)
+	g.st.when = ts
 	_, seen := g.known[mid]
 	if !seen {
 		g.known[mid] = n
@@ -236,7 +236,7 @@ func (g *geminiReader) toolCalls(n int, raw []byte) {
 		if done {
 			continue
 		}
-		if t := lineTime(field(c, "timestamp")); t != "" {
+		if t := field(c, "timestamp"); t != nil {
 			g.st.when = t
 		}
 		switch strOr(field(c, "status")) {

@@ -30,7 +30,7 @@ func (c *openclawReader) line(n int, line []byte) bool {
 	if !m.whole() {
 		return false
 	}
-	c.st.when = lineTime(ts)
+	c.st.when = ts
 	switch strOr(typ) {
 	case "session":
 		if s := strOr(cwd); s != "" {

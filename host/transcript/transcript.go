@@ -545,9 +545,11 @@ type state struct {
 	// noID holds the writes of calls without an id: no result can be
 	// matched to them, so they count at the end.
 	noID []string
-	// when is the current line's time (RFC 3339 UTC, or ""), and at a
-	// JSON pointer to the current record in a one-document transcript.
-	when, at string
+	// when is the current record's raw timestamp, valid while its line is
+	// read (decoded only for a failure), and at a JSON pointer to the
+	// current record in a one-document transcript.
+	when     []byte
+	at       string
 	lastCall string // id of the last main-session tool call
 	lastOpen bool   // … and whether it still waits for its result
 	mark     bool   // an interruption not yet followed by a prompt
@@ -732,7 +734,7 @@ func (st *state) toolResult(id, tool string, o outcome, line int) {
 		return
 	}
 	body := stripExitHeader(text)
-	f := ToolFailure{Tool: tool, Summary: oneLine(body, gistChars), Line: line, At: st.at, Target: c.target, Error: failureLine(body), Time: st.when}
+	f := ToolFailure{Tool: tool, Summary: oneLine(body, gistChars), Line: line, At: st.at, Target: c.target, Error: failureLine(body), Time: lineTime(st.when)}
 	if st.at != "" {
 		f.Line = 0
 	}
