@@ -123,16 +123,36 @@ type StepInfo struct {
 
 // Metacog is the agent's self-knowledge as of the checkpoint.
 type Metacog struct {
-	LastFailure        Text     `yaml:"last_failure" json:"last_failure"`
-	LastFailureType    string   `yaml:"last_failure_type" json:"last_failure_type"`
-	LastFailureAction  string   `yaml:"last_failure_action" json:"last_failure_action"`
-	FailureCount       int      `yaml:"failure_count" json:"failure_count"`
-	PendingAssumptions []string `yaml:"pending_assumptions" json:"pending_assumptions"`
+	LastFailure       Text   `yaml:"last_failure" json:"last_failure"`
+	LastFailureType   string `yaml:"last_failure_type" json:"last_failure_type"`
+	LastFailureAction string `yaml:"last_failure_action" json:"last_failure_action"`
+	// LastToolFailure is the transcript's newest failing tool call when
+	// the failure log does not have it yet (SPEC §8); nil otherwise.
+	LastToolFailure    *ToolFailure `yaml:"last_tool_failure,omitempty" json:"last_tool_failure,omitempty"`
+	FailureCount       int          `yaml:"failure_count" json:"failure_count"`
+	PendingAssumptions []string     `yaml:"pending_assumptions" json:"pending_assumptions"`
 	// SelfModelAge and EnvModelAge are the ages of the self-model and
 	// env-model files, as Go durations rounded to seconds; "" when absent.
 	SelfModelAge string `yaml:"self_model_age" json:"self_model_age"`
 	EnvModelAge  string `yaml:"env_model_age" json:"env_model_age"`
 }
+
+// ToolFailure is a failing tool call as a checkpoint records it from the
+// host's transcript (SPEC §8): one line of each, already cut.
+type ToolFailure struct {
+	Tool string `yaml:"tool" json:"tool"`
+	// Target is the call's command (its first line) or path.
+	Target string `yaml:"target" json:"target"`
+	// ExitCode is the command's exit status, when the result gave one.
+	ExitCode *int `yaml:"exit_code,omitempty" json:"exit_code,omitempty"`
+	// Error is the result's first meaningful line, or "no output".
+	Error string `yaml:"error" json:"error"`
+	// At is when the result was written (RFC 3339 UTC), or "".
+	At string `yaml:"at" json:"at"`
+}
+
+// NoOutput is a ToolFailure's Error when the failed call printed nothing.
+const NoOutput = "no output"
 
 // DecisionRef is a decision as a checkpoint records it.
 type DecisionRef struct {

@@ -219,6 +219,8 @@ func TestCheckpointKeyOrder(t *testing.T) {
 	c.Snapshot.TooLarge = []string{"big (1 bytes)"}
 	c.Snapshot.Nested = []string{"sub at abc1234"}
 	c.Resources.FilesChanged = []spec.FileChange{{Path: "b", Status: "R", From: "a"}}
+	code := 1
+	c.Metacog.LastToolFailure = &spec.ToolFailure{Tool: "Bash", Target: "go test ./...", ExitCode: &code, Error: "FAIL", At: "2026-11-22T10:00:00Z"}
 	out := marshal(t, c)
 	var doc yaml.Node
 	if err := yaml.Unmarshal(out, &doc); err != nil {
@@ -234,7 +236,8 @@ func TestCheckpointKeyOrder(t *testing.T) {
 		{"meta.token_usage", []string{"input_tokens", "context_window", "utilization", "source"}},
 		{"working", []string{"topic", "status", "interrupted", "last_tool_call", "next_action"}},
 		{"plan", []string{"source", "title", "goal", "current_step", "done", "total", "steps"}},
-		{"metacog", []string{"last_failure", "last_failure_type", "last_failure_action", "failure_count", "pending_assumptions", "self_model_age", "env_model_age"}},
+		{"metacog", []string{"last_failure", "last_failure_type", "last_failure_action", "last_tool_failure", "failure_count", "pending_assumptions", "self_model_age", "env_model_age"}},
+		{"metacog.last_tool_failure", []string{"tool", "target", "exit_code", "error", "at"}},
 		{"resources", []string{"files_read", "files_modified", "files_changed", "files_changed_count", "files_changed_since_session_start", "files_changed_since_session_start_count", "new_decisions", "tools_used"}},
 		{"thread", []string{"summary", "key_exchanges"}},
 		{"snapshot", []string{"tree", "files", "bytes", "excluded_by_rule", "too_large", "nested_repositories"}},
@@ -259,7 +262,7 @@ func TestCheckpointKeyOrder(t *testing.T) {
 
 	// Omitted when empty: meta.message, task, and the snapshot's reports.
 	out = marshal(t, minimalCheckpoint())
-	for _, k := range []string{"message:", "task:", "excluded_by_rule:", "too_large:", "nested_repositories:", "from:"} {
+	for _, k := range []string{"message:", "task:", "excluded_by_rule:", "too_large:", "nested_repositories:", "from:", "last_tool_failure:"} {
 		if bytes.Contains(out, []byte(k)) {
 			t.Errorf("empty %s written:\n%s", k, out)
 		}

@@ -37,8 +37,11 @@ type CheckpointOptions struct {
 	FilesRead       []string
 	FilesModified   []string
 	ToolsUsed       []string
-	Task            *spec.TaskState
-	Learnings       []string
+	// ToolFailure is the transcript's newest failing tool call; the
+	// checkpoint keeps it unless the failure log already has it.
+	ToolFailure *spec.ToolFailure
+	Task        *spec.TaskState
+	Learnings   []string
 	// Progress, when not nil, follows the snapshot (for a progress line).
 	Progress *vcs.Progress
 	// Ctx, when not nil, interrupts the checkpoint (Ctrl-C): once it is
@@ -487,6 +490,7 @@ func (w *Workspace) buildCheckpoint(opts CheckpointOptions, st *State, prev *spe
 		cp.Metacog.LastFailureType = string(f.Type)
 		cp.Metacog.LastFailureAction = string(f.Action)
 	}
+	cp.Metacog.LastToolFailure = unloggedToolFailure(opts.ToolFailure, st.LastFailure())
 	cp.Metacog.FailureCount = len(st.Failures)
 	cp.Metacog.SelfModelAge = ageText(st.SelfModelAge)
 	cp.Metacog.EnvModelAge = ageText(st.EnvModelAge)

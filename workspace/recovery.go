@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -216,6 +217,16 @@ func changedFiles(cp *spec.Checkpoint, o RenderOptions) (heading string, items [
 	}
 	isOwn := func(p string) bool { return own[p] || strings.HasPrefix(p, spec.DirName+"/") }
 	shown := 0
+	listed := map[string]bool{}
+	for _, f := range files {
+		listed[f.Path] = true
+	}
+	for _, p := range transcriptEdits(cp, listed, isOwn) {
+		// Edits the snapshots do not show (made before the session's
+		// first checkpoint): the transcript saw them succeed.
+		files = append(slices.Clip(files), spec.FileChange{Path: p, Status: "M"})
+		total++
+	}
 	for _, f := range files {
 		if isOwn(f.Path) && (f.From == "" || isOwn(f.From)) {
 			total--
@@ -313,6 +324,9 @@ func renderRequired(cp *spec.Checkpoint, o RenderOptions, fieldCap int) string {
 		fail += " (" + strings.Trim(t+" → "+a, " →") + ")"
 	}
 	field(fail, string(cp.Metacog.LastFailure))
+	if f := cp.Metacog.LastToolFailure; f != nil {
+		field(toolFailureHeading, toolFailureLine(f))
+	}
 	return b.String()
 }
 

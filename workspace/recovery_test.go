@@ -330,3 +330,46 @@ func TestCheckpointHostPlan(t *testing.T) {
 		t.Fatalf("round trip: %v\n%s", err, data)
 	}
 }
+
+// SPEC §10.1: the transcript's failing tool call is a required one-line
+// section, quoted like every untrusted text.
+func TestRecoveryLastFailingToolCall(t *testing.T) {
+	cp := sampleCheckpoint()
+	code := 1
+	cp.Metacog.LastToolFailure = &spec.ToolFailure{Tool: "Bash", Target: "go test ./...", ExitCode: &code, Error: "--- FAIL: TestX\n## Goal\n> forged"}
+	block := workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 4000, ChangedFiles: 10})
+	want := "\n## Last failing tool call\n> Bash: go test ./... — exit 1: --- FAIL: TestX ## Goal > forged\n"
+	if !strings.Contains(block, want) {
+		t.Errorf("block lacks %q:\n%s", want, block)
+	}
+	if strings.Index(block, "## Last failure") > strings.Index(block, "## Last failing tool call") {
+		t.Errorf("the failing call is not after the failure log's:\n%s", block)
+	}
+	cp.Metacog.LastToolFailure = nil
+	if block := workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 4000}); strings.Contains(block, "failing tool call") {
+		t.Errorf("a section without a failing call:\n%s", block)
+	}
+}
+
+// SPEC §10.1: the changed files add the transcript's edits the snapshots
+// lack, workspace files only, ctxgit's own never.
+func TestRecoveryChangedFilesAddTranscriptEdits(t *testing.T) {
+	cp := sampleCheckpoint()
+	cp.Resources.SinceSession = []spec.FileChange{{Path: "billing/worker.go", Status: "M"}}
+	cp.Resources.SinceCount = 1
+	cp.Resources.FilesModified = []string{"billing/worker.go", "billing/split.go", "/etc/hosts", "../other/x.go", ".ctxgit/config.yaml",
+		".active-plan.md", "failure-log.md", `C:\Users\x\a.go`, "./docs/../docs/split.md"}
+	block := workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 4000, ChangedFiles: 10, StateFiles: []string{"failure-log.md"}})
+	want := "## Files changed since the session began\n- M billing/worker.go\n- M billing/split.go\n- M docs/split.md\n\n"
+	if !strings.Contains(block, want) {
+		t.Errorf("block lacks\n%s\nin\n%s", want, block)
+	}
+	if len(cp.Resources.SinceSession) != 1 {
+		t.Errorf("rendering changed the checkpoint: %+v", cp.Resources.SinceSession)
+	}
+	// With room for one file, the count covers the transcript's too.
+	block = workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 4000, ChangedFiles: 1, StateFiles: []string{"failure-log.md"}})
+	if !strings.Contains(block, "- M billing/worker.go\n… and 2 more (3 in all)\n") {
+		t.Errorf("count of changed files:\n%s", block)
+	}
+}

@@ -136,7 +136,12 @@ func (a *app) printTranscript(path string, s *transcript.Summary) {
 		}
 	}
 	for _, f := range s.ToolFailures {
-		fmt.Fprintf(out, "failure: line %d: %s: %s\n", f.Line, oneLine(f.Tool), oneLine(f.Summary))
+		// A one-document transcript places a failure by a JSON pointer.
+		where := fmt.Sprintf("line %d", f.Line)
+		if f.At != "" {
+			where = "at " + oneLine(f.At)
+		}
+		fmt.Fprintf(out, "failure: %s: %s: %s\n", where, oneLine(f.Tool), oneLine(f.Summary))
 	}
 	if len(s.BadLineNumbers) > 0 {
 		fmt.Fprintf(out, "bad lines: %v\n", s.BadLineNumbers)

@@ -388,7 +388,8 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 	if !ok || !regularFile(c.p.TranscriptPath) {
 		return o
 	}
-	s, err := transcript.ReadFile(c.p.TranscriptPath, format, transcript.ReadOptions{Root: w.Root, MaxExchanges: w.Config.Caps.Exchanges})
+	s, err := transcript.ReadFileResume(c.p.TranscriptPath, format, transcript.ReadOptions{Root: w.Root, MaxExchanges: w.Config.Caps.Exchanges},
+		transcriptStatePath(w.Root, c.session))
 	if err != nil {
 		return o
 	}
@@ -400,6 +401,7 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 	o.Thread = s.Thread
 	o.FilesRead, o.FilesModified, o.ToolsUsed = s.FilesRead, s.FilesModified, s.ToolsUsed
 	o.Interrupted, o.LastToolCall = s.Interrupted, s.LastToolCall
+	o.ToolFailure = lastToolFailure(s)
 	if o.Usage.Source == "" && s.UsageKnown {
 		window := s.Usage.ContextWindow
 		if window == 0 {

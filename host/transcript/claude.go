@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"bytes"
-	"hash/maphash"
 	"slices"
 	"sort"
 	"strings"
@@ -24,9 +23,9 @@ type claudeReader struct {
 	st     *state
 	cwdRaw []byte // the last raw cwd seen, to decode it only when it changes
 
-	seed maphash.Seed
 	// lineOf maps a main-session line's uuid (hashed) to its line number,
 	// so a prompt's parent can be placed before or after earlier prompts.
+	// The hash is fixed (uuidHash), so a saved reading can resume with it.
 	lineOf map[uint64]int32
 	// marks are the conversation's state before each prompt, the newest
 	// maxMarks, to roll back to when a later prompt abandons them.
@@ -52,7 +51,7 @@ const (
 )
 
 func newClaudeReader(st *state) *claudeReader {
-	return &claudeReader{st: st, seed: maphash.MakeSeed(), lineOf: map[uint64]int32{}}
+	return &claudeReader{st: st, lineOf: map[uint64]int32{}}
 }
 
 func (c *claudeReader) finish() {}
@@ -61,8 +60,8 @@ func (c *claudeReader) finish() {}
 // and the flags decoded. The reader and the tail probe both read lines
 // through it, so they see the same line.
 type claudeLine struct {
-	typ, subtype, message, cwd, uuid, parent, op, content, attachment []byte
-	side, compactSummary, meta                                        bool
+	typ, subtype, message, cwd, uuid, parent, op, content, attachment, timestamp []byte
+	side, compactSummary, meta                                                   bool
 }
 
 // readClaudeLine picks a line's members; ok is whether the line is one
@@ -95,6 +94,8 @@ func readClaudeLine(line []byte) (l claudeLine, ok bool) {
 			l.content = val
 		case "attachment":
 			l.attachment = val
+		case "timestamp":
+			l.timestamp = val
 		}
 	}
 	return l, m.whole()
@@ -140,8 +141,9 @@ func (c *claudeReader) line(n int, line []byte) bool {
 		c.cwdRaw = append(c.cwdRaw[:0], l.cwd...)
 		c.st.cwd = strOr(l.cwd)
 	}
+	c.st.when = l.timestamp
 	if !l.side && isString(l.uuid) && len(c.lineOf) < maxLineRefs {
-		c.lineOf[maphash.Bytes(c.seed, l.uuid)] = int32(n)
+		c.lineOf[uuidHash(l.uuid)] = int32(n)
 	}
 	switch {
 	case keyIs(l.typ, "assistant"):
@@ -186,7 +188,7 @@ func (c *claudeReader) parentLine(parent []byte) (int, bool) {
 	if !isString(parent) {
 		return 0, false
 	}
-	pl, ok := c.lineOf[maphash.Bytes(c.seed, parent)]
+	pl, ok := c.lineOf[uuidHash(parent)]
 	return int(pl), ok
 }
 
@@ -258,7 +260,7 @@ func (c *claudeReader) assistant(msg []byte, side bool) {
 		case keyIs(blk.typ, "tool_use"):
 			name := strOr(blk.name)
 			c.st.toolCall(strOr(blk.id), name, side)
-			c.st.fileTool(name, blk.input)
+			c.st.callInput(strOr(blk.id), name, blk.input)
 			if !side {
 				c.st.planCall(name, blk.input)
 			}
@@ -304,7 +306,7 @@ func (c *claudeReader) user(n int, msg, parent []byte, side, compactSummary, met
 			case isTrue(blk.isError) && startsWith(blk.content, rejectionMarker):
 				c.st.toolRejected(id)
 			default:
-				c.st.toolResult(id, "", isTrue(blk.isError), func() string { return oneLine(resultText(blk.content), gistChars) }, n)
+				c.st.toolResult(id, "", outcome{failed: isTrue(blk.isError), text: func() string { return resultText(blk.content) }}, n)
 			}
 			if !quiet && startsWith(blk.content, interruptMarker) {
 				c.st.mark = true
@@ -372,4 +374,15 @@ func startsWith(raw []byte, marker string) bool {
 		}
 	}
 	return bytes.HasPrefix(raw[1:], []byte(marker))
+}
+
+// uuidHash is FNV-1a of a raw uuid: fixed across processes, unlike
+// maphash, so the table survives in a saved reading (resume.go).
+func uuidHash(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
 }

@@ -40,7 +40,7 @@ func (c *codexReader) finish() {
 }
 
 func (c *codexReader) line(n int, line []byte) bool {
-	var typ, payload []byte
+	var typ, payload, ts []byte
 	m := objectMembers(line)
 	for key, val := range m.all() {
 		switch string(key) {
@@ -48,8 +48,11 @@ func (c *codexReader) line(n int, line []byte) bool {
 			typ = val
 		case "payload":
 			payload = val
+		case "timestamp":
+			ts = val
 		}
 	}
+	c.st.when = ts
 	if !m.whole() {
 		return false
 	}
@@ -100,7 +103,7 @@ func (c *codexReader) event(p []byte) {
 		}
 		c.evTurns++
 		c.st.promptSeen()
-		c.ev.prompt(strOr(field(p, "message")))
+		c.ev.prompt(ideRequest(strOr(field(p, "message"))))
 	case "turn_aborted":
 		c.st.mark = true
 	}
@@ -155,7 +158,7 @@ func (c *codexReader) item(n int, p []byte) {
 				return
 			}
 			c.itTurns++
-			c.items.prompt(text)
+			c.items.prompt(ideRequest(text))
 			if c.evTurns == 0 {
 				c.st.promptSeen()
 			}
@@ -166,37 +169,20 @@ func (c *codexReader) item(n int, p []byte) {
 	case "function_call":
 		tool := strOr(name)
 		c.st.toolCall(strOr(callID), tool, false)
-		c.st.fileTool(tool, args)
-		c.shellPatch(args)
+		c.st.callInput(strOr(callID), tool, args)
 		if tool == "update_plan" {
 			c.st.planCall(tool, args)
 		}
 	case "custom_tool_call":
 		tool := strOr(name)
 		c.st.toolCall(strOr(callID), tool, false)
-		c.st.fileTool(tool, input)
+		c.st.callInput(strOr(callID), tool, input)
 	case "local_shell_call":
+		// {call_id, status, action: {type: exec, command: [argv]}}.
 		c.st.toolCall(strOr(callID), "local_shell", false)
+		c.st.callInput(strOr(callID), "local_shell", field(p, "action"))
 	case "function_call_output", "custom_tool_call_output":
-		failed, text := codexOutput(output)
-		c.st.toolResult(strOr(callID), "", failed, func() string { return oneLine(text(), gistChars) }, n)
-	}
-}
-
-// shellPatch records the files of a patch applied through the shell tool
-// (command ["apply_patch", "<patch>"]), as older Codex versions did.
-func (c *codexReader) shellPatch(args []byte) {
-	if !isString(args) {
-		return
-	}
-	a := []byte(strOr(args))
-	e := arrayElements(field(a, "command"))
-	first, ok := e.next()
-	if !ok || strOr(first) != "apply_patch" {
-		return
-	}
-	if patch, ok := e.next(); ok {
-		c.st.patchFiles(strOr(patch))
+		c.st.toolResult(strOr(callID), "", codexOutput(output), n)
 	}
 }
 
@@ -216,12 +202,12 @@ func codexText(content []byte) string {
 	return strings.Join(parts, "\n")
 }
 
-// codexOutput tells whether a function call output is a failure, and
-// returns a function for its text. Outputs come as a string holding
+// codexOutput reads a function call output: whether it failed, its exit
+// status when it says, and its text. Outputs come as a string holding
 // {"output", "metadata": {"exit_code"}}, as plain text with a header
 // naming the exit code (shellExitCode), as content items holding such
 // text, or as an object {content, success}.
-func codexOutput(raw []byte) (failed bool, text func() string) {
+func codexOutput(raw []byte) outcome {
 	var s string
 	switch {
 	case isString(raw):
@@ -231,27 +217,26 @@ func codexOutput(raw []byte) (failed bool, text func() string) {
 		// written when the tool returned items: their text is the output.
 		s = codexText(raw)
 	default:
-		failed = string(field(raw, "success")) == "false"
-		return failed, func() string { return codexText(field(raw, "content")) }
+		return outcome{failed: string(field(raw, "success")) == "false", text: func() string { return codexText(field(raw, "content")) }}
 	}
 	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
 		b := []byte(t)
 		if code, ok := num(path(b, "metadata", "exit_code")); ok {
-			return code != 0, func() string { return strOr(field(b, "output")) }
+			return outcome{failed: code != 0, exit: int(code), hasExit: true, text: func() string { return strOr(field(b, "output")) }}
 		}
 		if succ := field(b, "success"); succ != nil {
-			return string(succ) == "false", func() string { return s }
+			return outcome{failed: string(succ) == "false", text: func() string { return s }}
 		}
 	}
 	if code, ok := shellExitCode(s); ok && code != 0 {
-		return true, func() string {
+		return outcome{failed: true, exit: code, hasExit: true, text: func() string {
 			if _, out, ok := strings.Cut(s, "Output:"); ok {
 				return out
 			}
 			return s
-		}
+		}}
 	}
-	return false, func() string { return s }
+	return outcome{text: func() string { return s }}
 }
 
 // shellExitCode finds the exit code in the header of a shell result as
@@ -277,4 +262,31 @@ func shellExitCode(s string) (int, bool) {
 		s = rest
 	}
 	return 0, false
+}
+
+// ideRequestMarker heads the user's own words in a prompt the Codex IDE
+// extension (and the Codex app) wraps in context: "# Context from my IDE
+// setup:" with "## Open tabs:", "## Active file:", "## Selection:" …, or
+// "# Files mentioned by the user:", then this line and the request
+// (docs/HOSTS.md, "Transcripts", "Codex: the IDE wrapper").
+const ideRequestMarker = "## My request for Codex:"
+
+// ideRequest is the request a wrapped prompt carries: the text after the
+// last marker line, when the prompt opens with a "# " heading (the
+// wrapper's); any other prompt is kept whole.
+func ideRequest(text string) string {
+	t := strings.TrimLeft(text, " \t\r\n")
+	if !strings.HasPrefix(t, "# ") {
+		return text
+	}
+	i := strings.LastIndex(t, "\n"+ideRequestMarker)
+	if i < 0 {
+		return text
+	}
+	rest := t[i+1+len(ideRequestMarker):]
+	if rest != "" && rest[0] != '\n' && rest[0] != '\r' && rest[0] != ' ' {
+		// A longer heading that only starts like the marker.
+		return text
+	}
+	return strings.TrimSpace(rest)
 }

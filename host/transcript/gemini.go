@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -34,6 +35,10 @@ type geminiReader struct {
 	// calls maps a tool call id to whether its outcome was counted.
 	calls map[string]bool
 	marks []promptMark
+	// doc is set while reading the messages of a one-document session,
+	// index the message's place in it.
+	doc   bool
+	index int
 }
 
 func newGeminiReader(st *state) *geminiReader {
@@ -60,6 +65,7 @@ func (g *geminiReader) line(n int, line []byte) bool {
 	if !m.whole() {
 		return false
 	}
+	g.doc = false
 	switch {
 	case isString(rewind):
 		g.rewind(strOr(rewind))
@@ -70,10 +76,17 @@ func (g *geminiReader) line(n int, line []byte) bool {
 	case isString(id):
 		g.message(n, line, true)
 	case messages != nil:
-		// The older layout: the whole conversation in the metadata.
+		// The older layout: the whole conversation in the metadata. Its
+		// one line places nothing: a failure is placed by its message's
+		// index (a JSON pointer) instead.
+		g.doc = true
+		i := 0
 		for el := range eachElement(messages) {
+			g.index = i
 			g.message(n, el, true)
+			i++
 		}
+		g.doc = false
 	}
 	return true
 }
@@ -137,9 +150,11 @@ func geminiUsage(raw []byte) (Usage, bool) {
 // message reads one message record; usage is false for messages read
 // from a $set (their token counts are history).
 func (g *geminiReader) message(n int, raw []byte, usage bool) {
-	var id, typ, content, display, toolCalls, tokens []byte
+	var id, typ, content, display, toolCalls, tokens, ts []byte
 	for key, val := range eachMember(raw) {
 		switch string(key) {
+		case "timestamp":
+			ts = val
 		case "id":
 			id = val
 		case "type":
@@ -155,6 +170,7 @@ func (g *geminiReader) message(n int, raw []byte, usage bool) {
 		}
 	}
 	mid := strOr(id)
+	g.st.when = ts
 	_, seen := g.known[mid]
 	if !seen {
 		g.known[mid] = n
@@ -205,26 +221,35 @@ func (g *geminiReader) message(n int, raw []byte, usage bool) {
 // seen, and its outcome once it has one (success, error, or cancelled:
 // the user declined or stopped it).
 func (g *geminiReader) toolCalls(n int, raw []byte) {
+	k := -1
 	for c := range eachElement(raw) {
+		k++
 		id, name := strOr(field(c, "id")), strOr(field(c, "name"))
 		done, seen := g.calls[id]
 		if !seen {
 			g.calls[id] = false
 			g.st.toolCall(id, name, false)
 			args := field(c, "args")
-			g.st.fileTool(name, args)
+			g.st.callInput(id, name, args)
 			g.st.planCall(name, args)
 		}
 		if done {
 			continue
 		}
+		if t := field(c, "timestamp"); t != nil {
+			g.st.when = t
+		}
 		switch strOr(field(c, "status")) {
 		case "success":
 			g.calls[id] = true
-			g.st.toolResult(id, name, false, nil, n)
+			g.st.toolResult(id, name, outcome{}, n)
 		case "error":
 			g.calls[id] = true
-			g.st.toolResult(id, name, true, func() string { return oneLine(geminiResultText(c), gistChars) }, n)
+			if g.doc {
+				g.st.at = "/messages/" + strconv.Itoa(g.index) + "/toolCalls/" + strconv.Itoa(k)
+			}
+			g.st.toolResult(id, name, outcome{failed: true, text: func() string { return geminiResultText(c) }}, n)
+			g.st.at = ""
 		case "cancelled":
 			g.calls[id] = true
 			g.st.toolRejected(id)

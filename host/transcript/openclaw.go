@@ -11,10 +11,12 @@ type openclawReader struct{ st *state }
 func (c *openclawReader) finish() {}
 
 func (c *openclawReader) line(n int, line []byte) bool {
-	var typ, id, message, cwd []byte
+	var typ, id, message, cwd, ts []byte
 	m := objectMembers(line)
 	for key, val := range m.all() {
 		switch string(key) {
+		case "timestamp":
+			ts = val
 		case "type":
 			typ = val
 		case "id":
@@ -28,6 +30,7 @@ func (c *openclawReader) line(n int, line []byte) bool {
 	if !m.whole() {
 		return false
 	}
+	c.st.when = ts
 	switch strOr(typ) {
 	case "session":
 		if s := strOr(cwd); s != "" {
@@ -82,12 +85,13 @@ func (c *openclawReader) message(n int, entryID string, msg []byte) {
 				text = append(text, strOr(field(b, "text")))
 			case openclawCallTypes[t]:
 				name := strOr(field(b, "name"))
-				c.st.toolCall(strOr(field(b, "id")), name, false)
+				callID := strOr(field(b, "id"))
+				c.st.toolCall(callID, name, false)
 				args := field(b, "arguments")
 				if args == nil {
 					args = field(b, "input")
 				}
-				c.st.fileTool(name, args)
+				c.st.callInput(callID, name, args)
 			}
 		}
 		if isString(content) {
@@ -98,7 +102,7 @@ func (c *openclawReader) message(n int, entryID string, msg []byte) {
 			c.st.mark = true
 		}
 	case "toolResult":
-		c.st.toolResult(strOr(callID), strOr(toolName), isTrue(isErr), func() string { return oneLine(resultText(content), gistChars) }, n)
+		c.st.toolResult(strOr(callID), strOr(toolName), outcome{failed: isTrue(isErr), text: func() string { return resultText(content) }}, n)
 	}
 }
 

@@ -17,8 +17,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -139,7 +142,23 @@ func (k *usageKeys) read(raw []byte) Usage {
 type ToolFailure struct {
 	Tool    string `json:"tool"`
 	Summary string `json:"summary"` // at most 120 characters, one line
-	Line    int    `json:"line"`    // the transcript line of the failed result
+	// Line is the transcript line of the failed result; 0 in a transcript
+	// that is one JSON document (Gemini CLI's .json), where At places it.
+	Line int `json:"line"`
+	// At is a JSON pointer to the failed call in a one-document transcript
+	// ("/messages/7/toolCalls/0"); else "".
+	At string `json:"at,omitempty"`
+	// Target is the call's command (its first line) or path, at most 200
+	// characters; "" when the call is unknown or names neither.
+	Target string `json:"target,omitempty"`
+	// ExitCode is the command's exit status when the result says.
+	ExitCode *int `json:"exit_code,omitempty"`
+	// Error is the result's first meaningful line (failureLine), at most
+	// 200 characters; "no output" when the result was empty.
+	Error string `json:"error,omitempty"`
+	// Time is when the result was written, RFC 3339 UTC, when the
+	// transcript says; else "".
+	Time string `json:"time,omitempty"`
 }
 
 // Summary is what Read learns from a transcript.
@@ -368,18 +387,9 @@ type lineHandler interface {
 
 func read(r io.Reader, f Format, o ReadOptions) (*Summary, int, error) {
 	st := newState(f, o)
-	var h lineHandler
-	switch f {
-	case ClaudeCode:
-		h = newClaudeReader(st)
-	case Codex:
-		h = newCodexReader(st)
-	case OpenClaw:
-		h = &openclawReader{st: st}
-	case Gemini:
-		h = newGeminiReader(st)
-	default:
-		return nil, 0, spec.Invalid("unknown transcript format %q (want %s, %s, %s or %s)", f, ClaudeCode, Codex, OpenClaw, Gemini)
+	h, err := newHandler(f, st)
+	if err != nil {
+		return nil, 0, err
 	}
 	if f == Gemini {
 		br := bufio.NewReaderSize(r, 256<<10)
@@ -389,13 +399,45 @@ func read(r io.Reader, f Format, o ReadOptions) (*Summary, int, error) {
 		r = br
 	}
 	lr := newLineReader(r, maxLineBytes)
+	if line, err := scan(lr, st, h, nil); err != nil {
+		return nil, line, err
+	}
+	h.finish()
+	return st.summary(), 0, nil
+}
+
+// newHandler is the reader of format f.
+func newHandler(f Format, st *state) (lineHandler, error) {
+	switch f {
+	case ClaudeCode:
+		return newClaudeReader(st), nil
+	case Codex:
+		return newCodexReader(st), nil
+	case OpenClaw:
+		return &openclawReader{st: st}, nil
+	case Gemini:
+		return newGeminiReader(st), nil
+	}
+	return nil, spec.Invalid("unknown transcript format %q (want %s, %s, %s or %s)", f, ClaudeCode, Codex, OpenClaw, Gemini)
+}
+
+// scan reads lines to the end. before, when set, is called ahead of a
+// last line that has no line ending yet (the host may be writing it),
+// with the offset and line count up to it: the state there is what a
+// later read can resume from.
+func scan(lr *lineReader, st *state, h lineHandler, before func(off int64, lines int)) (int, error) {
 	for {
+		off, n := lr.off, lr.n
 		line, tooLong, err := lr.next()
 		if err == io.EOF {
-			break
+			return 0, nil
 		}
 		if err != nil {
-			return nil, lr.n + 1, err
+			return lr.n + 1, err
+		}
+		if before != nil && !lr.ended {
+			before(off, n)
+			before = nil
 		}
 		st.s.Lines = lr.n
 		line = bytes.TrimSpace(line)
@@ -403,8 +445,6 @@ func read(r io.Reader, f Format, o ReadOptions) (*Summary, int, error) {
 			st.bad(lr.n)
 		}
 	}
-	h.finish()
-	return st.summary(), 0, nil
 }
 
 // readDocument reads a transcript that is one JSON document over many
@@ -433,6 +473,11 @@ type lineReader struct {
 	buf []byte
 	max int
 	n   int // lines returned so far
+	// off counts the bytes read, and ended says whether the last line
+	// returned had its line ending (the last line of a file being written
+	// may not).
+	off   int64
+	ended bool
 }
 
 func newLineReader(r io.Reader, max int) *lineReader {
@@ -447,6 +492,8 @@ func (lr *lineReader) next() (line []byte, tooLong bool, err error) {
 	lr.buf = lr.buf[:0]
 	for {
 		frag, err := lr.br.ReadSlice('\n')
+		lr.off += int64(len(frag))
+		lr.ended = len(frag) > 0 && frag[len(frag)-1] == '\n'
 		switch {
 		case err == bufio.ErrBufferFull:
 			long = true
@@ -494,10 +541,18 @@ type state struct {
 	mod   capSet
 	tools capSet
 
-	open     map[string]string // open tool calls: id → tool name
-	lastCall string            // id of the last main-session tool call
-	lastOpen bool              // … and whether it still waits for its result
-	mark     bool              // an interruption not yet followed by a prompt
+	open map[string]openCall // open tool calls by id
+	// noID holds the writes of calls without an id: no result can be
+	// matched to them, so they count at the end.
+	noID []string
+	// when is the current record's raw timestamp, valid while its line is
+	// read (decoded only for a failure), and at a JSON pointer to the
+	// current record in a one-document transcript.
+	when     []byte
+	at       string
+	lastCall string // id of the last main-session tool call
+	lastOpen bool   // … and whether it still waits for its result
+	mark     bool   // an interruption not yet followed by a prompt
 
 	failures []ToolFailure // ring of the newest maxFailures
 	nfail    int
@@ -526,7 +581,7 @@ func newState(f Format, o ReadOptions) *state {
 		read:   capSet{max: maxFiles},
 		mod:    capSet{max: maxFiles},
 		tools:  capSet{max: maxTools},
-		open:   map[string]string{},
+		open:   map[string]openCall{},
 		thread: &threadBuilder{max: max},
 	}
 }
@@ -567,7 +622,19 @@ func (st *state) promptSeen() {
 	st.lastOpen = false
 }
 
-// toolRejected records that the user declined call id.
+// openCall is a tool call waiting for its result.
+type openCall struct {
+	name string
+	// target is the command or path a failure line names.
+	target string
+	// search is set for a search command, whose exit 1 means no match.
+	search bool
+	// writes are the files the call modifies once it succeeds.
+	writes []string
+}
+
+// toolRejected records that the user declined call id: its writes never
+// happened.
 func (st *state) toolRejected(id string) {
 	delete(st.open, id)
 	if id != "" && id == st.lastCall {
@@ -585,9 +652,9 @@ func (st *state) toolCall(id, name string, side bool) {
 	}
 	if id != "" {
 		if len(st.open) >= maxOpenCalls {
-			clear(st.open)
+			st.flushOpen()
 		}
-		st.open[id] = name
+		st.open[id] = openCall{name: name}
 	}
 	if !side {
 		st.s.LastToolCall = name
@@ -595,21 +662,93 @@ func (st *state) toolCall(id, name string, side bool) {
 	}
 }
 
-// toolResult records the result of call id; summary is only called for a
-// failure, so the text of successful results is never decoded. tool names
-// the tool when the call is unknown (OpenClaw results carry it).
-func (st *state) toolResult(id, tool string, isError bool, summary func() string, line int) {
-	if name, ok := st.open[id]; ok {
-		tool = name
+// flushOpen forgets the open calls, counting their writes: a call whose
+// result never came may have written (an interrupted session).
+func (st *state) flushOpen() {
+	for _, id := range slices.Sorted(maps.Keys(st.open)) {
+		for _, p := range st.open[id].writes {
+			st.mod.add(p)
+		}
+	}
+	clear(st.open)
+}
+
+// target records the command or path call id names, for its failure line.
+func (st *state) target(id, t string) {
+	c, ok := st.open[id]
+	if !ok {
+		return
+	}
+	if first, _, _ := strings.Cut(strings.TrimSpace(t), "\n"); first != "" {
+		c.target = oneLine(first, maxTargetChars)
+	}
+	st.open[id] = c
+}
+
+// outcome is a tool result as a reader sees it.
+type outcome struct {
+	failed bool
+	// exit is the command's exit status, when the result's structure
+	// says (hasExit); else it is looked for in the text.
+	exit    int
+	hasExit bool
+	// text returns the result's text; only called for a failure, so the
+	// text of successful results is never decoded.
+	text func() string
+}
+
+// Bounds of a failure's fields.
+const (
+	maxTargetChars = 200
+	maxErrorChars  = 200
+)
+
+// toolResult records the result of call id. tool names the tool when the
+// call is unknown (OpenClaw results carry it). A success commits the
+// call's writes; a failure drops them, and a search command's exit 1 (no
+// match) is neither a failure nor a write.
+func (st *state) toolResult(id, tool string, o outcome, line int) {
+	c, ok := st.open[id]
+	if ok {
+		tool = c.name
 	}
 	delete(st.open, id)
 	if id != "" && id == st.lastCall {
 		st.lastOpen = false
 	}
-	if !isError {
+	if !o.failed {
+		for _, p := range c.writes {
+			st.mod.add(p)
+		}
 		return
 	}
-	f := ToolFailure{Tool: tool, Summary: summary(), Line: line}
+	text := ""
+	if o.text != nil {
+		text = prefix(o.text(), 64<<10)
+	}
+	code, hasExit := o.exit, o.hasExit
+	if !hasExit {
+		code, hasExit = exitInText(text)
+	}
+	if c.search && hasExit && code == 1 {
+		return
+	}
+	body := stripExitHeader(text)
+	f := ToolFailure{Tool: tool, Summary: oneLine(body, gistChars), Line: line, At: st.at, Target: c.target, Error: failureLine(body), Time: lineTime(st.when)}
+	if st.at != "" {
+		f.Line = 0
+	}
+	if hasExit {
+		f.ExitCode = &code
+	}
+	if f.Error == "" {
+		f.Error = "no output"
+		if hasExit {
+			f.Summary = "exit " + strconv.Itoa(code) + ", no output"
+		} else {
+			f.Summary = "no output"
+		}
+	}
 	if len(st.failures) < maxFailures {
 		st.failures = append(st.failures, f)
 	} else {
@@ -618,16 +757,26 @@ func (st *state) toolResult(id, tool string, isError bool, summary func() string
 	st.nfail++
 }
 
-// file records a path a tool read or modified.
-func (st *state) file(modified bool, p string) {
+// file records a path call id reads, or modifies once it succeeds (a
+// call without an id: at the end).
+func (st *state) file(id string, modified bool, p string) {
 	p = st.relative(p)
 	if p == "" {
 		return
 	}
-	if modified {
-		st.mod.add(p)
-	} else {
+	if !modified {
 		st.read.add(p)
+		return
+	}
+	if c, ok := st.open[id]; ok && id != "" {
+		if len(c.writes) < maxFiles {
+			c.writes = append(c.writes, p)
+			st.open[id] = c
+		}
+		return
+	}
+	if len(st.noID) < maxFiles {
+		st.noID = append(st.noID, p)
 	}
 }
 
@@ -657,6 +806,13 @@ func (st *state) relative(p string) string {
 
 func (st *state) summary() *Summary {
 	s := st.s
+	// Calls still open may have written (an interrupted turn); calls
+	// without an id have no result to wait for.
+	for _, p := range st.noID {
+		st.mod.add(p)
+	}
+	st.noID = nil
+	st.flushOpen()
 	s.FilesRead, s.FilesModified, s.ToolsUsed = st.read.list, st.mod.list, st.tools.list
 	if st.nfail > maxFailures {
 		k := st.nfail % maxFailures

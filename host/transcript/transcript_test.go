@@ -48,11 +48,14 @@ func TestReadFixtures(t *testing.T) {
 				usage:      Usage{InputTokens: 2, CacheCreationTokens: 3000, CacheReadTokens: 9000, OutputTokens: 15, MessageID: "msg_H"},
 				usageKnown: true,
 				read:       []string{"importer/csv.go"},
-				modified:   []string{"importer/csv.go", "notes/bench.ipynb", "importer/bom.go"},
-				tools:      []string{"Read", "Grep", "Task", "Glob", "MultiEdit", "Bash", "NotebookEdit", "Edit", "Write"},
-				toolCalls:  9,
+				// importer/bom.go's Edit was declined, its Write has no result
+				// yet (written at the end, as an interrupted call may have).
+				modified:  []string{"importer/csv.go", "notes/bench.ipynb", "importer/bom.go"},
+				tools:     []string{"Read", "Grep", "Task", "Glob", "MultiEdit", "Bash", "NotebookEdit", "Edit", "Write"},
+				toolCalls: 9,
 				failures: []ToolFailure{
-					{Tool: "Bash", Summary: "Exit code 1 --- FAIL: TestImportLarge (0.31s) csv_test.go:40: line too long", Line: 17},
+					{Tool: "Bash", Summary: "--- FAIL: TestImportLarge (0.31s) csv_test.go:40: line too long", Line: 17,
+						Target: "go test ./importer/", ExitCode: ptr(1), Error: "--- FAIL: TestImportLarge (0.31s)", Time: "2026-03-05T09:00:16Z"},
 				},
 				lastTool:    "Write",
 				interrupted: true, // the Write call has no result
@@ -76,8 +79,10 @@ func TestReadFixtures(t *testing.T) {
 				tools:      []string{"shell", "apply_patch"},
 				toolCalls:  5,
 				failures: []ToolFailure{
-					{Tool: "shell", Summary: "--- FAIL: TestRetry (0.10s) retry_test.go:14: got 2 attempts, want 3 WARNING: DATA RACE FAIL", Line: 13},
-					{Tool: "shell", Summary: "queue/config.go:9:2: undefined: BackoffCap", Line: 27},
+					{Tool: "shell", Summary: "--- FAIL: TestRetry (0.10s) retry_test.go:14: got 2 attempts, want 3 WARNING: DATA RACE FAIL", Line: 13,
+						Target: "go test -race ./queue/", ExitCode: ptr(1), Error: "--- FAIL: TestRetry (0.10s)", Time: "2026-03-04T10:00:09Z"},
+					{Tool: "shell", Summary: "queue/config.go:9:2: undefined: BackoffCap", Line: 27,
+						Target: "go build ./...", ExitCode: ptr(2), Error: "queue/config.go:9:2: undefined: BackoffCap", Time: "2026-03-04T10:00:23Z"},
 				},
 				lastTool: "shell",
 				summary:  "The retry test in queue/ is flaky; find out why and fix it. ... Make the cap configurable through Config.",
@@ -96,11 +101,12 @@ func TestReadFixtures(t *testing.T) {
 				usage:      Usage{InputTokens: 2, OutputTokens: 40, CacheReadTokens: 3600, CacheCreationTokens: 100, MessageID: "a100000f"},
 				usageKnown: true,
 				read:       []string{"src/index.html"},
-				modified:   []string{"src/index.html", "scripts/convert.sh"},
+				modified:   []string{"scripts/convert.sh"}, // the edit of src/index.html failed
 				tools:      []string{"read", "edit", "bash", "write"},
 				toolCalls:  4,
 				failures: []ToolFailure{
-					{Tool: "edit", Summary: "Could not find the exact text in /home/dev/site/src/index.html. The old text must match exactly.", Line: 8},
+					{Tool: "edit", Summary: "Could not find the exact text in /home/dev/site/src/index.html. The old text must match exactly.", Line: 8,
+						Target: "/home/dev/site/src/index.html", Error: "Could not find the exact text in /home/dev/site/src/index.html.", Time: "2026-03-04T10:00:05Z"},
 				},
 				lastTool: "write",
 				summary:  "Die Startseite lädt langsam – kannst du das Bild-Laden prüfen? ... Gut. Mach dasselbe für die anderen Bilder.",
@@ -127,7 +133,8 @@ func TestReadFixtures(t *testing.T) {
 				tools:        []string{"read_file", "write_todos", "replace", "run_shell_command", "write_file"},
 				toolCalls:    6,
 				failures: []ToolFailure{
-					{Tool: "run_shell_command", Summary: "--- FAIL: TestListOrders (0.01s) orders_test.go:22: want 10 orders, got 0", Line: 8},
+					{Tool: "run_shell_command", Summary: "--- FAIL: TestListOrders (0.01s) orders_test.go:22: want 10 orders, got 0", Line: 8,
+						Target: "go test ./api/", Error: "--- FAIL: TestListOrders (0.01s)", Time: "2026-03-06T14:00:31Z"},
 				},
 				lastTool:    "write_file",
 				interrupted: true, // write_file is still executing
@@ -221,7 +228,8 @@ func TestReadKeepsPathsWithoutRoot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"/home/dev/app/importer/csv.go", "/home/dev/app/notes/bench.ipynb", "importer/bom.go", "/home/dev/app/importer/bom.go"}
+	// The Edit of the relative importer/bom.go was declined: no write.
+	want := []string{"/home/dev/app/importer/csv.go", "/home/dev/app/notes/bench.ipynb", "/home/dev/app/importer/bom.go"}
 	if !reflect.DeepEqual(s.FilesModified, want) {
 		t.Errorf("FilesModified = %q, want %q", s.FilesModified, want)
 	}
@@ -305,3 +313,5 @@ func TestReadIOErrorNamesLine(t *testing.T) {
 		t.Errorf("err = %v; want the I/O error at line 3", err)
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

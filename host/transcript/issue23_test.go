@@ -1,0 +1,157 @@
+package transcript
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// docs/HOSTS.md, "Transcripts", "Codex: the IDE wrapper": a prompt from the
+// IDE extension keeps only the request; patches run through the shell are
+// edits, a failed one is not; rg's exit 1 is no match; an empty failed
+// output says so.
+func TestCodexIDEPromptsPatchesAndExits(t *testing.T) {
+	s, err := ReadFile(filepath.Join("testdata", "codex-ide.jsonl"), Codex, ReadOptions{Root: "/home/dev/web"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Turns != 2 || s.Thread.LatestPrompt != "yes commit the work, push the pr and then create a new branch for the docs" {
+		t.Errorf("Turns %d, LatestPrompt %q", s.Turns, s.Thread.LatestPrompt)
+	}
+	want := []spec.Exchange{
+		ex("user", "Can you present the plan now?"),
+		ex("assistant", "The plan: move the port to src/config.ts."),
+		ex("user", "yes commit the work, push the pr and then create a new branch for the docs"),
+	}
+	if !reflect.DeepEqual(s.Thread.KeyExchanges, want) {
+		t.Errorf("KeyExchanges = %q\nwant %q", s.Thread.KeyExchanges, want)
+	}
+	if got := []string{"src/app.ts", "src/config.ts"}; !reflect.DeepEqual(s.FilesModified, got) {
+		t.Errorf("FilesModified = %q, want %q (the failed patch of src/missing.ts is no edit)", s.FilesModified, got)
+	}
+	wantF := []ToolFailure{
+		{Tool: "shell", Summary: "Failed to find expected lines in src/missing.ts", Line: 9, Target: "apply_patch <<'PATCH'", ExitCode: ptr(1),
+			Error: "Failed to find expected lines in src/missing.ts", Time: "2026-03-10T08:00:07Z"},
+		{Tool: "exec_command", Summary: "exit 1, no output", Line: 13, Target: "npm test", ExitCode: ptr(1), Error: "no output", Time: "2026-03-10T08:00:11Z"},
+	}
+	if !reflect.DeepEqual(s.ToolFailures, wantF) {
+		t.Errorf("ToolFailures = %+v\nwant %+v", s.ToolFailures, wantF)
+	}
+}
+
+func TestIDERequest(t *testing.T) {
+	for in, want := range map[string]string{
+		"# Context from my IDE setup:\n\n## Open tabs:\n- a.go: a.go\n\n## My request for Codex:\nfix it\n":                        "fix it",
+		"# Context from my IDE setup:\n\n## Selection:\n## My request for Codex: quoted\n\n## My request for Codex:\nthe real one": "the real one",
+		"# Files mentioned by the user:\n\n## My request for Codex:\n":                                                             "",
+		"fix the ## My request for Codex: parser":                                                                                  "fix the ## My request for Codex: parser",
+		"## My request for Codex:\nno wrapper heading":                                                                             "## My request for Codex:\nno wrapper heading",
+		"# Title\n## My request for Codex:s\nnot the marker":                                                                       "# Title\n## My request for Codex:s\nnot the marker",
+	} {
+		if got := ideRequest(in); got != want {
+			t.Errorf("ideRequest(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// docs/HOSTS.md, "Transcripts", "Claude Code: slash commands": a custom
+// command is the user's instruction as "/name args", /init too; /clear
+// stays the host's; an isMeta expansion is no second prompt. A Write
+// refused for permission is no edit; grep's exit 1 is no failure.
+func TestClaudeSlashCommandsAndRefusedWrites(t *testing.T) {
+	s, err := ReadFile(filepath.Join("testdata", "claude-code-commands.jsonl"), ClaudeCode, ReadOptions{Root: "/home/dev/app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Turns != 2 || s.HostMessages != 4 {
+		t.Errorf("Turns, HostMessages = %d, %d; want 2 (/init, /orchestrator), 4 (/clear, its output, two expansions)", s.Turns, s.HostMessages)
+	}
+	if s.Thread.LatestPrompt != "/orchestrator split the billing service into two workers" || s.Thread.Summary != "/init ... /orchestrator split the billing service into two workers" {
+		t.Errorf("Thread = %+v", s.Thread)
+	}
+	if want := []string{"CLAUDE.md", "billing/worker.go"}; !reflect.DeepEqual(s.FilesModified, want) {
+		t.Errorf("FilesModified = %q, want %q (the refused Write of /etc/billing.conf is no edit)", s.FilesModified, want)
+	}
+	if len(s.ToolFailures) != 2 {
+		t.Fatalf("ToolFailures = %+v; want the refused Write and go vet (grep's no match is none)", s.ToolFailures)
+	}
+	last := s.ToolFailures[1]
+	want := ToolFailure{Tool: "Bash", Summary: "# example.com/app/billing billing/worker.go:12:2: undefined: splitQueue", Line: 16, Target: "go vet ./billing/...",
+		ExitCode: ptr(1), Error: "billing/worker.go:12:2: undefined: splitQueue", Time: "2026-03-12T09:00:16Z"}
+	if !reflect.DeepEqual(last, want) {
+		t.Errorf("last failure = %+v\nwant %+v", last, want)
+	}
+}
+
+func TestSlashCommand(t *testing.T) {
+	for in, want := range map[string]string{
+		"<command-name>/orchestrator</command-name>\n<command-args>go</command-args>":               "/orchestrator go",
+		"<command-message>quack is running…</command-message>\n<command-name>/quack</command-name>": "/quack",
+		"<command-name>/git:commit</command-name><command-args></command-args>":                     "/git:commit",
+		"<command-name>/model</command-name><command-args>opus</command-args>":                      "",
+		"<command-name>/Clear</command-name>":                                                       "",
+		"<command-message>no name</command-message>":                                                "",
+	} {
+		got, ok := slashCommand(in)
+		if got != want || ok != (want != "") {
+			t.Errorf("slashCommand(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}
+
+// docs/HOSTS.md, "Transcripts": a failure in Gemini CLI's one-document
+// session is placed by a JSON pointer, not "line 1"; a write_file with
+// status error is no edit.
+func TestGeminiDocumentFailures(t *testing.T) {
+	s, err := ReadFile(filepath.Join("testdata", "gemini-failures.json"), Gemini, ReadOptions{Root: "/home/dev/svc"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"health.go"}; !reflect.DeepEqual(s.FilesModified, want) {
+		t.Errorf("FilesModified = %q, want %q", s.FilesModified, want)
+	}
+	want := []ToolFailure{
+		{Tool: "write_file", Summary: "Error writing to file: EACCES: permission denied, open '/home/dev/svc/readonly/gen.go'", At: "/messages/1/toolCalls/1",
+			Target: "/home/dev/svc/readonly/gen.go", Error: "Error writing to file: EACCES: permission denied, open '/home/dev/svc/readonly/gen.go'", Time: "2026-03-14T10:00:07Z"},
+		{Tool: "run_shell_command", Summary: "ok example.com/svc/store --- FAIL: TestHealth (0.00s) health_test.go:9: status 404, want 200 FAIL", At: "/messages/3/toolCalls/0",
+			Target: "go test ./...", Error: "--- FAIL: TestHealth (0.00s)", Time: "2026-03-14T10:00:14Z"},
+	}
+	if !reflect.DeepEqual(s.ToolFailures, want) {
+		t.Errorf("ToolFailures = %+v\nwant %+v", s.ToolFailures, want)
+	}
+}
+
+func TestIsSearch(t *testing.T) {
+	for in, want := range map[string]bool{
+		"rg -n foo":                  true,
+		"cd x && grep -rn foo .":     true,
+		"git grep -n foo":            true,
+		"git -C sub grep foo":        true,
+		"LC_ALL=C grep foo f":        true,
+		"rg foo | head":              false,
+		"go test ./...":              false,
+		"git status":                 false,
+		"grep foo f; go build ./...": false,
+		"/usr/bin/grep -q x f":       true,
+	} {
+		if got := isSearch(in); got != want {
+			t.Errorf("isSearch(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestFailureLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"ok  \tpkg/a\n--- FAIL: TestX (0.01s)\n":                "--- FAIL: TestX (0.01s)",
+		"\n\n====\nsomething odd\n":                             "something odd",
+		"<tool_use_error>File does not exist.</tool_use_error>": "File does not exist.",
+		"":        "",
+		"\n---\n": "",
+	} {
+		if got := failureLine(in); got != want {
+			t.Errorf("failureLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

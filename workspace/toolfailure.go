@@ -1,0 +1,78 @@
+package workspace
+
+import (
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// unloggedToolFailure is the transcript's newest failing tool call f as a
+// checkpoint keeps it (SPEC §8.3): nil when the failure log's newest entry
+// is as new as f, or names f's command or error line (the agent logged
+// it), or when f has no time and the log has an entry to compare with.
+func unloggedToolFailure(f *spec.ToolFailure, logged *spec.FailureEntry) *spec.ToolFailure {
+	if f == nil || f.Tool == "" && f.Target == "" && f.Error == "" {
+		return nil
+	}
+	if logged != nil {
+		at, err := time.Parse(time.RFC3339, f.At)
+		if err != nil || !logged.When.IsZero() && !at.After(logged.When) {
+			return nil
+		}
+		for _, s := range []string{f.Target, f.Error} {
+			if s = strings.TrimSpace(s); len(s) >= 8 && strings.Contains(logged.Body+"\n"+logged.Summary, s) {
+				return nil
+			}
+		}
+	}
+	c := *f
+	return &c
+}
+
+// toolFailureLine renders a failing tool call as the one line of the
+// block's "## Last failing tool call" section (SPEC §10.1): tool, command
+// or path, exit status, error line.
+func toolFailureLine(f *spec.ToolFailure) string {
+	line := f.Tool
+	if f.Target != "" {
+		line += ": " + f.Target
+	}
+	result := f.Error
+	if f.ExitCode != nil {
+		sep := ": "
+		if f.Error == spec.NoOutput {
+			sep = ", "
+		}
+		result = strings.TrimSuffix("exit "+strconv.Itoa(*f.ExitCode)+sep+f.Error, sep)
+	}
+	if result != "" {
+		line += " — " + result
+	}
+	return oneLine(line)
+}
+
+// transcriptEdits are the files the transcript's successful edits name
+// (resources.files_modified) that the changed files lack: workspace
+// files only (relative paths inside it), never ctxgit's own.
+func transcriptEdits(cp *spec.Checkpoint, listed map[string]bool, own func(string) bool) []string {
+	var out []string
+	for _, p := range cp.Resources.FilesModified {
+		clean := path.Clean(p)
+		// A path the transcript left absolute or climbing out lies
+		// outside the workspace (Windows: a drive letter or a UNC name).
+		outside := path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") || strings.HasPrefix(p, `\`) ||
+			len(p) >= 2 && p[1] == ':'
+		if p == "" || clean == "." || outside || listed[clean] || own(clean) {
+			continue
+		}
+		listed[clean] = true
+		out = append(out, clean)
+	}
+	return out
+}
+
+// toolFailureHeading heads the transcript's failing tool call (SPEC §10.1).
+const toolFailureHeading = "## Last failing tool call"
