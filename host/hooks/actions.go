@@ -366,13 +366,28 @@ func (c *call) promptSubmit() error {
 // a tool hook can run before its host has written the turn's usage to the
 // transcript (Claude Code's PostToolUse does), and the reading it missed
 // is then taken here, before the next turn, rather than lost. Only hosts
-// whose prompt event can inject, and whose transcript ctxgit reads.
+// whose prompt event can inject, and whose transcript ctxgit reads. A
+// reading at or past pressure.critical is left for the next tool event:
+// the host runs its prompt hook before it compacts, so a nudge given here
+// would reach the model beside the recovery, after the compaction it
+// announces (Claude Code 2.1.332, docs/HOSTS.md, "The flush nudge").
 func (c *call) promptGauge(root string) error {
 	if _, ok := transcriptFormat(c.Host); !ok || !c.canInject() {
 		return nil
 	}
 	if err := c.gaugeFromTranscript(); err != nil {
 		return err
+	}
+	var m nudgeMarker
+	if ok, err := readJSON(nudgePath(root, c.session), &m); !ok || err != nil || m.Flushed {
+		return nil
+	}
+	w, err := c.workspace()
+	if err != nil {
+		return err
+	}
+	if m.UsedPct/100 >= w.Config.Pressure.Critical {
+		return nil
 	}
 	return c.deliverNudge(root)
 }

@@ -94,6 +94,10 @@ func claudePath(t *testing.T, in hostInstall) {
 
 var blockCheckpoint = regexp.MustCompile(`Checkpoint (cp_\d+) · session`)
 
+// TestClaudeCode runs Claude Code headless through the tier's scenario
+// (issue 21): start with a tool call past the nudge threshold, a resume, a
+// manual /compact, the next turn, an automatic compaction driven by the
+// reported usage, a resume and a fork, and checks what reached the model.
 func TestClaudeCode(t *testing.T) {
 	requireTier(t)
 	in := installHost(t, "claude-code")
@@ -101,16 +105,128 @@ func TestClaudeCode(t *testing.T) {
 	w := NewWorkspace(t, in, "--host", "claude-code")
 	s := &claudeSession{t: t, w: w, fake: newClaudeFake(t, w.Dir), bin: in.Bin}
 
-	// Start: a tool call whose answer reports 70% of the window in use.
+	// Start: the card in the first request, once; a tool call whose answer
+	// reports 70% of the window, past the nudge threshold (65%).
 	s.fake.setUsed(140_000)
-	s.run("-p", "Please "+claudeToolWord+" and summarise it.")
-	s.run("-c", "-p", "Now "+claudeToolWord+" again.")
+	start := s.run("-p", "Please "+claudeToolWord+" and summarise it.")
+	first := s.first(start)
+	if n := Count(first.Body, cardMarker); n != 1 {
+		t.Errorf("first request: the card %d times, want 1", n)
+	}
+	if n := CountBlocks(first.Body); n != 0 {
+		t.Errorf("first request: %d ctxgit blocks, want 0", n)
+	}
+
+	// A resume with nothing changed adds no block; the tool call at the same
+	// usage adds no second nudge.
+	resume := s.run("-c", "-p", "Now "+claudeToolWord+" again.")
+	if n := CountBlocks(s.first(resume).Body); n != 0 {
+		t.Errorf("first request after a resume with nothing changed: %d ctxgit blocks, want 0", n)
+	}
+	last := s.last(resume)
+	if n := Count(last.Body, nudgeMarker); n != 1 {
+		t.Errorf("last request before the compaction: the nudge %d times, want 1 (once per crossing)", n)
+	}
+
+	// /compact, then the next turn: exactly one block, the compaction's.
 	s.run("-c", "-p", "/compact")
-	s.run("-c", "-p", "What next?")
+	manual := s.newest("compaction")
+	next := s.run("-c", "-p", "What next?")
+	s.oneBlockFrom(s.first(next), manual, "after /compact")
+
+	// A turn ends at 95%: at the next prompt Claude Code compacts on its
+	// own, after its UserPromptSubmit hook; the request after the summary
+	// holds one block, the new compaction's, and no nudge (the prompt hook
+	// ran before the compaction it would announce).
 	s.fake.setUsed(190_000)
 	s.run("-c", "-p", "Go on.")
-	s.fake.setUsed(20_000)
-	s.run("-c", "-p", "And then?")
-	s.run("-c", "-p", "Anything new?")
-	t.Log(s.w.MustRun("ctxgit", "log"))
+	auto := s.run("-c", "-p", "Go on more.")
+	autoCP := s.newest("compaction")
+	if autoCP == manual {
+		t.Fatalf("no automatic compaction: newest compaction checkpoint is still %s", manual)
+	}
+	s.oneBlockFrom(s.afterSummary(auto), autoCP, "after the automatic compaction")
+	if n := Count(s.afterSummary(auto).Body, nudgeMarker); n != 0 {
+		t.Errorf("after the automatic compaction: the nudge %d times, want 0", n)
+	}
+
+	// A resume and a fork with nothing changed: the block the conversation
+	// holds stays the one block; nothing is added, the card neither.
+	for _, args := range [][]string{{"-c", "-p", "Anything new?"}, {"-c", "--fork-session", "-p", "Forked?"}} {
+		r := s.run(args...)
+		s.oneBlockFrom(s.first(r), autoCP, "after "+strings.Join(args[:len(args)-1], " "))
+		if n := Count(s.first(r).Body, cardMarker); n != 0 {
+			t.Errorf("%s: the card %d times, want 0", r.name, n)
+		}
+	}
+	for _, r := range s.runs {
+		for i, q := range r.main() {
+			if n := Count(q.Body, cardMarker); n > 1 {
+				t.Errorf("%s request %d: the card %d times", r.name, i, n)
+			}
+		}
+	}
+}
+
+// first is a run's first main-loop request.
+func (s *claudeSession) first(r claudeRun) Request {
+	s.t.Helper()
+	m := r.main()
+	if len(m) == 0 {
+		s.t.Fatalf("%s: no request reached the model", r.name)
+	}
+	return m[0]
+}
+
+// last is a run's last main-loop request.
+func (s *claudeSession) last(r claudeRun) Request {
+	s.t.Helper()
+	s.first(r)
+	m := r.main()
+	return m[len(m)-1]
+}
+
+// afterSummary is a run's first main-loop request after its compaction's
+// summary request.
+func (s *claudeSession) afterSummary(r claudeRun) Request {
+	s.t.Helper()
+	seen := false
+	for _, q := range r.requests {
+		switch kind := claudeKind(q); {
+		case kind == "summary":
+			seen = true
+		case kind == "main" && seen:
+			return q
+		}
+	}
+	s.t.Fatalf("%s: no main request after a compaction", r.name)
+	return Request{}
+}
+
+// newest is the id of the newest checkpoint with the trigger.
+func (s *claudeSession) newest(trigger string) string {
+	s.t.Helper()
+	for _, cp := range s.checkpoints() {
+		if cp.Trigger == trigger {
+			return cp.ID
+		}
+	}
+	s.t.Fatalf("no %s checkpoint", trigger)
+	return ""
+}
+
+// oneBlockFrom checks that a request holds exactly one ctxgit block, the
+// recovery of checkpoint id.
+func (s *claudeSession) oneBlockFrom(q Request, id, when string) {
+	s.t.Helper()
+	if n := CountBlocks(q.Body); n != 1 {
+		s.t.Errorf("%s: %d ctxgit blocks, want 1", when, n)
+	}
+	if n := Count(q.Body, "# Post-Compaction Recovery"); n != 1 {
+		s.t.Errorf("%s: %d recovery blocks, want 1", when, n)
+	}
+	m := blockCheckpoint.FindSubmatch(q.Body)
+	if m == nil || string(m[1]) != id {
+		s.t.Errorf("%s: the block is from %q, want the compaction checkpoint %s", when, m, id)
+	}
 }

@@ -1,7 +1,6 @@
 package realhost_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -19,7 +18,8 @@ import (
 //     detailed summary of the conversation"): a fixed summary;
 //   - the main loop's requests: a tool call (Read of README.md) when the
 //     newest user text holds claudeToolWord and no tool result follows it,
-//     else a short text; both report claudeFake.tokens as the context in use;
+//     else a short text; both report claudeFake.used as the context in use
+//     (claudePostCompact once a compaction was answered);
 //   - anything else (titles, topic checks, count_tokens): a short text, or a
 //     token count.
 
@@ -31,6 +31,9 @@ const claudeSummaryAsk = "create a detailed summary of"
 
 // claudeSummary is the fake's answer to a compaction.
 const claudeSummary = "<summary>1. Primary Request and Intent: read the README of the demo repository.</summary>"
+
+// claudePostCompact is the context the fake reports after a compaction.
+const claudePostCompact = 20_000
 
 // claudeFake is the fake's script: the usage it reports, and what it saw.
 type claudeFake struct {
@@ -103,8 +106,7 @@ func claudeKind(r Request) string {
 	switch {
 	case !ok:
 		return "other"
-	case bytes.Contains(r.Body, []byte(claudeSummaryAsk)) && lastUserText(req) != "" &&
-		strings.Contains(lastUserText(req), claudeSummaryAsk):
+	case strings.Contains(lastUserText(req), claudeSummaryAsk):
 		return "summary"
 	case len(req.Tools) > 0:
 		return "main"
@@ -112,20 +114,22 @@ func claudeKind(r Request) string {
 	return "other"
 }
 
-// lastUserText is the text of the newest user message's text blocks.
+// lastUserText is the newest user message's own text: its last text block,
+// after the host's attachments (system reminders, hook context), which may
+// quote earlier prompts (a recovery block quotes the latest instruction).
 func lastUserText(req claudeRequest) string {
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		m := req.Messages[i]
 		if m.Role != "user" {
 			continue
 		}
-		var b strings.Builder
+		text := ""
 		for _, bl := range blocks(m.Content) {
 			if bl.Type == "text" {
-				b.WriteString(bl.Text + "\n")
+				text = bl.Text
 			}
 		}
-		return b.String()
+		return text
 	}
 	return ""
 }
@@ -154,6 +158,8 @@ func (f *claudeFake) respond(n int, r Request, w http.ResponseWriter) {
 		return
 	case "summary":
 		f.answer(w, r, claudeText(claudeSummary), 2000)
+		// After a compaction the context is small again.
+		f.used = claudePostCompact
 		return
 	case "other":
 		if _, ok := parseClaude(r); !ok {
