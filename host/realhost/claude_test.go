@@ -39,6 +39,9 @@ type claudeSession struct {
 	runs []claudeRun
 }
 
+// run runs `claude ARGS... --model … --output-format text` against the
+// fake and returns the requests it made; with CTXGIT_REALHOST_DUMP=DIR each
+// request body is also written there, to read what the host sent.
 func (s *claudeSession) run(args ...string) claudeRun {
 	s.t.Helper()
 	before := len(s.fake.api.Requests())
@@ -123,6 +126,12 @@ func TestClaudeCode(t *testing.T) {
 	if n := CountBlocks(s.first(resume).Body); n != 0 {
 		t.Errorf("first request after a resume with nothing changed: %d ctxgit blocks, want 0", n)
 	}
+	// The crossing's nudge has reached the model by the next prompt at the
+	// latest, whether PostToolUse ran before or after Claude Code wrote the
+	// tool call's usage to the transcript.
+	if n := Count(s.first(resume).Body, nudgeMarker); n != 1 {
+		t.Errorf("first request of the next prompt: the nudge %d times, want 1", n)
+	}
 	last := s.last(resume)
 	if n := Count(last.Body, nudgeMarker); n != 1 {
 		t.Errorf("last request before the compaction: the nudge %d times, want 1 (once per crossing)", n)
@@ -158,6 +167,30 @@ func TestClaudeCode(t *testing.T) {
 		if n := Count(s.first(r).Body, cardMarker); n != 0 {
 			t.Errorf("%s: the card %d times, want 0", r.name, n)
 		}
+	}
+	// A decision taken while no session ran: the next resume gets only
+	// that, in one "since you left" block beside the one it holds.
+	w.MustRun("ctxgit", "decide", "use the v2 ledger for refunds", "--why", "v1 is read-only")
+	changed := s.run("-c", "-p", "What changed?")
+	q := s.first(changed)
+	if n := Count(q.Body, "(since you left)"); n != 1 {
+		t.Errorf("resume after a decision: %d \"since you left\" blocks, want 1", n)
+	}
+	if n := CountBlocks(q.Body); n != 2 {
+		t.Errorf("resume after a decision: %d ctxgit blocks, want 2 (the recovery it holds, the change)", n)
+	}
+	if n := Count(q.Body, "Decision added: [d_001"); n != 1 || Count(q.Body, "use the v2 ledger for refunds") != 1 {
+		t.Errorf("resume after a decision: the decision is not in the block once:\n%s", q.Body)
+	}
+
+	// Hooks fail open, silently: their log says whether one failed.
+	if data, err := os.ReadFile(filepath.Join(w.Dir, ".ctxgit", "local", "ctxgit.log")); err == nil && len(data) > 0 {
+		t.Errorf("hook failures logged:\n%s", data)
+	}
+	// The fork was a session of its own (SessionStart "fork", a new
+	// session id): it checkpointed under its own key.
+	if n := s.sessions(); n != 2 {
+		t.Errorf("%d sessions after the fork, want 2", n)
 	}
 	for _, r := range s.runs {
 		for i, q := range r.main() {
@@ -215,8 +248,11 @@ func (s *claudeSession) newest(trigger string) string {
 	return ""
 }
 
-// oneBlockFrom checks that a request holds exactly one ctxgit block, the
-// recovery of checkpoint id.
+// oneBlockFrom checks that a request holds exactly one ctxgit block, a
+// recovery built from checkpoint id (the compaction's) or a newer one: the
+// session-start checkpoint of the resume that ran /compact is taken in a
+// detached child and may land after the compaction's, and is then the
+// newest; never an older one.
 func (s *claudeSession) oneBlockFrom(q Request, id, when string) {
 	s.t.Helper()
 	if n := CountBlocks(q.Body); n != 1 {
@@ -226,7 +262,18 @@ func (s *claudeSession) oneBlockFrom(q Request, id, when string) {
 		s.t.Errorf("%s: %d recovery blocks, want 1", when, n)
 	}
 	m := blockCheckpoint.FindSubmatch(q.Body)
-	if m == nil || string(m[1]) != id {
-		s.t.Errorf("%s: the block is from %q, want the compaction checkpoint %s", when, m, id)
+	if m == nil || string(m[1]) < id { // cp_NNN: fixed width, ordered as text
+		s.t.Errorf("%s: the block is from %q, want the compaction checkpoint %s or a newer one", when, m, id)
 	}
+}
+
+// sessions counts the workspace's sessions with checkpoints.
+func (s *claudeSession) sessions() int {
+	s.t.Helper()
+	out := s.w.MustRun("ctxgit", "log", "--sessions", "--json")
+	var rows []json.RawMessage
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		s.t.Fatalf("ctxgit log --sessions --json: %v\n%s", err, out)
+	}
+	return len(rows)
 }
