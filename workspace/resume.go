@@ -20,15 +20,7 @@ func (w *Workspace) ResumeDelta(held *Resolved, title string) (string, error) {
 	var lines []string
 	st := w.ReadState()
 	lines = append(lines, planDelta(cp, st.Plan)...)
-	known := map[string]bool{}
-	for _, d := range cp.Decisions {
-		known[string(d.What)] = true
-	}
-	for _, d := range st.Decisions {
-		if !known[d.What] {
-			lines = append(lines, "Decision added: "+decisionLine(spec.DecisionRef{ID: d.ID, What: spec.Text(d.What), Why: spec.Text(d.Why)}))
-		}
-	}
+	lines = append(lines, decisionsDelta(cp, st.Decisions)...)
 	if n := len(st.Failures); n > cp.Metacog.FailureCount {
 		lines = append(lines, fmt.Sprintf("Failure logged (%d new): %s", n-cp.Metacog.FailureCount,
 			truncateRunes(oneLine(st.Failures[n-1].Summary), decisionWhatCap)))
@@ -62,6 +54,33 @@ func (w *Workspace) ResumeDelta(held *Resolved, title string) (string, error) {
 		b.WriteString("- " + l + "\n")
 	}
 	return fitBudget(b.String(), "", w.Config.BudgetChars()), nil
+}
+
+// maxDeltaDecisions bounds the decisions a delta lists, newest last.
+const maxDeltaDecisions = 5
+
+// decisionsDelta lists the decisions logged after those cp holds: the
+// log's tail after the newest one cp knows (a checkpoint keeps only the
+// newest caps.decisions, so older ones are not new for being absent).
+func decisionsDelta(cp *spec.Checkpoint, ds []spec.Decision) []string {
+	known := map[string]bool{}
+	for _, d := range cp.Decisions {
+		known[string(d.What)] = true
+	}
+	from := len(ds)
+	for from > 0 && !known[ds[from-1].What] {
+		from--
+	}
+	added := ds[from:]
+	var lines []string
+	if len(added) > maxDeltaDecisions {
+		lines = append(lines, fmt.Sprintf("%d decisions added; the newest %d:", len(added), maxDeltaDecisions))
+		added = added[len(added)-maxDeltaDecisions:]
+	}
+	for _, d := range added {
+		lines = append(lines, "Decision added: "+decisionLine(spec.DecisionRef{ID: d.ID, What: spec.Text(d.What), Why: spec.Text(d.Why)}))
+	}
+	return lines
 }
 
 // planDelta is the plan's change since cp: its current step and progress.

@@ -1,6 +1,7 @@
 package workspace_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,6 +76,18 @@ func TestResumeDelta(t *testing.T) {
 	}
 	if strings.Contains(got, "keep the v1 ledger") || strings.Contains(got, "Post-Compaction") {
 		t.Errorf("the delta repeats what the conversation holds:\n%s", got)
+	}
+
+	// Many decisions: the newest few, and how many in all.
+	for i := range 7 {
+		if _, err := w.Decide(fmt.Sprintf("decision number %d", i+1), ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got = delta()
+	if !strings.Contains(got, "- 7 decisions added; the newest 5:\n- Decision added: [d_004] decision number 3\n") ||
+		strings.Count(got, "Decision added:") != 5 || !strings.Contains(got, "[d_008] decision number 7") {
+		t.Errorf("want the newest 5 of 7 decisions:\n%s", got)
 	}
 
 	// Another session's checkpoint, newer than the one held: named, with
