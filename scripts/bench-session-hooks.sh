@@ -18,6 +18,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/bin/ctxgit" ./cmd/ctxgit
 export PATH="$work/bin:$PATH"
+# Claude Code's SessionEnd at its shortest budget (1.5 s): the detached
+# path; with the 30 s ctxgit installs, session-end checkpoints inline.
+export CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS=1500
 export GIT_CONFIG_NOSYSTEM=1 HOME="$work/home" GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@b GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@b
 mkdir -p "$HOME"
 go run ./scripts/genws -out "$work/ws" -files "$FILES" -dirs "$DIRS" >/dev/null

@@ -32,6 +32,10 @@ type hookState struct {
 	LastAutoTokens int64     `json:"last_auto_tokens,omitempty"`
 	LastAutoAt     time.Time `json:"last_auto_at,omitzero"`
 	Window         int64     `json:"window,omitempty"` // last window a host reported
+	// StaleTokens is the transcript's reading when the last compaction
+	// began: until the host writes the compaction into the transcript, its
+	// tail still shows that reading, which must not count again.
+	StaleTokens int64 `json:"stale_tokens,omitempty"`
 }
 
 // nudgeMarker is the flush nudge's per-session marker (docs/cli.md#hook).
@@ -91,6 +95,10 @@ func (c *call) sessionStart() error {
 	case "compact":
 		return c.deliverPending(w)
 	case "clear":
+	case "resume", "fork":
+		if err := c.resumeInjection(w); err != nil {
+			return err
+		}
 	default:
 		if err := c.startupInjection(w); err != nil {
 			return err
@@ -195,8 +203,15 @@ func (c *call) clearCycle(root string) {
 	os.Remove(nudgePath(root, c.session))
 	workspace.ForgetReading(root, c.session)
 	var st hookState
-	if ok, _ := readJSON(statePath(root, c.session), &st); ok {
-		st.LastAutoTokens = 0
+	ok, _ := readJSON(statePath(root, c.session), &st)
+	stale := st.StaleTokens
+	if format, known := transcriptFormat(c.Host); known && regularFile(c.p.TranscriptPath) {
+		if u, found, err := transcript.TailUsage(c.p.TranscriptPath, format, tailBytes); err == nil && found {
+			stale = u.Used()
+		}
+	}
+	if ok || stale != st.StaleTokens {
+		st.LastAutoTokens, st.StaleTokens = 0, stale
 		c.writeJSON(statePath(root, c.session), st)
 	}
 }
@@ -282,6 +297,9 @@ func (c *call) gaugeFromTranscript() error {
 	if err != nil || !known {
 		return err
 	}
+	if st := c.readState(); st.StaleTokens != 0 && u.Used() == st.StaleTokens {
+		return nil // the reading the last compaction began at, not a new one
+	}
 	w, err := c.workspace()
 	if err != nil {
 		return err
@@ -307,6 +325,15 @@ func (c *call) knownWindowIfAny(root string) int64 {
 	return 0
 }
 
+// readState is the session's hook record, or a zero one.
+func (c *call) readState() hookState {
+	var st hookState
+	if root, err := c.root(); err == nil {
+		readJSON(statePath(root, c.session), &st)
+	}
+	return st
+}
+
 func (c *call) knownWindow(root string) int64 {
 	var st hookState
 	if ok, _ := readJSON(statePath(root, c.session), &st); ok && st.Window > 0 {
@@ -318,7 +345,7 @@ func (c *call) knownWindow(root string) int64 {
 // promptSubmit injects a recovery still pending after a compaction: the
 // fallback where the post-compaction start was missed (Claude Code,
 // Codex), or the first prompt after a compaction no tool call followed
-// (Gemini CLI).
+// (Gemini CLI); else a nudge a tool hook's reading missed (promptGauge).
 func (c *call) promptSubmit() error {
 	root, err := c.root()
 	if err != nil {
@@ -326,13 +353,43 @@ func (c *call) promptSubmit() error {
 	}
 	c.recordSession(root)
 	if !exists(pendingPath(root, c.session)) {
-		return nil
+		return c.promptGauge(root)
 	}
 	w, err := c.workspace()
 	if err != nil {
 		return err
 	}
 	return c.deliverPending(w)
+}
+
+// promptGauge takes a reading at a prompt and delivers a nudge still due:
+// a tool hook can run before its host has written the turn's usage to the
+// transcript (Claude Code's PostToolUse does), and the reading it missed
+// is then taken here, before the next turn, rather than lost. Only hosts
+// whose prompt event can inject, and whose transcript ctxgit reads. A
+// reading at or past pressure.critical is left for the next tool event:
+// the host runs its prompt hook before it compacts, so a nudge given here
+// would reach the model beside the recovery, after the compaction it
+// announces (Claude Code 2.1.332, docs/HOSTS.md, "The flush nudge").
+func (c *call) promptGauge(root string) error {
+	if _, ok := transcriptFormat(c.Host); !ok || !c.canInject() {
+		return nil
+	}
+	if err := c.gaugeFromTranscript(); err != nil {
+		return err
+	}
+	var m nudgeMarker
+	if ok, err := readJSON(nudgePath(root, c.session), &m); !ok || err != nil || m.Flushed {
+		return nil
+	}
+	w, err := c.workspace()
+	if err != nil {
+		return err
+	}
+	if m.UsedPct/100 >= w.Config.Pressure.Critical {
+		return nil
+	}
+	return c.deliverNudge(root)
 }
 
 // deliverPending injects this session's recovery after a compaction and

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -288,9 +289,43 @@ func (c *call) dispatch() error {
 		if err != nil {
 			return err
 		}
+		if c.sessionEndInline() {
+			_, err := w.Checkpoint(c.checkpointOptions(w, spec.TriggerSessionEnd, false))
+			return err
+		}
 		return c.deferCheckpoint(w, spec.TriggerSessionEnd)
 	}
 	return nil
+}
+
+// sessionEndBudget is the SessionEnd timeout ctxgit installs for Claude
+// Code (host/config), and inlineSessionEnd the least budget in which the
+// session's last checkpoint is taken before the hook returns.
+const (
+	sessionEndBudget = 30 * time.Second
+	inlineSessionEnd = 10 * time.Second
+)
+
+// sessionEndInline reports whether Claude Code's SessionEnd leaves time to
+// checkpoint inline, so the checkpoint has landed when the host exits and a
+// `claude -c` right after finds it. The host's budget is the largest
+// `timeout` among the SessionEnd entries (at least 1.5 s, at most 60 s), or
+// CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS when set (docs/HOSTS.md, "Claude
+// Code"); ctxgit's entry says 30 s. Other hosts, and a budget set short,
+// checkpoint in a detached child.
+func (c *call) sessionEndInline() bool {
+	if c.Host != "claude-code" {
+		return false
+	}
+	budget := sessionEndBudget
+	if v := c.Env.Getenv("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"); v != "" {
+		ms, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || ms <= 0 {
+			return false
+		}
+		budget = time.Duration(ms) * time.Millisecond
+	}
+	return budget >= inlineSessionEnd
 }
 
 // transcriptFormat is the transcript reader for a host, if ctxgit has one.

@@ -19,7 +19,7 @@ type job struct {
 
 // deferCheckpoint takes a checkpoint in a detached child, so that the hook
 // answers its host at once whatever the checkpoint costs (a first snapshot
-// of a large repository; SessionEnd's 1.5 s on Claude Code). The child
+// of a large repository; a short SessionEnd budget). The child
 // takes the workspace lock like any checkpoint. Without Spawn, or with
 // CTXGIT_HOOK_DETACH=0, the checkpoint is taken inline.
 func (c *call) deferCheckpoint(w *workspace.Workspace, trigger string) error {
