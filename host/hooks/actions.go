@@ -92,6 +92,11 @@ func (c *call) sessionStart() error {
 		return c.deliverPending(w)
 	case "clear":
 	default:
+		// Gemini: a compression the last run ended on is recovered here,
+		// in place of what a starting session would see.
+		if recovered, err := c.confirmCompression(w.Root); err != nil || recovered {
+			return err
+		}
 		if err := c.startupInjection(w); err != nil {
 			return err
 		}
@@ -193,6 +198,7 @@ func (c *call) postCompact() error {
 // compaction both start over.
 func (c *call) clearCycle(root string) {
 	os.Remove(nudgePath(root, c.session))
+	os.Remove(compressPath(root, c.session))
 	workspace.ForgetReading(root, c.session)
 	var st hookState
 	if ok, _ := readJSON(statePath(root, c.session), &st); ok {
@@ -211,6 +217,9 @@ func (c *call) clearCycle(root string) {
 func (c *call) afterTool() error {
 	root, err := c.root()
 	if err != nil {
+		return err
+	}
+	if recovered, err := c.confirmCompression(root); err != nil || recovered {
 		return err
 	}
 	if recoversAfterTool(c.Host) && exists(pendingPath(root, c.session)) {
@@ -290,9 +299,13 @@ func (c *call) gaugeFromTranscript() error {
 	if window == 0 {
 		window = c.knownWindow(w.Root)
 	}
-	_, err = c.gaugeUpdate(w, workspace.Pressure{Value: float64(u.Used()) / float64(window), Known: true,
-		Source: "transcript", Tokens: u.Used(), Window: window})
-	return err
+	window = c.gaugeWindow(window)
+	p := workspace.Pressure{Value: float64(u.Used()) / float64(window), Known: true,
+		Source: "transcript", Tokens: u.Used(), Window: window}
+	if _, err = c.gaugeUpdate(w, p); err != nil {
+		return err
+	}
+	return c.noteCompressionDue(w.Root, p)
 }
 
 // tailBytes bounds how far back the gauge looks for usage.
@@ -325,7 +338,16 @@ func (c *call) promptSubmit() error {
 		return err
 	}
 	c.recordSession(root)
+	if recovered, err := c.confirmCompression(root); err != nil || recovered {
+		return err
+	}
 	if !exists(pendingPath(root, c.session)) {
+		if c.Host == "gemini" {
+			// A turn that ended on text left its usage after the last
+			// AfterTool: read it, so a compression this prompt brings is
+			// seen coming.
+			return c.gaugeFromTranscript()
+		}
 		return nil
 	}
 	w, err := c.workspace()
@@ -405,6 +427,7 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 		if window == 0 {
 			window = c.knownWindow(w.Root)
 		}
+		window = c.gaugeWindow(window)
 		o.Usage = spec.TokenUsage{InputTokens: s.Usage.Used(), ContextWindow: window,
 			Utilization: float64(s.Usage.Used()) / float64(window), Source: "transcript"}
 	}

@@ -126,6 +126,25 @@ func (g *geminiReader) rewind(id string) {
 	}
 }
 
+// GeminiWindow is the context window of a Gemini CLI model, as the host
+// counts it (packages/core/src/core/tokenLimits.ts, tokenLimit: 256,000
+// for the Gemma 4 models, 1,048,576 for every other model, the Gemini
+// models included). Gemini CLI compresses its chat at a share of it
+// (GeminiCompressAt).
+func GeminiWindow(model string) int64 {
+	switch model {
+	case "gemma-4-31b-it", "gemma-4-26b-a4b-it":
+		return 256_000
+	}
+	return 1_048_576
+}
+
+// GeminiCompressAt is the share of the window at which Gemini CLI
+// compresses its chat by default (packages/core/src/context/
+// chatCompressionService.ts, DEFAULT_COMPRESSION_TOKEN_THRESHOLD; the
+// setting model.compressionThreshold changes it).
+const GeminiCompressAt = 0.5
+
 // geminiUsage reads a message's tokens, when it has them.
 func geminiUsage(raw []byte) (Usage, bool) {
 	if raw == nil || raw[0] != '{' {
@@ -137,9 +156,11 @@ func geminiUsage(raw []byte) (Usage, bool) {
 // message reads one message record; usage is false for messages read
 // from a $set (their token counts are history).
 func (g *geminiReader) message(n int, raw []byte, usage bool) {
-	var id, typ, content, display, toolCalls, tokens []byte
+	var id, typ, content, display, toolCalls, tokens, model []byte
 	for key, val := range eachMember(raw) {
 		switch string(key) {
+		case "model":
+			model = val
 		case "id":
 			id = val
 		case "type":
@@ -185,6 +206,7 @@ func (g *geminiReader) message(n int, raw []byte, usage bool) {
 	case "gemini":
 		if u, ok := geminiUsage(tokens); ok && usage {
 			u.MessageID = mid
+			u.ContextWindow = GeminiWindow(strOr(model))
 			g.st.usage(u)
 		}
 		if !g.texted[mid] {

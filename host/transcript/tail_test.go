@@ -90,3 +90,32 @@ func TestTailUsageLimits(t *testing.T) {
 		t.Errorf("TailUsage(missing) = %v", err)
 	}
 }
+
+// docs/HOSTS.md, "Gemini CLI": the window is the message's model's, as
+// Gemini CLI's tokenLimit has it, read alike by Read and TailUsage.
+func TestGeminiWindowFromModel(t *testing.T) {
+	for _, tc := range []struct {
+		model string
+		want  int64
+	}{
+		{"gemini-2.5-flash", 1_048_576},
+		{"gemini-3-pro-preview", 1_048_576},
+		{"gemma-4-31b-it", 256_000},
+		{"gemma-4-26b-a4b-it", 256_000},
+		{"", 1_048_576}, // no model: the host's default limit
+	} {
+		line := `{"id":"g1","timestamp":"2026-11-26T00:00:00Z","type":"gemini","content":"ok","tokens":{"input":600000,"output":10,"cached":0,"thoughts":0,"tool":0,"total":600010}`
+		if tc.model != "" {
+			line += `,"model":"` + tc.model + `"`
+		}
+		data := `{"sessionId":"s","projectHash":"h","startTime":"2026-11-26T00:00:00Z","lastUpdated":"2026-11-26T00:00:00Z","kind":"main"}` + "\n" + line + "}\n"
+		s, err := Read(strings.NewReader(data), Gemini, ReadOptions{})
+		if err != nil || !s.UsageKnown || s.Usage.ContextWindow != tc.want || s.Usage.Used() != 600000 {
+			t.Errorf("%q: Read usage %+v (known %v, err %v), want window %d", tc.model, s.Usage, s.UsageKnown, err, tc.want)
+		}
+		u, ok, err := tailUsage(strings.NewReader(data), int64(len(data)), Gemini, 0)
+		if err != nil || !ok || u != s.Usage {
+			t.Errorf("%q: TailUsage %+v (ok %v, err %v), Read %+v", tc.model, u, ok, err, s.Usage)
+		}
+	}
+}
