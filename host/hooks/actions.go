@@ -87,16 +87,16 @@ func (c *call) sessionStart() error {
 	if err := c.exportSession(); err != nil {
 		return err
 	}
+	if c.p.Source != "compact" && c.p.Source != "clear" {
+		if done, err := c.geminiStart(w); err != nil || done {
+			return err
+		}
+	}
 	switch c.p.Source {
 	case "compact":
 		return c.deliverPending(w)
 	case "clear":
 	default:
-		// Gemini: a compression the last run ended on is recovered here,
-		// in place of what a starting session would see.
-		if recovered, err := c.confirmCompression(w.Root); err != nil || recovered {
-			return err
-		}
 		if err := c.startupInjection(w); err != nil {
 			return err
 		}
@@ -338,16 +338,10 @@ func (c *call) promptSubmit() error {
 		return err
 	}
 	c.recordSession(root)
-	if recovered, err := c.confirmCompression(root); err != nil || recovered {
+	if done, err := c.geminiPrompt(root); err != nil || done {
 		return err
 	}
 	if !exists(pendingPath(root, c.session)) {
-		if c.Host == "gemini" {
-			// A turn that ended on text left its usage after the last
-			// AfterTool: read it, so a compression this prompt brings is
-			// seen coming.
-			return c.gaugeFromTranscript()
-		}
 		return nil
 	}
 	w, err := c.workspace()

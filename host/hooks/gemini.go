@@ -114,6 +114,40 @@ func (c *call) noteCompressionDue(root string, p workspace.Pressure) error {
 	return c.writeJSON(path, compressMarker{Tokens: p.Tokens, Window: p.Window, At: c.Env.Now()})
 }
 
+// geminiStart answers the part of Gemini's SessionStart (startup, resume)
+// that is Gemini's own: a compression the last run ended on, confirmed or
+// manual (pending), is recovered here as a recovery, in place of what a
+// starting session would see (Gemini has no SessionStart compact).
+func (c *call) geminiStart(w *workspace.Workspace) (done bool, err error) {
+	if c.Host != "gemini" {
+		return false, nil
+	}
+	if done, err := c.confirmCompression(w.Root); err != nil || done {
+		return done, err
+	}
+	if !exists(pendingPath(w.Root, c.session)) {
+		return false, nil
+	}
+	return true, c.deliverPending(w)
+}
+
+// geminiPrompt answers the part of Gemini's BeforeAgent that is Gemini's
+// own: a confirmed compression's recovery (done), else a reading of the
+// usage a turn that ended on text left after the last AfterTool, so a
+// compression this prompt brings is seen coming.
+func (c *call) geminiPrompt(root string) (done bool, err error) {
+	if c.Host != "gemini" {
+		return false, nil
+	}
+	if done, err := c.confirmCompression(root); err != nil || done {
+		return done, err
+	}
+	if exists(pendingPath(root, c.session)) {
+		return false, nil
+	}
+	return false, c.gaugeFromTranscript()
+}
+
 // confirmCompression settles a candidate compression from the chat
 // recording: when the prompt tokens fell, it takes the compaction
 // checkpoint and delivers the recovery in this event's answer, and

@@ -280,3 +280,20 @@ func TestGeminiGaugeWindow(t *testing.T) {
 		t.Fatal("before-agent did not read the usage a text answer left")
 	}
 }
+
+// docs/HOSTS.md, "Gemini CLI": a /compress the run ended on (a pending
+// recovery) is recovered at the next SessionStart as a recovery, not as a
+// Resumed block, and once.
+func TestGeminiManualCompressionRecoveredOnResume(t *testing.T) {
+	dir, _ := geminiWorkspace(t)
+	g := newGeminiChat(t)
+	g.turn("hello", 5_000)
+	run(t, dir, "gemini", "pre-compress", g.payload("PreCompress", `,"trigger":"manual"`))
+	out := run(t, dir, "gemini", "session-start", g.payload("SessionStart", `,"source":"resume"`))
+	if strings.Count(out, "# Post-Compaction Recovery") != 1 || strings.Contains(out, "# Resumed") {
+		t.Fatalf("session-start after /compress: %q", out)
+	}
+	if out := run(t, dir, "gemini", "before-agent", g.payload("BeforeAgent", `,"prompt":"next"`)); out != "" {
+		t.Fatalf("before-agent after the recovery: %q", out)
+	}
+}

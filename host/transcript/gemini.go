@@ -145,6 +145,27 @@ func GeminiWindow(model string) int64 {
 // setting model.compressionThreshold changes it).
 const GeminiCompressAt = 0.5
 
+// withoutHookContext drops what hooks added to a prompt: headless, Gemini
+// CLI puts SessionStart's additionalContext before the prompt and
+// BeforeAgent's after it, each as <hook_context>…</hook_context>
+// (packages/cli/src/gemini.tsx; hooks/hookEventHandler.ts), and records
+// the whole as the user's message. It is not what the user asked, and
+// quoting it back would put a ctxgit block inside the next one.
+func withoutHookContext(text string) string {
+	const open, end = "<hook_context>", "</hook_context>"
+	for {
+		i := strings.Index(text, open)
+		if i < 0 {
+			return text
+		}
+		j := strings.Index(text[i:], end)
+		if j < 0 {
+			return text[:i] // cut off: the rest is the hook's
+		}
+		text = text[:i] + text[i+j+len(end):]
+	}
+}
+
 // geminiUsage reads a message's tokens, when it has them.
 func geminiUsage(raw []byte) (Usage, bool) {
 	if raw == nil || raw[0] != '{' {
@@ -191,7 +212,10 @@ func (g *geminiReader) message(n int, raw []byte, usage bool) {
 		if display == nil {
 			text = geminiText(content)
 		}
-		if t := strings.TrimSpace(text); strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") {
+		prompt := withoutHookContext(text)
+		hookOnly := prompt != text && strings.TrimSpace(prompt) == ""
+		text = prompt
+		if t := strings.TrimSpace(text); hookOnly || strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") {
 			// Context the host injects comes wrapped in one tag
 			// (<state_snapshot> after a compression): a structural test,
 			// as for Codex, not a list of words.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -116,6 +117,36 @@ func TestGeminiWindowFromModel(t *testing.T) {
 		u, ok, err := tailUsage(strings.NewReader(data), int64(len(data)), Gemini, 0)
 		if err != nil || !ok || u != s.Usage {
 			t.Errorf("%q: TailUsage %+v (ok %v, err %v), Read %+v", tc.model, u, ok, err, s.Usage)
+		}
+	}
+}
+
+// docs/HOSTS.md, "Transcripts": a Gemini prompt is read without what hooks
+// added to it (<hook_context>…</hook_context> before and after it), and a
+// prompt that was only that is no prompt.
+func TestGeminiPromptWithoutHookContext(t *testing.T) {
+	meta := `{"sessionId":"s","projectHash":"h","startTime":"2026-11-26T00:00:00Z","lastUpdated":"2026-11-26T00:00:00Z","kind":"main"}` + "\n"
+	user := func(id, text string) string {
+		return `{"id":"` + id + `","timestamp":"2026-11-26T00:00:00Z","type":"user","content":[{"text":` + strconv.Quote(text) + `}]}` + "\n"
+	}
+	data := meta +
+		user("u1", "<hook_context># Resumed: session s\n\nCheckpoint cp_002</hook_context>\n\nContinue the port.\n\n<hook_context># Post-Compaction Recovery\nx</hook_context>") +
+		user("u2", "<hook_context># ctxgit keeps this workspace's working state</hook_context>")
+	s, err := Read(strings.NewReader(data), Gemini, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Turns != 1 || s.Thread.LatestPrompt != "Continue the port." {
+		t.Fatalf("turns %d, latest prompt %q; want 1, %q", s.Turns, s.Thread.LatestPrompt, "Continue the port.")
+	}
+	for _, tc := range [][2]string{
+		{"a <hook_context>x</hook_context> b", "a  b"},
+		{"<hook_context>x</hook_context>", ""},
+		{"a <hook_context>cut", "a "},
+		{"plain", "plain"},
+	} {
+		if got := withoutHookContext(tc[0]); got != tc[1] {
+			t.Errorf("withoutHookContext(%q) = %q, want %q", tc[0], got, tc[1])
 		}
 	}
 }
