@@ -297,3 +297,28 @@ func TestGeminiManualCompressionRecoveredOnResume(t *testing.T) {
 		t.Fatalf("before-agent after the recovery: %q", out)
 	}
 }
+
+// A damaged compression marker is no compression: PreCompress and AfterTool
+// answer nothing and fail nothing, and AfterTool drops it.
+func TestGeminiDamagedCompressMarker(t *testing.T) {
+	dir, w := geminiWorkspace(t)
+	g := newGeminiChat(t)
+	g.turn("RUN: go test", 20_000)
+	if err := os.MkdirAll(filepath.Dir(compressPath(dir, "gem-1")), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(compressPath(dir, "gem-1"), []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range []string{"pre-compress", "after-tool"} {
+		if out := run(t, dir, "gemini", ev, g.payload("X", `,"trigger":"auto"`)); out != "" {
+			t.Fatalf("%s with a damaged marker printed %q", ev, out)
+		}
+	}
+	if exists(compressPath(dir, "gem-1")) {
+		t.Fatal("after-tool kept a damaged marker")
+	}
+	if n := compactions(t, w); n != 0 {
+		t.Fatalf("%d compaction checkpoints from a damaged marker", n)
+	}
+}
