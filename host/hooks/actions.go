@@ -91,6 +91,11 @@ func (c *call) sessionStart() error {
 	if err := c.exportSession(); err != nil {
 		return err
 	}
+	if c.p.Source != "compact" && c.p.Source != "clear" {
+		if done, err := c.geminiStart(w); err != nil || done {
+			return err
+		}
+	}
 	switch c.p.Source {
 	case "compact":
 		return c.deliverPending(w)
@@ -201,6 +206,7 @@ func (c *call) postCompact() error {
 // compaction both start over.
 func (c *call) clearCycle(root string) {
 	os.Remove(nudgePath(root, c.session))
+	os.Remove(compressPath(root, c.session))
 	workspace.ForgetReading(root, c.session)
 	var st hookState
 	ok, _ := readJSON(statePath(root, c.session), &st)
@@ -226,6 +232,9 @@ func (c *call) clearCycle(root string) {
 func (c *call) afterTool() error {
 	root, err := c.root()
 	if err != nil {
+		return err
+	}
+	if recovered, err := c.confirmCompression(root); err != nil || recovered {
 		return err
 	}
 	if recoversAfterTool(c.Host) && exists(pendingPath(root, c.session)) {
@@ -308,9 +317,13 @@ func (c *call) gaugeFromTranscript() error {
 	if window == 0 {
 		window = c.knownWindow(w.Root)
 	}
-	_, err = c.gaugeUpdate(w, workspace.Pressure{Value: float64(u.Used()) / float64(window), Known: true,
-		Source: "transcript", Tokens: u.Used(), Window: window})
-	return err
+	window = c.gaugeWindow(window)
+	p := workspace.Pressure{Value: float64(u.Used()) / float64(window), Known: true,
+		Source: "transcript", Tokens: u.Used(), Window: window}
+	if _, err = c.gaugeUpdate(w, p); err != nil {
+		return err
+	}
+	return c.noteCompressionDue(w.Root, p)
 }
 
 // tailBytes bounds how far back the gauge looks for usage.
@@ -352,6 +365,9 @@ func (c *call) promptSubmit() error {
 		return err
 	}
 	c.recordSession(root)
+	if done, err := c.geminiPrompt(root); err != nil || done {
+		return err
+	}
 	if !exists(pendingPath(root, c.session)) {
 		return c.promptGauge(root)
 	}
@@ -464,6 +480,7 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 		if window == 0 {
 			window = c.knownWindow(w.Root)
 		}
+		window = c.gaugeWindow(window)
 		o.Usage = spec.TokenUsage{InputTokens: s.Usage.Used(), ContextWindow: window,
 			Utilization: float64(s.Usage.Used()) / float64(window), Source: "transcript"}
 	}

@@ -119,7 +119,10 @@ func replay(t *testing.T, tc evalCase) string {
 		t.Fatal(err)
 	}
 	payload, _ := json.Marshal(map[string]string{"session_id": "eval", "transcript_path": tr, "cwd": dir})
-	run(t, dir, tc.host, tc.compact, string(payload))
+	// A compaction that happened: Gemini's PreCompress is only a
+	// candidate unless /compress asked for it.
+	compact, _ := json.Marshal(map[string]string{"session_id": "eval", "transcript_path": tr, "cwd": dir, "trigger": "manual"})
+	run(t, dir, tc.host, tc.compact, string(compact))
 	out := run(t, dir, tc.host, tc.deliver, string(payload))
 	if tc.host == "openclaw" {
 		return out

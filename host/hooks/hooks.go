@@ -274,8 +274,10 @@ func (c *call) dispatch() error {
 	switch c.Event {
 	case "session-start":
 		return c.sessionStart()
-	case "pre-compact", "pre-compress", "compact-before":
+	case "pre-compact", "compact-before":
 		return c.preCompact()
+	case "pre-compress":
+		return c.preCompress()
 	case "compact-after":
 		return c.postCompact()
 	case "post-tool-use", "after-tool":

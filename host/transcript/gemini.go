@@ -139,6 +139,46 @@ func (g *geminiReader) rewind(id string) {
 	}
 }
 
+// GeminiWindow is the context window of a Gemini CLI model, as the host
+// counts it (packages/core/src/core/tokenLimits.ts, tokenLimit: 256,000
+// for the Gemma 4 models, 1,048,576 for every other model, the Gemini
+// models included). Gemini CLI compresses its chat at a share of it
+// (GeminiCompressAt).
+func GeminiWindow(model string) int64 {
+	switch model {
+	case "gemma-4-31b-it", "gemma-4-26b-a4b-it":
+		return 256_000
+	}
+	return 1_048_576
+}
+
+// GeminiCompressAt is the share of the window at which Gemini CLI
+// compresses its chat by default (packages/core/src/context/
+// chatCompressionService.ts, DEFAULT_COMPRESSION_TOKEN_THRESHOLD; the
+// setting model.compressionThreshold changes it).
+const GeminiCompressAt = 0.5
+
+// withoutHookContext drops what hooks added to a prompt: headless, Gemini
+// CLI puts SessionStart's additionalContext before the prompt and
+// BeforeAgent's after it, each as <hook_context>…</hook_context>
+// (packages/cli/src/gemini.tsx; hooks/hookEventHandler.ts), and records
+// the whole as the user's message. It is not what the user asked, and
+// quoting it back would put a ctxgit block inside the next one.
+func withoutHookContext(text string) string {
+	const open, end = "<hook_context>", "</hook_context>"
+	for {
+		i := strings.Index(text, open)
+		if i < 0 {
+			return text
+		}
+		j := strings.Index(text[i:], end)
+		if j < 0 {
+			return text[:i] // cut off: the rest is the hook's
+		}
+		text = text[:i] + text[i+j+len(end):]
+	}
+}
+
 // geminiUsage reads a message's tokens, when it has them.
 func geminiUsage(raw []byte) (Usage, bool) {
 	if raw == nil || raw[0] != '{' {
@@ -150,11 +190,13 @@ func geminiUsage(raw []byte) (Usage, bool) {
 // message reads one message record; usage is false for messages read
 // from a $set (their token counts are history).
 func (g *geminiReader) message(n int, raw []byte, usage bool) {
-	var id, typ, content, display, toolCalls, tokens, ts []byte
+	var id, typ, content, display, toolCalls, tokens, ts, model []byte
 	for key, val := range eachMember(raw) {
 		switch string(key) {
 		case "timestamp":
 			ts = val
+		case "model":
+			model = val
 		case "id":
 			id = val
 		case "type":
@@ -186,7 +228,10 @@ func (g *geminiReader) message(n int, raw []byte, usage bool) {
 		if display == nil {
 			text = geminiText(content)
 		}
-		if t := strings.TrimSpace(text); strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") {
+		prompt := withoutHookContext(text)
+		hookOnly := prompt != text && strings.TrimSpace(prompt) == ""
+		text = prompt
+		if t := strings.TrimSpace(text); hookOnly || strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") {
 			// Context the host injects comes wrapped in one tag
 			// (<state_snapshot> after a compression): a structural test,
 			// as for Codex, not a list of words.
@@ -201,6 +246,7 @@ func (g *geminiReader) message(n int, raw []byte, usage bool) {
 	case "gemini":
 		if u, ok := geminiUsage(tokens); ok && usage {
 			u.MessageID = mid
+			u.ContextWindow = GeminiWindow(strOr(model))
 			g.st.usage(u)
 		}
 		if !g.texted[mid] {

@@ -194,5 +194,6 @@ func geminiProbe(line []byte) (Usage, bool, bool) {
 	}
 	u, ok := geminiUsage(field(line, "tokens"))
 	u.MessageID = strOr(field(line, "id"))
+	u.ContextWindow = GeminiWindow(strOr(field(line, "model")))
 	return u, ok && u.Used() > 0, false
 }

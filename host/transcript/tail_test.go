@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -88,5 +89,64 @@ func TestTailUsageLimits(t *testing.T) {
 	}
 	if _, _, err := TailUsage(filepath.Join(dir, "missing"), ClaudeCode, 0); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("TailUsage(missing) = %v", err)
+	}
+}
+
+// docs/HOSTS.md, "Gemini CLI": the window is the message's model's, as
+// Gemini CLI's tokenLimit has it, read alike by Read and TailUsage.
+func TestGeminiWindowFromModel(t *testing.T) {
+	for _, tc := range []struct {
+		model string
+		want  int64
+	}{
+		{"gemini-2.5-flash", 1_048_576},
+		{"gemini-3-pro-preview", 1_048_576},
+		{"gemma-4-31b-it", 256_000},
+		{"gemma-4-26b-a4b-it", 256_000},
+		{"", 1_048_576}, // no model: the host's default limit
+	} {
+		line := `{"id":"g1","timestamp":"2026-11-26T00:00:00Z","type":"gemini","content":"ok","tokens":{"input":600000,"output":10,"cached":0,"thoughts":0,"tool":0,"total":600010}`
+		if tc.model != "" {
+			line += `,"model":"` + tc.model + `"`
+		}
+		data := `{"sessionId":"s","projectHash":"h","startTime":"2026-11-26T00:00:00Z","lastUpdated":"2026-11-26T00:00:00Z","kind":"main"}` + "\n" + line + "}\n"
+		s, err := Read(strings.NewReader(data), Gemini, ReadOptions{})
+		if err != nil || !s.UsageKnown || s.Usage.ContextWindow != tc.want || s.Usage.Used() != 600000 {
+			t.Errorf("%q: Read usage %+v (known %v, err %v), want window %d", tc.model, s.Usage, s.UsageKnown, err, tc.want)
+		}
+		u, ok, err := tailUsage(strings.NewReader(data), int64(len(data)), Gemini, 0)
+		if err != nil || !ok || u != s.Usage {
+			t.Errorf("%q: TailUsage %+v (ok %v, err %v), Read %+v", tc.model, u, ok, err, s.Usage)
+		}
+	}
+}
+
+// docs/HOSTS.md, "Transcripts": a Gemini prompt is read without what hooks
+// added to it (<hook_context>…</hook_context> before and after it), and a
+// prompt that was only that is no prompt.
+func TestGeminiPromptWithoutHookContext(t *testing.T) {
+	meta := `{"sessionId":"s","projectHash":"h","startTime":"2026-11-26T00:00:00Z","lastUpdated":"2026-11-26T00:00:00Z","kind":"main"}` + "\n"
+	user := func(id, text string) string {
+		return `{"id":"` + id + `","timestamp":"2026-11-26T00:00:00Z","type":"user","content":[{"text":` + strconv.Quote(text) + `}]}` + "\n"
+	}
+	data := meta +
+		user("u1", "<hook_context># Resumed: session s\n\nCheckpoint cp_002</hook_context>\n\nContinue the port.\n\n<hook_context># Post-Compaction Recovery\nx</hook_context>") +
+		user("u2", "<hook_context># ctxgit keeps this workspace's working state</hook_context>")
+	s, err := Read(strings.NewReader(data), Gemini, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Turns != 1 || s.Thread.LatestPrompt != "Continue the port." {
+		t.Fatalf("turns %d, latest prompt %q; want 1, %q", s.Turns, s.Thread.LatestPrompt, "Continue the port.")
+	}
+	for _, tc := range [][2]string{
+		{"a <hook_context>x</hook_context> b", "a  b"},
+		{"<hook_context>x</hook_context>", ""},
+		{"a <hook_context>cut", "a "},
+		{"plain", "plain"},
+	} {
+		if got := withoutHookContext(tc[0]); got != tc[1] {
+			t.Errorf("withoutHookContext(%q) = %q, want %q", tc[0], got, tc[1])
+		}
 	}
 }

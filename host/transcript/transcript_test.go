@@ -126,7 +126,7 @@ func TestReadFixtures(t *testing.T) {
 			want: want{
 				lines: 17, turns: 3, compactions: 1, abandoned: 1,
 				hostMessages: 2, // "Request cancelled.", the compression's <state_snapshot>
-				usage:        Usage{InputTokens: 5000, CacheReadTokens: 4000, OutputTokens: 60, MessageID: "g6"},
+				usage:        Usage{InputTokens: 5000, CacheReadTokens: 4000, OutputTokens: 60, ContextWindow: 1_048_576, MessageID: "g6"},
 				usageKnown:   true,
 				read:         []string{"api/orders.go"},
 				modified:     []string{"api/orders.go", "api/orders_test.go", "docs/api.md"},
@@ -156,7 +156,7 @@ func TestReadFixtures(t *testing.T) {
 			name: "HOSTS.md Transcripts: Gemini CLI, one JSON document", file: "gemini-session.json", root: "/home/dev/shop", format: Gemini,
 			want: want{
 				lines: 51, turns: 1, rejections: 1,
-				usage:       Usage{InputTokens: 4000, CacheReadTokens: 8000, OutputTokens: 90, MessageID: "a2"},
+				usage:       Usage{InputTokens: 4000, CacheReadTokens: 8000, OutputTokens: 90, ContextWindow: 1_048_576, MessageID: "a2"},
 				usageKnown:  true,
 				modified:    []string{"config/load.go"},
 				tools:       []string{"replace", "run_shell_command"},
