@@ -92,6 +92,13 @@ func (c *call) sessionStart() error {
 		return c.deliverPending(w)
 	case "clear":
 	default:
+		if exists(pendingPath(w.Root, c.session)) {
+			// A compaction's recovery is on its way (Codex compacts a
+			// resumed thread before its SessionStart "resume", then
+			// fires SessionStart "compact"): that block alone, from the
+			// compaction's checkpoint, reaches the model.
+			return nil
+		}
 		if err := c.startupInjection(w); err != nil {
 			return err
 		}
