@@ -24,7 +24,7 @@ import (
 // work for that host, and `ctxgit init --host` installs exactly these.
 var Events = map[string][]string{
 	"claude-code": {"session-start", "pre-compact", "post-tool-use", "user-prompt-submit", "session-end"},
-	"codex":       {"session-start", "pre-compact", "post-tool-use", "user-prompt-submit"},
+	"codex":       {"session-start", "pre-compact", "post-tool-use", "user-prompt-submit", "session-end"},
 	"gemini":      {"session-start", "pre-compress", "before-agent", "after-tool"},
 	"cursor":      {"session-start", "pre-compact", "post-tool-use"},
 	"openclaw":    {"bootstrap", "compact-before", "compact-after"},
@@ -163,6 +163,9 @@ func Handle(req Request) error {
 	err := c.handle()
 	if err == nil {
 		c.clearFailure()
+		if root, rerr := c.root(); rerr == nil {
+			workspace.MarkHookRan(root, c.Host, c.Event)
+		}
 	}
 	return err
 }
