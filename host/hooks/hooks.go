@@ -54,7 +54,8 @@ func Retired(host, event string) bool {
 // JSON; everything else is ignored.
 type Payload struct {
 	SessionID      string   `json:"session_id"`
-	ConversationID string   `json:"conversation_id"` // Cursor
+	ConversationID string   `json:"conversation_id"` // Cursor: the stable key
+	CursorVersion  string   `json:"cursor_version"`  // Cursor
 	SessionKey     string   `json:"sessionKey"`      // OpenClaw
 	TokenCount     *int64   `json:"tokenCount"`      // OpenClaw session:compact:before
 	SessionFile    string   `json:"sessionFile"`     // OpenClaw: the session's transcript
@@ -158,7 +159,7 @@ func Handle(req Request) error {
 	if err := json.Unmarshal(req.Input, &c.p); err != nil {
 		return fmt.Errorf("%s %s: input is not JSON: %v", req.Host, req.Event, err)
 	}
-	c.session = sessionKey(c.p, req.Env)
+	c.session = sessionKey(req.Host, c.p, req.Env)
 	c.dir = payloadDir(c.p, req.Env)
 	err := c.handle()
 	if err == nil {
@@ -224,10 +225,17 @@ func payloadDir(p Payload, env workspace.Env) string {
 	return dir
 }
 
-// sessionKey is the host's session id, sanitized; else CTXGIT_SESSION;
+// sessionKey is the host's session id (Cursor's conversation_id first), sanitized; else CTXGIT_SESSION;
 // else the default.
-func sessionKey(p Payload, env workspace.Env) string {
-	for _, id := range []string{p.SessionID, p.ConversationID, p.SessionKey} {
+func sessionKey(host string, p Payload, env workspace.Env) string {
+	ids := []string{p.SessionID, p.ConversationID, p.SessionKey}
+	if host == "cursor" {
+		// conversation_id is the same for every event of a Cursor
+		// conversation; a session_id some events carry is not the key
+		// its other events name.
+		ids = []string{p.ConversationID, p.SessionID}
+	}
+	for _, id := range ids {
 		if id != "" {
 			return spec.SanitizeSessionKey(id)
 		}

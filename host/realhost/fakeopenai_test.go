@@ -24,7 +24,7 @@ type codexUsage struct {
 // codexTurn is one scripted answer: a shell call or a final message.
 type codexTurn struct {
 	Command string // an exec_command tool call when set
-	Text    string   // else an assistant message
+	Text    string // else an assistant message
 	Usage   codexUsage
 }
 
