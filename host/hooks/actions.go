@@ -131,7 +131,7 @@ func (c *call) startupInjection(w *workspace.Workspace) error {
 		}
 	}
 	injected := false
-	if newest != nil || card == "" {
+	if newest != nil || card == "" && !c.resumesOwnEnd(w) {
 		_, err := w.Recover(workspace.RecoverOptions{
 			Session: session, SessionGiven: true, Status: w.PeekStatus(session), Title: title, NotStaleAgainst: true,
 			Emit: func(r *workspace.RecoverResult) error {
@@ -163,6 +163,18 @@ func (c *call) startupInjection(w *workspace.Workspace) error {
 		return workspace.WriteFileAtomic(marker, nil, 0o644)
 	}
 	return nil
+}
+
+// resumesOwnEnd reports whether this start resumes a conversation whose
+// newest checkpoint its own SessionEnd took: everything in it happened in
+// the conversation the host now resumes, so a Resumed block would only
+// repeat it (seen with Codex 0.169: exec, then exec resume).
+func (c *call) resumesOwnEnd(w *workspace.Workspace) bool {
+	if c.p.Source != "resume" {
+		return false
+	}
+	r, err := w.Resolve("", c.session)
+	return err == nil && r.Checkpoint.Meta.Trigger == spec.TriggerSessionEnd
 }
 
 // pointerText tells a brand-new session, in at most three lines, that

@@ -61,7 +61,24 @@ func codexWorkspace(t *testing.T, in hostInstall) *Workspace {
 	t.Helper()
 	bin := ctxgitBinary(t)
 	t.Setenv("PATH", filepath.Dir(bin)+string(os.PathListSeparator)+in.NodeDir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	return NewWorkspace(t, in, "--host", "codex")
+	w := NewWorkspace(t, in, "--host", "codex")
+	// Runs before the temporary directory goes: the detached checkpoints
+	// of the last SessionEnd may still be writing.
+	t.Cleanup(func() { codexWaitJobs(w) })
+	return w
+}
+
+// codexWaitJobs waits, bounded, for the workspace's detached hook jobs
+// (.ctxgit/local/jobs/) to finish.
+func codexWaitJobs(w *Workspace) {
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		entries, err := os.ReadDir(filepath.Join(w.Dir, ".ctxgit", "local", "jobs"))
+		if err != nil || len(entries) == 0 {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // codexExec runs `codex exec` headless with hook trust bypassed the
@@ -115,17 +132,37 @@ func TestCodex(t *testing.T) {
 	w := codexWorkspace(t, in)
 	w.MustRun("ctxgit", "decide", "pack large batches")
 	script := &codexScript{compact: map[int]bool{}, turns: []codexTurn{
+		// The untrusted run.
+		{Text: "hello", Usage: codexUsage{Input: 3000, Output: 10}},
 		// 160,050 of the 190,000 Codex reports as the window (95% of
-		// model_context_window): past the 75% nudge threshold.
-		{Command: "echo hello", Usage: codexUsage{Input: 160000, Output: 50}},
+		// model_context_window): past the 75% nudge threshold. The
+		// command's output shows the model the thread id Codex exports.
+		{Command: `echo "thread=$CODEX_THREAD_ID"`, Usage: codexUsage{Input: 160000, Output: 50}},
 		// Past model_auto_compact_token_limit: the next turn compacts first.
 		{Text: "done", Usage: codexUsage{Input: 185000, Output: 50}},
 	}}
 	fake := NewFakeAPI(t, script.respond)
 	env := codexHome(t, w, fake.URL, 180000)
 
-	codexExec(t, w, in, env, "run echo hello")
-	reqs := fake.Requests()
+	// Untrusted, the hooks are silent (developers.openai.com/codex/hooks),
+	// and doctor says why.
+	r := w.Run(2*time.Minute, env, in.Bin, "exec", "--skip-git-repo-check", "say hello")
+	if r.Err != nil {
+		t.Fatalf("codex exec: %v\n%s", r.Err, r.Stderr)
+	}
+	if reqs := fake.Requests(); len(reqs) != 1 || Count(reqs[0].Body, cardMarker) != 0 {
+		t.Fatalf("untrusted run: %d requests; the card reached the model though the hooks await trust", len(reqs))
+	}
+	doctor := w.MustRun("ctxgit", "doctor")
+	for _, want := range []string{"5 of 5 ctxgit hook(s) await your trust in Codex", "codex: the hooks in .codex/hooks.json have never run in this workspace"} {
+		if !strings.Contains(doctor, want) {
+			t.Errorf("doctor after an untrusted run lacks %q:\n%s", want, doctor)
+		}
+	}
+
+	r = codexExec(t, w, in, env, "run echo hello")
+	session := codexSessionID(t, r.Stderr)
+	reqs := fake.Requests()[1:]
 	if len(reqs) != 2 {
 		t.Fatalf("first run: %d model requests, want 2 (the prompt, the tool result)", len(reqs))
 	}
@@ -140,6 +177,9 @@ func TestCodex(t *testing.T) {
 	if n := Count(reqs[1].Body, nudgeMarker); n != 1 {
 		t.Errorf("request 1 (after the tool call) holds the nudge %d times, want 1", n)
 	}
+	if !strings.Contains(string(reqs[1].Body), "thread="+session) {
+		t.Errorf("the shell Codex spawned had no CODEX_THREAD_ID %s, the hooks' session", session)
+	}
 	for i, r := range reqs {
 		if n := CountBlocks(r.Body); n != 0 {
 			t.Errorf("request %d of a new session holds %d ctxgit blocks, want 0", i, n)
@@ -151,7 +191,7 @@ func TestCodex(t *testing.T) {
 	codexExec(t, w, in, env, "resume", "--last", "what next?")
 	reqs = fake.Requests()
 	after := -1
-	for i := 2; i < len(reqs); i++ {
+	for i := 3; i < len(reqs); i++ {
 		if script.compact[i] {
 			after = i + 1
 		}
@@ -189,9 +229,30 @@ func TestCodex(t *testing.T) {
 			t.Errorf("request %d holds the card %d times; the session had it", i, n)
 		}
 	}
+	// SessionEnd ran at each exit; its checkpoint runs detached, so it may
+	// land a moment after Codex exits.
+	deadline := time.Now().Add(15 * time.Second)
+	for !strings.Contains(w.MustRun("ctxgit", "log", "--session", session), "session-end") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no session-end checkpoint in %s:\n%s", session, w.MustRun("ctxgit", "log", "--session", session))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 	if data, err := os.ReadFile(filepath.Join(w.Dir, ".ctxgit", "local", "ctxgit.log")); err == nil {
 		t.Errorf("hook failures logged:\n%s", data)
 	}
+}
+
+// codexSessionID reads the "session id: …" line codex exec prints.
+func codexSessionID(t *testing.T, stderr string) string {
+	t.Helper()
+	for _, line := range strings.Split(stderr, "\n") {
+		if id, ok := strings.CutPrefix(strings.TrimSpace(line), "session id: "); ok {
+			return id
+		}
+	}
+	t.Fatalf("codex exec printed no session id:\n%s", stderr)
+	return ""
 }
 
 // codexCompactionCheckpoint is the id of the workspace's newest
