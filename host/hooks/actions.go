@@ -131,7 +131,7 @@ func (c *call) startupInjection(w *workspace.Workspace) error {
 		}
 	}
 	injected := false
-	if newest != nil || card == "" && !c.resumesOwnEnd(w) {
+	if newest != nil || (card == "" && !c.resumesOwnEnd(w)) {
 		_, err := w.Recover(workspace.RecoverOptions{
 			Session: session, SessionGiven: true, Status: w.PeekStatus(session), Title: title, NotStaleAgainst: true,
 			Emit: func(r *workspace.RecoverResult) error {
