@@ -89,6 +89,9 @@ func (w *Workspace) PickSession(given string, named, read bool) (SessionChoice, 
 		}
 		return w.sessionByPrefix(given)
 	}
+	if env := w.envSession(); env != "" && (!read || w.HasCheckpoints(env)) {
+		return SessionChoice{Session: env, Why: "codex thread from CODEX_THREAD_ID"}, nil
+	}
 	if cur, ok := w.CurrentSession(); ok && (!read || w.HasCheckpoints(cur.Session)) {
 		return SessionChoice{Session: cur.Session, Why: "current " + cur.Host + " session"}, nil
 	}
@@ -100,6 +103,18 @@ func (w *Workspace) PickSession(given string, named, read bool) (SessionChoice, 
 		return SessionChoice{Session: given}, err
 	}
 	return SessionChoice{Session: newest.Session, Why: "newest session"}, nil
+}
+
+// envSession is the host session the environment names: Codex exports
+// CODEX_THREAD_ID, the id its hooks get as session_id, to the shells it
+// spawns, so the agent's own ctxgit calls land in its thread's session
+// whatever the env file or the current-session record say (SPEC §6.3).
+func (w *Workspace) envSession() string {
+	id := w.Env.Getenv("CODEX_THREAD_ID")
+	if id == "" {
+		return ""
+	}
+	return spec.SanitizeSessionKey(id)
 }
 
 // sessionByPrefix resolves a session named by a unique prefix of its key.

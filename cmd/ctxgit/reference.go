@@ -46,6 +46,7 @@ Hook commands (` + "`ctxgit hook`, `ctxgit statusline`" + `) fail open: they rea
 var environmentRows = []struct{ name, meaning string }{
 	{"CTXGIT_ROOT", "the workspace root when `--root` is not given"},
 	{"CTXGIT_SESSION", "the session key when `--session` is not given; validated as a typed key (a bad one is exit 2), and it counts as a session given (`recover` then does not fall back to the workspace's newest checkpoint)"},
+	{"CODEX_THREAD_ID", "set by Codex in the shells it spawns: the session, sanitized, when neither `--session` nor `CTXGIT_SESSION` names one (SPEC §6.3); a read takes it only when it has checkpoints"},
 	{"CTXGIT_NOW", "an RFC 3339 time that fixes the workspace clock: checkpoint times, decision and failure timestamps, freshness and model ages (lock times use the real clock); anything else is exit 2. For tests and reproducible scripts"},
 	{"CTXGIT_PRESSURE", "the context utilisation (`0.72` or `72%`) when `--pressure` and `--tokens`/`--window` are not given; anything else is exit 2"},
 	{"NO_COLOR", "nothing to turn off: ctxgit never colours its output (on a terminal, progress lines only rewrite themselves)"},

@@ -58,6 +58,42 @@ func DoctorHooks(w *workspace.Workspace) []workspace.Finding {
 		if !broken {
 			r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingOK, Message: fmt.Sprintf("%s: %d hook(s) in %s, running %s", in.Host, len(in.Entries), in.Path, strings.Join(in.Programs, ", "))})
 		}
+		if in.Host == Codex {
+			r = append(r, doctorCodexTrust(w)...)
+		}
+		if len(workspace.HooksRan(w.Root, string(in.Host))) == 0 {
+			fix := fmt.Sprintf("start a %s session in this workspace; if doctor still says so, %s does not load %s", in.Host, in.Host, in.Path)
+			if in.Host == Codex {
+				fix = "Codex runs a project's hooks only once the project and each hook are trusted: start codex here, trust the folder, then review and trust ctxgit's hooks in /hooks"
+			}
+			r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingNote,
+				Message: fmt.Sprintf("%s: the hooks in %s have never run in this workspace", in.Host, in.Path), Fix: fix})
+		}
+	}
+	return r
+}
+
+// doctorCodexTrust reports what Codex's own config says of ctxgit's
+// hooks: an untrusted project or hook is skipped without a word.
+func doctorCodexTrust(w *workspace.Workspace) []workspace.Finding {
+	t, ok := readCodexTrust(w.Root, w.Env.Getenv)
+	if !ok {
+		return []workspace.Finding{{Check: "hooks", Level: workspace.FindingNote,
+			Message: fmt.Sprintf("codex: cannot read %s: whether Codex trusts the hooks is unknown", t.Config)}}
+	}
+	var r []workspace.Finding
+	if !t.ProjectTrusted {
+		r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingWarning,
+			Message: fmt.Sprintf("codex: %s trusts no folder holding this workspace, and Codex loads .codex/hooks.json only in a trusted project", t.Config),
+			Fix:     "start codex here and trust the folder when it asks"})
+	}
+	if len(t.Awaiting) > 0 {
+		r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingWarning,
+			Message: fmt.Sprintf("codex: %d of %d ctxgit hook(s) await your trust in Codex (%s): Codex skips them without a word", len(t.Awaiting), t.Entries, strings.Join(t.Awaiting, ", ")),
+			Fix:     "start codex here, open /hooks and trust ctxgit's hooks; a changed entry needs trusting again"})
+	} else if t.Entries > 0 && t.ProjectTrusted {
+		r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingOK,
+			Message: fmt.Sprintf("codex: %s records a trust for each of ctxgit's %d hook(s) (Codex asks again if an entry changed since)", t.Config, t.Entries)})
 	}
 	return r
 }

@@ -54,7 +54,7 @@ func TestInspect(t *testing.T) {
 	os.WriteFile(filepath.Join(root, ".codex", "hooks.json"),
 		[]byte(`{"hooks": {"PreCompact": [{"hooks": [{"type": "command", "command": "ctxgit hook codex pre-compact"}]}]}}`), 0o644)
 	codex := Inspect(root)[1]
-	if !reflect.DeepEqual(codex.Missing, []string{"SessionStart", "PostToolUse", "UserPromptSubmit"}) || !reflect.DeepEqual(codex.Programs, []string{"ctxgit"}) {
+	if !reflect.DeepEqual(codex.Missing, []string{"SessionStart", "PostToolUse", "UserPromptSubmit", "SessionEnd"}) || !reflect.DeepEqual(codex.Programs, []string{"ctxgit"}) {
 		t.Errorf("codex = %+v", codex)
 	}
 

@@ -55,6 +55,11 @@ var (
 			{"PreCompact", "pre-compact", "", 30},
 			{"PostToolUse", "post-tool-use", "", 5},
 			{"UserPromptSubmit", "user-prompt-submit", "", 5},
+			// Codex clamps a SessionEnd timeout to 3 s
+			// (SESSION_END_MAX_TIMEOUT_SEC, openai/codex#33895) and
+			// warns at every start about a larger one; the checkpoint
+			// runs detached.
+			{"SessionEnd", "session-end", "", 3},
 		},
 		notes: []string{
 			"Codex runs a project's hooks only once you trust them inside Codex; " +

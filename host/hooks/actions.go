@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -96,6 +98,15 @@ func (c *call) sessionStart() error {
 			return err
 		}
 	}
+	if c.p.Source != "clear" && exists(pendingPath(w.Root, c.session)) {
+		// A compaction's recovery waits (Codex compacts a resumed thread
+		// before its SessionStart "resume", then fires SessionStart
+		// "compact"; a Cursor release that drops postToolUse context
+		// leaves it to the next start): it alone, from the compaction's
+		// checkpoint, reaches the model, with no Resumed block and no
+		// newer checkpoint beside it.
+		return c.deliverPending(w)
+	}
 	switch c.p.Source {
 	case "compact":
 		return c.deliverPending(w)
@@ -133,7 +144,7 @@ func (c *call) startupInjection(w *workspace.Workspace) error {
 		}
 	}
 	injected := false
-	if newest != nil || card == "" {
+	if newest != nil || (card == "" && !c.resumesOwnEnd(w)) {
 		_, err := w.Recover(workspace.RecoverOptions{
 			Session: session, SessionGiven: true, Status: w.PeekStatus(session), Title: title, NotStaleAgainst: true,
 			Emit: func(r *workspace.RecoverResult) error {
@@ -165,6 +176,18 @@ func (c *call) startupInjection(w *workspace.Workspace) error {
 		return workspace.WriteFileAtomic(marker, nil, 0o644)
 	}
 	return nil
+}
+
+// resumesOwnEnd reports whether this start resumes a conversation whose
+// newest checkpoint its own SessionEnd took: everything in it happened in
+// the conversation the host now resumes, so a Resumed block would only
+// repeat it (seen with Codex 0.169: exec, then exec resume).
+func (c *call) resumesOwnEnd(w *workspace.Workspace) bool {
+	if c.p.Source != "resume" {
+		return false
+	}
+	r, err := w.Resolve("", c.session)
+	return err == nil && r.Checkpoint.Meta.Trigger == spec.TriggerSessionEnd
 }
 
 // pointerText tells a brand-new session, in at most three lines, that
@@ -237,6 +260,12 @@ func (c *call) afterTool() error {
 	if recovered, err := c.confirmCompression(root); err != nil || recovered {
 		return err
 	}
+	if c.Host == "cursor" && !cursorAfterToolContext(c.p.CursorVersion) {
+		// This release drops postToolUse additional_context: whatever
+		// ctxgit printed would be marked delivered and never reach the
+		// model. The recovery stays pending for the next sessionStart.
+		return nil
+	}
 	if recoversAfterTool(c.Host) && exists(pendingPath(root, c.session)) {
 		w, err := c.workspace()
 		if err != nil {
@@ -248,6 +277,50 @@ func (c *call) afterTool() error {
 		return err
 	}
 	return c.deliverNudge(root)
+}
+
+// cursorContextFloor is the first Cursor release taken to pass postToolUse
+// additional_context to the model (docs/HOSTS.md, "Cursor"): the IDE's
+// 3.x numbering, and the CLI's date numbering (cursor-agent 2026.10.01).
+var cursorContextFloor = [...][3]int{{3, 8, 0}, {2026, 10, 1}}
+
+// cursorAfterToolContext reports whether a Cursor release (the payload's
+// cursor_version) passes postToolUse additional_context to the model. A
+// payload without a version, or one that does not parse, is taken to.
+func cursorAfterToolContext(version string) bool {
+	v, ok := parseVersion(version)
+	if !ok {
+		return true
+	}
+	floor := cursorContextFloor[0]
+	if v[0] >= 2000 {
+		floor = cursorContextFloor[1]
+	}
+	for i := range v {
+		if v[i] != floor[i] {
+			return v[i] > floor[i]
+		}
+	}
+	return true
+}
+
+// parseVersion reads "MAJOR.MINOR[.PATCH]" with an optional suffix
+// ("3.8.1-nightly").
+func parseVersion(s string) ([3]int, bool) {
+	var v [3]int
+	s, _, _ = strings.Cut(strings.TrimPrefix(strings.TrimSpace(s), "v"), "-")
+	parts := strings.Split(s, ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return v, false
+	}
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return v, false
+		}
+		v[i] = n
+	}
+	return v, true
 }
 
 // recoversAfterTool: hosts whose compaction is followed by no event that
@@ -589,6 +662,19 @@ func (c *call) recordSession(root string) {
 	workspace.RecordCurrentSession(root, c.session, c.Host, c.Env.Now())
 }
 
+// hookGOOS is the OS whose shells read the env file; a variable so tests
+// can ask for another.
+var hookGOOS = runtime.GOOS
+
+// envFileReadable reports whether the shells host spawns on goos read an
+// `export NAME='…'` line. Codex on Windows runs PowerShell (or cmd), which
+// cannot: there the agent's calls find the session through CODEX_THREAD_ID
+// and the current-session record instead (SPEC §6.3). Claude Code runs
+// its Bash tool in Git Bash on Windows too.
+func envFileReadable(host, goos string) bool {
+	return host != "codex" || goos != "windows"
+}
+
 // exportSession appends `export CTXGIT_SESSION=…` to the file a host names
 // for a SessionStart hook's environment (Claude Code's CLAUDE_ENV_FILE,
 // Codex's CODEX_ENV_FILE or CLAUDE_ENV_FILE): the session's later shell
@@ -604,7 +690,7 @@ func (c *call) exportSession() error {
 			path = p
 		}
 	}
-	if path == "" {
+	if path == "" || !envFileReadable(c.Host, hookGOOS) {
 		return nil
 	}
 	line := "export CTXGIT_SESSION='" + c.session + "'\n"

@@ -25,7 +25,7 @@ import (
 // work for that host, and `ctxgit init --host` installs exactly these.
 var Events = map[string][]string{
 	"claude-code": {"session-start", "pre-compact", "post-tool-use", "user-prompt-submit", "session-end"},
-	"codex":       {"session-start", "pre-compact", "post-tool-use", "user-prompt-submit"},
+	"codex":       {"session-start", "pre-compact", "post-tool-use", "user-prompt-submit", "session-end"},
 	"gemini":      {"session-start", "pre-compress", "before-agent", "after-tool"},
 	"cursor":      {"session-start", "pre-compact", "post-tool-use"},
 	"openclaw":    {"bootstrap", "compact-before", "compact-after"},
@@ -55,7 +55,8 @@ func Retired(host, event string) bool {
 // JSON; everything else is ignored.
 type Payload struct {
 	SessionID      string   `json:"session_id"`
-	ConversationID string   `json:"conversation_id"` // Cursor
+	ConversationID string   `json:"conversation_id"` // Cursor: the stable key
+	CursorVersion  string   `json:"cursor_version"`  // Cursor
 	SessionKey     string   `json:"sessionKey"`      // OpenClaw
 	TokenCount     *int64   `json:"tokenCount"`      // OpenClaw session:compact:before
 	SessionFile    string   `json:"sessionFile"`     // OpenClaw: the session's transcript
@@ -159,11 +160,14 @@ func Handle(req Request) error {
 	if err := json.Unmarshal(req.Input, &c.p); err != nil {
 		return fmt.Errorf("%s %s: input is not JSON: %v", req.Host, req.Event, err)
 	}
-	c.session = sessionKey(c.p, req.Env)
+	c.session = sessionKey(req.Host, c.p, req.Env)
 	c.dir = payloadDir(c.p, req.Env)
 	err := c.handle()
 	if err == nil {
 		c.clearFailure()
+		if root, rerr := c.root(); rerr == nil {
+			workspace.MarkHookRan(root, c.Host, c.Event)
+		}
 	}
 	return err
 }
@@ -222,10 +226,17 @@ func payloadDir(p Payload, env workspace.Env) string {
 	return dir
 }
 
-// sessionKey is the host's session id, sanitized; else CTXGIT_SESSION;
+// sessionKey is the host's session id (Cursor's conversation_id first), sanitized; else CTXGIT_SESSION;
 // else the default.
-func sessionKey(p Payload, env workspace.Env) string {
-	for _, id := range []string{p.SessionID, p.ConversationID, p.SessionKey} {
+func sessionKey(host string, p Payload, env workspace.Env) string {
+	ids := []string{p.SessionID, p.ConversationID, p.SessionKey}
+	if host == "cursor" {
+		// conversation_id is the same for every event of a Cursor
+		// conversation; a session_id some events carry is not the key
+		// its other events name.
+		ids = []string{p.ConversationID, p.SessionID}
+	}
+	for _, id := range ids {
 		if id != "" {
 			return spec.SanitizeSessionKey(id)
 		}

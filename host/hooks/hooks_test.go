@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -60,12 +61,71 @@ func TestSessionKey(t *testing.T) {
 		{Payload{}, map[string]string{"CTXGIT_SESSION": "../bad"}, spec.DefaultSession},
 		{Payload{}, nil, spec.DefaultSession},
 	} {
-		got := sessionKey(tc.p, env("", tc.vars))
+		got := sessionKey("claude-code", tc.p, env("", tc.vars))
 		if got != tc.want {
 			t.Errorf("%+v: key %q, want %q", tc.p, got, tc.want)
 		}
 		if spec.ValidateSessionKey(got) != nil {
 			t.Errorf("%+v: key %q is not valid", tc.p, got)
+		}
+	}
+}
+
+// docs/HOSTS.md, "Cursor": conversation_id is Cursor's stable key, taken
+// before a session_id an event may also carry; other hosts keep
+// session_id first.
+func TestSessionKeyCursor(t *testing.T) {
+	p := Payload{SessionID: "sess-9", ConversationID: "conv-1"}
+	if got := sessionKey("cursor", p, env("", nil)); got != "conv-1" {
+		t.Errorf("cursor: key %q, want conv-1", got)
+	}
+	if got := sessionKey("cursor", Payload{SessionID: "sess-9"}, env("", nil)); got != "sess-9" {
+		t.Errorf("cursor without conversation_id: key %q, want sess-9", got)
+	}
+	if got := sessionKey("claude-code", p, env("", nil)); got != "sess-9" {
+		t.Errorf("claude-code: key %q, want sess-9", got)
+	}
+}
+
+// docs/HOSTS.md, "Cursor": below the release that passes postToolUse
+// additional_context to the model, ctxgit prints nothing there and keeps
+// the recovery pending.
+func TestCursorAfterToolContext(t *testing.T) {
+	for v, want := range map[string]bool{
+		"": true, "garbage": true, "3.7.2": false, "3.7": false, "2.0.77": false, "1.7.0": false,
+		"3.8.0": true, "3.8": true, "3.10.1": true, "4.0.0-nightly": true,
+		"2026.09.30": false, "2026.10.01": true, "2027.1.1": true,
+	} {
+		if got := cursorAfterToolContext(v); got != want {
+			t.Errorf("cursor_version %q: %v, want %v", v, got, want)
+		}
+	}
+}
+
+// docs/HOSTS.md, "Codex CLI": PowerShell and cmd cannot read an `export`
+// line, so on Windows Codex gets no env file line (CODEX_THREAD_ID and the
+// current-session record name the session instead); elsewhere it does.
+func TestEnvFileByOS(t *testing.T) {
+	defer func(g string) { hookGOOS = g }(hookGOOS)
+	for _, tc := range []struct {
+		host, goos string
+		want       bool
+	}{
+		{"codex", "linux", true}, {"codex", "darwin", true}, {"codex", "windows", false},
+		{"claude-code", "windows", true}, {"claude-code", "linux", true},
+	} {
+		hookGOOS = tc.goos
+		dir := initialised(t)
+		envFile := filepath.Join(t.TempDir(), "env")
+		vars := map[string]string{"CODEX_ENV_FILE": envFile, "CLAUDE_ENV_FILE": envFile, "CTXGIT_HOOK_DETACH": "0"}
+		var out bytes.Buffer
+		in := `{"session_id":"s-1","cwd":` + strconv.Quote(dir) + `,"source":"clear"}`
+		if err := Handle(Request{Host: tc.host, Event: "session-start", Input: []byte(in), Env: env(dir, vars), Out: &out}); err != nil {
+			t.Fatalf("%s on %s: %v", tc.host, tc.goos, err)
+		}
+		data, _ := os.ReadFile(envFile)
+		if got := strings.Contains(string(data), "export CTXGIT_SESSION='s-1'"); got != tc.want {
+			t.Errorf("%s on %s: env file %q, want the export line: %v", tc.host, tc.goos, data, tc.want)
 		}
 	}
 }

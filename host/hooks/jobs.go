@@ -66,7 +66,7 @@ func (c *call) runJob() error {
 	if err := json.Unmarshal(j.Input, &c.p); err != nil {
 		return fmt.Errorf("job %s: payload: %v", filepath.Base(c.Job), err)
 	}
-	c.session = sessionKey(c.p, c.Env)
+	c.session = sessionKey(c.Host, c.p, c.Env)
 	c.dir = payloadDir(c.p, c.Env)
 	w, err := c.workspace()
 	if err != nil {

@@ -227,7 +227,7 @@ func Statusline(req Request) error {
 	c := &call{Request: req, p: Payload{SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Cwd: cwd}}
 	c.dir = payloadDir(c.p, req.Env)
 	c.Host = "claude-code"
-	c.session = sessionKey(c.p, req.Env)
+	c.session = sessionKey(c.Host, c.p, req.Env)
 	w, err := c.workspace()
 	if err != nil {
 		return err

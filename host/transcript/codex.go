@@ -25,6 +25,10 @@ type codexReader struct {
 	// the lines are a forked thread's copy of its parent's history.
 	metaSeen, copying bool
 	copiedPrompts     int
+
+	// window is the newest token_count's model_context_window, for the
+	// token_usage_record lines that carry none.
+	window int64
 }
 
 func newCodexReader(st *state) *codexReader {
@@ -82,6 +86,14 @@ func (c *codexReader) line(n int, line []byte) bool {
 		}
 	case "compacted":
 		c.st.compaction()
+	case "token_usage_record":
+		// Written as each model response completes (Codex 0.169 and
+		// later), before its tool calls run; the token_count event of the
+		// same response comes only after them, so a PostToolUse hook that
+		// read token_count alone would see the previous response's usage.
+		u := codexUsageKeys.read(field(payload, "usage"))
+		u.ContextWindow = c.window
+		c.st.usage(u)
 	case "event_msg":
 		c.event(payload)
 	case "response_item":
@@ -94,6 +106,9 @@ func (c *codexReader) event(p []byte) {
 	switch strOr(field(p, "type")) {
 	case "token_count":
 		if u, ok := codexUsage(p); ok {
+			if u.ContextWindow > 0 {
+				c.window = u.ContextWindow
+			}
 			c.st.usage(u)
 		}
 	case "user_message":

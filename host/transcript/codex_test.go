@@ -179,3 +179,28 @@ func TestGeminiConversationInSet(t *testing.T) {
 		t.Errorf("Turns %d, HostMessages %d; want 1, 1", s.Turns, s.HostMessages)
 	}
 }
+
+// docs/HOSTS.md, "Transcripts": Codex 0.169 writes a response's usage as a
+// token_usage_record line as soon as the response completes, and the
+// token_count event only after its tool calls ran; a PostToolUse hook
+// reads the rollout in between, so the record is the newest reading, over
+// the window the last token_count reported.
+func TestCodexTokenUsageRecord(t *testing.T) {
+	record := func(input, cached, output int) string {
+		return js(obj{"timestamp": "t", "type": "token_usage_record", "payload": obj{
+			"response_id":        "resp_2",
+			"usage":              obj{"input_tokens": input, "cached_input_tokens": cached, "output_tokens": output, "total_tokens": input + output},
+			"thread_token_usage": obj{"input_tokens": 999999, "output_tokens": 999999, "total_tokens": 1999998},
+		}})
+	}
+	s := readLines(t, Codex, cxTokens(90000, 4000, 100, 190000), cxCall("c1", "exec_command", `{"cmd":"ls"}`), record(160000, 10000, 50))
+	want := Usage{InputTokens: 150000, CacheReadTokens: 10000, OutputTokens: 50, ContextWindow: 190000}
+	if !s.UsageKnown || s.Usage != want {
+		t.Errorf("usage %+v (known %v), want %+v", s.Usage, s.UsageKnown, want)
+	}
+	// A first response: no window known yet, the reading still counts.
+	s = readLines(t, Codex, record(160000, 0, 50))
+	if want := (Usage{InputTokens: 160000, OutputTokens: 50}); !s.UsageKnown || s.Usage != want {
+		t.Errorf("usage %+v (known %v), want %+v", s.Usage, s.UsageKnown, want)
+	}
+}

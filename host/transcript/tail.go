@@ -57,7 +57,7 @@ func tailUsage(r io.ReaderAt, size int64, f Format, maxBack int64) (Usage, bool,
 	if maxBack <= 0 {
 		maxBack = DefaultTailBytes
 	}
-	probe := tailProbes[f]
+	s := &tailSearch{probe: tailProbes[f]}
 	var carry []byte // the start of a line that began before the bytes read so far
 	pos := size
 	for pos > 0 && size-pos < maxBack {
@@ -77,18 +77,49 @@ func tailUsage(r io.ReaderAt, size int64, f Format, maxBack int64) (Usage, bool,
 			if i < 0 {
 				break
 			}
-			if u, ok, stop := probe.check(data[i+1 : end]); stop {
-				return u, ok, nil
+			if s.visit(data[i+1 : end]) {
+				return s.u, s.ok, nil
 			}
 			end = i
 		}
 		if pos == 0 {
-			u, ok, _ := probe.check(data[:end])
-			return u, ok, nil
+			s.visit(data[:end])
+			return s.u, s.ok, nil
 		}
 		carry = data[:end]
 	}
-	return Usage{}, false, nil
+	return s.u, s.ok, nil
+}
+
+// tailSearch is one backward search: the usage found, and whether it
+// still waits for a window from an older line.
+type tailSearch struct {
+	probe     tailProbe
+	u         Usage
+	ok, found bool
+}
+
+// visit looks at one line, newest first; done ends the search.
+func (s *tailSearch) visit(line []byte) (done bool) {
+	if s.found {
+		// A usage line without a window (Codex's token_usage_record)
+		// takes the newest window an older line reported, as Read does.
+		if w := s.probe.window(bytes.TrimSpace(line)); w > 0 {
+			s.u.ContextWindow = w
+			return true
+		}
+		return false
+	}
+	u, ok, stop := s.probe.check(line)
+	if !stop {
+		return false
+	}
+	s.u, s.ok = u, ok
+	if ok && u.ContextWindow == 0 && s.probe.window != nil {
+		s.found = true
+		return false
+	}
+	return true
 }
 
 // tailProbe recognises, in one line, a usable usage or a compaction.
@@ -97,6 +128,9 @@ type tailProbe struct {
 	// most lines are skipped without being parsed.
 	marks [2][]byte
 	probe func(line []byte) (u Usage, usable, boundary bool)
+	// window, where set, reads the context window a line reports, for a
+	// usage found without one.
+	window func(line []byte) int64
 }
 
 // check reports stop = true when the search ends at this line.
@@ -122,7 +156,7 @@ func (p tailProbe) check(line []byte) (u Usage, ok, stop bool) {
 
 var tailProbes = map[Format]tailProbe{
 	ClaudeCode: {marks: [2][]byte{[]byte(`"usage"`), []byte(`compact_boundary`)}, probe: claudeProbe},
-	Codex:      {marks: [2][]byte{[]byte(`token_count`), []byte(`compacted`)}, probe: codexProbe},
+	Codex:      {marks: [2][]byte{[]byte(`token_`), []byte(`compacted`)}, probe: codexProbe, window: codexWindow},
 	OpenClaw:   {marks: [2][]byte{[]byte(`"usage"`), []byte(`compaction`)}, probe: openclawProbe},
 	Gemini:     {marks: [2][]byte{[]byte(`"tokens"`), []byte(`"$set"`)}, probe: geminiProbe},
 }
@@ -151,6 +185,9 @@ func codexProbe(line []byte) (Usage, bool, bool) {
 	switch strOr(field(line, "type")) {
 	case "compacted":
 		return Usage{}, false, true
+	case "token_usage_record":
+		u := codexUsageKeys.read(field(field(line, "payload"), "usage"))
+		return u, u.Used() > 0, false
 	case "event_msg":
 		p := field(line, "payload")
 		if strOr(field(p, "type")) != "token_count" {
@@ -160,6 +197,19 @@ func codexProbe(line []byte) (Usage, bool, bool) {
 		return u, ok && u.Used() > 0, false
 	}
 	return Usage{}, false, false
+}
+
+// codexWindow is the window of a token_count line, 0 for any other.
+func codexWindow(line []byte) int64 {
+	if !bytes.Contains(line, []byte(`model_context_window`)) || !validLine(line) || strOr(field(line, "type")) != "event_msg" {
+		return 0
+	}
+	p := field(line, "payload")
+	if strOr(field(p, "type")) != "token_count" {
+		return 0
+	}
+	w, _ := num(field(field(p, "info"), "model_context_window"))
+	return w
 }
 
 func openclawProbe(line []byte) (Usage, bool, bool) {

@@ -1,0 +1,50 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// hookRanDir holds one empty file per host event whose hook has run in
+// the workspace ("HOST.EVENT"), so that doctor can tell installed hooks
+// that never ran (a host that does not load them, or Codex awaiting
+// trust) from working ones.
+const hookRanDir = "hooks-ran"
+
+// MarkHookRan records, best effort, that host's hook for event ran in the
+// workspace at root. Once recorded it costs one stat: it runs on every
+// hook call.
+func MarkHookRan(root, host, event string) {
+	path := filepath.Join(root, filepath.FromSlash(spec.LocalDir), hookRanDir, host+"."+event)
+	if _, err := os.Stat(path); err == nil {
+		return
+	}
+	if _, err := os.Stat(filepath.Join(root, spec.DirName)); err != nil {
+		return // not a ctxgit workspace: a hook creates no .ctxgit/
+	}
+	if PrepareLocal(root) != nil || os.MkdirAll(filepath.Dir(path), 0o755) != nil {
+		return
+	}
+	if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644); err == nil {
+		f.Close()
+	}
+}
+
+// HooksRan lists the events of host whose hooks have run in the workspace
+// at root, in directory order.
+func HooksRan(root, host string) []string {
+	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(spec.LocalDir), hookRanDir))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if event, ok := strings.CutPrefix(e.Name(), host+"."); ok && event != "" {
+			out = append(out, event)
+		}
+	}
+	return out
+}
