@@ -63,6 +63,9 @@ type Workspace struct {
 	// held is the workspace lock while this process holds it: writes
 	// that publish state check it is still theirs first (SPEC §13).
 	held *Lock
+	// badSessions are the broken session refs listings skipped (badref.go).
+	badSessions map[string]BadSession
+	lostNotes   []string
 }
 
 // FindRoot applies SPEC §2: an explicit root (--root, then CTXGIT_ROOT),

@@ -161,6 +161,7 @@ func Handle(req Request) error {
 	c.session = sessionKey(c.p, req.Env)
 	c.dir = payloadDir(c.p, req.Env)
 	err := c.handle()
+	c.logStoreNotices()
 	if err == nil {
 		c.clearFailure()
 	}

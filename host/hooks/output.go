@@ -120,6 +120,19 @@ func LogError(req Request, err error) {
 	appendLine(localPath(root, "ctxgit.log"), line)
 }
 
+// logStoreNotices logs what the call met in the store and went on
+// without (a session ref skipped, a chain restarted): the hook did its
+// work, so this marks no failure.
+func (c *call) logStoreNotices() {
+	if c.ws == nil || c.rootDir == "" {
+		return
+	}
+	for _, n := range c.ws.StoreNotices() {
+		appendLine(localPath(c.rootDir, "ctxgit.log"), fmt.Sprintf("%s hook %s %s: note: %s\n",
+			c.Env.Now().UTC().Format("2006-01-02T15:04:05Z"), c.Host, c.Event, safetext.Line(n)))
+	}
+}
+
 // UserLogPath is where hooks called outside any workspace log: ctxgit.log
 // in ctxgit's folder of the user's cache directory, or "" when the
 // platform names none.
