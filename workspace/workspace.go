@@ -205,6 +205,9 @@ func Open(env Env, root string) (*Workspace, error) {
 		root = r
 	}
 	w := &Workspace{Root: root, Env: env, Config: spec.DefaultConfig()}
+	if err := CheckOwnDirs(root); err != nil {
+		return nil, err
+	}
 	if fi, err := os.Stat(w.Path(spec.DirName)); err == nil && fi.IsDir() {
 		w.Initialized = true
 	}

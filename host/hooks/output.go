@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
@@ -109,6 +110,13 @@ func LogError(req Request, err error) {
 		return
 	}
 	if err := workspace.PrepareLocal(root); err != nil {
+		// No writing into the workspace (a symlinked .ctxgit, say): the
+		// user's log gets the line and why.
+		why := root
+		if !strings.Contains(line, err.Error()) {
+			why += ": " + safetext.Line(err.Error())
+		}
+		appendLine(UserLogPath(), strings.TrimSuffix(line, "\n")+" (in "+why+")\n")
 		return
 	}
 	// The marker the status line shows until this event next succeeds.
