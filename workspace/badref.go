@@ -119,3 +119,30 @@ func lostHead(store vcs.Store, ref string, headErr error) (vcs.Hash, error) {
 	}
 	return id, nil
 }
+
+// pruneRaced checks, once the ref has moved, that the checkpoint's commit
+// and root tree are still there. Until the ref moved they were
+// unreachable, and `git gc --prune=now` run beside the checkpoint removes
+// unreachable objects whatever their age (docs/design.md, "Checkpoints
+// beside git gc"). If they went, the ref is put back by compare-and-swap,
+// so the session keeps its history, and the checkpoint is reported as not
+// taken: the prune costs that one checkpoint, never the session.
+func pruneRaced(store vcs.Store, ref string, commitID, prevID, tree vcs.Hash) error {
+	okCommit, err := store.HasObject(commitID)
+	if err != nil {
+		return err
+	}
+	okTree, err := store.HasObject(tree)
+	if err != nil {
+		return err
+	}
+	if okCommit && okTree {
+		return nil
+	}
+	if prevID.IsZero() {
+		store.DeleteRef(ref, commitID)
+	} else {
+		store.UpdateRef(ref, prevID, commitID)
+	}
+	return spec.Conflict("checkpoint %s was not taken: a concurrent git gc --prune=now removed its objects before its ref moved; the session keeps its previous checkpoint (take it again)", commitID.Short())
+}

@@ -269,6 +269,10 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 		return nil, err
 	}
 
+	if err := pruneRaced(store, ref, commitID, cmp.Or(lost, prevID), tree); err != nil {
+		os.Remove(w.LocalPath("statcache")) // it may name objects the prune took
+		return nil, err
+	}
 	if !lost.IsZero() {
 		w.lostNotes = append(w.lostNotes, LostHeadNote(opts.Session, lost, cp.Meta.CheckpointID))
 	}
