@@ -92,7 +92,7 @@ func Doctor(w *workspace.Workspace, opts DoctorOptions, configErr error) (*Docto
 		return nil, err
 	}
 	doctorLocks(w, r, store, opts.Fix)
-	seen, healthy := doctorStore(w, r, store, storeErr)
+	seen, healthy := doctorStore(w, r, store, storeErr, opts.Fix)
 	if err := stopped(); err != nil {
 		return nil, err
 	}
@@ -238,7 +238,7 @@ func doctorLocks(w *workspace.Workspace, r *DoctorResult, store vcs.RefLocker, f
 // a complete history, and that this workspace's session heads hold valid
 // checkpoints; openErr is why the store did not open. It returns the
 // objects the refs reach, and whether everything read.
-func doctorStore(w *workspace.Workspace, r *DoctorResult, store scannedStore, openErr error) (map[vcs.Hash]bool, bool) {
+func doctorStore(w *workspace.Workspace, r *DoctorResult, store scannedStore, openErr error, fix bool) (map[vcs.Hash]bool, bool) {
 	if openErr != nil {
 		r.add(Finding{Check: "store", Level: FindingProblem, Message: w.Rel(openErr.Error())})
 		return nil, false
@@ -255,13 +255,34 @@ func doctorStore(w *workspace.Workspace, r *DoctorResult, store scannedStore, op
 			Fix: "move the file away or delete the ref (git update-ref -d REF) and take a new checkpoint"})
 	}
 	seen := map[vcs.Hash]bool{}
+	quarantined := 0
 	for _, ref := range refs {
+		if strings.HasPrefix(ref.Name, workspace.QuarantinePrefix) {
+			quarantined++
+			orig := spec.RefPrefix + strings.TrimPrefix(ref.Name, workspace.QuarantinePrefix)
+			r.add(Finding{Check: "store", Level: FindingNote, Message: fmt.Sprintf("%s (at %s) is quarantined: ctxgit's listings leave it out", ref.Name, ref.ID.Short()),
+				Fix: fmt.Sprintf("once its objects are restored, move it back (git update-ref %s %s && git update-ref -d %s); or delete it (git update-ref -d %s)", orig, ref.ID, ref.Name, ref.Name)})
+			continue
+		}
 		// Every ctxgit ref names a commit: one at a blob (which plain git
-		// fetch writes as readily as any) fails every reader of it.
-		if t, _, err := store.ReadObject(ref.ID); err == nil && t != vcs.CommitObject {
+		// fetch writes as readily as any), at a missing object (a commit
+		// git gc --prune=now removed) or at one that does not read fails
+		// every reader of it; listings skip it (SPEC §7.5) and --fix
+		// moves it out of their way.
+		if _, err := vcs.ReadCommit(store, ref.ID); err != nil {
+			f := r.add(Finding{Check: "store", Level: FindingProblem,
+				Message: fmt.Sprintf("%s points at %s, which does not read as a checkpoint commit: %s", ref.Name, ref.ID.Short(), w.Rel(safetext.Line(err.Error()))),
+				Fix:     "--fix moves it to " + workspace.QuarantinePrefix + strings.TrimPrefix(ref.Name, spec.RefPrefix)})
+			if fix {
+				if to, qerr := workspace.QuarantineRef(store, ref.Name, ref.ID); qerr == nil {
+					f.Fixed, f.Fix = true, "moved to "+to
+					quarantined++
+					continue
+				} else {
+					f.Fix = "moving it failed: " + w.Rel(safetext.Line(qerr.Error()))
+				}
+			}
 			healthy = false
-			r.add(Finding{Check: "store", Level: FindingProblem, Message: fmt.Sprintf("%s points at a %s, not a checkpoint commit", ref.Name, t),
-				Fix: "delete the ref (git update-ref -d " + ref.Name + ")"})
 			continue
 		}
 		err := vcs.WalkReachable(store, []vcs.Hash{ref.ID}, seen, func(vcs.Hash, vcs.ObjectType, []byte) error { return nil })
@@ -284,7 +305,7 @@ func doctorStore(w *workspace.Workspace, r *DoctorResult, store scannedStore, op
 	}
 	if healthy {
 		r.add(Finding{Check: "store", Level: FindingOK, Message: fmt.Sprintf("%d ref(s) under %s in %s, every chain and tree readable (%d objects)",
-			len(refs), spec.RefPrefix, w.Rel(store.CommonDir()), len(seen))})
+			len(refs)-quarantined, spec.RefPrefix, w.Rel(store.CommonDir()), len(seen))})
 	}
 	return seen, healthy
 }

@@ -45,9 +45,12 @@ func doctorHookLog(w *workspace.Workspace, r *DoctorResult) {
 		if err != nil || at.Before(since) {
 			continue
 		}
+		event, msg, _ := strings.Cut(rest, ": ")
+		if strings.HasPrefix(msg, "note: ") {
+			continue // what a hook went on without (SPEC §7.5), not a failure
+		}
 		n++
 		newest = string(line)
-		event, _, _ := strings.Cut(rest, ":")
 		if perEvent[event] == 0 {
 			order = append(order, event)
 		}

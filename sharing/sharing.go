@@ -581,6 +581,9 @@ func fetchHaves(store vcs.Store, remote string) ([]vcs.Hash, error) {
 	}
 	var first, rest []vcs.Hash
 	for _, r := range all {
+		if ok, err := store.HasObject(r.ID); err != nil || !ok {
+			continue // a ref at a missing object has nothing to offer (SPEC §7.5)
+		}
 		if strings.HasPrefix(r.Name, workspace.RemotesRefPrefix+remote+"/") {
 			first = append(first, r.ID)
 		} else {

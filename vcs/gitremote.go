@@ -312,7 +312,8 @@ func (r *gitRemote) runStderr(stdin []byte, limit int64, args ...string) ([]byte
 	ctx, cancel := context.WithTimeout(r.ctx, r.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, r.git, args...)
-	cmd.Cancel = func() error { return stopGit(cmd.Process) }
+	cmd.SysProcAttr = gitProcAttr()
+	cmd.Cancel = func() error { return stopGit(cmd) }
 	// A git that ignores being asked to stop is killed after WaitDelay;
 	// a grandchild (ssh, git-remote-https) that outlives a killed git
 	// must not keep ctxgit waiting on the pipes it holds.
@@ -333,7 +334,8 @@ func (r *gitRemote) runStderr(stdin []byte, limit int64, args ...string) ([]byte
 	stdout.onFull = cancel
 	stderr := &gitStderr{msgs: r.msgs}
 	cmd.Stdout, cmd.Stderr = &stdout, stderr
-	err := cmd.Run()
+	err := runGit(cmd, gitMemoryLimit(args[0]))
+	killGroup(cmd)
 	stderr.flush()
 	switch {
 	case stdout.over:
@@ -348,6 +350,9 @@ func (r *gitRemote) runStderr(stdin []byte, limit int64, args ...string) ([]byte
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
 		return nil, stderr, fmt.Errorf("running git: %w", err)
+	}
+	if stderr.outOfMemory() {
+		return nil, stderr, memoryMessage(r.ep, args[0])
 	}
 	msg := redactURLs(stderr.reason())
 	if msg == "" {
@@ -493,6 +498,21 @@ func (g *gitStderr) reason() string {
 		}
 	}
 	return strings.Join(dedupe(append(before, fatal...)), ": ")
+}
+
+// outOfMemory reports whether git (or a helper it ran) said it ran out
+// of memory: git's xmalloc dies "Out of memory, malloc failed", curl
+// "Out of memory", the runtime of either "Cannot allocate memory".
+func (g *gitStderr) outOfMemory() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, l := range g.lines {
+		low := strings.ToLower(l)
+		if strings.Contains(low, "out of memory") || strings.Contains(low, "cannot allocate memory") {
+			return true
+		}
+	}
+	return false
 }
 
 // warning is git's warning about a ref it rejected, else its last

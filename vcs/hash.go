@@ -44,6 +44,9 @@ const (
 	CommitObject ObjectType = 1
 	TreeObject   ObjectType = 2
 	BlobObject   ObjectType = 3
+	// TagObject is git's annotated tag: never a checkpoint, read only so
+	// a ref at one is named as such and refused (a fetch skips it).
+	TagObject ObjectType = 4
 )
 
 func (t ObjectType) String() string {
@@ -54,6 +57,8 @@ func (t ObjectType) String() string {
 		return "tree"
 	case BlobObject:
 		return "blob"
+	case TagObject:
+		return "tag"
 	}
 	return "unknown"
 }

@@ -87,6 +87,8 @@ func readLoose(path string) (ObjectType, []byte, error) {
 		return TreeObject, data, nil
 	case "commit":
 		return CommitObject, data, nil
+	case "tag":
+		return TagObject, data, nil
 	}
 	return 0, nil, fmt.Errorf("%w: type %q", errCorruptLoose, typ)
 }

@@ -47,7 +47,7 @@ func TestReadLoose(t *testing.T) {
 		{name: "no size", file: deflated(t, "blob\x00hello"), wantErr: "corrupt object"},
 		{name: "no NUL", file: deflated(t, "blob 5 hello"), wantErr: "corrupt object"},
 		{name: "header past 32 bytes", file: deflated(t, "blob "+strings.Repeat("1", 40)+"\x00"), wantErr: "corrupt object"},
-		{name: "unknown type", file: deflated(t, "tag 5\x00hello"), wantErr: `corrupt object: type "tag"`},
+		{name: "unknown type", file: deflated(t, "frob 5\x00hello"), wantErr: `corrupt object: type "frob"`},
 		{name: "bad checksum", file: badSum, wantErr: "corrupt object"},
 		{name: "truncated", file: cut, wantErr: "corrupt object"},
 		{name: "not zlib", file: []byte("blob 5\x00hello"), wantErr: "corrupt object"},

@@ -201,7 +201,7 @@ func (p *packIndex) read(i int, base func(Hash) (ObjectType, []byte, error)) (Ob
 			return 0, nil, err
 		}
 		switch e.typ {
-		case CommitObject, TreeObject, BlobObject:
+		case CommitObject, TreeObject, BlobObject, TagObject:
 			data := e.data
 			for j := len(deltas) - 1; j >= 0; j-- {
 				if data, err = applyDelta(data, deltas[j]); err != nil {

@@ -250,28 +250,26 @@ func (g *GitStore) ListRefs(prefix string) ([]Ref, error) {
 	return g.listRefs(prefix, func(err error) error { return err })
 }
 
-// listRefs is ListRefs and ScanRefs: the packed refs under prefix merged
-// with the loose ones, loose winning as in git, sorted by name. A ref
+// listRefs is ListRefs and ScanRefs: the loose refs under prefix merged
+// with the packed ones, loose winning as in git, sorted by name. A ref
 // that does not read, or a folder that does not list, goes to bad, which
 // returns it to stop the listing or nil to leave that ref out and go on.
+//
+// The loose refs are read first and packed-refs after, as git's
+// files backend does (refs/files-backend.c, files_ref_iterator_begin):
+// git pack-refs (gc's included) writes packed-refs before it deletes the
+// loose files, so a loose ref that vanishes between the folder listing
+// and its read is in the packed-refs read after it. A ref gone from both
+// was deleted, and is left out; never an error.
 func (g *GitStore) listRefs(prefix string, bad func(error) error) ([]Ref, error) {
 	found := map[string]Hash{}
-	packed, err := g.readPackedRefs()
-	if err != nil {
-		if err := bad(err); err != nil {
-			return nil, err
-		}
-	}
-	for n, h := range packed {
-		if strings.HasPrefix(n, prefix) {
-			found[n] = h
-		}
-	}
+	shadowed := map[string]bool{} // loose files that did not read: no packed value shows through
+	var vanished []string
 	dir := prefix
 	if i := strings.LastIndexByte(dir, '/'); i >= 0 {
 		dir = dir[:i]
 	}
-	err = walkRefFiles(g.refPath(dir), func(p string) error {
+	err := walkRefFiles(g.refPath(dir), func(p string) error {
 		if strings.HasSuffix(p, ".lock") {
 			return nil
 		}
@@ -283,9 +281,16 @@ func (g *GitStore) listRefs(prefix string, bad func(error) error) ([]Ref, error)
 		if !strings.HasPrefix(name, prefix) || CheckRefName(name) != nil {
 			return nil
 		}
+		if beforeLooseRead != nil {
+			beforeLooseRead(name)
+		}
 		h, err := g.readLoose(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			vanished = append(vanished, name) // packed meanwhile, or deleted
+			return nil
+		}
 		if err != nil {
-			delete(found, name) // the loose file shadows a packed value
+			shadowed[name] = true // the loose file shadows a packed value
 			return bad(err)
 		}
 		found[name] = h
@@ -296,6 +301,28 @@ func (g *GitStore) listRefs(prefix string, bad func(error) error) ([]Ref, error)
 			return nil, err
 		}
 	}
+	packed, err := g.readPackedRefs()
+	if err != nil {
+		if err := bad(err); err != nil {
+			return nil, err
+		}
+	}
+	for n, h := range packed {
+		if _, loose := found[n]; !loose && !shadowed[n] && strings.HasPrefix(n, prefix) {
+			found[n] = h
+		}
+	}
+	for _, n := range vanished {
+		if _, ok := found[n]; ok {
+			continue
+		}
+		// A ref can also have moved back to a loose file after our
+		// packed-refs read (a ref update after pack-refs): read it once
+		// more as ReadRef does.
+		if h, err := g.ReadRef(n); err == nil {
+			found[n] = h
+		}
+	}
 	out := make([]Ref, 0, len(found))
 	for n, h := range found {
 		out = append(out, Ref{n, h})
@@ -303,6 +330,10 @@ func (g *GitStore) listRefs(prefix string, bad func(error) error) ([]Ref, error)
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
+
+// beforeLooseRead, set only by tests, runs between a loose ref's listing
+// and its read: where git pack-refs races a listing.
+var beforeLooseRead func(name string)
 
 // walkRefFiles is the one walk of loose ref files: it calls visit with
 // the path of every file under dir, loose refs and their .lock files

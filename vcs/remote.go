@@ -378,7 +378,11 @@ func (l *localRemote) Refs() []Ref { return l.refs }
 
 func (l *localRemote) Fetch(dst FetchStore, refs []Ref) ([]Ref, int, error) {
 	tips := make([]Hash, 0, len(refs))
-	odd := 0
+	type oddObject struct {
+		t    ObjectType
+		data []byte
+	}
+	var odd []oddObject
 	for _, r := range refs {
 		t, data, err := l.store.ReadObject(r.ID)
 		if err != nil {
@@ -388,22 +392,28 @@ func (l *localRemote) Fetch(dst FetchStore, refs []Ref) ([]Ref, int, error) {
 			tips = append(tips, r.ID)
 			continue
 		}
-		// A ref at a blob, tree or tag is not a checkpoint: the object
-		// alone comes, so the caller sees what it is and refuses the ref.
-		if ok, err := dst.HasObject(r.ID); err != nil {
-			return nil, 0, err
-		} else if !ok {
-			if _, err := dst.WriteObject(t, data); err != nil {
-				return nil, 0, err
-			}
-			odd++
-		}
+		odd = append(odd, oddObject{t, data})
 	}
 	n, err := CopyObjects(l.ctx, l.store, dst, tips)
 	if err != nil {
 		return nil, 0, err
 	}
-	return refs, n + odd, nil
+	// A ref at a blob, tree or tag is not a checkpoint: the object alone
+	// comes, so the caller sees what it is and refuses the ref. After the
+	// checkpoints' objects, so that a tree they hold arrives whole and is
+	// never taken, present alone, for one that needs no copying.
+	for _, o := range odd {
+		h := HashObject(o.t, o.data)
+		if ok, err := dst.HasObject(h); err != nil {
+			return nil, 0, err
+		} else if !ok {
+			if _, err := dst.WriteObject(o.t, o.data); err != nil {
+				return nil, 0, err
+			}
+			n++
+		}
+	}
+	return refs, n, nil
 }
 
 func (l *localRemote) Push(src Store, updates []RefUpdate, _ func(Hash) (bool, error)) ([]RefStatus, int, error) {

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -63,6 +64,10 @@ type CheckpointResult struct {
 	// out the same secret files per pattern: the warnings were given
 	// then, and a hook's every checkpoint need not repeat them.
 	SecretsReported bool
+	// LostHead is the session's old head when it did not read as a
+	// commit: this checkpoint began a new chain that records it (SPEC
+	// §7.5). Zero otherwise.
+	LostHead vcs.Hash
 }
 
 // outputPaths are the files a checkpoint writes itself; the walk leaves
@@ -149,6 +154,10 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 	}
 	ref := w.SessionRef(opts.Session)
 	prevID, prev, err := w.head(store, ref)
+	// A head that does not read as a commit (pruned by a concurrent
+	// git gc --prune=now, say) would fail this session forever: start a
+	// new chain that records it instead (SPEC §7.5).
+	lost, err := lostHead(store, ref, err)
 	if err != nil {
 		return nil, err
 	}
@@ -232,6 +241,9 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 	}
 	sig := vcs.Signature{Name: w.Config.Checkpoint.AuthorName, Email: w.Config.Checkpoint.AuthorEmail, When: cp.Meta.CreatedAt}
 	commit := &vcs.Commit{Tree: tree, Author: sig, Committer: sig, Message: commitMessage(cp)}
+	if !lost.IsZero() {
+		commit.Message += lostHeadTrailer + ": " + lost.String() + "\n"
+	}
 	if !prevID.IsZero() {
 		commit.Parents = []vcs.Hash{prevID}
 	}
@@ -253,16 +265,23 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 	if err := w.checkHeld(); err != nil {
 		return nil, err
 	}
-	if err := store.UpdateRef(ref, commitID, prevID); err != nil {
+	if err := store.UpdateRef(ref, commitID, cmp.Or(lost, prevID)); err != nil {
 		if errors.Is(err, vcs.ErrRefConflict) {
 			return nil, spec.Conflict("%v", err)
 		}
 		return nil, err
 	}
 
+	if err := pruneRaced(store, ref, commitID, cmp.Or(lost, prevID), tree); err != nil {
+		os.Remove(w.LocalPath("statcache")) // it may name objects the prune took
+		return nil, err
+	}
+	if !lost.IsZero() {
+		w.lostNotes = append(w.lostNotes, LostHeadNote(opts.Session, lost, cp.Meta.CheckpointID))
+	}
 	// The ref is the record; the worktree copies are conveniences, and a
 	// failure to write them must not hide that the checkpoint was taken.
-	res := &CheckpointResult{Checkpoint: cp, Commit: commitID, Ref: ref, Snapshot: snap, Problems: st.Problems,
+	res := &CheckpointResult{Checkpoint: cp, Commit: commitID, Ref: ref, Snapshot: snap, Problems: st.Problems, LostHead: lost,
 		SecretsReported: prev != nil && maps.Equal(prev.Snapshot.Excluded, snap.Excluded)}
 	if err := w.publish(w.Path(spec.CheckpointYAMLPath), yamlData, 0o644); err != nil {
 		res.Problems = append(res.Problems, &spec.FileError{Path: spec.CheckpointYAMLPath, Err: unwrapPathError(err)})

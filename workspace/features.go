@@ -150,9 +150,12 @@ func (w *Workspace) repack(ctx context.Context, store vcs.Repacker) (*vcs.Repack
 	if err != nil {
 		return nil, err
 	}
-	roots := make([]vcs.Hash, len(refs))
-	for i, r := range refs {
-		roots[i] = r.ID
+	roots := make([]vcs.Hash, 0, len(refs))
+	for _, r := range refs {
+		// A ref at a missing object (SPEC §7.5) reaches nothing to pack.
+		if ok, err := store.HasObject(r.ID); err == nil && ok {
+			roots = append(roots, r.ID)
+		}
 	}
 	return store.Repack(ctx, vcs.RepackLoose, roots)
 }

@@ -82,7 +82,9 @@ func (w *Workspace) Log(session string, limit int) ([]Entry, error) {
 	return out, nil
 }
 
-// Sessions lists the sessions that have checkpoints, with their heads.
+// Sessions lists the sessions that have checkpoints, with their heads. A
+// session whose head does not read as a commit is left out and noted
+// (BadSessions, SPEC §7.5).
 func (w *Workspace) Sessions() ([]vcs.Ref, error) {
 	store, err := w.storeIfAny()
 	if err != nil || store == nil {
@@ -98,6 +100,9 @@ func (w *Workspace) Sessions() ([]vcs.Ref, error) {
 		key := strings.TrimPrefix(r.Name, prefix)
 		if strings.Contains(key, "/") {
 			continue // another namespace's refs nested below ours
+		}
+		if !w.goodHead(store, key, r) {
+			continue
 		}
 		r.Name = key
 		out = append(out, r)

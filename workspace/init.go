@@ -160,7 +160,10 @@ func (w *Workspace) ensureInfoExclude() error {
 // Workspace (hooks, the hook log). See (*Workspace).prepareLocal.
 func PrepareLocal(root string) error {
 	if localExists(root) {
-		return nil // one stat: the path every hook write takes
+		return nil // two lstats: the path every hook write takes
+	}
+	if err := CheckOwnDirs(root); err != nil {
+		return err
 	}
 	w := &Workspace{Root: root}
 	if err := w.findRepo(); err != nil {
@@ -178,6 +181,9 @@ func (w *Workspace) prepareLocal() error {
 	if localExists(w.Root) {
 		return nil
 	}
+	if err := CheckOwnDirs(w.Root); err != nil {
+		return err
+	}
 	if w.Repo != nil {
 		if err := w.ensureInfoExclude(); err != nil {
 			return err
@@ -190,8 +196,14 @@ func (w *Workspace) prepareLocal() error {
 }
 
 func localExists(root string) bool {
-	fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(spec.LocalDir)))
-	return err == nil && fi.IsDir()
+	// Lstat both: a symlink at either is not ctxgit's directory, and
+	// the caller then refuses it (CheckOwnDirs).
+	for _, d := range []string{spec.DirName, spec.LocalDir} {
+		if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(d))); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
 }
 
 // escapeGlob makes a path match itself literally as a gitignore pattern.

@@ -63,6 +63,9 @@ type Workspace struct {
 	// held is the workspace lock while this process holds it: writes
 	// that publish state check it is still theirs first (SPEC §13).
 	held *Lock
+	// badSessions are the broken session refs listings skipped (badref.go).
+	badSessions map[string]BadSession
+	lostNotes   []string
 }
 
 // FindRoot applies SPEC §2: an explicit root (--root, then CTXGIT_ROOT),
@@ -202,6 +205,9 @@ func Open(env Env, root string) (*Workspace, error) {
 		root = r
 	}
 	w := &Workspace{Root: root, Env: env, Config: spec.DefaultConfig()}
+	if err := CheckOwnDirs(root); err != nil {
+		return nil, err
+	}
 	if fi, err := os.Stat(w.Path(spec.DirName)); err == nil && fi.IsDir() {
 		w.Initialized = true
 	}

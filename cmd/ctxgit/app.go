@@ -159,6 +159,7 @@ func (a *app) run(args []string) int {
 	default:
 		err = a.cli.RunContext(ctx, permute(a.cli.Commands, args))
 	}
+	a.reportBadSessions()
 	if err != nil && ctx.Err() != nil {
 		// Whatever the interrupted step said (a context error, a git
 		// killed mid-transfer), the user pressed Ctrl-C: one line, 130.
@@ -193,6 +194,17 @@ func (a *app) interruptContext(args []string) (context.Context, context.CancelFu
 		stop()
 	}()
 	return ctx, stop
+}
+
+// reportBadSessions warns of each session ref the command's listings
+// skipped because its head does not read as a commit (SPEC §7.5).
+func (a *app) reportBadSessions() {
+	if a.ws == nil {
+		return
+	}
+	for _, b := range a.ws.BadSessions() {
+		a.warn("%s", b.String())
+	}
 }
 
 func (a *app) rel(msg string) string {

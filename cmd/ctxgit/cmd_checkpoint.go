@@ -36,6 +36,9 @@ func (a *app) checkpointCommand() *cli.Command {
 			}
 			a.reportLeftOut(res, !res.SecretsReported)
 			cp := res.Checkpoint
+			if !res.LostHead.IsZero() {
+				a.warn("%s", workspace.LostHeadNote(cp.Meta.SessionKey, res.LostHead, cp.Meta.CheckpointID))
+			}
 			if c.Bool("json") {
 				return a.printJSON(checkpointResult{
 					CheckpointID: cp.Meta.CheckpointID, Session: cp.Meta.SessionKey, Commit: res.Commit.String(),

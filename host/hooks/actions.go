@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/host/transcript"
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -90,12 +91,12 @@ func (c *call) sessionStart() error {
 		return err
 	}
 	c.recordSession(w.Root)
-	if err := c.exportSession(); err != nil {
-		return err
-	}
+	// An env file ctxgit cannot use (a FIFO, a device) is logged, after
+	// the session got its recovery and base checkpoint anyway.
+	exportErr := c.exportSession()
 	if c.p.Source != "compact" && c.p.Source != "clear" {
 		if done, err := c.geminiStart(w); err != nil || done {
-			return err
+			return errors.Join(err, exportErr)
 		}
 	}
 	if c.p.Source != "clear" && exists(pendingPath(w.Root, c.session)) {
@@ -105,22 +106,22 @@ func (c *call) sessionStart() error {
 		// leaves it to the next start): it alone, from the compaction's
 		// checkpoint, reaches the model, with no Resumed block and no
 		// newer checkpoint beside it.
-		return c.deliverPending(w)
+		return errors.Join(c.deliverPending(w), exportErr)
 	}
 	switch c.p.Source {
 	case "compact":
-		return c.deliverPending(w)
+		return errors.Join(c.deliverPending(w), exportErr)
 	case "clear":
 	case "resume", "fork":
 		if err := c.resumeInjection(w); err != nil {
-			return err
+			return errors.Join(err, exportErr)
 		}
 	default:
 		if err := c.startupInjection(w); err != nil {
-			return err
+			return errors.Join(err, exportErr)
 		}
 	}
-	return c.deferCheckpoint(w, "session-start")
+	return errors.Join(c.deferCheckpoint(w, "session-start"), exportErr)
 }
 
 // startupInjection picks what a starting session sees of earlier work,
@@ -679,7 +680,7 @@ func envFileReadable(host, goos string) bool {
 // for a SessionStart hook's environment (Claude Code's CLAUDE_ENV_FILE,
 // Codex's CODEX_ENV_FILE or CLAUDE_ENV_FILE): the session's later shell
 // tool calls source it, so the agent's own ctxgit calls land in this
-// session. Once per file.
+// session. Not again while the file's last such export is this session.
 func (c *call) exportSession() error {
 	if c.session == spec.DefaultSession || (c.Host != "claude-code" && c.Host != "codex") {
 		return nil
@@ -693,17 +694,44 @@ func (c *call) exportSession() error {
 	if path == "" || !envFileReadable(c.Host, hookGOOS) {
 		return nil
 	}
-	line := "export CTXGIT_SESSION='" + c.session + "'\n"
-	if data, err := os.ReadFile(path); err == nil && strings.Contains(string(data), line) {
+	line := "export CTXGIT_SESSION='" + c.session + "'"
+	// The file is the host's: read only as a regular file, only its
+	// tail, and only its last export counts — start A, start B, resume A
+	// with one shared file must leave A current (issue 24 item 5).
+	data, err := regfile.ReadTail(path, envFileTail)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if lastSessionExport(data) == line {
 		return nil
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := regfile.OpenAppend(path, 0o600)
 	if err != nil {
 		return err
 	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		line = "\n" + line // never glued to a line the host left open
+	}
+	line += "\n"
 	_, err = f.WriteString(line)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	return err
+}
+
+// envFileTail is how much of a host's env file exportSession reads: the
+// last export is near the end, and the file is not ctxgit's to bound.
+const envFileTail = 64 << 10
+
+// lastSessionExport is the last `export CTXGIT_SESSION=` line of data,
+// without its newline; "" when there is none.
+func lastSessionExport(data []byte) string {
+	lines := strings.Split(string(data), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimRight(lines[i], "\r"); strings.HasPrefix(l, "export CTXGIT_SESSION=") {
+			return l
+		}
+	}
+	return ""
 }

@@ -163,6 +163,7 @@ func Handle(req Request) error {
 	c.session = sessionKey(req.Host, c.p, req.Env)
 	c.dir = payloadDir(c.p, req.Env)
 	err := c.handle()
+	c.logStoreNotices()
 	if err == nil {
 		c.clearFailure()
 		if root, rerr := c.root(); rerr == nil {

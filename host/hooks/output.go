@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
@@ -109,6 +110,13 @@ func LogError(req Request, err error) {
 		return
 	}
 	if err := workspace.PrepareLocal(root); err != nil {
+		// No writing into the workspace (a symlinked .ctxgit, say): the
+		// user's log gets the line and why.
+		why := root
+		if !strings.Contains(line, err.Error()) {
+			why += ": " + safetext.Line(err.Error())
+		}
+		appendLine(UserLogPath(), strings.TrimSuffix(line, "\n")+" (in "+why+")\n")
 		return
 	}
 	// The marker the status line shows until this event next succeeds.
@@ -118,6 +126,19 @@ func LogError(req Request, err error) {
 		}
 	}
 	appendLine(localPath(root, "ctxgit.log"), line)
+}
+
+// logStoreNotices logs what the call met in the store and went on
+// without (a session ref skipped, a chain restarted): the hook did its
+// work, so this marks no failure.
+func (c *call) logStoreNotices() {
+	if c.ws == nil || c.rootDir == "" {
+		return
+	}
+	for _, n := range c.ws.StoreNotices() {
+		appendLine(localPath(c.rootDir, "ctxgit.log"), fmt.Sprintf("%s hook %s %s: note: %s\n",
+			c.Env.Now().UTC().Format("2006-01-02T15:04:05Z"), c.Host, c.Event, safetext.Line(n)))
+	}
 }
 
 // UserLogPath is where hooks called outside any workspace log: ctxgit.log

@@ -106,3 +106,26 @@ func readFile(path string, limit int64, follow bool) ([]byte, error) {
 	}
 	return buf[:n], nil
 }
+
+// ReadTail reads at most the last n bytes of a regular file, following a
+// final symlink: a file another program names for ctxgit to append to
+// (a host's env file) may be a link, and may have grown without bound.
+func ReadTail(path string, n int64) ([]byte, error) {
+	f, err := OpenFollowing(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if skip := f.info.Size - n; skip > 0 {
+		if err := f.h.seek(skip); err != nil {
+			return nil, err
+		}
+		f.remain = n
+	}
+	buf := make([]byte, f.remain)
+	got, err := io.ReadFull(f, buf)
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		err = nil
+	}
+	return buf[:got], err
+}

@@ -49,3 +49,25 @@ func (h handle) read(p []byte) (int, error) {
 }
 
 func (h handle) close() error { return h.f.Close() }
+
+func (h handle) seek(off int64) error {
+	_, err := h.f.Seek(off, 0)
+	return err
+}
+
+// OpenAppend opens a regular file for appending, creating it with perm,
+// following a final symlink; anything else in its place is refused.
+func OpenAppend(path string, perm uint32) (*os.File, error) {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, os.FileMode(perm))
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+	}
+	return f, nil
+}

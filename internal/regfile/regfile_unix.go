@@ -4,6 +4,7 @@ package regfile
 
 import (
 	"io/fs"
+	"os"
 
 	"golang.org/x/sys/unix"
 )
@@ -60,3 +61,43 @@ func (h handle) read(p []byte) (int, error) {
 }
 
 func (h handle) close() error { return unix.Close(h.fd) }
+
+func (h handle) seek(off int64) error {
+	_, err := unix.Seek(h.fd, off, 0)
+	return err
+}
+
+// OpenAppend opens a regular file for appending, creating it with perm,
+// following a final symlink. O_NONBLOCK keeps a FIFO in its place from
+// hanging the open; it and any other non-regular file are refused.
+func OpenAppend(path string, perm uint32) (*os.File, error) {
+	var fd int
+	var err error
+	for {
+		fd, err = unix.Open(path, unix.O_WRONLY|unix.O_APPEND|unix.O_CREAT|unix.O_NONBLOCK|unix.O_CLOEXEC, perm)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err == unix.ENXIO {
+		// A FIFO with no reader: write-only non-blocking opens fail so.
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		unix.Close(fd)
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+	}
+	if err := unix.SetNonblock(fd, false); err != nil {
+		unix.Close(fd)
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}

@@ -1,0 +1,148 @@
+package workspace
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/vcs"
+)
+
+// QuarantinePrefix is where `doctor --fix` moves a session ref whose head
+// is not a readable commit (SPEC §7.5): out of every listing, kept for
+// whoever wants to restore the objects and move it back.
+const QuarantinePrefix = spec.RefPrefix + "quarantine/"
+
+// BadSession is a session ref whose head is missing, unreadable or not a
+// commit (SPEC §7.5). Listings and Newest leave it out, so one broken ref
+// never stops the others' hooks, recovery, log or prune; the command
+// that met it reports it.
+type BadSession struct {
+	Session string
+	Ref     string
+	ID      vcs.Hash
+	Err     error
+}
+
+func (b BadSession) String() string {
+	return fmt.Sprintf("session %s skipped: %s points at %s, which does not read as a checkpoint commit (%v); ctxgit doctor --fix moves it under %s",
+		b.Session, b.Ref, b.ID.Short(), b.Err, QuarantinePrefix)
+}
+
+// BadSessions are the broken session refs this workspace's listings met
+// and skipped, sorted by session.
+func (w *Workspace) BadSessions() []BadSession {
+	out := make([]BadSession, 0, len(w.badSessions))
+	for _, b := range w.badSessions {
+		out = append(out, b)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Session < out[j].Session })
+	return out
+}
+
+// StoreNotices are what a hook logs of the store this call met: each
+// session ref skipped, and each lost head a checkpoint restarted a chain
+// from (once: the next checkpoint has a good head).
+func (w *Workspace) StoreNotices() []string {
+	var out []string
+	for _, b := range w.BadSessions() {
+		out = append(out, b.String())
+	}
+	return append(out, w.lostNotes...)
+}
+
+// LostHeadNote is the line that says a checkpoint began a new chain.
+func LostHeadNote(session string, lost vcs.Hash, cpID string) string {
+	return fmt.Sprintf("session %s: its head %s did not read as a commit; %s starts a new chain and records it (%s)",
+		session, lost.Short(), cpID, lostHeadTrailer)
+}
+
+// noteBadSession records a skipped session ref, once.
+func (w *Workspace) noteBadSession(b BadSession) {
+	if w.badSessions == nil {
+		w.badSessions = map[string]BadSession{}
+	}
+	w.badSessions[b.Session] = b
+}
+
+// goodHead reads a session ref's head commit; a head that does not read
+// as a commit is noted and reported false.
+func (w *Workspace) goodHead(store vcs.Store, key string, ref vcs.Ref) bool {
+	if _, err := vcs.ReadCommit(store, ref.ID); err != nil {
+		w.noteBadSession(BadSession{Session: key, Ref: ref.Name, ID: ref.ID, Err: err})
+		return false
+	}
+	return true
+}
+
+// QuarantineRef moves a session ref whose head does not read as a commit
+// to the same name under refs/ctxgit/quarantine/ (SPEC §7.5), by
+// compare-and-swap: created there at id, then removed from its place only
+// if it still holds id. Moving it back is `git update-ref` of the old
+// name, once its objects are restored.
+func QuarantineRef(store vcs.Store, name string, id vcs.Hash) (string, error) {
+	rest, ok := strings.CutPrefix(name, spec.RefPrefix)
+	if !ok || strings.HasPrefix(name, QuarantinePrefix) {
+		return "", fmt.Errorf("%s: not a ref ctxgit quarantines", name)
+	}
+	to := QuarantinePrefix + rest
+	if err := store.UpdateRef(to, id, vcs.ZeroHash); err != nil {
+		return "", err
+	}
+	if err := store.DeleteRef(name, id); err != nil {
+		// Leave the ref where it was: the copy in quarantine is the
+		// same id, and the next --fix finds the ref again.
+		store.DeleteRef(to, id)
+		return "", err
+	}
+	return to, nil
+}
+
+// lostHeadTrailer names, in the first commit of a new chain, the head the
+// session's ref held when that did not read as a commit (SPEC §7.2, §7.5).
+const lostHeadTrailer = "Ctxgit-Lost-Head"
+
+// lostHead sorts the error of reading a session's head: a ref whose
+// object is missing, unreadable or not a commit gives its id (the chain
+// restarts from nothing) and no error; any other error is returned.
+func lostHead(store vcs.Store, ref string, headErr error) (vcs.Hash, error) {
+	if headErr == nil {
+		return vcs.ZeroHash, nil
+	}
+	id, err := store.ReadRef(ref)
+	if err != nil {
+		return vcs.ZeroHash, headErr // the ref itself is bad: refused as before
+	}
+	if _, err := vcs.ReadCommit(store, id); err == nil {
+		return vcs.ZeroHash, headErr // the commit reads; its checkpoint does not
+	}
+	return id, nil
+}
+
+// pruneRaced checks, once the ref has moved, that the checkpoint's commit
+// and root tree are still there. Until the ref moved they were
+// unreachable, and `git gc --prune=now` run beside the checkpoint removes
+// unreachable objects whatever their age (docs/design.md, "Checkpoints
+// beside git gc"). If they went, the ref is put back by compare-and-swap,
+// so the session keeps its history, and the checkpoint is reported as not
+// taken: the prune costs that one checkpoint, never the session.
+func pruneRaced(store vcs.Store, ref string, commitID, prevID, tree vcs.Hash) error {
+	okCommit, err := store.HasObject(commitID)
+	if err != nil {
+		return err
+	}
+	okTree, err := store.HasObject(tree)
+	if err != nil {
+		return err
+	}
+	if okCommit && okTree {
+		return nil
+	}
+	if prevID.IsZero() {
+		store.DeleteRef(ref, commitID)
+	} else {
+		store.UpdateRef(ref, prevID, commitID)
+	}
+	return spec.Conflict("checkpoint %s was not taken: a concurrent git gc --prune=now removed its objects before its ref moved; the session keeps its previous checkpoint (take it again)", commitID.Short())
+}
