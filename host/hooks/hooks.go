@@ -58,6 +58,7 @@ type Payload struct {
 	SessionKey     string   `json:"sessionKey"`      // OpenClaw
 	TokenCount     *int64   `json:"tokenCount"`      // OpenClaw session:compact:before
 	SessionFile    string   `json:"sessionFile"`     // OpenClaw: the session's transcript
+	ContextWindow  *int64   `json:"contextWindow"`   // OpenClaw: the model's window, from its config
 	TranscriptPath string   `json:"transcript_path"`
 	Cwd            string   `json:"cwd"`
 	WorkspaceRoots []string `json:"workspace_roots"` // Cursor
@@ -70,6 +71,7 @@ type Payload struct {
 	ContextWindowSize   *int64   `json:"context_window_size"`
 	Context             struct {
 		WorkspaceDir string `json:"workspaceDir"`
+		SessionID    string `json:"sessionId"`
 		TokenCount   *int64 `json:"tokenCount"`
 		SessionFile  string `json:"sessionFile"`
 	} `json:"context"` // OpenClaw
@@ -170,7 +172,13 @@ func Handle(req Request) error {
 func (c *call) handle() error {
 	if c.Host == "openclaw" {
 		c.openclawPayload()
-		if ok, err := c.initialized(); !ok || err != nil {
+		ok, err := c.initialized()
+		if (err != nil || !ok) && c.Event != "bootstrap" && c.rememberedRoot() {
+			// A compaction event names no workspace: the session's last
+			// bootstrap recorded its repository.
+			ok, err = c.initialized()
+		}
+		if !ok || err != nil {
 			// The handler runs in the repository it was installed into; a
 			// directory never initialised gets no .ctxgit/ from a hook.
 			return err
