@@ -44,8 +44,7 @@ func openclawEnv() []string {
 // openclawConfig writes ~/.openclaw/openclaw.json: the fake as the only
 // model provider (OpenAI Chat Completions, window openclawWindow), the
 // repository as agent main's workspace, a loopback Gateway with a token,
-// ctxgit's hook enabled as `openclaw hooks enable ctxgit` writes it, and
-// a plain compaction (no memory flush turn, no summary audit) so the
+// and a plain compaction (no memory flush turn, no summary audit) so the
 // fake's summary is taken.
 func openclawConfig(t *testing.T, w *Workspace, api string, port int) {
 	t.Helper()
@@ -65,8 +64,6 @@ func openclawConfig(t *testing.T, w *Workspace, api string, port int) {
 			"compaction": map[string]any{"mode": "default", "keepRecentTokens": 1, "recentTurnsPreserve": 0,
 				"memoryFlush": map[string]any{"enabled": false}, "qualityGuard": map[string]any{"enabled": false}},
 		}},
-		"hooks": map[string]any{"internal": map[string]any{"enabled": true,
-			"entries": map[string]any{"ctxgit": map[string]any{"enabled": true}}}},
 	}
 	data, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
@@ -127,7 +124,7 @@ func openclawGateway(t *testing.T, in hostInstall, w *Workspace, port int) {
 				<-exited
 			}
 		}
-		deadline := time.After(5 * time.Minute)
+		deadline := time.After(8 * time.Minute)
 	wait:
 		for {
 			select {
@@ -137,7 +134,7 @@ func openclawGateway(t *testing.T, in hostInstall, w *Workspace, port int) {
 				break wait
 			case <-deadline:
 				stop()
-				t.Fatalf("gateway not ready within 5 minutes:\n%s", tail(log.String(), 4000))
+				t.Fatalf("gateway not ready within 8 minutes:\n%s", tail(log.String(), 4000))
 			case <-time.After(500 * time.Millisecond):
 				if strings.Contains(log.String(), "[gateway] ready") {
 					t.Cleanup(func() {
@@ -203,6 +200,10 @@ func TestOpenClaw(t *testing.T) {
 	}
 	port := freePort(t)
 	openclawConfig(t, w, api.URL, port)
+	// What init tells the user to run, as written.
+	if r := w.Run(5*time.Minute, openclawEnv(), in.Bin, "hooks", "enable", "ctxgit"); r.Err != nil {
+		t.Fatalf("openclaw hooks enable ctxgit: %v\n%s%s", r.Err, tail(r.Stdout, 2000), tail(r.Stderr, 2000))
+	}
 	openclawGateway(t, in, w, port)
 	session := spec.SanitizeSessionKey(openclawSessionKey)
 
@@ -260,5 +261,27 @@ func TestOpenClaw(t *testing.T) {
 	// Nothing left in git's view of the user's files.
 	if st := w.MustRun("git", "status", "--porcelain", "--untracked-files=no"); st != "" {
 		t.Errorf("git status after the session:\n%s", st)
+	}
+}
+
+// The handler ctxgit writes is TypeScript OpenClaw loads as it is: the
+// tier type-checks it, strictly, with the TypeScript and Node types
+// OpenClaw ships in its own dependencies.
+func TestOpenClawHandlerTypes(t *testing.T) {
+	requireTier(t)
+	in := installHost(t, "openclaw")
+	modules := filepath.Dir(filepath.Dir(in.Bin)) // .../node_modules
+	tsc := filepath.Join(modules, "typescript", "bin", "tsc")
+	if _, err := os.Stat(tsc); err != nil {
+		t.Fatalf("OpenClaw %s ships no TypeScript: %v", in.Version, err)
+	}
+	t.Setenv("PATH", filepath.Dir(ctxgitBinary(t))+string(os.PathListSeparator)+in.NodeDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	w := NewWorkspace(t, in, "--host", "openclaw")
+	handler := filepath.Join(w.Home, ".openclaw", "hooks", "ctxgit", "handler.ts")
+	r := w.Run(5*time.Minute, nil, filepath.Join(in.NodeDir, "node"), tsc, "--noEmit", "--strict",
+		"--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext",
+		"--types", "node", "--typeRoots", filepath.Join(modules, "@types"), handler)
+	if r.Err != nil {
+		t.Errorf("tsc %s: %v\n%s%s", handler, r.Err, r.Stdout, r.Stderr)
 	}
 }
