@@ -179,9 +179,10 @@ func (c *call) handle() error {
 			ok, err = c.initialized()
 		}
 		if !ok || err != nil {
-			// The handler runs in the repository it was installed into; a
-			// directory never initialised gets no .ctxgit/ from a hook.
-			return err
+			// One handler serves every agent workspace: one that is no
+			// ctxgit workspace gets nothing from it, no .ctxgit/ and no
+			// log line on every run.
+			return nil
 		}
 	}
 	return c.dispatch()
