@@ -596,10 +596,11 @@ func TestOptionsRefused(t *testing.T) {
 	}
 }
 
-// docs/cli.md#init: OpenClaw gets a hook folder, <workspace>/hooks/ctxgit, with
-// HOOK.md (front matter naming the events, and the marker line that makes
-// it ctxgit's) and handler.ts.
+// docs/cli.md#init: OpenClaw gets a managed hook folder,
+// <stateDir>/hooks/ctxgit, with HOOK.md (front matter naming the events,
+// and the marker line that makes it ctxgit's) and handler.ts.
 func TestOpenClawInstall(t *testing.T) {
+	dir := openclawState(t)
 	root := t.TempDir()
 	res := install(t, Options{Root: root, Host: OpenClaw})
 	want := []string{
@@ -607,13 +608,16 @@ func TestOpenClawInstall(t *testing.T) {
 		"session:compact:before: ctxgit hook openclaw compact-before",
 		"session:compact:after: ctxgit hook openclaw compact-after",
 	}
-	if res.Path != "hooks/ctxgit" || !res.Changed || res.Backup != "" || !reflect.DeepEqual(res.Added, want) {
+	if res.Path != dir || !res.Changed || res.Backup != "" || !reflect.DeepEqual(res.Added, want) {
 		t.Errorf("result %+v", res)
 	}
 	if len(res.Notes) == 0 || !strings.Contains(res.Notes[0], "openclaw hooks enable ctxgit") {
 		t.Errorf("notes %q", res.Notes)
 	}
-	md := readFile(t, root, "hooks/ctxgit/HOOK.md")
+	if _, err := os.Stat(filepath.Join(root, "hooks")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("hooks/ written into the repository: %v", err)
+	}
+	md := readFile(t, dir, "HOOK.md")
 	golden(t, "openclaw-HOOK.md", md)
 	front, _, ok := strings.Cut(strings.TrimPrefix(md, "---\n"), "\n---\n")
 	if !ok || !strings.HasPrefix(md, "---\n") {
@@ -643,7 +647,7 @@ func TestOpenClawInstall(t *testing.T) {
 		t.Error("HOOK.md has no marker line")
 	}
 
-	ts := readFile(t, root, "hooks/ctxgit/handler.ts")
+	ts := readFile(t, dir, "handler.ts")
 	if strings.Contains(ts, "throw") {
 		t.Error("handler.ts can throw")
 	}
@@ -652,8 +656,12 @@ func TestOpenClawInstall(t *testing.T) {
 	}
 	for _, s := range []string{
 		`const COMMAND: string = "ctxgit";`,
-		`const INSTALL_ROOT: string = ` + quoteJSON(root) + `;`,
-		`const cwd = repository();`,
+		`const cwd = directory(ctx);`,
+		// The repository comes from the event: the agent's workspace.
+		`ctx.workspaceDir`,
+		// The transcript from OpenClaw's agent database, bounded.
+		`FROM transcript_events WHERE session_id = ?`,
+		`fs.rmSync(path.dirname(file)`,
 		`from "node:child_process"`,
 		// No shell: the program and its arguments go to spawn apart, the
 		// program found on PATH with ".exe" on Windows.
@@ -665,7 +673,7 @@ func TestOpenClawInstall(t *testing.T) {
 		`timeout: TIMEOUT_MS`,
 		`cwd,`,
 		`child.stdin.end(input)`,
-		`run(["hook", "openclaw", name], input, cwd)`,
+		`run(["hook", "openclaw", name], payload(event, ctx, { agentId: agent }), cwd)`,
 		`run(["hook", "openclaw", "bootstrap", "--write"], input, cwd)`,
 		`ctx.bootstrapFiles.push({`,
 		`name: RECOVERY_FILE,`,
@@ -688,8 +696,8 @@ func TestOpenClawInstall(t *testing.T) {
 	if n, m := strings.Count(ts, "try {"), strings.Count(ts, "} catch {"); n != m || n < 5 {
 		t.Errorf("%d try blocks, %d catch blocks", n, m)
 	}
-	for _, rel := range []string{"hooks/ctxgit/HOOK.md", "hooks/ctxgit/handler.ts"} {
-		if fi, err := os.Stat(filepath.Join(root, rel)); err != nil || fi.Mode().Perm() != 0o644 {
+	for _, rel := range []string{"HOOK.md", "handler.ts"} {
+		if fi, err := os.Stat(filepath.Join(dir, rel)); err != nil || fi.Mode().Perm() != 0o644 {
 			t.Errorf("%s: %v %v", rel, fi.Mode(), err)
 		}
 	}
@@ -708,33 +716,34 @@ func TestOpenClawInstall(t *testing.T) {
 // replaces; a path (spaces and all: the handler runs no shell) goes into
 // handler.ts as a JSON string and is not listed as a required binary.
 func TestOpenClawCommandChange(t *testing.T) {
+	dir := openclawState(t)
 	root := t.TempDir()
 	install(t, Options{Root: root, Host: OpenClaw})
 	res := install(t, Options{Root: root, Host: OpenClaw, Program: `/opt/my tools/ctxgit`})
-	if !res.Changed || res.Backup != bk("hooks/ctxgit/HOOK.md") || len(res.Added) != 3 || len(res.Removed) != 3 {
+	if !res.Changed || res.Backup != bk("openclaw-hooks/ctxgit/HOOK.md") || len(res.Added) != 3 || len(res.Removed) != 3 {
 		t.Errorf("result %+v", res)
 	}
-	if !slices.Contains(res.Notes, "also backed up hooks/ctxgit/handler.ts as "+bk("hooks/ctxgit/handler.ts")) {
+	if !slices.Contains(res.Notes, "also backed up "+dir+"/handler.ts as "+bk("openclaw-hooks/ctxgit/handler.ts")) {
 		t.Errorf("notes %q", res.Notes)
 	}
 	if res.Removed[0] != "agent:bootstrap: ctxgit hook openclaw bootstrap" || res.Added[0] != `agent:bootstrap: /opt/my tools/ctxgit hook openclaw bootstrap` {
 		t.Errorf("added %q removed %q", res.Added, res.Removed)
 	}
-	ts := readFile(t, root, "hooks/ctxgit/handler.ts")
+	ts := readFile(t, dir, "handler.ts")
 	if !strings.Contains(ts, `const COMMAND: string = "/opt/my tools/ctxgit";`) {
 		t.Errorf("program not written into handler.ts")
 	}
-	if md := readFile(t, root, "hooks/ctxgit/HOOK.md"); strings.Contains(md, "requires") {
+	if md := readFile(t, dir, "HOOK.md"); strings.Contains(md, "requires") {
 		t.Errorf("HOOK.md requires a binary named by a path:\n%s", md)
 	}
-	// Uninstall removes the folder, backups included, and the hooks/
-	// folder it emptied.
+	// Uninstall removes the folder, backups included; OpenClaw's hooks/
+	// folder stays.
 	res = install(t, Options{Root: root, Host: OpenClaw, Uninstall: true})
 	if !res.Changed || len(res.Removed) != 3 || res.Removed[0] != `agent:bootstrap: /opt/my tools/ctxgit hook openclaw bootstrap` {
 		t.Errorf("uninstall %+v", res)
 	}
-	if _, err := os.Stat(filepath.Join(root, "hooks")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("hooks/ left behind")
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s left behind", dir)
 	}
 	res = install(t, Options{Root: root, Host: OpenClaw, Uninstall: true})
 	if res.Changed {
@@ -745,45 +754,49 @@ func TestOpenClawCommandChange(t *testing.T) {
 // docs/cli.md#init: uninstall removes only ctxgit's folder and files: other
 // hooks, and files the user put in ctxgit's folder, stay.
 func TestOpenClawUninstallKeepsOthers(t *testing.T) {
+	dir := openclawState(t)
+	state := filepath.Dir(filepath.Dir(dir))
 	root := t.TempDir()
-	writeFile(t, root, "hooks/mine/HOOK.md", "---\nname: mine\n---\n")
+	writeFile(t, state, "hooks/mine/HOOK.md", "---\nname: mine\n---\n")
 	install(t, Options{Root: root, Host: OpenClaw})
-	writeFile(t, root, "hooks/ctxgit/notes.txt", "mine")
+	writeFile(t, state, "hooks/ctxgit/notes.txt", "mine")
 	res := install(t, Options{Root: root, Host: OpenClaw, Uninstall: true})
 	if !res.Changed || len(res.Notes) != 1 {
 		t.Errorf("uninstall %+v", res)
 	}
-	if readFile(t, root, "hooks/ctxgit/notes.txt") != "mine" || readFile(t, root, "hooks/mine/HOOK.md") == "" {
+	if readFile(t, state, "hooks/ctxgit/notes.txt") != "mine" || readFile(t, state, "hooks/mine/HOOK.md") == "" {
 		t.Error("user files removed")
 	}
 	for _, f := range []string{"HOOK.md", "handler.ts"} {
-		if _, err := os.Stat(filepath.Join(root, "hooks/ctxgit", f)); !errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(dir, f)); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s left", f)
 		}
 	}
 }
 
-// docs/cli.md#init: a hooks/ctxgit folder that is not ctxgit's (no marker line
-// in its HOOK.md) is refused by install and uninstall alike, untouched; an
-// empty one is taken.
+// docs/cli.md#init: a ctxgit hook folder that is not ctxgit's (no marker
+// line in its HOOK.md) is refused by install and uninstall alike,
+// untouched; an empty one is taken.
 func TestOpenClawForeignFolder(t *testing.T) {
+	dir := openclawState(t)
 	root := t.TempDir()
-	writeFile(t, root, "hooks/ctxgit/HOOK.md", "---\nname: ctxgit\n---\nsomeone else's\n")
+	writeFile(t, dir, "HOOK.md", "---\nname: ctxgit\n---\nsomeone else's\n")
 	for _, uninstall := range []bool{false, true} {
 		_, err := Install(Options{Root: root, Host: OpenClaw, Uninstall: uninstall})
-		if err == nil || !strings.HasPrefix(err.Error(), "hooks/ctxgit/HOOK.md: the folder is not ctxgit's") || !errors.Is(err, spec.ErrInvalid) {
+		if err == nil || !strings.HasPrefix(err.Error(), dir+"/HOOK.md: the folder is not ctxgit's") || !errors.Is(err, spec.ErrInvalid) {
 			t.Errorf("uninstall=%v: %v", uninstall, err)
 		}
 	}
-	if got := readFile(t, root, "hooks/ctxgit/HOOK.md"); got != "---\nname: ctxgit\n---\nsomeone else's\n" {
+	if got := readFile(t, dir, "HOOK.md"); got != "---\nname: ctxgit\n---\nsomeone else's\n" {
 		t.Errorf("HOOK.md changed: %q", got)
 	}
-	if _, err := os.Stat(filepath.Join(root, "hooks/ctxgit/handler.ts")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, "handler.ts")); !errors.Is(err, os.ErrNotExist) {
 		t.Error("handler.ts written into a foreign folder")
 	}
 
+	dir = openclawState(t)
 	root = t.TempDir()
-	if err := os.MkdirAll(filepath.Join(root, "hooks/ctxgit"), 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if res := install(t, Options{Root: root, Host: OpenClaw}); !res.Changed || len(res.Added) != 3 {
@@ -836,6 +849,7 @@ func TestCursorVersion(t *testing.T) {
 // this version no longer uses (the PreToolUse nudge that answered a
 // permission question, a Stop that did nothing) and keeps the user's.
 func TestInstallRemovesRetiredEntries(t *testing.T) {
+	openclawState(t)
 	root := t.TempDir()
 	old := `{"hooks": {
   "PreToolUse": [

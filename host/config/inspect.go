@@ -96,8 +96,23 @@ func inspectJSON(root string, h *jsonHost, rel string) (Installed, bool) {
 }
 
 func inspectOpenClaw(root string) (Installed, bool) {
-	in := Installed{Host: OpenClaw, Path: openclawDir}
-	dir := filepath.Join(root, filepath.FromSlash(openclawDir))
+	// An earlier version's folder in the repository: OpenClaw finds it only
+	// when the repository is the agent's workspace; init moves it.
+	if in, ok := inspectOpenClawDir(filepath.Join(root, filepath.FromSlash(openclawOldDir)), openclawOldDir); ok {
+		if in.Err == nil {
+			in.Outdated = []string{"HOOK.md", "handler.ts"}
+		}
+		return in, true
+	}
+	dir, shown, err := openclawDir()
+	if err != nil {
+		return Installed{}, false
+	}
+	return inspectOpenClawDir(dir, shown)
+}
+
+func inspectOpenClawDir(dir, shown string) (Installed, bool) {
+	in := Installed{Host: OpenClaw, Path: shown}
 	md, err := os.ReadFile(filepath.Join(dir, "HOOK.md"))
 	if errors.Is(err, fs.ErrNotExist) || err == nil && !ownFolder(md) {
 		return in, false
@@ -113,7 +128,7 @@ func inspectOpenClaw(root string) (Installed, bool) {
 		in.Entries = openclawEntries(cmd)
 		in.Programs = appendProgram(nil, cmd)
 	}
-	for _, f := range openclawFiles(cmd, installedRoot(dir, root)) {
+	for _, f := range openclawFiles(cmd) {
 		if data, err := os.ReadFile(filepath.Join(dir, f.name)); err == nil && string(data) != f.content {
 			in.Outdated = append(in.Outdated, f.name)
 		}

@@ -12,6 +12,7 @@ import (
 // file lacks and the programs its hooks run; files without ctxgit's hooks
 // are not listed.
 func TestInspect(t *testing.T) {
+	dir := openclawState(t)
 	root := t.TempDir()
 	if got := Inspect(root); len(got) != 0 {
 		t.Fatalf("Inspect of an empty workspace = %+v", got)
@@ -29,7 +30,7 @@ func TestInspect(t *testing.T) {
 	for _, in := range got {
 		hosts = append(hosts, string(in.Host)+" "+in.Path)
 	}
-	want := []string{"claude-code .claude/settings.json", "codex .codex/hooks.json", "gemini .gemini/settings.json", "openclaw hooks/ctxgit"}
+	want := []string{"claude-code .claude/settings.json", "codex .codex/hooks.json", "gemini .gemini/settings.json", "openclaw " + dir}
 	if !reflect.DeepEqual(hosts, want) {
 		t.Fatalf("Inspect found %v, want %v", hosts, want)
 	}
@@ -44,7 +45,7 @@ func TestInspect(t *testing.T) {
 		t.Errorf("openclaw = %+v", o)
 	}
 	// A handler an older version wrote is reported as outdated.
-	os.WriteFile(filepath.Join(root, "hooks", "ctxgit", "handler.ts"), []byte("const COMMAND: string = \"/opt/bin/ctxgit\";\n// old\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "handler.ts"), []byte("const COMMAND: string = \"/opt/bin/ctxgit\";\n// old\n"), 0o644)
 	if o := Inspect(root)[3]; !reflect.DeepEqual(o.Outdated, []string{"handler.ts"}) {
 		t.Errorf("openclaw after an old handler = %+v", o)
 	}

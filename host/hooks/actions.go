@@ -213,6 +213,7 @@ func (c *call) preCompact() error {
 		return err
 	}
 	c.clearCycle(w.Root)
+	c.dropAnswer(w.Root)
 	return workspace.WriteFileAtomic(pendingPath(w.Root, c.session), []byte(w.Now().Format(time.RFC3339)+"\n"), 0o644)
 }
 
@@ -499,18 +500,26 @@ func (c *call) deliverPending(w *workspace.Workspace) error {
 
 // bootstrap gives OpenClaw's handler what the agent should see at its
 // bootstrap: the recovery after a compaction (a pending marker from
-// compact-before), else what a starting session sees (startupInjection);
-// with --write, CONTEXT_RECOVERY.md instead of stdout.
+// compact-before), else the answer kept from an earlier run of the session
+// (keptAnswer), else what a starting session sees (startupInjection); with
+// --write, CONTEXT_RECOVERY.md instead of stdout.
 func (c *call) bootstrap() error {
 	w, err := c.workspace()
 	if err != nil {
 		return err
 	}
 	c.recordSession(w.Root)
-	if exists(pendingPath(w.Root, c.session)) {
-		return c.deliverPending(w)
+	c.rememberRoot(w.Root, w.Now())
+	if err := c.recordWindow(w); err != nil {
+		return err
 	}
-	return c.startupInjection(w)
+	if exists(pendingPath(w.Root, c.session)) {
+		return c.keepAnswer(w, func() error { return c.deliverPending(w) })
+	}
+	if text, ok := c.keptAnswer(w); ok {
+		return c.writeContext(text)
+	}
+	return c.keepAnswer(w, func() error { return c.startupInjection(w) })
 }
 
 // checkpointOptions fills a checkpoint from the host: its usage, and the
@@ -519,12 +528,16 @@ func (c *call) bootstrap() error {
 func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compacting bool) workspace.CheckpointOptions {
 	o := workspace.CheckpointOptions{Session: c.session, Trigger: trigger, Host: c.Host}
 	if p := c.p; p.TokenCount != nil && *p.TokenCount > 0 {
-		// OpenClaw's count before compaction, over the window a host
-		// reported for the session, if any.
-		o.Usage = spec.TokenUsage{InputTokens: *p.TokenCount, Source: "host"}
-		if window := c.knownWindowIfAny(w.Root); window > 0 {
-			o.Usage.ContextWindow, o.Usage.Utilization = window, float64(*p.TokenCount)/float64(window)
+		// OpenClaw's count before compaction.
+		// OpenClaw's handler passes the window from the config; else the
+		// one its bootstrap recorded, else the default, so the header
+		// never reads "context 0%" at 150k tokens.
+		window := c.knownWindow(w.Root)
+		if p.ContextWindow != nil && *p.ContextWindow > 0 {
+			window = *p.ContextWindow
 		}
+		o.Usage = spec.TokenUsage{InputTokens: *p.TokenCount, ContextWindow: window,
+			Utilization: float64(*p.TokenCount) / float64(window), Source: "host"}
 	} else if p.ContextTokens != nil && p.ContextWindowSize != nil && *p.ContextWindowSize > 0 {
 		o.Usage = spec.TokenUsage{InputTokens: *p.ContextTokens, ContextWindow: *p.ContextWindowSize,
 			Utilization: float64(*p.ContextTokens) / float64(*p.ContextWindowSize), Source: "host"}

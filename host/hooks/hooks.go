@@ -60,6 +60,7 @@ type Payload struct {
 	SessionKey     string   `json:"sessionKey"`      // OpenClaw
 	TokenCount     *int64   `json:"tokenCount"`      // OpenClaw session:compact:before
 	SessionFile    string   `json:"sessionFile"`     // OpenClaw: the session's transcript
+	ContextWindow  *int64   `json:"contextWindow"`   // OpenClaw: the model's window, from its config
 	TranscriptPath string   `json:"transcript_path"`
 	Cwd            string   `json:"cwd"`
 	WorkspaceRoots []string `json:"workspace_roots"` // Cursor
@@ -72,6 +73,7 @@ type Payload struct {
 	ContextWindowSize   *int64   `json:"context_window_size"`
 	Context             struct {
 		WorkspaceDir string `json:"workspaceDir"`
+		SessionID    string `json:"sessionId"`
 		TokenCount   *int64 `json:"tokenCount"`
 		SessionFile  string `json:"sessionFile"`
 	} `json:"context"` // OpenClaw
@@ -176,10 +178,17 @@ func Handle(req Request) error {
 func (c *call) handle() error {
 	if c.Host == "openclaw" {
 		c.openclawPayload()
-		if ok, err := c.initialized(); !ok || err != nil {
-			// The handler runs in the repository it was installed into; a
-			// directory never initialised gets no .ctxgit/ from a hook.
-			return err
+		ok, err := c.initialized()
+		if (err != nil || !ok) && c.Event != "bootstrap" && c.rememberedRoot() {
+			// A compaction event names no workspace: the session's last
+			// bootstrap recorded its repository.
+			ok, err = c.initialized()
+		}
+		if !ok || err != nil {
+			// One handler serves every agent workspace: one that is no
+			// ctxgit workspace gets nothing from it, no .ctxgit/ and no
+			// log line on every run.
+			return nil
 		}
 	}
 	return c.dispatch()

@@ -1,23 +1,30 @@
 // ctxgit hook for OpenClaw, written by `ctxgit init --host openclaw`, which
 // rewrites it; `ctxgit init --host openclaw --uninstall` removes its folder.
 //
-// It does one thing: run `ctxgit hook openclaw <event>` in the repository this
-// folder was installed into (or CTXGIT_ROOT), with the event as JSON on stdin,
-// under a timeout. The agent's workspace (context.workspaceDir) may be another
-// directory: it is passed along, never used as the place to run. Whatever goes
-// wrong (ctxgit missing, slow or failing, an event of an unexpected shape), it
-// returns quietly and the agent goes on (docs/cli.md#hook).
+// It runs `ctxgit hook openclaw <event>` with the event as JSON on stdin,
+// under a timeout, and adds what the bootstrap answer prints to the run's
+// bootstrap files. One folder serves every workspace OpenClaw's agents work
+// in: the repository comes from the event (agent:bootstrap's workspaceDir),
+// never from where this folder sits. The compaction events carry no
+// workspace and no session file: ctxgit finds the repository from the
+// session key the last bootstrap recorded, and this handler passes the
+// session's transcript, read from OpenClaw's agent database, as a JSONL
+// file. Whatever goes wrong (ctxgit missing, slow or failing, an event of
+// an unexpected shape), it returns quietly and the agent goes on
+// (docs/cli.md#hook).
 
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 
 const COMMAND: string = __CTXGIT_COMMAND__;
-// The repository `ctxgit init --host openclaw` ran in.
-const INSTALL_ROOT: string = __CTXGIT_ROOT__;
 const TIMEOUT_MS = 30000;
 const MAX_OUTPUT = 1 << 20;
 const RECOVERY_FILE = "CONTEXT_RECOVERY.md";
+// The transcript passed at compaction: its newest events, enough for the
+// checkpoint's thread, files and tools, never the whole history.
+const MAX_EVENTS = 4000;
 
 const EVENTS: Record<string, string> = {
   "agent:bootstrap": "bootstrap",
@@ -45,12 +52,118 @@ function primitives(obj: unknown): Record<string, unknown> {
   return out;
 }
 
-function payload(event: any, ctx: any): string {
+// agentId is the agent a session key names ("agent:<id>:..."), else the
+// event's agentId, else OpenClaw's default agent.
+function agentId(sessionKey: unknown, ctx: any): string {
+  if (typeof ctx.agentId === "string" && ctx.agentId !== "") {
+    return ctx.agentId;
+  }
+  if (typeof sessionKey === "string") {
+    const parts = sessionKey.split(":");
+    if (parts.length >= 2 && parts[0] === "agent" && parts[1] !== "") {
+      return parts[1];
+    }
+  }
+  return "main";
+}
+
+// contextWindow is the window of the agent's model as the config states it
+// (models.providers.<p>.models[].contextTokens or contextWindow, or
+// agents.defaults.contextTokens); 0 when the config does not say.
+function contextWindow(cfg: any, agent: string): number {
+  try {
+    if (cfg === null || typeof cfg !== "object") {
+      return 0;
+    }
+    const defaults = cfg.agents?.defaults ?? {};
+    const entry = Array.isArray(cfg.agents?.list) ? cfg.agents.list.find((a: any) => a?.id === agent) : undefined;
+    const model = entry?.model ?? defaults.model;
+    const ref: unknown = typeof model === "string" ? model : model?.primary;
+    if (typeof ref === "string" && ref.includes("/")) {
+      const slash = ref.indexOf("/");
+      const provider = cfg.models?.providers?.[ref.slice(0, slash)];
+      const id = ref.slice(slash + 1);
+      const row = Array.isArray(provider?.models) ? provider.models.find((m: any) => m?.id === id) : undefined;
+      for (const n of [row?.contextTokens, row?.contextWindow]) {
+        if (typeof n === "number" && n > 0) {
+          return n;
+        }
+      }
+    }
+    const n = entry?.contextTokens ?? defaults.contextTokens;
+    return typeof n === "number" && n > 0 ? n : 0;
+  } catch {
+    return 0;
+  }
+}
+
+// stateDir is OpenClaw's state directory: OPENCLAW_STATE_DIR, else
+// .openclaw in OPENCLAW_HOME or the user's home.
+function stateDir(): string {
+  const env = process.env;
+  const expand = (p: string) => (p === "~" || p.startsWith("~/") ? path.join(os.homedir(), p.slice(1)) : p);
+  const override = env.OPENCLAW_STATE_DIR?.trim();
+  if (override) {
+    return path.resolve(expand(override));
+  }
+  const home = env.OPENCLAW_HOME?.trim();
+  return path.join(home ? path.resolve(expand(home)) : os.homedir(), ".openclaw");
+}
+
+// exportTranscript writes the session's newest transcript events, as
+// OpenClaw stores them in its agent database
+// (<stateDir>/agents/<agentId>/agent/openclaw-agent.sqlite, table
+// transcript_events), to a JSONL file in a fresh temporary folder; "" when
+// they cannot be read. The caller removes the folder.
+async function exportTranscript(agent: string, sessionId: unknown): Promise<string> {
+  if (typeof sessionId !== "string" || sessionId === "") {
+    return "";
+  }
+  let db: any;
+  try {
+    const file = path.join(stateDir(), "agents", agent, "agent", "openclaw-agent.sqlite");
+    if (!fs.existsSync(file)) {
+      return "";
+    }
+    const sqlite: any = await import("node:sqlite");
+    const zlib: any = await import("node:zlib");
+    db = new sqlite.DatabaseSync(file, { readOnly: true, timeout: 2000 });
+    const rows: any[] = db
+      .prepare(
+        "SELECT event_json, event_zstd FROM transcript_events WHERE session_id = ? ORDER BY seq DESC LIMIT ?",
+      )
+      .all(sessionId, MAX_EVENTS);
+    const lines: string[] = [];
+    for (const row of rows.reverse()) {
+      let text: unknown = row.event_json;
+      if (typeof text !== "string" && row.event_zstd != null && typeof zlib.zstdDecompressSync === "function") {
+        text = zlib.zstdDecompressSync(row.event_zstd).toString("utf8");
+      }
+      if (typeof text === "string" && text !== "") {
+        lines.push(text.replace(/\n/g, " "));
+      }
+    }
+    if (lines.length === 0) {
+      return "";
+    }
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ctxgit-openclaw-"));
+    const out = path.join(dir, "session.jsonl");
+    fs.writeFileSync(out, lines.join("\n") + "\n", { mode: 0o600 });
+    return out;
+  } catch {
+    return "";
+  } finally {
+    try {
+      db?.close();
+    } catch {
+      // Closed already.
+    }
+  }
+}
+
+function payload(event: any, ctx: any, extra: Record<string, unknown>): string {
   try {
     const context = primitives(ctx);
-    if (ctx.sessionEntry !== null && typeof ctx.sessionEntry === "object") {
-      context.sessionEntry = primitives(ctx.sessionEntry);
-    }
     if (Array.isArray(ctx.bootstrapFiles)) {
       context.bootstrapFiles = ctx.bootstrapFiles.map((f: any) =>
         f !== null && typeof f === "object" && typeof f.name === "string" ? f.name : "",
@@ -64,9 +177,9 @@ function payload(event: any, ctx: any): string {
       type: event.type,
       action: event.action,
       sessionKey: event.sessionKey,
-      tokenCount: typeof event.tokenCount === "number" ? event.tokenCount : undefined,
-      sessionFile: typeof event.sessionFile === "string" ? event.sessionFile : undefined,
+      tokenCount: typeof ctx.tokenCount === "number" ? ctx.tokenCount : undefined,
       timestamp,
+      ...extra,
       context,
     });
   } catch {
@@ -110,24 +223,20 @@ function program(): string {
   }
 }
 
-// repository is where ctxgit runs: the repository this folder sits in
-// (<repo>/hooks/ctxgit/) when the module system tells where that is, else
-// the one it was installed into, else CTXGIT_ROOT; never the agent's
-// workspace by default, which may be another directory.
-function repository(): string {
+// directory is where ctxgit starts looking for its workspace: the agent's
+// workspace for a bootstrap; for the compaction events, which name none,
+// CTXGIT_ROOT or the home directory, from where ctxgit finds the repository
+// the session's last bootstrap recorded.
+function directory(ctx: any): string {
   try {
-    if (typeof __dirname === "string" && __dirname !== "") {
-      return path.resolve(__dirname, "..", "..");
+    if (typeof ctx.workspaceDir === "string" && path.isAbsolute(ctx.workspaceDir) && fs.existsSync(ctx.workspaceDir)) {
+      return ctx.workspaceDir;
     }
-  } catch {
-    // No __dirname under native ES modules.
-  }
-  if (INSTALL_ROOT !== "") {
-    return INSTALL_ROOT;
-  }
-  try {
     const root = process.env.CTXGIT_ROOT;
-    return typeof root === "string" ? root : "";
+    if (typeof root === "string" && root !== "") {
+      return root;
+    }
+    return os.homedir();
   } catch {
     return "";
   }
@@ -210,16 +319,27 @@ const handler = async (event: any): Promise<void> => {
     }
     const name = EVENTS[key];
     const ctx: any = event.context !== null && typeof event.context === "object" ? event.context : {};
-    const cwd = repository();
+    const cwd = directory(ctx);
     if (cwd === "") {
       // Run nowhere rather than in the gateway's own directory.
       return;
     }
-    const input = payload(event, ctx);
-    if (name !== "bootstrap") {
-      await run(["hook", "openclaw", name], input, cwd);
+    const agent = agentId(event.sessionKey, ctx);
+    if (name === "compact-before") {
+      const file = await exportTranscript(agent, ctx.sessionId);
+      // run settles whatever ctxgit does, so the file always goes.
+      await run(["hook", "openclaw", name], payload(event, ctx, { agentId: agent, sessionFile: file || undefined }), cwd);
+      if (file !== "") {
+        fs.rmSync(path.dirname(file), { recursive: true, force: true });
+      }
       return;
     }
+    if (name !== "bootstrap") {
+      await run(["hook", "openclaw", name], payload(event, ctx, { agentId: agent }), cwd);
+      return;
+    }
+    const window = contextWindow(ctx.cfg, agent);
+    const input = payload(event, ctx, { agentId: agent, contextWindow: window > 0 ? window : undefined });
     if (!Array.isArray(ctx.bootstrapFiles)) {
       // Nothing to add the block to: ctxgit writes CONTEXT_RECOVERY.md
       // into the workspace instead.
