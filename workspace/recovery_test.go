@@ -295,7 +295,7 @@ func TestRecoveryHostPlan(t *testing.T) {
 func TestCheckpointHostPlan(t *testing.T) {
 	dir := t.TempDir()
 	w := openWS(t, dir)
-	if _, err := w.Decide("Use encoding/csv", "it quotes per RFC 4180"); err != nil {
+	if err := decide(w, "Use encoding/csv", "it quotes per RFC 4180"); err != nil {
 		t.Fatal(err)
 	}
 	hp := &spec.HostPlan{Tool: "update_plan"}

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
@@ -57,77 +55,15 @@ func readCurrentSession(path string) (CurrentSession, bool) {
 	return cur, true
 }
 
-// CurrentSession returns the session hooks last recorded for this
-// workspace, if the record is recent.
-func (w *Workspace) CurrentSession() (CurrentSession, bool) {
-	cur, ok := readCurrentSession(w.LocalPath(currentSessionFile))
+// CurrentSessionAt returns the session hooks last recorded for the
+// workspace at root, if the record is recent at now.
+func CurrentSessionAt(root string, now time.Time) (CurrentSession, bool) {
+	cur, ok := readCurrentSession(filepath.Join(root, filepath.FromSlash(spec.LocalDir), currentSessionFile))
 	if !ok {
 		return cur, false
 	}
-	age := w.Env.Now().Sub(cur.At)
+	age := now.Sub(cur.At)
 	return cur, age < currentSessionTTL && age > -time.Minute
-}
-
-// SessionChoice says how PickSession chose.
-type SessionChoice struct {
-	Session string
-	// Why is "" when the session was named exactly, else how it was
-	// found: "current host session", "newest session", "unique prefix".
-	Why string
-}
-
-// PickSession chooses the session a command works on (SPEC §6.3). A
-// session named with --session or CTXGIT_SESSION is used as given, except
-// that a command that only reads history takes a unique prefix of an
-// existing session. With none named, the current host session recorded by
-// the hooks is used; for a read, when that has no checkpoints either and
-// `default` has none, the newest session.
-func (w *Workspace) PickSession(given string, named, read bool) (SessionChoice, error) {
-	if named {
-		if !read || strings.Contains(given, "/") {
-			return SessionChoice{Session: given}, nil
-		}
-		return w.sessionByPrefix(given)
-	}
-	if cur, ok := w.CurrentSession(); ok && (!read || w.HasCheckpoints(cur.Session)) {
-		return SessionChoice{Session: cur.Session, Why: "current " + cur.Host + " session"}, nil
-	}
-	if !read || w.HasCheckpoints(given) {
-		return SessionChoice{Session: given}, nil
-	}
-	newest, err := w.Newest()
-	if err != nil || newest == nil {
-		return SessionChoice{Session: given}, err
-	}
-	return SessionChoice{Session: newest.Session, Why: "newest session"}, nil
-}
-
-// sessionByPrefix resolves a session named by a unique prefix of its key.
-func (w *Workspace) sessionByPrefix(given string) (SessionChoice, error) {
-	if w.HasCheckpoints(given) {
-		return SessionChoice{Session: given}, nil
-	}
-	sessions, err := w.Sessions()
-	if err != nil {
-		return SessionChoice{}, err
-	}
-	var hits []string
-	for _, s := range sessions {
-		if strings.HasPrefix(s.Name, given) {
-			hits = append(hits, s.Name)
-		}
-	}
-	sort.Strings(hits)
-	switch len(hits) {
-	case 0:
-		return SessionChoice{Session: given}, nil
-	case 1:
-		return SessionChoice{Session: hits[0], Why: "unique prefix"}, nil
-	}
-	if len(hits) > 5 {
-		hits = append(hits[:5], "…")
-	}
-	return SessionChoice{}, spec.Usage("session %q is ambiguous: it begins %s (give more of the key)", given, strings.Join(hits, ", "))
 }
 
 // HasCheckpoints reports whether the session's ref exists.

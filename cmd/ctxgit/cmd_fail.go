@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/taskstate"
 )
 
 func (a *app) failCommand() *cli.Command {
@@ -36,7 +37,7 @@ func (a *app) failCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			e, path, err := w.Fail(spec.FailureEntry{Summary: c.Args().First(), Type: t, Action: act, Lesson: c.String("lesson"), Body: c.String("details")})
+			e, path, err := taskstate.Fail(w, spec.FailureEntry{Summary: c.Args().First(), Type: t, Action: act, Lesson: c.String("lesson"), Body: c.String("details")})
 			if err != nil {
 				return err
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/host/transcript"
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/taskstate"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -106,7 +107,7 @@ func (c *call) startupInjection(w *workspace.Workspace) error {
 	card := ""
 	marker := localPath(w.Root, "onboarded", c.session)
 	if w.Config.Recovery.Onboarding && !w.HasCheckpoints(c.session) && !exists(marker) {
-		card = w.OnboardingCard() + "\n"
+		card = taskstate.OnboardingCard(w) + "\n"
 	}
 	session, title := c.session, workspace.ResumedTitle(c.session)
 	var newest *workspace.Resolved
@@ -122,7 +123,7 @@ func (c *call) startupInjection(w *workspace.Workspace) error {
 	injected := false
 	if newest != nil || card == "" {
 		_, err := w.Recover(workspace.RecoverOptions{
-			Session: session, SessionGiven: true, Status: w.PeekStatus(session), Title: title, NotStaleAgainst: true,
+			Session: session, SessionGiven: true, Status: taskstate.PeekStatus(w, session), Title: title, NotStaleAgainst: true,
 			Emit: func(r *workspace.RecoverResult) error {
 				injected = true
 				return c.writeContext(card + r.Block)
@@ -193,7 +194,7 @@ func (c *call) postCompact() error {
 // compaction both start over.
 func (c *call) clearCycle(root string) {
 	os.Remove(nudgePath(root, c.session))
-	workspace.ForgetReading(root, c.session)
+	taskstate.ForgetReading(root, c.session)
 	var st hookState
 	if ok, _ := readJSON(statePath(root, c.session), &st); ok {
 		st.LastAutoTokens = 0
@@ -290,7 +291,7 @@ func (c *call) gaugeFromTranscript() error {
 	if window == 0 {
 		window = c.knownWindow(w.Root)
 	}
-	_, err = c.gaugeUpdate(w, workspace.Pressure{Value: float64(u.Used()) / float64(window), Known: true,
+	_, err = c.gaugeUpdate(w, taskstate.Pressure{Value: float64(u.Used()) / float64(window), Known: true,
 		Source: "transcript", Tokens: u.Used(), Window: window})
 	return err
 }
@@ -415,14 +416,14 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 // pressure.flush (once a cycle), an automatic checkpoint from
 // pressure.auto_checkpoint when tokens grew by pressure.min_growth since
 // the last one. It reports whether a checkpoint was taken.
-func (c *call) gaugeUpdate(w *workspace.Workspace, p workspace.Pressure) (bool, error) {
+func (c *call) gaugeUpdate(w *workspace.Workspace, p taskstate.Pressure) (bool, error) {
 	if p.Tokens == 0 && p.Window > 0 {
 		p.Tokens = int64(p.Value * float64(p.Window)) // a percentage-only reading
 	}
 	// The newest reading, for `ctxgit status` without --pressure
 	// (docs/cli.md#status); lock-free: the file is the session's, replaced
 	// atomically.
-	if err := workspace.RecordReading(w.Root, c.session, p, w.Now()); err != nil {
+	if err := taskstate.RecordReading(w.Root, c.session, p, w.Now()); err != nil {
 		return false, err
 	}
 	// Decide without the lock first: a status line refreshes every turn,
@@ -479,7 +480,7 @@ func (t gaugeTodo) any() bool { return t.nudge || t.window || t.checkpoint }
 // marker from pressure.flush when there is none (or a stale undelivered
 // one), the window recorded when it changed, and an automatic checkpoint
 // from pressure.auto_checkpoint when tokens grew by pressure.min_growth.
-func (c *call) gaugeWork(w *workspace.Workspace, p workspace.Pressure) gaugeTodo {
+func (c *call) gaugeWork(w *workspace.Workspace, p taskstate.Pressure) gaugeTodo {
 	t := w.Config.Pressure
 	var todo gaugeTodo
 	if p.Value >= t.Flush {

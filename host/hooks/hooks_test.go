@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/taskstate"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -97,7 +98,7 @@ func TestNudgeCycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &call{Request: Request{Host: "claude-code", Env: env(dir, nil)}, session: "s", dir: dir}
-	reading := workspace.Pressure{Value: 0.66, Known: true, Source: "host"}
+	reading := taskstate.Pressure{Value: 0.66, Known: true, Source: "host"}
 	if _, err := c.gaugeUpdate(w, reading); err != nil {
 		t.Fatal(err)
 	}
@@ -152,8 +153,8 @@ func TestAutoCheckpoint(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644)
 	w, _ := workspace.Open(env(dir, nil), dir)
 	c := &call{Request: Request{Host: "claude-code", Env: env(dir, nil)}, session: "s", dir: dir}
-	reading := func(tokens int64) workspace.Pressure {
-		return workspace.Pressure{Value: float64(tokens) / 200000, Known: true, Source: "host", Tokens: tokens, Window: 200000}
+	reading := func(tokens int64) taskstate.Pressure {
+		return taskstate.Pressure{Value: float64(tokens) / 200000, Known: true, Source: "host", Tokens: tokens, Window: 200000}
 	}
 	for _, tc := range []struct {
 		tokens int64

@@ -1,8 +1,10 @@
-package workspace
+package taskstate
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // MaxOnboardingChars bounds the onboarding card (docs/cli.md#hook).
@@ -11,7 +13,7 @@ const MaxOnboardingChars = 600
 // OnboardingCard is what a session's first start tells the agent, as
 // facts: where its working state lives and the four commands that keep
 // it. `ctxgit init --host` prints the same card.
-func (w *Workspace) OnboardingCard() string {
+func OnboardingCard(w *workspace.Workspace) string {
 	p := w.Config.Paths
 	var b strings.Builder
 	b.WriteString("# ctxgit keeps this workspace's working state across compaction\n")
