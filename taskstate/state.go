@@ -24,15 +24,22 @@ func writeTaskState(w *workspace.Workspace, path string, ts *spec.TaskState) err
 const timeLayout = "2006-01-02T15:04:05Z07:00"
 
 // editTaskState applies fn to the task state under the workspace lock and
-// writes it back. The state must exist and be a ctxgit task state: edits
-// never create one (ensure does) or overwrite a legacy one.
+// writes it back. The state must exist and be a ctxgit task state: a
+// removal never creates one, and no edit overwrites a legacy one.
 func editTaskState(w *workspace.Workspace, fn func(ts *spec.TaskState) error) (*spec.TaskState, error) {
-	return editTaskStateArgs(w, nil, fn)
+	return editTask(w, nil, false, fn)
 }
 
 // editTaskStateArgs is editTaskState after checking the caller's text
-// arguments can be stored.
+// arguments can be stored, creating the task state first when there is
+// none (SPEC §12.1): `ctxgit state set next_action "…"`, as the
+// onboarding card teaches it, works in a workspace nothing ever ran
+// `ensure` in.
 func editTaskStateArgs(w *workspace.Workspace, args []string, fn func(ts *spec.TaskState) error) (*spec.TaskState, error) {
+	return editTask(w, args, true, fn)
+}
+
+func editTask(w *workspace.Workspace, args []string, create bool, fn func(ts *spec.TaskState) error) (*spec.TaskState, error) {
 	for _, a := range args {
 		if err := spec.CheckArg("the value", a); err != nil {
 			return nil, err
@@ -48,12 +55,35 @@ func editTaskStateArgs(w *workspace.Workspace, args []string, fn func(ts *spec.T
 		return nil, err
 	}
 	if !r.Exists {
-		return nil, spec.NotFound("%s does not exist: run `ctxgit ensure` to start a task", r.Path)
+		if !create {
+			return nil, spec.NotFound("%s does not exist: run `ctxgit ensure` to start a task", r.Path)
+		}
+		r.State = newTaskState(w, EnsureOptions{Session: currentSession(w)}, "")
 	}
 	if err := fn(r.State); err != nil {
 		return nil, err
 	}
 	return r.State, writeTaskState(w, r.Path, r.State)
+}
+
+// newTaskState is a new task's state as ensure starts it: the given
+// goal, else the plan's.
+func newTaskState(w *workspace.Workspace, o EnsureOptions, goal string) *spec.TaskState {
+	if goal == "" {
+		if p := w.ReadState().Plan; p != nil {
+			goal = p.Goal
+		}
+	}
+	return spec.NewTaskState(taskID(o, w), o.Session, goal, w.Now())
+}
+
+// currentSession is the session an edit that names none belongs to: the
+// host session the hooks recorded, else the default one (SPEC §6.3).
+func currentSession(w *workspace.Workspace) string {
+	if cur, ok := workspace.CurrentSessionAt(w.Root, w.Env.Now()); ok {
+		return cur.Session
+	}
+	return spec.DefaultSession
 }
 
 // TaskField gets one task-state field as text lines (a list gives one line
