@@ -24,6 +24,12 @@ const NudgeText = "Context is %.0f%% full; compaction will soon drop older turns
 	"the plan in %s (ctxgit plan mark N done), decisions (ctxgit decide \"…\" --why \"…\"), " +
 	"the failure log (ctxgit fail \"…\") and the next action (ctxgit state set next_action \"…\")."
 
+// NudgeTextNoPlan is NudgeText for a workspace without a plan file, where
+// `ctxgit plan mark` has nothing to mark: every command the nudge names
+// works as written. Its argument: the percentage.
+const NudgeTextNoPlan = "Context is %.0f%% full; compaction will soon drop older turns. What survives it is what ctxgit has saved: " +
+	"decisions (ctxgit decide \"…\" --why \"…\"), the failure log (ctxgit fail \"…\") and the next action (ctxgit state set next_action \"…\")."
+
 // defaultWindow is the context window assumed when neither the host nor
 // its transcript says (Claude's models' usual window).
 const defaultWindow = 200_000
@@ -265,7 +271,11 @@ func (c *call) deliverNudge(root string) error {
 	if w.Now().Sub(m.Timestamp) > time.Duration(w.Config.Pressure.NudgeStale) {
 		return os.Remove(path)
 	}
-	if err := c.writeContext(fmt.Sprintf(NudgeText, m.UsedPct, w.Config.Paths.Plan)); err != nil {
+	nudge := fmt.Sprintf(NudgeTextNoPlan, m.UsedPct)
+	if taskstate.HasPlan(w) {
+		nudge = fmt.Sprintf(NudgeText, m.UsedPct, w.Config.Paths.Plan)
+	}
+	if err := c.writeContext(nudge); err != nil {
 		return err
 	}
 	m.Flushed = true

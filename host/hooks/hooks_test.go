@@ -219,13 +219,14 @@ func TestWriteContextFormats(t *testing.T) {
 
 // The nudge states facts: no imperative opening, no "you must".
 func TestNudgeTextIsFactual(t *testing.T) {
-	text := fmt.Sprintf(NudgeText, 70.0, ".active-plan.md")
-	if !strings.HasPrefix(text, "Context is 70% full") {
-		t.Fatalf("nudge = %q", text)
-	}
-	for _, imperative := range []string{"Before the next step", "save your", "must", "You should", "Please"} {
-		if strings.Contains(text, imperative) {
-			t.Errorf("nudge %q contains the imperative %q", text, imperative)
+	for _, text := range []string{fmt.Sprintf(NudgeText, 70.0, ".active-plan.md"), fmt.Sprintf(NudgeTextNoPlan, 70.0)} {
+		if !strings.HasPrefix(text, "Context is 70% full") {
+			t.Fatalf("nudge = %q", text)
+		}
+		for _, imperative := range []string{"Before the next step", "save your", "must", "You should", "Please"} {
+			if strings.Contains(text, imperative) {
+				t.Errorf("nudge %q contains the imperative %q", text, imperative)
+			}
 		}
 	}
 }
