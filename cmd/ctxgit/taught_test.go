@@ -33,7 +33,7 @@ func TestTaughtCommands(t *testing.T) {
 // the hooks_*_cycle scripts).
 type taughtHost struct {
 	name, session string
-	hook          string // the name `ctxgit hook` takes, when not name
+	hook          string   // the name `ctxgit hook` takes, when not name
 	start         []string // stdin file and event of the session start
 	tool          []string // the after-tool event; none: the host gets no nudge
 	compact       [][]string
