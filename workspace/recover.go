@@ -109,6 +109,13 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 			return res, nil
 		}
 	}
+	if !r.Explicit && r.Checkpoint.Meta.Trigger == spec.TriggerRestore {
+		// A safety checkpoint holds the workspace before a restore
+		// changed it: a block from it would list restored files as
+		// deleted (issue 22).
+		res.Note = fmt.Sprintf("checkpoint %s was taken before a restore: not injected automatically (run `ctxgit recover %s` to show it)", name, name)
+		return res, nil
+	}
 	if !r.Explicit && o.NotStaleAgainst {
 		if f := w.stateNewerThan(r.Checkpoint.Meta.CreatedAt); f != "" {
 			res.Note = fmt.Sprintf("checkpoint %s is older than %s on disk: not injected automatically (run `ctxgit recover %s` to show it)", name, f, name)
