@@ -127,7 +127,9 @@ func (c *call) startupInjection(w *workspace.Workspace) error {
 		}
 	}
 	injected := false
-	if newest != nil || card == "" {
+	// Another session's block belongs to its task: a session whose plan
+	// has another goal, or none, gets the pointer (issue 22).
+	if newest != nil && sameGoal(w, newest.Checkpoint) || newest == nil && card == "" {
 		_, err := w.Recover(workspace.RecoverOptions{
 			Session: session, SessionGiven: true, Status: taskstate.PeekStatus(w, session), Title: title, NotStaleAgainst: true,
 			Emit: func(r *workspace.RecoverResult) error {
@@ -159,6 +161,13 @@ func (c *call) startupInjection(w *workspace.Workspace) error {
 		return workspace.WriteFileAtomic(marker, nil, 0o644)
 	}
 	return nil
+}
+
+// sameGoal reports whether the workspace's plan has a goal and it is
+// the one cp was taken under.
+func sameGoal(w *workspace.Workspace, cp *spec.Checkpoint) bool {
+	p := w.ReadState().Plan
+	return p != nil && strings.TrimSpace(p.Goal) != "" && strings.TrimSpace(p.Goal) == strings.TrimSpace(string(cp.Plan.Goal))
 }
 
 // pointerText tells a brand-new session, in at most three lines, that
