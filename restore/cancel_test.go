@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ctxgit/ctxgit/internal/wstest"
+	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs/vcstest"
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -26,11 +27,16 @@ func TestRestoreCancelled(t *testing.T) {
 	name := from.Checkpoint.Meta.CheckpointID
 	partial := 0
 	// The first pass takes the safety checkpoint (and is interrupted in
-	// it); the second, from the same changes, reuses it, so its checks
+	// it). A finished restore ends with a checkpoint of the restored
+	// workspace, so the second pass starts from what a restore that failed
+	// after its safety checkpoint leaves: that one, reused, so its checks
 	// reach the file writes one by one.
-	for range 2 {
-		restoreUntilDone(t, w, dir, name, &partial)
+	restoreUntilDone(t, w, dir, name, &partial)
+	wstest.WriteTree(t, dir, "new", 4, 5)
+	if _, err := w.Checkpoint(workspace.CheckpointOptions{Trigger: spec.TriggerRestore, Message: "before restoring default:" + name + " (whole snapshot)"}); err != nil {
+		t.Fatal(err)
 	}
+	restoreUntilDone(t, w, dir, name, &partial)
 	if partial == 0 {
 		t.Fatal("no restore was interrupted between files: the test proves nothing")
 	}

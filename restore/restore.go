@@ -87,6 +87,11 @@ type Result struct {
 	// Safety is the checkpoint taken first; nil on a dry run and when
 	// there was nothing to change.
 	Safety *workspace.CheckpointResult
+	// After is the checkpoint the restore ends with, of the workspace as
+	// it left it (trigger post-restore), so the next block is built from
+	// the restored state, never from the safety checkpoint; nil when
+	// Safety is.
+	After  *workspace.CheckpointResult
 	DryRun bool
 	// RemovedTemp counts the temporary files killed writers left in the
 	// directories the restore works in, removed (docs/cli.md#restore).
@@ -265,6 +270,12 @@ func (w *ws) restore(opts Options, scope []string) (*Result, error) {
 	if err := w.applyRestore(opts.Ctx, store, res.Changes); err != nil {
 		return res, fmt.Errorf("%w; the safety checkpoint %s holds the workspace as it was before (ctxgit restore --delete %s puts it back)", err, safetyName, safetyName)
 	}
+	after, err := w.CheckpointHeld(workspace.CheckpointOptions{Session: opts.Session, Trigger: spec.TriggerRestored,
+		Message: "restored " + strings.TrimPrefix(restoreMessage(label, scope), "before restoring "), Ctx: opts.Ctx})
+	if err != nil {
+		return res, fmt.Errorf("restored, but the checkpoint of the restored workspace failed: %w", err)
+	}
+	res.After = after
 	return res, nil
 }
 

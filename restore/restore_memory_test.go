@@ -9,6 +9,8 @@ import (
 	"os"
 	"runtime"
 	"testing"
+
+	"github.com/ctxgit/ctxgit/vcs"
 )
 
 // Issue 13 item 15: with snapshot.max_file_size 0 any file is
@@ -26,7 +28,11 @@ func TestRestoreLargeFileBoundedMemory(t *testing.T) {
 
 	for _, stage := range []string{"loose object", "pack"} {
 		if stage == "pack" {
-			if _, err := w.Repack(context.Background()); err != nil {
+			store, err := w.DiskStore()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := store.Repack(context.Background(), vcs.RepackAll, nil); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -477,8 +477,11 @@ func TestRestoreRetryReusesSafety(t *testing.T) {
 	if res.Safety == nil || res.Safety.Checkpoint.Meta.CheckpointID != "cp_002" {
 		t.Fatalf("safety checkpoint %+v, want cp_002 reused", res.Safety)
 	}
-	if entries, _ := w.Log(spec.DefaultSession, 0); len(entries) != 2 {
-		t.Errorf("%d checkpoints after the retry, want 2", len(entries))
+	// Issue 22: the restore ends with a checkpoint of the restored
+	// workspace, the session's newest.
+	entries, _ := w.Log(spec.DefaultSession, 0)
+	if len(entries) != 3 || res.After == nil || res.After.Commit != entries[0].Commit || res.After.Checkpoint.Meta.Trigger != spec.TriggerRestored {
+		t.Errorf("%d checkpoints after the retry, want 3, the newest the restored workspace (%+v)", len(entries), res.After)
 	}
 	if data, _ := os.ReadFile(w.Path("a.txt")); string(data) != "a1" {
 		t.Errorf("a.txt = %q after the restore", data)
@@ -500,7 +503,7 @@ func TestRestoreRetryReusesSafety(t *testing.T) {
 			t.Fatal(err)
 		}
 		after, _ := w.Log(spec.DefaultSession, 0)
-		if len(after) != len(before)+1 || res.Safety.Commit != after[0].Commit {
+		if len(after) != len(before)+2 || res.Safety.Commit != after[1].Commit || res.After.Commit != after[0].Commit {
 			t.Errorf("%s head: %d checkpoints before, %d after; safety %s", trigger, len(before), len(after), res.Safety.Checkpoint.Meta.CheckpointID)
 		}
 	}

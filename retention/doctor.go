@@ -354,7 +354,7 @@ func doctorObjects(w *workspace.Workspace, r *DoctorResult, store vcs.ObjectFile
 		}
 		return nil
 	}
-	res, err := w.Repack(opts.Ctx)
+	res, err := repack(opts.Ctx, w)
 	if err != nil {
 		if cerr := workspace.ContextErr(opts.Ctx); cerr != nil {
 			return cerr
@@ -409,7 +409,7 @@ func doctorTemp(w *workspace.Workspace, r *DoctorResult, store tempStore, fix bo
 			Message: fmt.Sprintf("%d temporary file(s) in the workspace left by killed ctxgit writes, %s: %s", found.Len(), HumanBytes(found.Size()), listShort(found.Paths())),
 			Fix:     "--fix removes them"})
 		if fix {
-			if n, size := w.RemoveStrayTempsFound(found); n > 0 {
+			if n, size := found.Remove(); n > 0 {
 				f.Fixed, f.Fix = true, fmt.Sprintf("removed %d (%s)", n, HumanBytes(size))
 			}
 		}

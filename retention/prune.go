@@ -134,7 +134,7 @@ func Prune(w *workspace.Workspace, opts PruneOptions) (*PruneResult, error) {
 	if err := applyPrune(w, opts.Ctx, store, res); err != nil {
 		return nil, err
 	}
-	rep, err := w.RepackLocked(opts.Ctx)
+	rep, err := repackLocked(opts.Ctx, w)
 	if err != nil {
 		return res, fmt.Errorf("history pruned, but the repack failed (nothing was deleted by it): %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/review"
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/taskstate"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -40,17 +41,17 @@ func history(t *testing.T) *workspace.Workspace {
 		now = now.Add(10 * time.Minute)
 	}
 	write(".active-plan.md", "## Plan: P\n\n### Steps\n1. Read [in progress]\n2. Write\n\n### Open items\n- [ ] Which delimiter?\n")
-	if _, err := w.Decide("Use encoding/csv", ""); err != nil {
+	if _, err := taskstate.Decide(w, "Use encoding/csv", ""); err != nil {
 		t.Fatal(err)
 	}
 	cp("one")
 
 	write(".active-plan.md", "## Plan: P\n\n### Steps\n1. Read ✅\n2. Write [in progress]\n\n### Open items\n- [ ] Page size?\n")
 	write("csv.go", "package csv\n")
-	if _, err := w.Decide("Page with keyset pagination", "no streaming"); err != nil {
+	if _, err := taskstate.Decide(w, "Page with keyset pagination", "no streaming"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := w.Fail(spec.FailureEntry{Summary: "streaming fails", Type: "Logic/Approach", Action: "Pivot"}); err != nil {
+	if _, _, err := taskstate.Fail(w, spec.FailureEntry{Summary: "streaming fails", Type: "Logic/Approach", Action: "Pivot"}); err != nil {
 		t.Fatal(err)
 	}
 	cp("two")

@@ -29,6 +29,9 @@ const (
 	TriggerSessionEnd = "session-end"
 	TriggerHalt       = "halt"
 	TriggerRestore    = "pre-restore"
+	// TriggerRestored is the checkpoint a restore ends with: the
+	// workspace as the restore left it.
+	TriggerRestored = "post-restore"
 )
 
 // TriggerRE is the form of a trigger name.

@@ -59,7 +59,7 @@ func LostHeadNote(session string, lost vcs.Hash, cpID string) string {
 }
 
 // noteBadSession records a skipped session ref, once.
-func (w *Workspace) noteBadSession(b BadSession) {
+func noteBadSession(w *Workspace, b BadSession) {
 	if w.badSessions == nil {
 		w.badSessions = map[string]BadSession{}
 	}
@@ -68,9 +68,9 @@ func (w *Workspace) noteBadSession(b BadSession) {
 
 // goodHead reads a session ref's head commit; a head that does not read
 // as a commit is noted and reported false.
-func (w *Workspace) goodHead(store vcs.Store, key string, ref vcs.Ref) bool {
+func goodHead(w *Workspace, store vcs.Store, key string, ref vcs.Ref) bool {
 	if _, err := vcs.ReadCommit(store, ref.ID); err != nil {
-		w.noteBadSession(BadSession{Session: key, Ref: ref.Name, ID: ref.ID, Err: err})
+		noteBadSession(w, BadSession{Session: key, Ref: ref.Name, ID: ref.ID, Err: err})
 		return false
 	}
 	return true

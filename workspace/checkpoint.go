@@ -95,16 +95,7 @@ func (w *Workspace) Checkpoint(opts CheckpointOptions) (*CheckpointResult, error
 		return nil, err
 	}
 	defer lock.Unlock()
-	return w.checkpointLocked(opts)
-}
-
-// CheckpointHeld is Checkpoint for a caller that already holds the
-// workspace lock.
-func (w *Workspace) CheckpointHeld(opts CheckpointOptions) (*CheckpointResult, error) {
-	if err := opts.normalize(); err != nil {
-		return nil, err
-	}
-	return w.checkpointLocked(opts)
+	return w.CheckpointHeld(opts)
 }
 
 // normalize fills the defaults and refuses what no checkpoint may hold.
@@ -127,7 +118,12 @@ func (o *CheckpointOptions) normalize() error {
 	return spec.CheckArg("--next", o.NextAction)
 }
 
-func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult, error) {
+// CheckpointHeld is Checkpoint for a caller that already holds the
+// workspace lock.
+func (w *Workspace) CheckpointHeld(opts CheckpointOptions) (*CheckpointResult, error) {
+	if err := opts.normalize(); err != nil {
+		return nil, err
+	}
 	store, err := w.Store()
 	if err != nil {
 		return nil, err
@@ -153,7 +149,7 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 		}
 	}
 	ref := w.SessionRef(opts.Session)
-	prevID, prev, err := w.head(store, ref)
+	prevID, prev, err := readHead(store, ref)
 	// A head that does not read as a commit (pruned by a concurrent
 	// git gc --prune=now, say) would fail this session forever: start a
 	// new chain that records it instead (SPEC §7.5).
@@ -174,7 +170,7 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 	}()
 	so := w.snapshotOptions(store)
 	so.Progress = opts.Progress
-	so.Previous = w.previousTree(store, opts.Session)
+	so.Previous = previousTree(w, store, opts.Session)
 	so.Ctx = opts.Ctx
 	snap, err := vcs.Snapshot(pending, so)
 	if err != nil {
@@ -262,7 +258,7 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 	committed = true
 	// A holder that lost the lock while stopped publishes nothing: not
 	// the ref, not the worktree copies (SPEC §13).
-	if err := w.checkHeld(); err != nil {
+	if err := w.CheckHeld(); err != nil {
 		return nil, err
 	}
 	if err := store.UpdateRef(ref, commitID, cmp.Or(lost, prevID)); err != nil {
@@ -283,10 +279,10 @@ func (w *Workspace) checkpointLocked(opts CheckpointOptions) (*CheckpointResult,
 	// failure to write them must not hide that the checkpoint was taken.
 	res := &CheckpointResult{Checkpoint: cp, Commit: commitID, Ref: ref, Snapshot: snap, Problems: st.Problems, LostHead: lost,
 		SecretsReported: prev != nil && maps.Equal(prev.Snapshot.Excluded, snap.Excluded)}
-	if err := w.publish(w.Path(spec.CheckpointYAMLPath), yamlData, 0o644); err != nil {
+	if err := w.Publish(w.Path(spec.CheckpointYAMLPath), yamlData, 0o644); err != nil {
 		res.Problems = append(res.Problems, &spec.FileError{Path: spec.CheckpointYAMLPath, Err: unwrapPathError(err)})
 	}
-	if err := w.publish(w.Path(spec.ContextCheckpoint), md, 0o644); err != nil {
+	if err := w.Publish(w.Path(spec.ContextCheckpoint), md, 0o644); err != nil {
 		res.Problems = append(res.Problems, &spec.FileError{Path: spec.ContextCheckpoint, Err: unwrapPathError(err)})
 	}
 	os.Remove(w.Path(spec.ContextRecovered))
@@ -305,7 +301,7 @@ func (w *Workspace) snapshotOptions(store *vcs.GitStore) vcs.SnapshotOptions {
 		MaxFileSize: int64(w.Config.Snapshot.MaxFileSize),
 		StatCache:   w.LocalPath("statcache"),
 		StoreKey:    store.CommonDir(),
-		FS:          w.fsFlags(),
+		FS:          w.FSFlags(),
 	}
 	if w.Repo != nil {
 		o.RepoTop = w.Repo.WorkTree
@@ -408,9 +404,9 @@ func capChanges(changes []vcs.Change, max int) ([]spec.FileChange, int) {
 	return out, len(changes)
 }
 
-// head reads a session's newest checkpoint; a session with none yet gives
+// readHead reads a session's newest checkpoint; a session with none yet gives
 // zero values.
-func (w *Workspace) head(store vcs.Store, ref string) (vcs.Hash, *spec.Checkpoint, error) {
+func readHead(store vcs.Store, ref string) (vcs.Hash, *spec.Checkpoint, error) {
 	id, err := store.ReadRef(ref)
 	if errors.Is(err, vcs.ErrRefNotFound) {
 		return vcs.ZeroHash, nil, nil
@@ -495,7 +491,7 @@ func (w *Workspace) buildCheckpoint(opts CheckpointOptions, st *State, prev *spe
 		cp.OpenItems = append(cp.OpenItems, opts.Task.Blockers...)
 	}
 
-	cp.Working.NextAction = spec.Text(w.nextAction(opts, st))
+	cp.Working.NextAction = spec.Text(nextAction(opts, st))
 	cp.Working.Topic = spec.Text(firstLine(opts.Message))
 	if cp.Working.Topic == "" {
 		cp.Working.Topic = cp.Plan.Title
@@ -602,7 +598,7 @@ func (w *Workspace) StateFiles() []string {
 
 // nextAction is, in order: the caller's, the task state's, else "continue"
 // with the plan's current step (SPEC §10.4).
-func (w *Workspace) nextAction(opts CheckpointOptions, st *State) string {
+func nextAction(opts CheckpointOptions, st *State) string {
 	if opts.NextAction != "" {
 		return opts.NextAction
 	}

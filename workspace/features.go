@@ -27,7 +27,7 @@ func (w *Workspace) PendingCheckpoint(ctx context.Context, s vcs.Store, session 
 		return nil, vcs.ZeroHash, errors.New("no checkpoint store yet")
 	}
 	so := w.snapshotOptions(store)
-	so.Previous = w.previousTree(store, session)
+	so.Previous = previousTree(w, store, session)
 	so.Ctx = ctx
 	snap, err := vcs.Snapshot(s, so)
 	if err != nil {
@@ -43,28 +43,16 @@ func (w *Workspace) PendingCheckpoint(ctx context.Context, s vcs.Store, session 
 // SessionHead reads a session's newest checkpoint from store; a session
 // with none yet gives zero values.
 func (w *Workspace) SessionHead(store vcs.Store, session string) (vcs.Hash, *spec.Checkpoint, error) {
-	return w.head(store, w.SessionRef(session))
+	return readHead(store, w.SessionRef(session))
 }
-
-// FSFlags is what the workspace's file system cannot do (SPEC §9.7).
-func (w *Workspace) FSFlags() vcs.FSFlags { return w.fsFlags() }
-
-// CheckHeld fails when the workspace lock this process took is no longer
-// its own (SPEC §13); a write checks it just before it publishes. Without
-// a held lock it passes.
-func (w *Workspace) CheckHeld() error { return w.checkHeld() }
 
 // RemoveStrayTemps removes the temporary files killed ctxgit processes
 // left in the workspace-relative directories dirs, returning how many
 // went (SPEC §3.3).
 func (w *Workspace) RemoveStrayTemps(dirs []string) int {
-	n, _ := w.removeStrayTemps(w.strayTemps(dirs))
+	n, _ := removeStrayTemps(w.Root, strayTemps(w.Root, dirs))
 	return n
 }
-
-// SessionsPath is this workspace's session prefix below refs/ctxgit/:
-// "sessions/", or "ws/<ns>/sessions/" for a subdirectory's namespace.
-func (w *Workspace) SessionsPath() string { return w.sessionsPath() }
 
 // ValidateRemoteName checks a remote's name as the namespace of its
 // fetched refs: one ref path component, held to a session key's rules.
@@ -82,8 +70,8 @@ func CheckpointIDOf(s vcs.Store, id vcs.Hash) string {
 
 // What retention (prune and doctor) needs of the core. Doctor reads what
 // only a store on disk offers (ref locks, bad packs, loose-object counts,
-// temporary files), through vcs.DiskStore; prune repacks through
-// RepackLocked, doctor through Repack.
+// temporary files), through vcs.DiskStore; prune and doctor repack
+// through it too.
 
 // DiskStore opens the checkpoint store with its upkeep (vcs.DiskStore):
 // nil (and no error), with nothing created, when there is none yet.
@@ -107,58 +95,8 @@ func (w *Workspace) FetchStore() (vcs.FetchStore, error) {
 	return store, nil
 }
 
-// RecoveredPath is the replay marker file of session (SPEC §10.3).
-func (w *Workspace) RecoveredPath(session string) string { return w.recoveredPath(session) }
-
 // EntryOf is the history entry of checkpoint commit c with id id.
 func EntryOf(id vcs.Hash, c *vcs.Commit) Entry { return entryOf(id, c) }
-
-// Repack packs the store under the workspace lock, as prune does after
-// pruning (SPEC §14.4). It returns nil when there is no store.
-// ctx, when not nil, ends a wait for the lock and interrupts the repack
-// before it publishes anything.
-func (w *Workspace) Repack(ctx context.Context) (*vcs.RepackResult, error) {
-	lock, err := w.LockContext(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer lock.Unlock()
-	return w.RepackLocked(ctx)
-}
-
-// RepackLocked is Repack for a caller that already holds the workspace
-// lock; ctx, when not nil, interrupts it before anything is deleted.
-func (w *Workspace) RepackLocked(ctx context.Context) (*vcs.RepackResult, error) {
-	store, err := w.storeIfAny()
-	if err != nil || store == nil {
-		return nil, err
-	}
-	return w.repack(ctx, store)
-}
-
-// repack gives the space back (SPEC §14.4): the private store is repacked
-// whole; in a repository ctxgit only packs the loose objects its refs
-// reach and leaves the rest to git's gc.
-func (w *Workspace) repack(ctx context.Context, store vcs.Repacker) (*vcs.RepackResult, error) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if w.Repo == nil {
-		return store.Repack(ctx, vcs.RepackAll, nil)
-	}
-	refs, err := store.ListRefs(spec.RefPrefix)
-	if err != nil {
-		return nil, err
-	}
-	roots := make([]vcs.Hash, 0, len(refs))
-	for _, r := range refs {
-		// A ref at a missing object (SPEC §7.5) reaches nothing to pack.
-		if ok, err := store.HasObject(r.ID); err == nil && ok {
-			roots = append(roots, r.ID)
-		}
-	}
-	return store.Repack(ctx, vcs.RepackLoose, roots)
-}
 
 // WorkspaceLock is who holds the workspace lock (SPEC §13), as doctor
 // reports it.
@@ -190,11 +128,16 @@ func (l *WorkspaceLock) Remove() bool { return takeOver(l.path, l.raw) }
 
 // StrayTemps are the temporary files killed ctxgit writes left in the
 // workspace (SPEC §3.3).
-type StrayTemps struct{ found []strayTemp }
+type StrayTemps struct {
+	root  string
+	found []strayTemp
+}
 
 // FindStrayTemps looks for them anywhere in the workspace but inside .git
 // directories, nested repositories and the private store.
-func (w *Workspace) FindStrayTemps() StrayTemps { return StrayTemps{w.strayTemps(nil)} }
+func (w *Workspace) FindStrayTemps() StrayTemps {
+	return StrayTemps{w.Root, strayTemps(w.Root, nil)}
+}
 
 // Len is how many were found.
 func (s StrayTemps) Len() int { return len(s.found) }
@@ -217,11 +160,9 @@ func (s StrayTemps) Paths() []string {
 	return out
 }
 
-// RemoveStrayTempsFound removes what FindStrayTemps found, returning how
-// many went and their size.
-func (w *Workspace) RemoveStrayTempsFound(s StrayTemps) (int, int64) {
-	return w.removeStrayTemps(s.found)
-}
+// Remove removes what FindStrayTemps found, returning how many went and
+// their size.
+func (s StrayTemps) Remove() (int, int64) { return removeStrayTemps(s.root, s.found) }
 
 // OpenForDoctor opens the workspace at root like Open, but a config file
 // that does not parse is returned as configErr beside a workspace on the
@@ -255,3 +196,16 @@ func ContextErr(ctx context.Context) error { return ctxErr(ctx) }
 // UnwrapPathError drops the absolute path from an os error, for a message
 // that already names the workspace-relative file.
 func UnwrapPathError(err error) error { return unwrapPathError(err) }
+
+// What the task-state contract (package taskstate) needs of the core
+// beside the calls above: reading a state file it is about to edit
+// under the same bound ReadState uses.
+
+// MaxStateFile bounds what ctxgit reads of one state file.
+const MaxStateFile = maxStateFile
+
+// ErrTooLarge is ReadLimited's error for a file larger than its limit.
+var ErrTooLarge = errTooLarge
+
+// ReadLimited reads a regular file of at most limit bytes.
+func ReadLimited(path string, limit int64) ([]byte, error) { return readLimited(path, limit) }

@@ -74,11 +74,11 @@ func readRegularLimited(path string, fi fs.FileInfo, limit int64) ([]byte, error
 	return data, nil
 }
 
-// writeStateFile replaces a state file a person keeps (plan, logs, task
+// WriteStateFile replaces a state file a person keeps (plan, logs, task
 // state). When it is a symlink to a file inside the workspace — a plan
 // kept in docs/ and linked from the root — the target is written and the
 // link stays; a link leading outside the workspace is refused.
-func (w *Workspace) writeStateFile(rel string, data []byte) error {
+func (w *Workspace) WriteStateFile(rel string, data []byte) error {
 	path := w.Path(rel)
 	perm := filePerm(path)
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
@@ -91,11 +91,19 @@ func (w *Workspace) writeStateFile(rel string, data []byte) error {
 		}
 		path = target
 	}
-	if err := w.publish(path, data, perm); err != nil {
+	if err := w.Publish(path, data, perm); err != nil {
 		if errors.Is(err, spec.ErrConflict) {
 			return err
 		}
 		return &spec.FileError{Path: rel, Err: unwrapPathError(err)}
 	}
 	return nil
+}
+
+// filePerm keeps an edited file's permissions.
+func filePerm(path string) fs.FileMode {
+	if fi, err := os.Stat(path); err == nil {
+		return fi.Mode().Perm()
+	}
+	return 0o644
 }

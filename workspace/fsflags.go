@@ -6,12 +6,12 @@ import (
 	"github.com/ctxgit/ctxgit/vcs"
 )
 
-// fsFlags is what the workspace's file system cannot do (SPEC §9.7):
+// FSFlags is what the workspace's file system cannot do (SPEC §9.7):
 // core.ignoreCase, core.fileMode and core.symlinks from the repository's
 // config, as git reads them; outside git, found by trying, as git init
 // does, in .ctxgit/local/ (or .ctxgit/). When neither answers, a Linux
 // file system.
-func (w *Workspace) fsFlags() vcs.FSFlags {
+func (w *Workspace) FSFlags() vcs.FSFlags {
 	if w.Repo != nil {
 		if f, err := vcs.ReadFSFlags(w.Repo.CommonDir); err == nil {
 			return f
@@ -30,7 +30,7 @@ func (w *Workspace) fsFlags() vcs.FSFlags {
 }
 
 // previousTree is the tree of a session's last checkpoint, zero if none.
-func (w *Workspace) previousTree(store vcs.Store, session string) vcs.Hash {
+func previousTree(w *Workspace, store vcs.Store, session string) vcs.Hash {
 	id, err := store.ReadRef(w.SessionRef(session))
 	if err != nil {
 		return vcs.ZeroHash

@@ -101,7 +101,7 @@ func (w *Workspace) Sessions() ([]vcs.Ref, error) {
 		if strings.Contains(key, "/") {
 			continue // another namespace's refs nested below ours
 		}
-		if !w.goodHead(store, key, r) {
+		if !goodHead(w, store, key, r) {
 			continue
 		}
 		r.Name = key
@@ -175,7 +175,7 @@ func (w *Workspace) resolve(name, session string, validate func(string) error, p
 	if err != nil {
 		return nil, err
 	}
-	found, err := w.resolveInChain(store, head, name, session)
+	found, err := resolveInChain(store, head, name, session)
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +200,7 @@ func wellFormedName(name string) bool {
 	return name == "" || hexRE().MatchString(name)
 }
 
-func (w *Workspace) resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.Hash, error) {
+func resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.Hash, error) {
 	if name == "" {
 		name = "@"
 	}
@@ -269,7 +269,7 @@ func (w *Workspace) resolveHexAnywhere(store vcs.Store, name string) (*Resolved,
 	}
 	var hits []*Resolved
 	for _, s := range sessions {
-		id, err := w.resolveInChain(store, s.ID, name, s.Name)
+		id, err := resolveInChain(store, s.ID, name, s.Name)
 		if err == nil {
 			hits = append(hits, &Resolved{Session: s.Name, Commit: id, Explicit: true})
 		}

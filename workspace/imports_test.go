@@ -17,6 +17,7 @@ const module = "github.com/ctxgit/ctxgit/"
 var (
 	hostGroup    = []string{"host"}
 	featureGroup = []string{"review", "restore", "sharing", "retention"}
+	taskGroup    = []string{"taskstate"}
 	coreGroup    = []string{"workspace"}
 	vcsGroup     = []string{"vcs"}
 	markdownPkg  = []string{"markdown"}
@@ -44,18 +45,19 @@ var importExceptions = map[string]string{
 }
 
 var layerRules = []layerRule{
-	{"workspace", [][]string{hostGroup, featureGroup}, "workspace must not import host code or a feature package", true, nil},
+	{"workspace", [][]string{hostGroup, featureGroup, taskGroup}, "workspace must not import host code, a feature package or the task-state contract", true, nil},
+	{"taskstate", [][]string{hostGroup, featureGroup}, "the task-state contract sits below host code and the feature packages, above workspace", true, nil},
 	{"cmd/ctxgit", [][]string{vcsGroup}, "the command reaches the store through workspace and the feature packages", true, nil},
 	{"host", [][]string{featureGroup}, "host code and the feature packages sit side by side; what both name lives in workspace", true, nil},
 	{"review", [][]string{hostGroup, without(featureGroup, "review")}, "a feature package imports no host code and no other feature", true, nil},
 	{"restore", [][]string{hostGroup, without(featureGroup, "restore")}, "a feature package imports no host code and no other feature", true, nil},
 	{"sharing", [][]string{hostGroup, without(featureGroup, "sharing")}, "a feature package imports no host code and no other feature", true, nil},
 	{"retention", [][]string{hostGroup, without(featureGroup, "retention")}, "a feature package imports no host code and no other feature", true, nil},
-	{"vcs", [][]string{coreGroup, featureGroup, hostGroup, markdownPkg}, "vcs is below workspace and beside markdown", true, nil},
-	{"markdown", [][]string{coreGroup, featureGroup, hostGroup, vcsGroup}, "markdown is below workspace and beside vcs", true, nil},
-	{"spec", [][]string{coreGroup, featureGroup, hostGroup, vcsGroup, markdownPkg}, "spec imports nothing of ours", false, nil},
+	{"vcs", [][]string{coreGroup, taskGroup, featureGroup, hostGroup, markdownPkg}, "vcs is below workspace and beside markdown", true, nil},
+	{"markdown", [][]string{coreGroup, taskGroup, featureGroup, hostGroup, vcsGroup}, "markdown is below workspace and beside vcs", true, nil},
+	{"spec", [][]string{coreGroup, taskGroup, featureGroup, hostGroup, vcsGroup, markdownPkg}, "spec imports nothing of ours", false, nil},
 	{dir: "internal", only: internalPkgs, why: "internal/* import nothing of ours but each other", testsToo: true},
-	{"host/transcript", [][]string{coreGroup, {"host/hooks", "host/config"}}, "host/transcript imports no workspace and no other host package", true, nil},
+	{"host/transcript", [][]string{coreGroup, taskGroup, {"host/hooks", "host/config"}}, "host/transcript imports no workspace and no other host package", true, nil},
 	{"host/hooks", [][]string{{"host/config"}}, "host/* import each other only downward (hooks → transcript)", true, nil},
 	{"host/config", [][]string{{"host/hooks", "host/transcript"}}, "host/* import each other only downward (hooks → transcript)", true, nil},
 }

@@ -217,11 +217,3 @@ func escapeGlob(p string) string {
 	}
 	return b.String()
 }
-
-// ensureCtxgitIgnore writes .ctxgit/.gitignore if it is missing, so a
-// checkpoint taken without init still keeps machine-local files out of
-// the user's commits.
-func (w *Workspace) ensureCtxgitIgnore() error {
-	_, err := w.createFromTemplate("init/gitignore", spec.DirName+"/.gitignore")
-	return err
-}

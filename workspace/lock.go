@@ -242,24 +242,24 @@ func (l *Lock) Check() error {
 // write checks the lock: the instant a stopped holder would resume at.
 var beforePublishCheck func()
 
-// checkHeld checks the lock this workspace holds, if any.
-func (w *Workspace) checkHeld() error {
+// CheckHeld checks the lock this workspace holds, if any.
+func (w *Workspace) CheckHeld() error {
 	if beforePublishCheck != nil {
 		beforePublishCheck()
 	}
 	return w.held.Check()
 }
 
-// publish replaces path with data as WriteFileAtomic does, checking that
+// Publish replaces path with data as WriteFileAtomic does, checking that
 // the workspace lock is still this process's just before the rename: the
 // rename is what makes the write visible, and a holder that lost the lock
 // must not make it (SPEC §13). Without a held lock it is WriteFileAtomic.
-func (w *Workspace) publish(path string, data []byte, perm fs.FileMode) error {
+func (w *Workspace) Publish(path string, data []byte, perm fs.FileMode) error {
 	if w.held == nil {
 		return WriteFileAtomic(path, data, perm)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return atomicfile.WriteChecked(path, data, perm, w.checkHeld)
+	return atomicfile.WriteChecked(path, data, perm, w.CheckHeld)
 }

@@ -10,17 +10,24 @@ import (
 	"github.com/ctxgit/ctxgit/spec"
 )
 
-// lockedWS is an initialised plain-directory workspace with a task state.
+// lockedWS is an initialised plain-directory workspace.
 func lockedWS(t *testing.T) *Workspace {
 	t.Helper()
 	w := plainWS(t, map[string]string{"a.txt": "a\n"})
 	if _, err := w.Init(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Ensure(EnsureOptions{Goal: "keep the lock"}); err != nil {
-		t.Fatal(err)
-	}
 	return w
+}
+
+// lockedWrite runs write under the workspace lock, as a state edit does.
+func lockedWrite(w *Workspace, write func() error) error {
+	lock, err := w.Lock()
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	return write()
 }
 
 // takeOverDuring makes the lock someone else's at the instant a holder is
@@ -46,16 +53,16 @@ func TestLostLockPublishesNothing(t *testing.T) {
 		run   func(w *Workspace) error
 		setup func(t *testing.T, w *Workspace) // before the takeover
 	}{
-		{"decide", []string{".ctxgit/decisions.md"}, func(w *Workspace) error { _, err := w.Decide("use sqlite", ""); return err }, nil},
-		{"fail", []string{".ctxgit/failure-log.md"}, func(w *Workspace) error {
-			_, _, err := w.Fail(spec.FailureEntry{Summary: "tests fail", Type: spec.FailTransient, Action: spec.ActionRetry})
-			return err
+		// The task-state contract's edits (package taskstate) write
+		// through these two doors under the lock they took.
+		{"state file", []string{".ctxgit/decisions.md"}, func(w *Workspace) error {
+			return lockedWrite(w, func() error { return w.WriteStateFile(".ctxgit/decisions.md", []byte("# Decisions\n")) })
 		}, nil},
-		{"state set", []string{".ctxgit/task-state.yaml"}, func(w *Workspace) error {
-			_, err := w.SetTaskField("next_action", "write the test")
-			return err
+		{"publish", []string{".ctxgit/summaries/latest-summary.md"}, func(w *Workspace) error {
+			return lockedWrite(w, func() error {
+				return w.Publish(w.Path(".ctxgit/summaries/latest-summary.md"), []byte("# Task summary\n"), 0o644)
+			})
 		}, nil},
-		{"summary", []string{".ctxgit/summaries/latest-summary.md"}, func(w *Workspace) error { _, err := w.WriteSummary("default"); return err }, nil},
 		{"checkpoint", []string{".ctxgit/checkpoint.yaml", ".context-checkpoint.md"}, func(w *Workspace) error {
 			_, err := w.Checkpoint(CheckpointOptions{Message: "after the takeover"})
 			return err

@@ -19,7 +19,7 @@ var ownDirs = []string{
 	spec.LocalDir + "/hook-failed",
 	spec.LocalDir + "/onboarded",
 	spec.LocalDir + "/jobs",
-	spec.LocalDir + "/" + readingsDir,
+	spec.LocalDir + "/readings", // taskstate's readings
 	spec.DirName + "/summaries",
 	spec.PrivateStoreDir,
 }

@@ -109,6 +109,13 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 			return res, nil
 		}
 	}
+	if !r.Explicit && r.Checkpoint.Meta.Trigger == spec.TriggerRestore {
+		// A safety checkpoint holds the workspace before a restore
+		// changed it: a block from it would list restored files as
+		// deleted (issue 22).
+		res.Note = fmt.Sprintf("checkpoint %s was taken before a restore: not injected automatically (run `ctxgit recover %s` to show it)", name, name)
+		return res, nil
+	}
 	if !r.Explicit && o.NotStaleAgainst {
 		if f := w.stateNewerThan(r.Checkpoint.Meta.CreatedAt); f != "" {
 			res.Note = fmt.Sprintf("checkpoint %s is older than %s on disk: not injected automatically (run `ctxgit recover %s` to show it)", name, f, name)
@@ -127,7 +134,7 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 		StateFiles: w.StateFiles(),
 	})
 	if o.Write {
-		if err := w.publish(w.Path(spec.RecoveryFile), []byte(res.Block), 0o644); err != nil {
+		if err := w.Publish(w.Path(spec.RecoveryFile), []byte(res.Block), 0o644); err != nil {
 			return nil, &spec.FileError{Path: spec.RecoveryFile, Err: unwrapPathError(err)}
 		}
 		res.Wrote = spec.RecoveryFile
@@ -180,13 +187,13 @@ func (w *Workspace) pickRecovery(o RecoverOptions) (*Resolved, error) {
 	return r, err
 }
 
-// recoveredPath holds the commit ids of a session's recovered checkpoints.
-func (w *Workspace) recoveredPath(session string) string {
+// RecoveredPath holds the commit ids of a session's recovered checkpoints.
+func (w *Workspace) RecoveredPath(session string) string {
 	return w.LocalPath("recovered/" + session)
 }
 
 func (w *Workspace) wasRecovered(r *Resolved) bool {
-	data, err := os.ReadFile(w.recoveredPath(r.Session))
+	data, err := os.ReadFile(w.RecoveredPath(r.Session))
 	if err != nil {
 		return false
 	}
@@ -198,7 +205,7 @@ func (w *Workspace) wasRecovered(r *Resolved) bool {
 const maxRecoveredIDs = 64
 
 func (w *Workspace) markRecovered(r *Resolved) error {
-	path := w.recoveredPath(r.Session)
+	path := w.RecoveredPath(r.Session)
 	data, _ := os.ReadFile(path)
 	var ids []string
 	for _, id := range strings.Fields(string(data)) {
@@ -210,7 +217,7 @@ func (w *Workspace) markRecovered(r *Resolved) error {
 	if len(ids) > maxRecoveredIDs {
 		ids = ids[len(ids)-maxRecoveredIDs:]
 	}
-	return w.publish(path, []byte(strings.Join(ids, "\n")+"\n"), 0o644)
+	return w.Publish(path, []byte(strings.Join(ids, "\n")+"\n"), 0o644)
 }
 
 // stateNewerThan names a state file (plan, decisions, failure log, task

@@ -82,9 +82,6 @@ func RenderRecovery(cp *spec.Checkpoint, o RenderOptions) string {
 
 	b.budget += reserve
 	var thread []string
-	if s := strings.TrimSpace(string(cp.Thread.Summary)); s != "" {
-		thread = append(thread, "summary: "+oneLine(s))
-	}
 	lastUser := -1
 	for i, e := range cp.Thread.KeyExchanges {
 		if e.Role == "user" {
@@ -95,9 +92,22 @@ func RenderRecovery(cp *spec.Checkpoint, o RenderOptions) string {
 	if latest == "" && lastUser >= 0 {
 		latest = oneLine(string(cp.Thread.KeyExchanges[lastUser].Gist)) // as latestInstruction falls back
 	}
+	var shown []string // the texts the section says already
+	if threadHead != "" {
+		shown = append(shown, latest)
+	}
+	for _, e := range cp.Thread.KeyExchanges {
+		shown = append(shown, oneLine(string(e.Gist)))
+	}
+	if s := strings.TrimSpace(string(cp.Thread.Summary)); s != "" && !saysOnly(oneLine(s), shown) {
+		thread = append(thread, "summary: "+oneLine(s))
+	}
 	for i, e := range cp.Thread.KeyExchanges {
 		gist := oneLine(string(e.Gist))
 		if i == lastUser && threadHead != "" && strings.HasPrefix(latest, strings.TrimSuffix(gist, "…")) {
+			if i == len(cp.Thread.KeyExchanges)-1 {
+				continue // shown whole above, and nothing came after it
+			}
 			gist = latestAbove // shown whole above: its place in the exchanges is kept
 		}
 		thread = append(thread, oneLine(e.Role)+": "+gist)
@@ -132,6 +142,27 @@ const (
 	// less room than that is left out.
 	minItemChars = 40
 )
+
+// saysOnly reports whether a thread summary says nothing the section
+// does not say already: each of its parts (the summary joins the first
+// and latest prompts with " ... ", SPEC §8.3) begins a text in shown.
+func saysOnly(summary string, shown []string) bool {
+	for _, part := range strings.Split(summary, " ... ") {
+		part = strings.TrimSuffix(strings.TrimSpace(part), "…")
+		found := part == ""
+		for _, t := range shown {
+			t = strings.TrimSuffix(t, "…")
+			if strings.HasPrefix(t, part) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
 
 // latestInstruction is the start of the Thread section: the user's
 // latest instruction, verbatim (quoted) up to max characters, or "".

@@ -221,7 +221,20 @@ func TestRecoveryLatestInstruction(t *testing.T) {
 		},
 	}
 	block := workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 2000})
-	want := "\n## Thread\nThe user's latest instruction:\n> Also update the changelog, then\n> run the reconciliation job twice.\n- summary: Migrate the ledger ... Also update the changelog, then\n- user: Migrate the ledger\n- assistant: Done with step 1\n- user: (the latest instruction, above)\n\n"
+	// Issue 22: each thing once. The summary repeats the first exchange
+	// and the latest instruction, and the last exchange is the latest
+	// instruction: neither is repeated.
+	want := "\n## Thread\nThe user's latest instruction:\n> Also update the changelog, then\n> run the reconciliation job twice.\n- user: Migrate the ledger\n- assistant: Done with step 1\n\n"
+	if !strings.Contains(block, want) {
+		t.Fatalf("want\n%s\nin:\n%s", want, block)
+	}
+	// A summary saying more stays; the latest instruction followed by
+	// an answer keeps its place.
+	more := *cp
+	more.Thread.Summary = "Migrate the ledger ... Rename the tables first"
+	more.Thread.KeyExchanges = append(append([]spec.Exchange{}, cp.Thread.KeyExchanges...), spec.Exchange{Role: "assistant", Gist: "On it"})
+	block = workspace.RenderRecovery(&more, workspace.RenderOptions{Budget: 2000})
+	want = "- summary: Migrate the ledger ... Rename the tables first\n- user: Migrate the ledger\n- assistant: Done with step 1\n- user: (the latest instruction, above)\n- assistant: On it\n"
 	if !strings.Contains(block, want) {
 		t.Fatalf("want\n%s\nin:\n%s", want, block)
 	}
@@ -295,7 +308,7 @@ func TestRecoveryHostPlan(t *testing.T) {
 func TestCheckpointHostPlan(t *testing.T) {
 	dir := t.TempDir()
 	w := openWS(t, dir)
-	if _, err := w.Decide("Use encoding/csv", "it quotes per RFC 4180"); err != nil {
+	if err := decide(w, "Use encoding/csv", "it quotes per RFC 4180"); err != nil {
 		t.Fatal(err)
 	}
 	hp := &spec.HostPlan{Tool: "update_plan"}

@@ -16,9 +16,9 @@ import (
 // RemotesRefPrefix holds the refs fetched from remotes.
 const RemotesRefPrefix = spec.RefPrefix + "remotes/"
 
-// sessionsPath is this workspace's session prefix below refs/ctxgit/:
+// SessionsPath is this workspace's session prefix below refs/ctxgit/:
 // "sessions/" or "ws/<ns>/sessions/".
-func (w *Workspace) sessionsPath() string {
+func (w *Workspace) SessionsPath() string {
 	return strings.TrimPrefix(spec.SessionRefsPrefix(w.Namespace), spec.RefPrefix)
 }
 
@@ -59,7 +59,7 @@ func (w *Workspace) RemoteSessions() ([]RemoteSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	prefix := w.sessionsPath()
+	prefix := w.SessionsPath()
 	var out []RemoteSession
 	for _, r := range refs {
 		remote, rest, ok := strings.Cut(strings.TrimPrefix(r.Name, RemotesRefPrefix), "/")
@@ -92,7 +92,7 @@ func ValidateReadSession(name string) error {
 // sessionRefFor is the ref of a session named KEY or REMOTE/KEY.
 func (w *Workspace) sessionRefFor(name string) string {
 	if remote, key, ok := strings.Cut(name, "/"); ok {
-		return RemotesRefPrefix + remote + "/" + w.sessionsPath() + key
+		return RemotesRefPrefix + remote + "/" + w.SessionsPath() + key
 	}
 	return w.SessionRef(name)
 }

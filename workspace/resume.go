@@ -15,7 +15,7 @@ import (
 // whole, so a block repeating what it holds would only repeat it, and one
 // older than a block already delivered would contradict it
 // (docs/cli.md#hook).
-func (w *Workspace) ResumeDelta(held *Resolved, title string) (string, error) {
+func ResumeDelta(w *Workspace, held *Resolved, title string) (string, error) {
 	cp := held.Checkpoint
 	var lines []string
 	st := w.ReadState()

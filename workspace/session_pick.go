@@ -57,15 +57,31 @@ func readCurrentSession(path string) (CurrentSession, bool) {
 	return cur, true
 }
 
-// CurrentSession returns the session hooks last recorded for this
-// workspace, if the record is recent.
-func (w *Workspace) CurrentSession() (CurrentSession, bool) {
-	cur, ok := readCurrentSession(w.LocalPath(currentSessionFile))
+// CurrentSessionAt returns the session hooks last recorded for the
+// workspace at root, if the record is recent at now.
+func CurrentSessionAt(root string, now time.Time) (CurrentSession, bool) {
+	cur, ok := readCurrentSession(filepath.Join(root, filepath.FromSlash(spec.LocalDir), currentSessionFile))
 	if !ok {
 		return cur, false
 	}
-	age := w.Env.Now().Sub(cur.At)
+	age := now.Sub(cur.At)
 	return cur, age < currentSessionTTL && age > -time.Minute
+}
+
+// HasCheckpoints reports whether the session's ref exists.
+func (w *Workspace) HasCheckpoints(session string) bool {
+	store, err := w.storeIfAny()
+	if err != nil || store == nil || spec.ValidateSessionKey(session) != nil {
+		return false
+	}
+	_, err = store.ReadRef(w.sessionRefFor(session))
+	return err == nil
+}
+
+// noCheckpoints is the error for a session without checkpoints; it says
+// where the sessions that have some are listed.
+func noCheckpoints(session string) error {
+	return spec.NotFound("session %q has no checkpoints (ctxgit log --sessions lists the sessions that have)", session)
 }
 
 // SessionChoice says how PickSession chose.
@@ -79,20 +95,22 @@ type SessionChoice struct {
 // PickSession chooses the session a command works on (SPEC §6.3). A
 // session named with --session or CTXGIT_SESSION is used as given, except
 // that a command that only reads history takes a unique prefix of an
-// existing session. With none named, the current host session recorded by
+// existing session. With none named, the session the environment names
+// (Codex's CODEX_THREAD_ID), else the current host session recorded by
 // the hooks is used; for a read, when that has no checkpoints either and
-// `default` has none, the newest session.
-func (w *Workspace) PickSession(given string, named, read bool) (SessionChoice, error) {
+// `default` has none, the newest session. A function, not a method: the
+// command and the feature packages that name sessions share it.
+func PickSession(w *Workspace, given string, named, read bool) (SessionChoice, error) {
 	if named {
 		if !read || strings.Contains(given, "/") {
 			return SessionChoice{Session: given}, nil
 		}
-		return w.sessionByPrefix(given)
+		return sessionByPrefix(w, given)
 	}
-	if env := w.envSession(); env != "" && (!read || w.HasCheckpoints(env)) {
+	if env := envSession(w); env != "" && (!read || w.HasCheckpoints(env)) {
 		return SessionChoice{Session: env, Why: "codex thread from CODEX_THREAD_ID"}, nil
 	}
-	if cur, ok := w.CurrentSession(); ok && (!read || w.HasCheckpoints(cur.Session)) {
+	if cur, ok := CurrentSessionAt(w.Root, w.Env.Now()); ok && (!read || w.HasCheckpoints(cur.Session)) {
 		return SessionChoice{Session: cur.Session, Why: "current " + cur.Host + " session"}, nil
 	}
 	if !read || w.HasCheckpoints(given) {
@@ -109,7 +127,7 @@ func (w *Workspace) PickSession(given string, named, read bool) (SessionChoice, 
 // CODEX_THREAD_ID, the id its hooks get as session_id, to the shells it
 // spawns, so the agent's own ctxgit calls land in its thread's session
 // whatever the env file or the current-session record say (SPEC §6.3).
-func (w *Workspace) envSession() string {
+func envSession(w *Workspace) string {
 	id := w.Env.Getenv("CODEX_THREAD_ID")
 	if id == "" {
 		return ""
@@ -118,7 +136,7 @@ func (w *Workspace) envSession() string {
 }
 
 // sessionByPrefix resolves a session named by a unique prefix of its key.
-func (w *Workspace) sessionByPrefix(given string) (SessionChoice, error) {
+func sessionByPrefix(w *Workspace, given string) (SessionChoice, error) {
 	if w.HasCheckpoints(given) {
 		return SessionChoice{Session: given}, nil
 	}
@@ -143,20 +161,4 @@ func (w *Workspace) sessionByPrefix(given string) (SessionChoice, error) {
 		hits = append(hits[:5], "…")
 	}
 	return SessionChoice{}, spec.Usage("session %q is ambiguous: it begins %s (give more of the key)", given, strings.Join(hits, ", "))
-}
-
-// HasCheckpoints reports whether the session's ref exists.
-func (w *Workspace) HasCheckpoints(session string) bool {
-	store, err := w.storeIfAny()
-	if err != nil || store == nil || spec.ValidateSessionKey(session) != nil {
-		return false
-	}
-	_, err = store.ReadRef(w.sessionRefFor(session))
-	return err == nil
-}
-
-// noCheckpoints is the error for a session without checkpoints; it says
-// where the sessions that have some are listed.
-func noCheckpoints(session string) error {
-	return spec.NotFound("session %q has no checkpoints (ctxgit log --sessions lists the sessions that have)", session)
 }

@@ -47,7 +47,7 @@ func (w *Workspace) ReadState() *State {
 	p := w.Config.Paths
 	st := &State{PlanPath: p.Plan, DecisionsPath: p.Decisions, FailurePath: p.FailureLog}
 
-	if src, ok := w.readStateFile(st, p.Plan); ok {
+	if src, ok := readStateFile(w, st, p.Plan); ok {
 		plan, err := markdown.ParsePlan(p.Plan, src)
 		if err != nil {
 			st.Problems = append(st.Problems, err)
@@ -63,7 +63,7 @@ func (w *Workspace) ReadState() *State {
 		}
 	}
 	st.FailurePath = failPath
-	if src, ok := w.readStateFile(st, failPath); ok {
+	if src, ok := readStateFile(w, st, failPath); ok {
 		entries, err := markdown.ParseFailureLog(failPath, src)
 		if err != nil {
 			st.Problems = append(st.Problems, err)
@@ -71,7 +71,7 @@ func (w *Workspace) ReadState() *State {
 		st.Failures = entries
 	}
 
-	if src, ok := w.readStateFile(st, p.Decisions); ok {
+	if src, ok := readStateFile(w, st, p.Decisions); ok {
 		ds, err := markdown.ParseDecisions(p.Decisions, src)
 		if err != nil {
 			st.Problems = append(st.Problems, err)
@@ -79,13 +79,13 @@ func (w *Workspace) ReadState() *State {
 		st.Decisions = ds
 	}
 
-	st.SelfModelAge = w.fileAge(p.SelfModel)
-	st.EnvModelAge = w.fileAge(p.EnvModel)
+	st.SelfModelAge = fileAge(w, p.SelfModel)
+	st.EnvModelAge = fileAge(w, p.EnvModel)
 	return st
 }
 
 // readStateFile reads one state file; absence is not a problem.
-func (w *Workspace) readStateFile(st *State, rel string) ([]byte, bool) {
+func readStateFile(w *Workspace, st *State, rel string) ([]byte, bool) {
 	data, err := readLimited(w.Path(rel), maxStateFile)
 	switch {
 	case err == nil:
@@ -100,7 +100,7 @@ func (w *Workspace) readStateFile(st *State, rel string) ([]byte, bool) {
 	return nil, false
 }
 
-func (w *Workspace) fileAge(rel string) time.Duration {
+func fileAge(w *Workspace, rel string) time.Duration {
 	fi, err := os.Stat(w.Path(rel))
 	if err != nil {
 		return -1

@@ -26,10 +26,10 @@ func deadTemp(name string) bool {
 }
 
 // strayTemps finds the temporary files killed ctxgit processes left in
-// the workspace: in the directories dirs (workspace-relative), or, with
+// the workspace at root: in the directories dirs (workspace-relative), or, with
 // dirs nil, anywhere but inside .git directories, nested repositories and
 // the private store.
-func (w *Workspace) strayTemps(dirs []string) []strayTemp {
+func strayTemps(root string, dirs []string) []strayTemp {
 	var out []strayTemp
 	add := func(dir string, e fs.DirEntry) {
 		if !e.Type().IsRegular() || !atomicfile.IsTemp(e.Name()) || !deadTemp(e.Name()) {
@@ -46,20 +46,20 @@ func (w *Workspace) strayTemps(dirs []string) []strayTemp {
 				continue
 			}
 			seen[d] = true
-			entries, _ := os.ReadDir(w.Path(d))
+			entries, _ := os.ReadDir(filepath.Join(root, filepath.FromSlash(d)))
 			for _, e := range entries {
 				add(d, e)
 			}
 		}
 		return out
 	}
-	filepath.WalkDir(w.Root, func(p string, d fs.DirEntry, err error) error {
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
-		rel, _ := filepath.Rel(w.Root, p)
+		rel, _ := filepath.Rel(root, p)
 		if d.IsDir() {
-			if p != w.Root && (d.Name() == ".git" || filepath.ToSlash(rel) == spec.PrivateStoreDir || IsRepoDir(p)) {
+			if p != root && (d.Name() == ".git" || filepath.ToSlash(rel) == spec.PrivateStoreDir || IsRepoDir(p)) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -72,10 +72,10 @@ func (w *Workspace) strayTemps(dirs []string) []strayTemp {
 
 // removeStrayTemps removes what strayTemps found, returning how many
 // files and bytes went.
-func (w *Workspace) removeStrayTemps(found []strayTemp) (int, int64) {
+func removeStrayTemps(root string, found []strayTemp) (int, int64) {
 	n, size := 0, int64(0)
 	for _, t := range found {
-		if os.Remove(w.Path(t.rel)) == nil {
+		if os.Remove(filepath.Join(root, filepath.FromSlash(t.rel))) == nil {
 			n++
 			size += t.size
 		}

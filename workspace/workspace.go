@@ -231,7 +231,7 @@ func Open(env Env, root string) (*Workspace, error) {
 // findRepo sets Repo and Namespace from the repository enclosing the root,
 // unless the workspace keeps a private store.
 func (w *Workspace) findRepo() error {
-	if info, err := vcs.Discover(w.Root); err == nil && !w.privateStoreExists() {
+	if info, err := vcs.Discover(w.Root); err == nil && !privateStoreExists(w.Root) {
 		w.Repo = info
 		rel, err := filepath.Rel(info.WorkTree, w.Root)
 		if err != nil {
@@ -251,8 +251,8 @@ func (w *Workspace) findRepo() error {
 // privateStoreExists: a workspace that started outside git keeps its
 // private store even if a repository is later created around it, so its
 // history does not vanish.
-func (w *Workspace) privateStoreExists() bool {
-	_, err := os.Stat(filepath.Join(w.Path(spec.PrivateStoreDir), "HEAD"))
+func privateStoreExists(root string) bool {
+	_, err := os.Stat(filepath.Join(root, filepath.FromSlash(spec.PrivateStoreDir), "HEAD"))
 	return err == nil
 }
 
@@ -282,11 +282,13 @@ func (w *Workspace) Store() (*vcs.GitStore, error) {
 	if w.store != nil {
 		return w.store, nil
 	}
-	if w.Repo == nil && !w.privateStoreExists() {
+	if w.Repo == nil && !privateStoreExists(w.Root) {
 		if err := os.MkdirAll(w.Path(spec.DirName), 0o755); err != nil {
 			return nil, &spec.FileError{Path: spec.DirName, Err: unwrapPathError(err)}
 		}
-		if err := w.ensureCtxgitIgnore(); err != nil {
+		// The .gitignore keeps machine-local files out of the user's
+		// commits even for a checkpoint taken without init.
+		if _, err := w.createFromTemplate("init/gitignore", spec.DirName+"/.gitignore"); err != nil {
 			return nil, err
 		}
 	}
@@ -296,7 +298,7 @@ func (w *Workspace) Store() (*vcs.GitStore, error) {
 // storeIfAny opens the store for reading; it is nil, and nothing is
 // created, when a workspace outside git has no private store yet.
 func (w *Workspace) storeIfAny() (*vcs.GitStore, error) {
-	if w.store == nil && w.Repo == nil && !w.privateStoreExists() {
+	if w.store == nil && w.Repo == nil && !privateStoreExists(w.Root) {
 		return nil, nil
 	}
 	return w.openStore()
@@ -313,7 +315,7 @@ func (w *Workspace) openStore() (*vcs.GitStore, error) {
 		w.store, err = vcs.InitPrivate(w.Path(spec.PrivateStoreDir))
 	}
 	if errors.Is(err, vcs.ErrUnsupportedRepo) {
-		return nil, spec.Unsupported("%s", w.rel(strings.TrimSuffix(err.Error(), ": "+vcs.ErrUnsupportedRepo.Error())))
+		return nil, spec.Unsupported("%s", w.Rel(strings.TrimSuffix(err.Error(), ": "+vcs.ErrUnsupportedRepo.Error())))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("opening the checkpoint store: %w", err)
@@ -321,11 +323,7 @@ func (w *Workspace) openStore() (*vcs.GitStore, error) {
 	return w.store, nil
 }
 
-// Rel shortens absolute paths inside the workspace in a message to
-// workspace-relative ones (SPEC §1).
-func (w *Workspace) Rel(msg string) string { return w.rel(msg) }
-
-func (w *Workspace) rel(msg string) string {
+func (w *Workspace) Rel(msg string) string {
 	return strings.ReplaceAll(msg, w.Root+string(filepath.Separator), "")
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/internal/proc"
+	"github.com/ctxgit/ctxgit/markdown"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -255,7 +256,7 @@ func TestCheckpointDiffs(t *testing.T) {
 	if _, err := w.Checkpoint(workspace.CheckpointOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Decide("first decision", ""); err != nil {
+	if err := decide(w, "first decision", ""); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "b"), []byte("2"), 0o644)
@@ -304,4 +305,19 @@ func TestLockHeartbeat(t *testing.T) {
 	if _, err := w.Lock(); !errors.Is(err, spec.ErrConflict) {
 		t.Fatalf("a working holder's lock was taken over: %v", err)
 	}
+}
+
+// decide appends a decision to the workspace's decisions log as
+// `ctxgit decide` does (package taskstate), which these tests of the core
+// do not import.
+func decide(w *workspace.Workspace, what, why string) error {
+	p := w.Path(w.Config.Paths.Decisions)
+	src, err := os.ReadFile(p)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, markdown.AppendDecision(src, spec.Decision{What: what, Why: why, When: w.Now()}), 0o644)
 }

@@ -290,7 +290,7 @@ func (a *app) sessionWorkspaceWith(c *cli.Context, open func(*cli.Context) (*wor
 // that only read history a unique prefix or the newest session. A read
 // says on stderr which session it picked when it was not the one named.
 func (a *app) pickSession(c *cli.Context, w *workspace.Workspace, sess string, read bool) (string, error) {
-	choice, err := w.PickSession(sess, c.IsSet("session"), read)
+	choice, err := workspace.PickSession(w, sess, c.IsSet("session"), read)
 	if err != nil {
 		return "", err
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
-	"github.com/ctxgit/ctxgit/workspace"
+	"github.com/ctxgit/ctxgit/taskstate"
 )
 
 func (a *app) bundleCommand() *cli.Command {
@@ -16,7 +16,7 @@ func (a *app) bundleCommand() *cli.Command {
 		Name:  "bundle",
 		Usage: "print the working bundle: goal, phase, next action, last success, constraints, artifacts",
 		Flags: []cli.Flag{rootFlag, jsonFlag,
-			&cli.IntFlag{Name: "budget", Value: workspace.DefaultBundleBudget, Usage: "bytes of artifact content at most"},
+			&cli.IntFlag{Name: "budget", Value: taskstate.DefaultBundleBudget, Usage: "bytes of artifact content at most"},
 		},
 		Action: func(c *cli.Context) error {
 			w, err := a.open(c)
@@ -26,7 +26,7 @@ func (a *app) bundleCommand() *cli.Command {
 			if c.Int("budget") <= 0 {
 				return spec.Usage("--budget must be positive")
 			}
-			b, err := w.Bundle(c.Int("budget"))
+			b, err := taskstate.BuildBundle(w, c.Int("budget"))
 			if err != nil {
 				return err
 			}
@@ -39,7 +39,7 @@ func (a *app) bundleCommand() *cli.Command {
 	})
 }
 
-func (a *app) printBundle(b *workspace.Bundle) {
+func (a *app) printBundle(b *taskstate.Bundle) {
 	out := a.stdout
 	// Every field is folded onto its line (docs/cli.md#bundle), so no value can
 	// forge a heading or a signal; contents are fenced below.

@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/taskstate"
 )
 
 func (a *app) decideCommand() *cli.Command {
@@ -18,7 +19,7 @@ func (a *app) decideCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			d, err := w.Decide(c.Args().First(), c.String("why"))
+			d, err := taskstate.Decide(w, c.Args().First(), c.String("why"))
 			if err != nil {
 				return err
 			}

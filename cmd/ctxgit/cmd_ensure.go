@@ -4,7 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/spec"
-	"github.com/ctxgit/ctxgit/workspace"
+	"github.com/ctxgit/ctxgit/taskstate"
 )
 
 func (a *app) ensureCommand() *cli.Command {
@@ -25,7 +25,7 @@ func (a *app) ensureCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			st, err := w.Ensure(workspace.EnsureOptions{Session: sess, Goal: c.String("goal"), TaskID: c.String("task-id"),
+			st, err := taskstate.Ensure(w, taskstate.EnsureOptions{Session: sess, Goal: c.String("goal"), TaskID: c.String("task-id"),
 				Archive: c.Bool("archive"), Reinit: c.Bool("reinit")})
 			if err != nil {
 				return err

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/taskstate"
 )
 
 func (a *app) failCommand() *cli.Command {
@@ -18,32 +19,40 @@ func (a *app) failCommand() *cli.Command {
 		Name:  "fail",
 		Usage: "record a failure in the failure log",
 		Flags: []cli.Flag{rootFlag, jsonFlag,
-			&cli.StringFlag{Name: "type", Usage: "required: one of " + strings.Join(types, ", ")},
-			&cli.StringFlag{Name: "action", Usage: "required: Retry, Pivot, Escalate or Abort"},
+			&cli.StringFlag{Name: "type", Usage: "one of " + strings.Join(types, ", ") + " (default: none, an unclassified failure)"},
+			&cli.StringFlag{Name: "action", Usage: "Retry, Pivot, Escalate or Abort (default: none chosen yet)"},
 			&cli.StringFlag{Name: "lesson", Usage: "what to remember"},
 			&cli.StringFlag{Name: "details", Usage: "more text for the entry"},
 		},
 		Action: func(c *cli.Context) error {
-			t, ok := spec.ParseFailureType(c.String("type"))
-			if !ok {
-				return spec.Usage("--type %q: want one of %s", c.String("type"), strings.Join(types, ", "))
+			// Both are optional, so the one-line `ctxgit fail "…"` the
+			// onboarding card teaches records an unclassified entry
+			// (SPEC §5.2); one given must be known.
+			var t spec.FailureType
+			var act spec.FailureAction
+			ok := true
+			if c.IsSet("type") {
+				if t, ok = spec.ParseFailureType(c.String("type")); !ok {
+					return spec.Usage("--type %q: want one of %s", c.String("type"), strings.Join(types, ", "))
+				}
 			}
-			act, ok := spec.ParseFailureAction(c.String("action"))
-			if !ok {
-				return spec.Usage("--action %q: want Retry, Pivot, Escalate or Abort", c.String("action"))
+			if c.IsSet("action") {
+				if act, ok = spec.ParseFailureAction(c.String("action")); !ok {
+					return spec.Usage("--action %q: want Retry, Pivot, Escalate or Abort", c.String("action"))
+				}
 			}
 			w, err := a.open(c)
 			if err != nil {
 				return err
 			}
-			e, path, err := w.Fail(spec.FailureEntry{Summary: c.Args().First(), Type: t, Action: act, Lesson: c.String("lesson"), Body: c.String("details")})
+			e, path, err := taskstate.Fail(w, spec.FailureEntry{Summary: c.Args().First(), Type: t, Action: act, Lesson: c.String("lesson"), Body: c.String("details")})
 			if err != nil {
 				return err
 			}
 			if c.Bool("json") {
 				return a.printJSON(failResult{Failure: e, Path: path})
 			}
-			fmt.Fprintf(a.stdout, "failure recorded in %s (%s → %s)\n", path, e.Type, e.Action)
+			fmt.Fprintf(a.stdout, "failure recorded in %s (%s)\n", path, failureKind(e))
 			return nil
 		},
 	})
@@ -53,4 +62,17 @@ func (a *app) failCommand() *cli.Command {
 type failResult struct {
 	Failure *spec.FailureEntry `json:"failure"`
 	Path    string             `json:"path"`
+}
+
+// failureKind is "TYPE → ACTION" for the confirmation line, naming what
+// an unclassified entry lacks (SPEC §5.2).
+func failureKind(e *spec.FailureEntry) string {
+	t, a := string(e.Type), string(e.Action)
+	if t == "" {
+		t = "unclassified"
+	}
+	if a == "" {
+		a = "no action yet"
+	}
+	return t + " → " + a
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/spec"
-	"github.com/ctxgit/ctxgit/workspace"
+	"github.com/ctxgit/ctxgit/taskstate"
 )
 
 func (a *app) gaugeCommand() *cli.Command {
@@ -26,12 +26,12 @@ func (a *app) gaugeCommand() *cli.Command {
 			if !p.Known {
 				return spec.Usage("gauge needs --pressure, --tokens and --window, or CTXGIT_PRESSURE")
 			}
-			level := w.Level(p.Value)
+			level := taskstate.LevelOf(w, p.Value)
 			if c.Bool("json") {
-				return a.printJSON(gaugeResult{Action: workspace.LevelAction(level), Level: level, Line: workspace.GaugeLine(p, level, ""),
+				return a.printJSON(gaugeResult{Action: taskstate.LevelAction(level), Level: level, Line: taskstate.GaugeLine(p, level, ""),
 					Tokens: p.Tokens, Utilization: p.Value, Window: p.Window})
 			}
-			fmt.Fprintln(a.stdout, workspace.GaugeLine(p, level, ""))
+			fmt.Fprintln(a.stdout, taskstate.GaugeLine(p, level, ""))
 			return nil
 		},
 	})
@@ -40,7 +40,7 @@ func (a *app) gaugeCommand() *cli.Command {
 // gaugeResult is `ctxgit gauge --json`.
 type gaugeResult struct {
 	Action      string          `json:"action"`
-	Level       workspace.Level `json:"level"`
+	Level       taskstate.Level `json:"level"`
 	Line        string          `json:"line"`
 	Tokens      int64           `json:"tokens"`
 	Utilization float64         `json:"utilization"`

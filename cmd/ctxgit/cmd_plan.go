@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/taskstate"
 )
 
 var stepStatuses = map[string]spec.StepStatus{
@@ -59,7 +60,7 @@ func (a *app) planCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				plan, err := w.MarkStep(c.Args().Get(0), status, c.String("reason"))
+				plan, err := taskstate.MarkStep(w, c.Args().Get(0), status, c.String("reason"))
 				if err != nil {
 					return err
 				}

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/taskstate"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -68,7 +69,7 @@ func (a *app) recoverCommand() *cli.Command {
 				Session: sess, SessionGiven: c.IsSet("session"), Name: c.Args().First(),
 				Budget: c.Int("budget"), MaxAge: c.Duration("max-age"),
 				Peek: c.Bool("peek"), Force: c.Bool("force"), Write: c.Bool("write"),
-				Status: w.PeekStatus(sess), Emit: emit,
+				Status: taskstate.PeekStatus(w, sess), Emit: emit,
 			})
 			if err != nil {
 				return err

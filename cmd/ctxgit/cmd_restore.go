@@ -82,6 +82,9 @@ func (a *app) restoreCommand() *cli.Command {
 					}
 				}
 				fmt.Fprintf(a.stdout, "restored %s: %s · safety checkpoint %s (undo: %s)\n", from, restoreCounts(res, "created", "wrote", "deleted", "kept"), safety, undo)
+				if res.After != nil {
+					fmt.Fprintf(a.stdout, "checkpoint %s:%s holds the restored workspace\n", sess, res.After.Checkpoint.Meta.CheckpointID)
+				}
 			}
 			return nil
 		},
@@ -101,13 +104,15 @@ type restoreResult struct {
 	Checkpoint checkpointRef    `json:"checkpoint"`
 	// Counts is the number of paths by action (create, write, delete,
 	// keep, refuse).
-	Counts           map[string]int `json:"counts"`
-	Delete           bool           `json:"delete"`
-	DryRun           bool           `json:"dry_run"`
-	Force            bool           `json:"force"`
-	KeepState        bool           `json:"keep_state"`
-	Paths            []string       `json:"paths"`
-	SafetyCheckpoint *checkpointRef `json:"safety_checkpoint"`
+	Counts    map[string]int `json:"counts"`
+	Delete    bool           `json:"delete"`
+	DryRun    bool           `json:"dry_run"`
+	Force     bool           `json:"force"`
+	KeepState bool           `json:"keep_state"`
+	Paths     []string       `json:"paths"`
+	// RestoredCheckpoint is the checkpoint the restore ended with.
+	RestoredCheckpoint *checkpointRef `json:"restored_checkpoint"`
+	SafetyCheckpoint   *checkpointRef `json:"safety_checkpoint"`
 }
 
 func restoreJSON(res *restore.Result, c *cli.Context) restoreResult {
@@ -123,6 +128,9 @@ func restoreJSON(res *restore.Result, c *cli.Context) restoreResult {
 	}
 	if s := res.Safety; s != nil {
 		out.SafetyCheckpoint = &checkpointRef{CheckpointID: s.Checkpoint.Meta.CheckpointID, Commit: s.Commit.String(), Session: s.Checkpoint.Meta.SessionKey}
+	}
+	if s := res.After; s != nil {
+		out.RestoredCheckpoint = &checkpointRef{CheckpointID: s.Checkpoint.Meta.CheckpointID, Commit: s.Commit.String(), Session: s.Checkpoint.Meta.SessionKey}
 	}
 	return out
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/spec"
-	"github.com/ctxgit/ctxgit/workspace"
+	"github.com/ctxgit/ctxgit/taskstate"
 )
 
 func (a *app) resumeCommand() *cli.Command {
@@ -25,7 +25,7 @@ func (a *app) resumeCommand() *cli.Command {
 			if !c.Bool("override") {
 				return spec.Usage("resume needs --override: a halt is only cleared explicitly")
 			}
-			h, err := w.Resume(sess, c.String("reason"))
+			h, err := taskstate.Resume(w, sess, c.String("reason"))
 			if err != nil {
 				return err
 			}
@@ -40,7 +40,7 @@ func (a *app) resumeCommand() *cli.Command {
 
 // resumeResult is `ctxgit resume --json`.
 type resumeResult struct {
-	ClearedHalt *workspace.Halt `json:"cleared_halt"`
+	ClearedHalt *taskstate.Halt `json:"cleared_halt"`
 	Reason      string          `json:"reason"`
 	Session     string          `json:"session"`
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/taskstate"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -65,7 +66,7 @@ func (a *app) stateCommand() *cli.Command {
 					if err != nil {
 						return err
 					}
-					lines, err := workspace.TaskField(task.State, c.Args().First())
+					lines, err := taskstate.TaskField(task.State, c.Args().First())
 					if err != nil {
 						return err
 					}
@@ -81,26 +82,26 @@ func (a *app) stateCommand() *cli.Command {
 			args("FIELD", "VALUE").command(&cli.Command{
 				Name: "set", Usage: "set a field: goal, status, current_phase, next_action, task_id, session_id, state_confidence", Flags: common,
 				Action: edit(func(w *workspace.Workspace, c *cli.Context) (*spec.TaskState, error) {
-					return w.SetTaskField(c.Args().Get(0), c.Args().Get(1))
+					return taskstate.SetTaskField(w, c.Args().Get(0), c.Args().Get(1))
 				}, func(c *cli.Context, _ *spec.TaskState) string { return c.Args().Get(0) + " set" }),
 			}),
 			args("FIELD", "VALUE").command(&cli.Command{
 				Name: "add", Usage: "append to a list field (artifacts take --kind and --description, decisions --reason)",
 				Flags: append(common, &cli.StringFlag{Name: "kind"}, &cli.StringFlag{Name: "description"}, &cli.StringFlag{Name: "reason"}),
 				Action: edit(func(w *workspace.Workspace, c *cli.Context) (*spec.TaskState, error) {
-					return w.AddTaskItem(c.Args().Get(0), c.Args().Get(1), c.String("kind"), c.String("description"), c.String("reason"))
+					return taskstate.AddTaskItem(w, c.Args().Get(0), c.Args().Get(1), c.String("kind"), c.String("description"), c.String("reason"))
 				}, func(c *cli.Context, _ *spec.TaskState) string { return "added to " + c.Args().Get(0) }),
 			}),
 			args("FIELD", "VALUE").command(&cli.Command{
 				Name: "remove", Usage: "remove an item from a list field (artifacts by path, decisions by text)", Flags: common,
 				Action: edit(func(w *workspace.Workspace, c *cli.Context) (*spec.TaskState, error) {
-					return w.RemoveTaskItem(c.Args().Get(0), c.Args().Get(1))
+					return taskstate.RemoveTaskItem(w, c.Args().Get(0), c.Args().Get(1))
 				}, func(c *cli.Context, _ *spec.TaskState) string { return "removed from " + c.Args().Get(0) }),
 			}),
 			args("STEP?").command(&cli.Command{
 				Name: "step-done", Usage: "record a completed step (default: the plan's current step, marked done there too)", Flags: common,
 				Action: edit(func(w *workspace.Workspace, c *cli.Context) (*spec.TaskState, error) {
-					return w.StepDone(c.Args().First())
+					return taskstate.StepDone(w, c.Args().First())
 				}, func(_ *cli.Context, ts *spec.TaskState) string {
 					return "step recorded: " + ts.CompletedSteps[len(ts.CompletedSteps)-1]
 				}),
@@ -133,7 +134,7 @@ func (a *app) stateCommand() *cli.Command {
 							return spec.Usage("--failure-action %q: want Retry, Pivot, Escalate or Abort", v)
 						}
 					}
-					ts, err := w.RecordAction(c.String("summary"), strings.ToLower(c.String("outcome")), c.String("type"), ft, fa)
+					ts, err := taskstate.RecordAction(w, c.String("summary"), strings.ToLower(c.String("outcome")), c.String("type"), ft, fa)
 					if err != nil {
 						return err
 					}

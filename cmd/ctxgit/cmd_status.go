@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/spec"
-	"github.com/ctxgit/ctxgit/workspace"
+	"github.com/ctxgit/ctxgit/taskstate"
 )
 
 func (a *app) statusCommand() *cli.Command {
@@ -28,7 +28,7 @@ func (a *app) statusCommand() *cli.Command {
 			// A person at a terminal: both ends are one. An agent's shell
 			// tool runs ctxgit with pipes.
 			interactive := isTerminal(os.Stdin) && isTerminal(os.Stdout)
-			st, err := w.StatusCheckAs(sess, p, interactive)
+			st, err := taskstate.StatusCheckAs(w, sess, p, interactive)
 			if err != nil {
 				return err
 			}
@@ -39,7 +39,7 @@ func (a *app) statusCommand() *cli.Command {
 
 // printStatus prints the token alone on the first line, then the level and
 // what is required, and ends with the token's exit code.
-func (a *app) printStatus(st *workspace.Status, asJSON bool) error {
+func (a *app) printStatus(st *taskstate.Status, asJSON bool) error {
 	for _, n := range st.Notes {
 		a.note("%s", n)
 	}
@@ -86,28 +86,28 @@ func pressureFlags() []cli.Flag {
 }
 
 // pressure reads --pressure, --tokens/--window, then CTXGIT_PRESSURE.
-func pressure(c *cli.Context) (workspace.Pressure, error) {
+func pressure(c *cli.Context) (taskstate.Pressure, error) {
 	switch {
 	case c.IsSet("tokens") || c.IsSet("window"):
-		return workspace.TokenPressure(c.Int64("tokens"), c.Int64("window"))
+		return taskstate.TokenPressure(c.Int64("tokens"), c.Int64("window"))
 	case c.String("pressure") != "":
-		v, err := workspace.ParsePressure(c.String("pressure"))
-		return workspace.Pressure{Value: v, Known: true, Source: "--pressure"}, err
+		v, err := taskstate.ParsePressure(c.String("pressure"))
+		return taskstate.Pressure{Value: v, Known: true, Source: "--pressure"}, err
 	case os.Getenv("CTXGIT_PRESSURE") != "":
-		v, err := workspace.ParsePressure(os.Getenv("CTXGIT_PRESSURE"))
+		v, err := taskstate.ParsePressure(os.Getenv("CTXGIT_PRESSURE"))
 		if err != nil {
-			return workspace.Pressure{}, spec.Usage("CTXGIT_PRESSURE: %v", err)
+			return taskstate.Pressure{}, spec.Usage("CTXGIT_PRESSURE: %v", err)
 		}
-		return workspace.Pressure{Value: v, Known: true, Source: "CTXGIT_PRESSURE"}, nil
+		return taskstate.Pressure{Value: v, Known: true, Source: "CTXGIT_PRESSURE"}, nil
 	}
-	return workspace.Pressure{}, nil
+	return taskstate.Pressure{}, nil
 }
 
 // statusResult is `ctxgit status --json` and `ctxgit ensure --json`.
 type statusResult struct {
 	ExitCode       int             `json:"exit_code"`
-	Halt           *workspace.Halt `json:"halt"`
-	Level          workspace.Level `json:"level"`
+	Halt           *taskstate.Halt `json:"halt"`
+	Level          taskstate.Level `json:"level"`
 	Missing        []string        `json:"missing"`
 	Notes          []string        `json:"notes"`
 	Pressure       float64         `json:"pressure"`

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 
+	"github.com/ctxgit/ctxgit/taskstate"
+
 	"github.com/urfave/cli/v2"
 )
 
@@ -16,7 +18,7 @@ func (a *app) summaryCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			p, err := w.WriteSummary(sess)
+			p, err := taskstate.WriteSummary(w, sess)
 			if err != nil {
 				return err
 			}

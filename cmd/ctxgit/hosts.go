@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/host/config"
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/taskstate"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -49,7 +50,7 @@ func (a *app) installHosts(w *workspace.Workspace, names []string, local, uninst
 	}
 	if !uninstall && !asJSON && len(results) > 0 {
 		// The same card the agent gets on a session's first start.
-		card := w.OnboardingCard()
+		card := taskstate.OnboardingCard(w)
 		if !w.Config.Recovery.Onboarding {
 			fmt.Fprintln(a.stdout, "agents get no onboarding card (recovery.onboarding: false); it would say:")
 		} else {

@@ -28,8 +28,15 @@ func TestMain(m *testing.M) {
 // TestScripts runs the acceptance scripts in testdata/scripts: each reads as
 // a user's terminal session.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir:                 "../../testdata/scripts",
+	testscript.Run(t, scriptParams("../../testdata/scripts"))
+}
+
+// scriptParams are the settings every acceptance script runs under: a
+// fixed clock and identity, no colour, hooks inline, and the commands
+// below.
+func scriptParams(dir string) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
 		RequireExplicitExec: false,
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, ".home")
@@ -65,6 +72,8 @@ func TestScripts(t *testing.T) {
 			"gendecide": cmdGenDecisions,
 			"maxchars":  cmdMaxChars,
 			"gitinit":   cmdGitInit,
+			"taught":    cmdTaught,
+			"shown":     cmdShown,
 		},
 		Condition: func(cond string) (bool, error) {
 			// shared: the real host captures in ../shared/fixtures are here
@@ -75,7 +84,7 @@ func TestScripts(t *testing.T) {
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
-	})
+	}
 }
 
 // exits [-noperm] N CMD [ARGS...] runs CMD and fails unless it exits with

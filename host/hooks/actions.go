@@ -15,6 +15,7 @@ import (
 	"github.com/ctxgit/ctxgit/host/transcript"
 	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/taskstate"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -25,6 +26,12 @@ import (
 const NudgeText = "Context is %.0f%% full; compaction will soon drop older turns. What survives it is what ctxgit has saved: " +
 	"the plan in %s (ctxgit plan mark N done), decisions (ctxgit decide \"…\" --why \"…\"), " +
 	"the failure log (ctxgit fail \"…\") and the next action (ctxgit state set next_action \"…\")."
+
+// NudgeTextNoPlan is NudgeText for a workspace without a plan file, where
+// `ctxgit plan mark` has nothing to mark: every command the nudge names
+// works as written. Its argument: the percentage.
+const NudgeTextNoPlan = "Context is %.0f%% full; compaction will soon drop older turns. What survives it is what ctxgit has saved: " +
+	"decisions (ctxgit decide \"…\" --why \"…\"), the failure log (ctxgit fail \"…\") and the next action (ctxgit state set next_action \"…\")."
 
 // defaultWindow is the context window assumed when neither the host nor
 // its transcript says (Claude's models' usual window).
@@ -131,7 +138,7 @@ func (c *call) startupInjection(w *workspace.Workspace) error {
 	card := ""
 	marker := localPath(w.Root, "onboarded", c.session)
 	if w.Config.Recovery.Onboarding && !w.HasCheckpoints(c.session) && !exists(marker) {
-		card = w.OnboardingCard() + "\n"
+		card = taskstate.OnboardingCard(w) + "\n"
 	}
 	session, title := c.session, workspace.ResumedTitle(c.session)
 	var newest *workspace.Resolved
@@ -145,9 +152,9 @@ func (c *call) startupInjection(w *workspace.Workspace) error {
 		}
 	}
 	injected := false
-	if newest != nil || (card == "" && !c.resumesOwnEnd(w)) {
+	if newest != nil && sameGoal(w, newest.Checkpoint) || newest == nil && card == "" && !c.resumesOwnEnd(w) {
 		_, err := w.Recover(workspace.RecoverOptions{
-			Session: session, SessionGiven: true, Status: w.PeekStatus(session), Title: title, NotStaleAgainst: true,
+			Session: session, SessionGiven: true, Status: taskstate.PeekStatus(w, session), Title: title, NotStaleAgainst: true,
 			Emit: func(r *workspace.RecoverResult) error {
 				injected = true
 				return c.writeContext(card + r.Block)
@@ -191,6 +198,13 @@ func (c *call) resumesOwnEnd(w *workspace.Workspace) bool {
 	return err == nil && r.Checkpoint.Meta.Trigger == spec.TriggerSessionEnd
 }
 
+// sameGoal reports whether the workspace's plan has a goal and it is
+// the one cp was taken under.
+func sameGoal(w *workspace.Workspace, cp *spec.Checkpoint) bool {
+	p := w.ReadState().Plan
+	return p != nil && strings.TrimSpace(p.Goal) != "" && strings.TrimSpace(p.Goal) == strings.TrimSpace(string(cp.Plan.Goal))
+}
+
 // pointerText tells a brand-new session, in at most three lines, that
 // earlier work exists and how to see it, without injecting it.
 func pointerText(r *workspace.Resolved, plan string) string {
@@ -232,7 +246,7 @@ func (c *call) postCompact() error {
 func (c *call) clearCycle(root string) {
 	os.Remove(nudgePath(root, c.session))
 	os.Remove(compressPath(root, c.session))
-	workspace.ForgetReading(root, c.session)
+	taskstate.ForgetReading(root, c.session)
 	var st hookState
 	ok, _ := readJSON(statePath(root, c.session), &st)
 	stale := st.StaleTokens
@@ -363,7 +377,11 @@ func (c *call) deliverNudge(root string) error {
 	if w.Now().Sub(m.Timestamp) > time.Duration(w.Config.Pressure.NudgeStale) {
 		return os.Remove(path)
 	}
-	if err := c.writeContext(fmt.Sprintf(NudgeText, m.UsedPct, w.Config.Paths.Plan)); err != nil {
+	nudge := fmt.Sprintf(NudgeTextNoPlan, m.UsedPct)
+	if taskstate.HasPlan(w) {
+		nudge = fmt.Sprintf(NudgeText, m.UsedPct, w.Config.Paths.Plan)
+	}
+	if err := c.writeContext(nudge); err != nil {
 		return err
 	}
 	m.Flushed = true
@@ -393,7 +411,7 @@ func (c *call) gaugeFromTranscript() error {
 		window = c.knownWindow(w.Root)
 	}
 	window = c.gaugeWindow(window)
-	p := workspace.Pressure{Value: float64(u.Used()) / float64(window), Known: true,
+	p := taskstate.Pressure{Value: float64(u.Used()) / float64(window), Known: true,
 		Source: "transcript", Tokens: u.Used(), Window: window}
 	if _, err = c.gaugeUpdate(w, p); err != nil {
 		return err
@@ -578,14 +596,14 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 // pressure.flush (once a cycle), an automatic checkpoint from
 // pressure.auto_checkpoint when tokens grew by pressure.min_growth since
 // the last one. It reports whether a checkpoint was taken.
-func (c *call) gaugeUpdate(w *workspace.Workspace, p workspace.Pressure) (bool, error) {
+func (c *call) gaugeUpdate(w *workspace.Workspace, p taskstate.Pressure) (bool, error) {
 	if p.Tokens == 0 && p.Window > 0 {
 		p.Tokens = int64(p.Value * float64(p.Window)) // a percentage-only reading
 	}
 	// The newest reading, for `ctxgit status` without --pressure
 	// (docs/cli.md#status); lock-free: the file is the session's, replaced
 	// atomically.
-	if err := workspace.RecordReading(w.Root, c.session, p, w.Now()); err != nil {
+	if err := taskstate.RecordReading(w.Root, c.session, p, w.Now()); err != nil {
 		return false, err
 	}
 	// Decide without the lock first: a status line refreshes every turn,
@@ -642,7 +660,7 @@ func (t gaugeTodo) any() bool { return t.nudge || t.window || t.checkpoint }
 // marker from pressure.flush when there is none (or a stale undelivered
 // one), the window recorded when it changed, and an automatic checkpoint
 // from pressure.auto_checkpoint when tokens grew by pressure.min_growth.
-func (c *call) gaugeWork(w *workspace.Workspace, p workspace.Pressure) gaugeTodo {
+func (c *call) gaugeWork(w *workspace.Workspace, p taskstate.Pressure) gaugeTodo {
 	t := w.Config.Pressure
 	var todo gaugeTodo
 	if p.Value >= t.Flush {

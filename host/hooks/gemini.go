@@ -6,6 +6,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/host/transcript"
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/taskstate"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -35,7 +36,7 @@ import (
 
 // compressDue is the share of the compression point from which a reading
 // marks a compression as due: a little under it, because a reading is
-// kept only when it moved by a percent (workspace.RecordReading) and
+// kept only when it moved by a percent (taskstate.RecordReading) and
 // Gemini counts the prompt it is about to send, not the last one exactly.
 const compressDue = 0.95
 
@@ -100,7 +101,7 @@ func (c *call) preCompress() error {
 
 // noteCompressionDue writes the due marker from a reading at or past
 // compressDue of the compression point, once.
-func (c *call) noteCompressionDue(root string, p workspace.Pressure) error {
+func (c *call) noteCompressionDue(root string, p taskstate.Pressure) error {
 	if c.Host != "gemini" || p.Value < compressDue || p.Tokens <= 0 {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/taskstate"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -269,7 +270,7 @@ func TestGeminiGaugeWindow(t *testing.T) {
 			t.Fatalf("%d tokens: nudge %v, want %v (%q)", tc.tokens, got, tc.nudge, out)
 		}
 		w, _ := workspace.Open(env(dir, nil), dir)
-		p, ok := w.RecordedReading("gem-1")
+		p, ok := taskstate.RecordedReading(w, "gem-1")
 		if !ok || p.Window != 524_288 || p.Tokens != tc.tokens {
 			t.Fatalf("%d tokens: reading %+v (present %v), want window 524,288", tc.tokens, p, ok)
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/taskstate"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -157,7 +158,7 @@ func TestNudgeCycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &call{Request: Request{Host: "claude-code", Env: env(dir, nil)}, session: "s", dir: dir}
-	reading := workspace.Pressure{Value: 0.66, Known: true, Source: "host"}
+	reading := taskstate.Pressure{Value: 0.66, Known: true, Source: "host"}
 	if _, err := c.gaugeUpdate(w, reading); err != nil {
 		t.Fatal(err)
 	}
@@ -212,8 +213,8 @@ func TestAutoCheckpoint(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644)
 	w, _ := workspace.Open(env(dir, nil), dir)
 	c := &call{Request: Request{Host: "claude-code", Env: env(dir, nil)}, session: "s", dir: dir}
-	reading := func(tokens int64) workspace.Pressure {
-		return workspace.Pressure{Value: float64(tokens) / 200000, Known: true, Source: "host", Tokens: tokens, Window: 200000}
+	reading := func(tokens int64) taskstate.Pressure {
+		return taskstate.Pressure{Value: float64(tokens) / 200000, Known: true, Source: "host", Tokens: tokens, Window: 200000}
 	}
 	for _, tc := range []struct {
 		tokens int64
@@ -278,13 +279,14 @@ func TestWriteContextFormats(t *testing.T) {
 
 // The nudge states facts: no imperative opening, no "you must".
 func TestNudgeTextIsFactual(t *testing.T) {
-	text := fmt.Sprintf(NudgeText, 70.0, ".active-plan.md")
-	if !strings.HasPrefix(text, "Context is 70% full") {
-		t.Fatalf("nudge = %q", text)
-	}
-	for _, imperative := range []string{"Before the next step", "save your", "must", "You should", "Please"} {
-		if strings.Contains(text, imperative) {
-			t.Errorf("nudge %q contains the imperative %q", text, imperative)
+	for _, text := range []string{fmt.Sprintf(NudgeText, 70.0, ".active-plan.md"), fmt.Sprintf(NudgeTextNoPlan, 70.0)} {
+		if !strings.HasPrefix(text, "Context is 70% full") {
+			t.Fatalf("nudge = %q", text)
+		}
+		for _, imperative := range []string{"Before the next step", "save your", "must", "You should", "Please"} {
+			if strings.Contains(text, imperative) {
+				t.Errorf("nudge %q contains the imperative %q", text, imperative)
+			}
 		}
 	}
 }

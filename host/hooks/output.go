@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/taskstate"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -21,7 +22,7 @@ import (
 // recovered only once the output was written (SPEC §10.3).
 func (c *call) recoverInto(w *workspace.Workspace, fallback bool) error {
 	_, err := w.Recover(workspace.RecoverOptions{
-		Session: c.session, SessionGiven: !fallback, Status: w.PeekStatus(c.session),
+		Session: c.session, SessionGiven: !fallback, Status: taskstate.PeekStatus(w, c.session),
 		Emit: func(r *workspace.RecoverResult) error {
 			return c.writeContext(r.Block)
 		},
@@ -225,15 +226,15 @@ func Statusline(req Request) error {
 	if err := json.Unmarshal(req.Input, &in); err != nil {
 		return fmt.Errorf("statusline: input is not JSON: %v", err)
 	}
-	var p workspace.Pressure
+	var p taskstate.Pressure
 	if cw := in.ContextWindow; cw != nil {
 		switch {
 		case cw.CurrentUsage != nil && cw.Size > 0:
 			u := cw.CurrentUsage
 			tokens := u.InputTokens + u.CacheCreationTokens + u.CacheReadTokens
-			p = workspace.Pressure{Value: float64(tokens) / float64(cw.Size), Known: true, Source: "host", Tokens: tokens, Window: cw.Size}
+			p = taskstate.Pressure{Value: float64(tokens) / float64(cw.Size), Known: true, Source: "host", Tokens: tokens, Window: cw.Size}
 		case cw.UsedPercentage != nil:
-			p = workspace.Pressure{Value: *cw.UsedPercentage / 100, Known: true, Source: "host", Window: cw.Size}
+			p = taskstate.Pressure{Value: *cw.UsedPercentage / 100, Known: true, Source: "host", Window: cw.Size}
 		}
 	}
 	if !p.Known {
@@ -272,7 +273,7 @@ func Statusline(req Request) error {
 	if saved {
 		note = "Checkpoint saved"
 	}
-	line := workspace.GaugeLine(p, w.Level(p.Value), note)
+	line := taskstate.GaugeLine(p, taskstate.LevelOf(w, p.Value), note)
 	if marker != "" {
 		line += " " + marker
 	}

@@ -34,7 +34,7 @@ func (c *call) resumeInjection(w *workspace.Workspace) error {
 			return err
 		}
 	}
-	text, err := w.ResumeDelta(held, workspace.ResumedTitle(held.Session))
+	text, err := workspace.ResumeDelta(w, held, workspace.ResumedTitle(held.Session))
 	if err != nil || text == "" {
 		return err
 	}

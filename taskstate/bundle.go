@@ -1,4 +1,4 @@
-package workspace
+package taskstate
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // DefaultBundleBudget bounds the artifact content a bundle carries.
@@ -40,7 +41,7 @@ type BundleArtifact struct {
 
 // Bundle assembles the working bundle from the task state. Fields that are
 // missing are reported, never guessed.
-func (w *Workspace) Bundle(budget int) (*Bundle, error) {
+func BuildBundle(w *workspace.Workspace, budget int) (*Bundle, error) {
 	if budget <= 0 {
 		budget = DefaultBundleBudget
 	}
@@ -82,7 +83,7 @@ func (w *Workspace) Bundle(budget int) (*Bundle, error) {
 		}
 	}
 	for i := range b.Artifacts {
-		w.fillArtifact(&b.Artifacts[i], b)
+		fillArtifact(w, &b.Artifacts[i], b)
 	}
 	return b, nil
 }
@@ -96,7 +97,7 @@ func inside(p string) bool {
 	return c != ".." && !strings.HasPrefix(c, "../")
 }
 
-func (w *Workspace) fillArtifact(a *BundleArtifact, b *Bundle) {
+func fillArtifact(w *workspace.Workspace, a *BundleArtifact, b *Bundle) {
 	if !inside(a.Path) {
 		a.Note = "outside the workspace: not read"
 		return
@@ -110,7 +111,7 @@ func (w *Workspace) fillArtifact(a *BundleArtifact, b *Bundle) {
 	// the workspace, and a pipe would block the read.
 	real, err := filepath.EvalSymlinks(w.Path(a.Path))
 	if err != nil {
-		a.Note = "unreadable: " + unwrapPathError(err).Error()
+		a.Note = "unreadable: " + workspace.UnwrapPathError(err).Error()
 		return
 	}
 	if r, err := filepath.Rel(w.Root, real); err != nil || !inside(r) {
@@ -123,7 +124,7 @@ func (w *Workspace) fillArtifact(a *BundleArtifact, b *Bundle) {
 	}
 	f, err := os.Open(real)
 	if err != nil {
-		a.Note = "unreadable: " + unwrapPathError(err).Error()
+		a.Note = "unreadable: " + workspace.UnwrapPathError(err).Error()
 		return
 	}
 	defer f.Close()

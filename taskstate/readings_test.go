@@ -1,8 +1,10 @@
-package workspace
+package taskstate
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // docs/cli.md#status: a person typing `ctxgit status` at a terminal in a
@@ -11,18 +13,18 @@ import (
 func TestStatusInteractiveNeverHaltsWithoutReading(t *testing.T) {
 	w := plainWS(t, nil)
 	for i := 0; i < 3; i++ {
-		st, err := w.StatusCheckAs("s", Pressure{}, true)
+		st, err := StatusCheckAs(w, "s", Pressure{}, true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Token == StatusHalt || st.Turn != 0 || !strings.Contains(st.Pressure.Source, "typed at a terminal") {
+		if st.Token == workspace.StatusHalt || st.Turn != 0 || !strings.Contains(st.Pressure.Source, "typed at a terminal") {
 			t.Fatalf("call %d at a terminal: %+v", i+1, st)
 		}
 	}
-	if st, _ := w.StatusCheckAs("s", Pressure{}, false); st.Token == StatusHalt {
+	if st, _ := StatusCheckAs(w, "s", Pressure{}, false); st.Token == workspace.StatusHalt {
 		t.Fatalf("first piped call halted: %+v", st)
 	}
-	if st, _ := w.StatusCheckAs("s", Pressure{}, false); st.Token != StatusHalt {
+	if st, _ := StatusCheckAs(w, "s", Pressure{}, false); st.Token != workspace.StatusHalt {
 		t.Fatalf("second piped call without any reading did not halt: %+v", st)
 	}
 }
@@ -34,17 +36,17 @@ func TestRecordedReading(t *testing.T) {
 	if err := RecordReading(w.Root, "s", Pressure{Value: 0.6, Known: true, Source: "host"}, w.Now()); err != nil {
 		t.Fatal(err)
 	}
-	p, ok := w.RecordedReading("s")
+	p, ok := RecordedReading(w, "s")
 	if !ok || p.Value != 0.6 || p.Source != "hook reading from host, 0s ago" {
 		t.Fatalf("reading %+v %v", p, ok)
 	}
 	// Within a percent and a minute: not rewritten.
 	RecordReading(w.Root, "s", Pressure{Value: 0.605, Known: true, Source: "host"}, w.Now())
-	if p, _ := w.RecordedReading("s"); p.Value != 0.6 {
+	if p, _ := RecordedReading(w, "s"); p.Value != 0.6 {
 		t.Fatalf("throttled reading rewritten: %+v", p)
 	}
 	ForgetReading(w.Root, "s")
-	if _, ok := w.RecordedReading("s"); ok || !w.anyReading() {
-		t.Fatalf("after ForgetReading: reading %v, any %v", ok, w.anyReading())
+	if _, ok := RecordedReading(w, "s"); ok || !anyReading(w) {
+		t.Fatalf("after ForgetReading: reading %v, any %v", ok, anyReading(w))
 	}
 }

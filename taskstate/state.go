@@ -1,91 +1,45 @@
-package workspace
+package taskstate
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// TaskRead is the task state as found on disk.
-type TaskRead struct {
-	Path    string // workspace-relative, the file read or to be written
-	Exists  bool
-	State   *spec.TaskState // nil when absent
-	Missing []string        // required fields absent or empty
-}
-
-// taskStatePath is the configured YAML path, or its .json sibling when only
-// that exists (SPEC §12.1).
-func (w *Workspace) taskStatePath() string {
-	p := w.Config.Paths.TaskState
-	if _, err := os.Stat(w.Path(p)); err == nil {
-		return p
-	}
-	if alt := taskStateJSON(p); alt != p {
-		if _, err := os.Stat(w.Path(alt)); err == nil {
-			return alt
-		}
-	}
-	return p
-}
-
-// taskStateJSON is the task state's JSON sibling: the path with its
-// `.yaml` or `.yml` extension replaced by `.json`, else with `.json`
-// appended (SPEC §12.1).
-func taskStateJSON(p string) string {
-	return strings.TrimSuffix(strings.TrimSuffix(p, ".yaml"), ".yml") + ".json"
-}
-
-// ReadTaskState reads the task state. A legacy or malformed file is an
-// error (exit 3) naming the file; an absent one is not.
-func (w *Workspace) ReadTaskState() (*TaskRead, error) {
-	r := &TaskRead{Path: w.taskStatePath()}
-	data, err := readLimited(w.Path(r.Path), maxStateFile)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return r, nil
-	case errors.Is(err, errTooLarge):
-		return nil, spec.InvalidAt(r.Path, 0, "larger than %d MiB", maxStateFile>>20)
-	case err != nil:
-		return nil, &spec.FileError{Path: r.Path, Err: unwrapPathError(err)}
-	}
-	r.Exists = true
-	r.State, r.Missing, err = spec.ParseTaskState(r.Path, data)
-	if err != nil {
-		return nil, err
-	}
-	return r, nil
-}
-
 // writeTaskState stamps updated_at and writes the state atomically.
-func (w *Workspace) writeTaskState(path string, ts *spec.TaskState) error {
+func writeTaskState(w *workspace.Workspace, path string, ts *spec.TaskState) error {
 	ts.UpdatedAt = w.Now().Format(timeLayout)
 	data, err := spec.MarshalTaskState(path, ts)
 	if err != nil {
 		return err
 	}
-	return w.writeStateFile(path, data)
+	return w.WriteStateFile(path, data)
 }
 
 const timeLayout = "2006-01-02T15:04:05Z07:00"
 
 // editTaskState applies fn to the task state under the workspace lock and
-// writes it back. The state must exist and be a ctxgit task state: edits
-// never create one (ensure does) or overwrite a legacy one.
-func (w *Workspace) editTaskState(fn func(ts *spec.TaskState) error) (*spec.TaskState, error) {
-	return w.editTaskStateArgs(nil, fn)
+// writes it back. The state must exist and be a ctxgit task state: a
+// removal never creates one, and no edit overwrites a legacy one.
+func editTaskState(w *workspace.Workspace, fn func(ts *spec.TaskState) error) (*spec.TaskState, error) {
+	return editTask(w, nil, false, fn)
 }
 
 // editTaskStateArgs is editTaskState after checking the caller's text
-// arguments can be stored.
-func (w *Workspace) editTaskStateArgs(args []string, fn func(ts *spec.TaskState) error) (*spec.TaskState, error) {
+// arguments can be stored, creating the task state first when there is
+// none (SPEC §12.1): `ctxgit state set next_action "…"`, as the
+// onboarding card teaches it, works in a workspace nothing ever ran
+// `ensure` in.
+func editTaskStateArgs(w *workspace.Workspace, args []string, fn func(ts *spec.TaskState) error) (*spec.TaskState, error) {
+	return editTask(w, args, true, fn)
+}
+
+func editTask(w *workspace.Workspace, args []string, create bool, fn func(ts *spec.TaskState) error) (*spec.TaskState, error) {
 	for _, a := range args {
 		if err := spec.CheckArg("the value", a); err != nil {
 			return nil, err
@@ -101,12 +55,35 @@ func (w *Workspace) editTaskStateArgs(args []string, fn func(ts *spec.TaskState)
 		return nil, err
 	}
 	if !r.Exists {
-		return nil, spec.NotFound("%s does not exist: run `ctxgit ensure` to start a task", r.Path)
+		if !create {
+			return nil, spec.NotFound("%s does not exist: run `ctxgit ensure` to start a task", r.Path)
+		}
+		r.State = newTaskState(w, EnsureOptions{Session: currentSession(w)}, "")
 	}
 	if err := fn(r.State); err != nil {
 		return nil, err
 	}
-	return r.State, w.writeTaskState(r.Path, r.State)
+	return r.State, writeTaskState(w, r.Path, r.State)
+}
+
+// newTaskState is a new task's state as ensure starts it: the given
+// goal, else the plan's.
+func newTaskState(w *workspace.Workspace, o EnsureOptions, goal string) *spec.TaskState {
+	if goal == "" {
+		if p := w.ReadState().Plan; p != nil {
+			goal = p.Goal
+		}
+	}
+	return spec.NewTaskState(taskID(o, w), o.Session, goal, w.Now())
+}
+
+// currentSession is the session an edit that names none belongs to: the
+// host session the hooks recorded, else the default one (SPEC §6.3).
+func currentSession(w *workspace.Workspace) string {
+	if cur, ok := workspace.CurrentSessionAt(w.Root, w.Env.Now()); ok {
+		return cur.Session
+	}
+	return spec.DefaultSession
 }
 
 // TaskField gets one task-state field as text lines (a list gives one line
@@ -193,8 +170,8 @@ func listField(ts *spec.TaskState, field string) (*[]string, bool) {
 }
 
 // SetTaskField sets a scalar field (or state_confidence, 0..1).
-func (w *Workspace) SetTaskField(field, value string) (*spec.TaskState, error) {
-	return w.editTaskStateArgs([]string{value}, func(ts *spec.TaskState) error {
+func SetTaskField(w *workspace.Workspace, field, value string) (*spec.TaskState, error) {
+	return editTaskStateArgs(w, []string{value}, func(ts *spec.TaskState) error {
 		if s, ok := scalarField(ts, field); ok {
 			*s = value
 			return nil
@@ -216,11 +193,11 @@ func (w *Workspace) SetTaskField(field, value string) (*spec.TaskState, error) {
 
 // AddTaskItem appends to a list field; artifacts and decisions take their
 // extra parts (kind and description; reason).
-func (w *Workspace) AddTaskItem(field, value, kind, description, reason string) (*spec.TaskState, error) {
+func AddTaskItem(w *workspace.Workspace, field, value, kind, description, reason string) (*spec.TaskState, error) {
 	if strings.TrimSpace(value) == "" {
 		return nil, spec.Usage("nothing to add")
 	}
-	return w.editTaskStateArgs([]string{value, kind, description, reason}, func(ts *spec.TaskState) error {
+	return editTaskStateArgs(w, []string{value, kind, description, reason}, func(ts *spec.TaskState) error {
 		switch field {
 		case "artifacts":
 			ts.Artifacts = append(ts.Artifacts, spec.Artifact{Path: value, Kind: kind, Description: description})
@@ -241,8 +218,8 @@ func (w *Workspace) AddTaskItem(field, value, kind, description, reason string) 
 // RemoveTaskItem removes every item equal to value from a list field (for
 // artifacts, by path; for decisions, by the decision's text): the fields
 // AddTaskItem appends to.
-func (w *Workspace) RemoveTaskItem(field, value string) (*spec.TaskState, error) {
-	return w.editTaskState(func(ts *spec.TaskState) error {
+func RemoveTaskItem(w *workspace.Workspace, field, value string) (*spec.TaskState, error) {
+	return editTaskState(w, func(ts *spec.TaskState) error {
 		switch field {
 		case "artifacts":
 			ts.Artifacts = slices.DeleteFunc(ts.Artifacts, func(a spec.Artifact) bool { return a.Path == value })
@@ -262,7 +239,7 @@ func (w *Workspace) RemoveTaskItem(field, value string) (*spec.TaskState, error)
 
 // StepDone records a completed step: the given text, else the plan's
 // current step (which is then marked done in the plan too).
-func (w *Workspace) StepDone(text string) (*spec.TaskState, error) {
+func StepDone(w *workspace.Workspace, text string) (*spec.TaskState, error) {
 	var markPlan string
 	if strings.TrimSpace(text) == "" {
 		st := w.ReadState()
@@ -272,14 +249,14 @@ func (w *Workspace) StepDone(text string) (*spec.TaskState, error) {
 		cur := st.Plan.Current()
 		text, markPlan = cur.Title(), cur.Number
 	}
-	ts, err := w.editTaskStateArgs([]string{text}, func(ts *spec.TaskState) error {
+	ts, err := editTaskStateArgs(w, []string{text}, func(ts *spec.TaskState) error {
 		ts.CompletedSteps = append(ts.CompletedSteps, text)
 		return nil
 	})
 	if err != nil || markPlan == "" {
 		return ts, err
 	}
-	if _, err := w.MarkStep(markPlan, spec.StepDone, ""); err != nil {
+	if _, err := MarkStep(w, markPlan, spec.StepDone, ""); err != nil {
 		return ts, err
 	}
 	return ts, nil
@@ -287,14 +264,14 @@ func (w *Workspace) StepDone(text string) (*spec.TaskState, error) {
 
 // RecordAction sets last_action; a success is also the last successful
 // action, and a failure also goes to the failure log.
-func (w *Workspace) RecordAction(summary, outcome, kind string, failType spec.FailureType, failAction spec.FailureAction) (*spec.TaskState, error) {
+func RecordAction(w *workspace.Workspace, summary, outcome, kind string, failType spec.FailureType, failAction spec.FailureAction) (*spec.TaskState, error) {
 	if strings.TrimSpace(summary) == "" {
 		return nil, spec.Usage("an action needs --summary")
 	}
 	if outcome != "success" && outcome != "failure" {
 		return nil, spec.Usage("--outcome %q: want success or failure", outcome)
 	}
-	ts, err := w.editTaskStateArgs([]string{summary, kind}, func(ts *spec.TaskState) error {
+	ts, err := editTaskStateArgs(w, []string{summary, kind}, func(ts *spec.TaskState) error {
 		a := &spec.LastAction{Timestamp: w.Now().Format(timeLayout), Type: kind, Summary: summary, Outcome: outcome}
 		ts.LastAction = a
 		if outcome == "success" {
@@ -308,7 +285,7 @@ func (w *Workspace) RecordAction(summary, outcome, kind string, failType spec.Fa
 	if err != nil || outcome == "success" {
 		return ts, err
 	}
-	if _, _, err := w.Fail(spec.FailureEntry{Summary: summary, Type: failType, Action: failAction}); err != nil {
+	if _, _, err := Fail(w, spec.FailureEntry{Summary: summary, Type: failType, Action: failAction}); err != nil {
 		return ts, err
 	}
 	return ts, nil

@@ -1,4 +1,4 @@
-package workspace
+package taskstate
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // Level is how full the context is (docs/cli.md#status).
@@ -61,7 +62,7 @@ func TokenPressure(tokens, window int64) (Pressure, error) {
 }
 
 // Level maps a utilisation onto the configured thresholds.
-func (w *Workspace) Level(p float64) Level {
+func LevelOf(w *workspace.Workspace, p float64) Level {
 	t := w.Config.Pressure
 	switch {
 	case p >= t.Critical:
@@ -92,15 +93,15 @@ type Halt struct {
 	Summary    string    `json:"summary,omitempty"`
 }
 
-func (w *Workspace) runtimePath(session string) string {
+func runtimePath(w *workspace.Workspace, session string) string {
 	return w.LocalPath("runtime/" + session + ".json")
 }
 
 // loadRuntime reads a session's record; a damaged one is reported by the
 // caller and replaced, except that a halt is never forgotten: an unreadable
 // record counts as halted, the safe side.
-func (w *Workspace) loadRuntime(session string) (*runtimeState, error) {
-	data, err := os.ReadFile(w.runtimePath(session))
+func loadRuntime(w *workspace.Workspace, session string) (*runtimeState, error) {
+	data, err := os.ReadFile(runtimePath(w, session))
 	if errors.Is(err, fs.ErrNotExist) {
 		return &runtimeState{}, nil
 	}
@@ -115,12 +116,12 @@ func (w *Workspace) loadRuntime(session string) (*runtimeState, error) {
 	return rt, nil
 }
 
-func (w *Workspace) saveRuntime(session string, rt *runtimeState) error {
+func saveRuntime(w *workspace.Workspace, session string, rt *runtimeState) error {
 	data, err := json.MarshalIndent(rt, "", "  ")
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(w.runtimePath(session), append(data, '\n'), 0o644)
+	return workspace.WriteFileAtomic(runtimePath(w, session), append(data, '\n'), 0o644)
 }
 
 // LevelAction is what a level asks of the agent.

@@ -1,4 +1,4 @@
-package workspace
+package taskstate
 
 import (
 	"errors"
@@ -9,14 +9,7 @@ import (
 	"strings"
 
 	"github.com/ctxgit/ctxgit/spec"
-)
-
-// The status tokens (SPEC §12.2).
-const (
-	StatusOK           = "STATUS:OK"
-	StatusMissingState = "STATUS:MISSING_STATE"
-	StatusHalt         = "STATUS:HALT_CONTEXT_LIMIT"
-	StatusComplete     = "STATUS:COMPLETE"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // Status is the answer to "may I take the next major action?".
@@ -37,11 +30,11 @@ type Status struct {
 // ExitCode is the token's exit code (docs/cli.md#exit-codes).
 func (s *Status) ExitCode() int {
 	switch s.Token {
-	case StatusMissingState:
+	case workspace.StatusMissingState:
 		return spec.ExitStatusMissingState
-	case StatusHalt:
+	case workspace.StatusHalt:
 		return spec.ExitStatusHalt
-	case StatusComplete:
+	case workspace.StatusComplete:
 		return spec.ExitStatusComplete
 	}
 	return spec.ExitOK
@@ -51,8 +44,8 @@ func (s *Status) ExitCode() int {
 // (docs/cli.md#status): it counts the turn, reads the task state and the
 // pressure, and at critical pressure checkpoints, writes a summary and halts —
 // a halt that persists across restarts until an explicit override.
-func (w *Workspace) StatusCheck(session string, p Pressure) (*Status, error) {
-	return w.StatusCheckAs(session, p, false)
+func StatusCheck(w *workspace.Workspace, session string, p Pressure) (*Status, error) {
+	return StatusCheckAs(w, session, p, false)
 }
 
 // StatusCheckAs is StatusCheck, told whether a person typed the command
@@ -62,15 +55,15 @@ func (w *Workspace) StatusCheck(session string, p Pressure) (*Status, error) {
 // counts as missing: 0 on the first turn, critical after — except for a
 // person at a terminal, whose call counts 0 and is no turn, so typing
 // `ctxgit status` never halts a session by itself.
-func (w *Workspace) StatusCheckAs(session string, p Pressure, interactive bool) (*Status, error) {
+func StatusCheckAs(w *workspace.Workspace, session string, p Pressure, interactive bool) (*Status, error) {
 	lock, err := w.Lock()
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Unlock()
-	rt, rterr := w.loadRuntime(session)
+	rt, rterr := loadRuntime(w, session)
 	if !p.Known {
-		if r, ok := w.RecordedReading(session); ok {
+		if r, ok := RecordedReading(w, session); ok {
 			p = r
 		}
 	}
@@ -83,7 +76,7 @@ func (w *Workspace) StatusCheckAs(session string, p Pressure, interactive bool) 
 	}
 	switch {
 	case p.Known:
-	case w.anyReading():
+	case anyReading(w):
 		p = Pressure{Value: 0, Source: "no hook reading for this session yet (counts as 0)"}
 	case interactive:
 		p = Pressure{Value: 0, Source: "missing (typed at a terminal: counts as 0, not a turn)"}
@@ -93,17 +86,17 @@ func (w *Workspace) StatusCheckAs(session string, p Pressure, interactive bool) 
 	default:
 		p = Pressure{Value: w.Config.Pressure.Critical, Source: "missing (after the first turn: counts as critical)"}
 	}
-	st.Pressure, st.Level = p, w.Level(p.Value)
-	err = w.decide(session, rt, st)
-	if serr := w.saveRuntime(session, rt); err == nil {
+	st.Pressure, st.Level = p, LevelOf(w, p.Value)
+	err = decide(w, session, rt, st)
+	if serr := saveRuntime(w, session, rt); err == nil {
 		err = serr
 	}
 	return st, err
 }
 
-func (w *Workspace) decide(session string, rt *runtimeState, st *Status) error {
+func decide(w *workspace.Workspace, session string, rt *runtimeState, st *Status) error {
 	if rt.Halt != nil {
-		st.Token, st.Halt = StatusHalt, rt.Halt
+		st.Token, st.Halt = workspace.StatusHalt, rt.Halt
 		st.Required = append(st.Required, haltRequirement)
 		return nil
 	}
@@ -112,27 +105,27 @@ func (w *Workspace) decide(session string, rt *runtimeState, st *Status) error {
 		return err
 	}
 	if task.Exists && task.State.IsDone() && len(task.Missing) == 0 {
-		st.Token = StatusComplete
+		st.Token = workspace.StatusComplete
 		return nil
 	}
 	if st.Level == LevelCritical {
-		return w.halt(session, rt, st)
+		return halt(w, session, rt, st)
 	}
 	if !task.Exists || len(task.Missing) > 0 {
-		st.Token, st.Missing = StatusMissingState, task.Missing
+		st.Token, st.Missing = workspace.StatusMissingState, task.Missing
 		if !task.Exists {
 			st.Missing = []string{task.Path + " (no task state)"}
 		}
 		st.Required = append(st.Required, "write the task state (ctxgit ensure, then ctxgit state set …)")
 		return nil
 	}
-	st.Token = StatusOK
+	st.Token = workspace.StatusOK
 	if st.Level == LevelCompress && rt.CompressSince == nil {
 		now := w.Now()
 		rt.CompressSince = &now
 	}
 	if rt.CompressSince != nil {
-		if w.summaryWrittenSince(*rt.CompressSince) {
+		if summaryWrittenSince(w, *rt.CompressSince) {
 			rt.CompressSince = nil
 		} else {
 			st.Required = append(st.Required, "fresh summary required before the next major action (ctxgit summary)")
@@ -147,34 +140,34 @@ func (w *Workspace) decide(session string, rt *runtimeState, st *Status) error {
 const haltRequirement = "stop: the context limit was reached; resume only after `ctxgit resume --override --reason \"…\"`"
 
 // halt checkpoints, writes a summary and persists the halt.
-func (w *Workspace) halt(session string, rt *runtimeState, st *Status) error {
+func halt(w *workspace.Workspace, session string, rt *runtimeState, st *Status) error {
 	h := &Halt{At: w.Now(), Pressure: st.Pressure.Value, Source: st.Pressure.Source}
-	opts := CheckpointOptions{Session: session, Trigger: spec.TriggerHalt,
+	opts := workspace.CheckpointOptions{Session: session, Trigger: spec.TriggerHalt,
 		Message: fmt.Sprintf("context limit: %.0f%% (%s)", st.Pressure.Value*100, st.Pressure.Source)}
 	if st.Pressure.Window > 0 {
 		opts.Usage = spec.TokenUsage{InputTokens: st.Pressure.Tokens, ContextWindow: st.Pressure.Window, Utilization: st.Pressure.Value, Source: "host"}
 	}
 	// The halt stands whatever else fails: a context at its limit must
 	// stop even if the checkpoint cannot be taken.
-	if res, err := w.checkpointLocked(opts); err != nil {
-		st.Notes = append(st.Notes, "halting: checkpoint failed: "+w.rel(err.Error()))
+	if res, err := w.CheckpointHeld(opts); err != nil {
+		st.Notes = append(st.Notes, "halting: checkpoint failed: "+w.Rel(err.Error()))
 	} else {
 		h.Checkpoint = session + ":" + res.Checkpoint.Meta.CheckpointID
 	}
-	if path, err := w.writeSummary(session); err == nil {
+	if path, err := writeSummary(w, session); err == nil {
 		h.Summary = path
 	} else {
 		st.Notes = append(st.Notes, "summary not written: "+err.Error())
 	}
 	rt.Halt = h
-	st.Token, st.Halt = StatusHalt, h
+	st.Token, st.Halt = workspace.StatusHalt, h
 	st.Required = append(st.Required, haltRequirement)
 	return nil
 }
 
 // Resume clears a persisted halt, on an explicit override with a reason,
 // recorded in the task state (and so in the next checkpoint).
-func (w *Workspace) Resume(session, reason string) (*Halt, error) {
+func Resume(w *workspace.Workspace, session, reason string) (*Halt, error) {
 	if strings.TrimSpace(reason) == "" {
 		return nil, spec.Usage("an override needs --reason")
 	}
@@ -186,7 +179,7 @@ func (w *Workspace) Resume(session, reason string) (*Halt, error) {
 		return nil, err
 	}
 	defer lock.Unlock()
-	rt, _ := w.loadRuntime(session)
+	rt, _ := loadRuntime(w, session)
 	if rt.Halt == nil {
 		return nil, spec.Usage("session %s is not halted: nothing to override", session)
 	}
@@ -196,32 +189,32 @@ func (w *Workspace) Resume(session, reason string) (*Halt, error) {
 	}
 	if task.Exists {
 		task.State.Overrides = append(task.State.Overrides, spec.HaltOverride{At: w.Now().Format(timeLayout), Reason: reason})
-		if err := w.writeTaskState(task.Path, task.State); err != nil {
+		if err := writeTaskState(w, task.Path, task.State); err != nil {
 			return nil, err
 		}
 	}
 	h := rt.Halt
 	rt.Halt = nil
-	return h, w.saveRuntime(session, rt)
+	return h, saveRuntime(w, session, rt)
 }
 
 // PeekStatus is the token a session would get, without counting a turn or
 // acting on pressure: for the recovery block. It is "" for a workspace that
 // does not use the runtime contract (no task state, no halt).
-func (w *Workspace) PeekStatus(session string) string {
-	if rt, err := w.loadRuntime(session); err != nil || rt.Halt != nil {
-		return StatusHalt
+func PeekStatus(w *workspace.Workspace, session string) string {
+	if rt, err := loadRuntime(w, session); err != nil || rt.Halt != nil {
+		return workspace.StatusHalt
 	}
 	task, err := w.ReadTaskState()
 	switch {
 	case err == nil && !task.Exists:
 		return ""
 	case err != nil || len(task.Missing) > 0:
-		return StatusMissingState
+		return workspace.StatusMissingState
 	case task.State.IsDone():
-		return StatusComplete
+		return workspace.StatusComplete
 	}
-	return StatusOK
+	return workspace.StatusOK
 }
 
 // EnsureOptions shape the startup branch.
@@ -234,7 +227,7 @@ type EnsureOptions struct {
 }
 
 // Ensure is the startup branch of the runtime contract (docs/cli.md#ensure).
-func (w *Workspace) Ensure(o EnsureOptions) (*Status, error) {
+func Ensure(w *workspace.Workspace, o EnsureOptions) (*Status, error) {
 	for _, a := range []struct{ name, v string }{{"--goal", o.Goal}, {"--task-id", o.TaskID}} {
 		if err := spec.CheckArg(a.name, a.v); err != nil {
 			return nil, err
@@ -246,13 +239,13 @@ func (w *Workspace) Ensure(o EnsureOptions) (*Status, error) {
 	}
 	defer lock.Unlock()
 	st := &Status{Level: LevelOK, Required: []string{}}
-	rt, rterr := w.loadRuntime(o.Session)
+	rt, rterr := loadRuntime(w, o.Session)
 	if rterr != nil {
 		st.Notes = append(st.Notes, rterr.Error())
 	}
 	st.Turn = rt.Turns
 	if rt.Halt != nil {
-		st.Token, st.Halt = StatusHalt, rt.Halt
+		st.Token, st.Halt = workspace.StatusHalt, rt.Halt
 		st.Required = append(st.Required, haltRequirement)
 		return st, nil
 	}
@@ -261,25 +254,25 @@ func (w *Workspace) Ensure(o EnsureOptions) (*Status, error) {
 		if !o.Archive && !o.Reinit {
 			return nil, err
 		}
-		path := w.taskStatePath()
+		path := w.TaskStatePath()
 		if o.Archive {
-			aside, err := w.freeArchiveName(path)
+			aside, err := freeArchiveName(w, path)
 			if err != nil {
 				return nil, err
 			}
 			if err := os.Rename(w.Path(path), w.Path(aside)); err != nil {
-				return nil, &spec.FileError{Path: path, Err: unwrapPathError(err)}
+				return nil, &spec.FileError{Path: path, Err: workspace.UnwrapPathError(err)}
 			}
 			st.Notes = append(st.Notes, "moved "+path+" to "+aside)
 		} else {
 			if err := os.Remove(w.Path(path)); err != nil {
-				return nil, &spec.FileError{Path: path, Err: unwrapPathError(err)}
+				return nil, &spec.FileError{Path: path, Err: workspace.UnwrapPathError(err)}
 			}
 			st.Notes = append(st.Notes, "removed "+path)
 		}
-		task = &TaskRead{Path: path}
+		task = &workspace.TaskRead{Path: path}
 	}
-	summaryPath := w.latestSummaryPath()
+	summaryPath := latestSummaryPath(w)
 	_, serr := os.Stat(w.Path(summaryPath))
 	haveSummary := serr == nil
 
@@ -292,58 +285,58 @@ func (w *Workspace) Ensure(o EnsureOptions) (*Status, error) {
 			}
 		}
 		ts := spec.NewTaskState(taskID(o, w), o.Session, goal, w.Now())
-		if err := w.writeTaskState(task.Path, ts); err != nil {
+		if err := writeTaskState(w, task.Path, ts); err != nil {
 			return nil, err
 		}
-		path, err := w.writeSummary(o.Session)
+		path, err := writeSummary(w, o.Session)
 		if err != nil {
 			return nil, err
 		}
 		st.Notes = append(st.Notes, "initialised "+task.Path+" (next_action START) and "+path)
 		if strings.TrimSpace(goal) == "" {
-			st.Token, st.Missing = StatusMissingState, []string{"goal (empty)"}
+			st.Token, st.Missing = workspace.StatusMissingState, []string{"goal (empty)"}
 			st.Required = append(st.Required, "set the goal: ctxgit state set goal \"…\"")
 			return st, nil
 		}
-		st.Token = StatusOK
+		st.Token = workspace.StatusOK
 	case !task.Exists && o.Reinit:
 		ts := spec.NewTaskState(taskID(o, w), o.Session, o.Goal, w.Now())
-		if err := w.writeTaskState(task.Path, ts); err != nil {
+		if err := writeTaskState(w, task.Path, ts); err != nil {
 			return nil, err
 		}
-		path, err := w.writeSummary(o.Session)
+		path, err := writeSummary(w, o.Session)
 		if err != nil {
 			return nil, err
 		}
 		st.Notes = append(st.Notes, "started over: initialised "+task.Path+" and rewrote "+path)
-		st.Token = StatusOK
+		st.Token = workspace.StatusOK
 		if strings.TrimSpace(o.Goal) == "" {
-			st.Token, st.Missing = StatusMissingState, []string{"goal (empty)"}
+			st.Token, st.Missing = workspace.StatusMissingState, []string{"goal (empty)"}
 			st.Required = append(st.Required, "set the goal: ctxgit state set goal \"…\"")
 		}
 	case !task.Exists:
-		st.Token, st.Missing = StatusMissingState, []string{task.Path + " (no task state)"}
+		st.Token, st.Missing = workspace.StatusMissingState, []string{task.Path + " (no task state)"}
 		st.Required = append(st.Required, "rebuild the task state from "+summaryPath+" (or start over: ctxgit ensure --reinit --goal \"…\")")
 	case len(task.Missing) > 0:
-		st.Token, st.Missing = StatusMissingState, task.Missing
+		st.Token, st.Missing = workspace.StatusMissingState, task.Missing
 		st.Required = append(st.Required, "fill the missing task-state fields (ctxgit state set …)")
 	case task.State.IsDone():
 		if task.State.Status != spec.TaskComplete {
 			task.State.Status = spec.TaskComplete
-			if err := w.writeTaskState(task.Path, task.State); err != nil {
+			if err := writeTaskState(w, task.Path, task.State); err != nil {
 				return nil, err
 			}
 		}
-		path, err := w.writeSummary(o.Session)
+		path, err := writeSummary(w, o.Session)
 		if err != nil {
 			return nil, err
 		}
-		st.Token = StatusComplete
+		st.Token = workspace.StatusComplete
 		st.Notes = append(st.Notes, "final state and summary written ("+path+")")
 	default:
-		st.Token = StatusOK
-		if conflict := w.summaryConflict(task.State); conflict != "" {
-			path, err := w.writeSummary(o.Session)
+		st.Token = workspace.StatusOK
+		if conflict := summaryConflict(w, task.State); conflict != "" {
+			path, err := writeSummary(w, o.Session)
 			if err != nil {
 				return nil, err
 			}
@@ -354,7 +347,7 @@ func (w *Workspace) Ensure(o EnsureOptions) (*Status, error) {
 }
 
 // taskID is the id of a new task: the caller's, else task-STAMP.
-func taskID(o EnsureOptions, w *Workspace) string {
+func taskID(o EnsureOptions, w *workspace.Workspace) string {
 	if o.TaskID != "" {
 		return o.TaskID
 	}
@@ -368,7 +361,7 @@ func taskID(o EnsureOptions, w *Workspace) string {
 // between the check and the rename. A name that cannot be checked (too
 // long for the file system, a directory that cannot be searched) is an
 // error, not a reason to try the next one.
-func (w *Workspace) freeArchiveName(path string) (string, error) {
+func freeArchiveName(w *workspace.Workspace, path string) (string, error) {
 	ext := filepath.Ext(path)
 	stem := strings.TrimSuffix(path, ext) + ".archived-" + w.Now().Format("20060102T150405Z")
 	name := stem + ext
@@ -378,7 +371,7 @@ func (w *Workspace) freeArchiveName(path string) (string, error) {
 			return name, nil
 		}
 		if err != nil {
-			return "", &spec.FileError{Path: name, Err: unwrapPathError(err)}
+			return "", &spec.FileError{Path: name, Err: workspace.UnwrapPathError(err)}
 		}
 		name = fmt.Sprintf("%s-%d%s", stem, n, ext)
 	}

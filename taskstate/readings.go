@@ -1,4 +1,4 @@
-package workspace
+package taskstate
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // readingsDir holds the newest context reading a hook saw per session
@@ -38,7 +39,7 @@ func RecordReading(root, session string, p Pressure, now time.Time) error {
 	if old, ok := readReading(path); ok && math.Abs(old.Value-p.Value) < 0.01 && now.Sub(old.At) < time.Minute && !now.Before(old.At) {
 		return nil
 	}
-	if err := PrepareLocal(root); err != nil {
+	if err := workspace.PrepareLocal(root); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -48,7 +49,7 @@ func RecordReading(root, session string, p Pressure, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(path, append(data, '\n'), 0o644)
+	return workspace.WriteFileAtomic(path, append(data, '\n'), 0o644)
 }
 
 // ForgetReading drops the session's reading: after a compaction the
@@ -68,7 +69,7 @@ func readReading(path string) (recordedReading, bool) {
 
 // RecordedReading is the session's newest hook reading, as a Pressure
 // whose source says where and when it was taken.
-func (w *Workspace) RecordedReading(session string) (Pressure, bool) {
+func RecordedReading(w *workspace.Workspace, session string) (Pressure, bool) {
 	r, ok := readReading(readingPath(w.Root, session))
 	if !ok {
 		return Pressure{}, false
@@ -84,7 +85,7 @@ func (w *Workspace) RecordedReading(session string) (Pressure, bool) {
 // anyReading reports whether any hook ever recorded a reading here (the
 // directory stays when a compaction forgets a session's reading): only a
 // workspace without one has no pressure source at all.
-func (w *Workspace) anyReading() bool {
+func anyReading(w *workspace.Workspace) bool {
 	fi, err := os.Stat(w.LocalPath(readingsDir))
 	return err == nil && fi.IsDir()
 }

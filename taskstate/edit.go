@@ -1,4 +1,4 @@
-package workspace
+package taskstate
 
 import (
 	"errors"
@@ -8,11 +8,12 @@ import (
 
 	"github.com/ctxgit/ctxgit/markdown"
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // MarkStep marks a plan step (done, in progress, pending, failed),
 // changing only that step's line(s) in the file.
-func (w *Workspace) MarkStep(number string, status spec.StepStatus, reason string) (*spec.Plan, error) {
+func MarkStep(w *workspace.Workspace, number string, status spec.StepStatus, reason string) (*spec.Plan, error) {
 	if err := spec.CheckArg("--reason", reason); err != nil {
 		return nil, err
 	}
@@ -22,7 +23,7 @@ func (w *Workspace) MarkStep(number string, status spec.StepStatus, reason strin
 	}
 	defer lock.Unlock()
 	rel := w.Config.Paths.Plan
-	src, err := w.readForEdit(rel, false)
+	src, err := readForEdit(w, rel, false)
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +31,7 @@ func (w *Workspace) MarkStep(number string, status spec.StepStatus, reason strin
 	if err != nil {
 		return nil, err
 	}
-	if err := w.writeStateFile(rel, out); err != nil {
+	if err := w.WriteStateFile(rel, out); err != nil {
 		return nil, err
 	}
 	plan, _ := markdown.ParsePlan(rel, out)
@@ -38,7 +39,7 @@ func (w *Workspace) MarkStep(number string, status spec.StepStatus, reason strin
 }
 
 // Decide appends a decision, stamped with the workspace clock.
-func (w *Workspace) Decide(what, why string) (*spec.Decision, error) {
+func Decide(w *workspace.Workspace, what, why string) (*spec.Decision, error) {
 	what, why = strings.TrimSpace(what), strings.TrimSpace(why)
 	if what == "" {
 		return nil, spec.Usage("a decision needs its text")
@@ -52,7 +53,7 @@ func (w *Workspace) Decide(what, why string) (*spec.Decision, error) {
 	}
 	defer lock.Unlock()
 	rel := w.Config.Paths.Decisions
-	src, err := w.readForEdit(rel, true)
+	src, err := readForEdit(w, rel, true)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +62,7 @@ func (w *Workspace) Decide(what, why string) (*spec.Decision, error) {
 	}
 	d := spec.Decision{What: what, Why: why, When: w.Now()}
 	out := markdown.AppendDecision(src, d)
-	if err := w.writeStateFile(rel, out); err != nil {
+	if err := w.WriteStateFile(rel, out); err != nil {
 		return nil, err
 	}
 	ds, err := markdown.ParseDecisions(rel, out)
@@ -73,7 +74,7 @@ func (w *Workspace) Decide(what, why string) (*spec.Decision, error) {
 
 // Fail appends a failure-log entry. It writes to the skill's fallback log
 // when that is the one in use, so there is always one log.
-func (w *Workspace) Fail(e spec.FailureEntry) (*spec.FailureEntry, string, error) {
+func Fail(w *workspace.Workspace, e spec.FailureEntry) (*spec.FailureEntry, string, error) {
 	if strings.TrimSpace(e.Summary) == "" {
 		return nil, "", spec.Usage("a failure needs a summary")
 	}
@@ -91,7 +92,7 @@ func (w *Workspace) Fail(e spec.FailureEntry) (*spec.FailureEntry, string, error
 			rel = w.Config.Paths.FailureLogFallback
 		}
 	}
-	src, err := w.readForEdit(rel, true)
+	src, err := readForEdit(w, rel, true)
 	if err != nil {
 		return nil, "", err
 	}
@@ -100,7 +101,7 @@ func (w *Workspace) Fail(e spec.FailureEntry) (*spec.FailureEntry, string, error
 	}
 	e.When = w.Now()
 	out := markdown.AppendFailure(src, e)
-	if err := w.writeStateFile(rel, out); err != nil {
+	if err := w.WriteStateFile(rel, out); err != nil {
 		return nil, "", err
 	}
 	entries, err := markdown.ParseFailureLog(rel, out)
@@ -112,8 +113,8 @@ func (w *Workspace) Fail(e spec.FailureEntry) (*spec.FailureEntry, string, error
 
 // readForEdit reads a state file about to be changed; a missing file is
 // empty when missingOK, else an error.
-func (w *Workspace) readForEdit(rel string, missingOK bool) ([]byte, error) {
-	src, err := readLimited(w.Path(rel), maxStateFile)
+func readForEdit(w *workspace.Workspace, rel string, missingOK bool) ([]byte, error) {
+	src, err := workspace.ReadLimited(w.Path(rel), workspace.MaxStateFile)
 	switch {
 	case err == nil:
 		return src, nil
@@ -121,16 +122,8 @@ func (w *Workspace) readForEdit(rel string, missingOK bool) ([]byte, error) {
 		return nil, nil
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, spec.NotFound("%s does not exist", rel)
-	case errors.Is(err, errTooLarge):
-		return nil, spec.InvalidAt(rel, 0, "larger than %d MiB, not edited", maxStateFile>>20)
+	case errors.Is(err, workspace.ErrTooLarge):
+		return nil, spec.InvalidAt(rel, 0, "larger than %d MiB, not edited", workspace.MaxStateFile>>20)
 	}
-	return nil, &spec.FileError{Path: rel, Err: unwrapPathError(err)}
-}
-
-// filePerm keeps an edited file's permissions.
-func filePerm(path string) fs.FileMode {
-	if fi, err := os.Stat(path); err == nil {
-		return fi.Mode().Perm()
-	}
-	return 0o644
+	return nil, &spec.FileError{Path: rel, Err: workspace.UnwrapPathError(err)}
 }

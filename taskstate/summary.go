@@ -1,4 +1,4 @@
-package workspace
+package taskstate
 
 import (
 	"bufio"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // The summary's sections, in order: every one the summary rule requires
@@ -20,42 +21,42 @@ var summarySections = []string{"Goal", "Current phase", "Completed steps", "Fail
 // writtenPrefix opens the line that dates a summary.
 const writtenPrefix = "Written: "
 
-func (w *Workspace) latestSummaryPath() string {
+func latestSummaryPath(w *workspace.Workspace) string {
 	return path.Join(w.Config.Paths.Summaries, spec.LatestSummaryName)
 }
 
 // WriteSummary renders the summary and writes it to a timestamped file and
 // latest-summary.md, under the workspace lock.
-func (w *Workspace) WriteSummary(session string) (string, error) {
+func WriteSummary(w *workspace.Workspace, session string) (string, error) {
 	lock, err := w.Lock()
 	if err != nil {
 		return "", err
 	}
 	defer lock.Unlock()
-	return w.writeSummary(session)
+	return writeSummary(w, session)
 }
 
-func (w *Workspace) writeSummary(session string) (string, error) {
+func writeSummary(w *workspace.Workspace, session string) (string, error) {
 	task, err := w.ReadTaskState()
 	if err != nil {
 		return "", err
 	}
-	text := w.renderSummary(session, task)
+	text := renderSummary(w, session, task)
 	stamped := path.Join(w.Config.Paths.Summaries, w.Now().Format("20060102T150405Z")+".md")
-	for _, p := range []string{stamped, w.latestSummaryPath()} {
-		if err := w.publish(w.Path(p), []byte(text), 0o644); err != nil {
+	for _, p := range []string{stamped, latestSummaryPath(w)} {
+		if err := w.Publish(w.Path(p), []byte(text), 0o644); err != nil {
 			if errors.Is(err, spec.ErrConflict) {
 				return "", err
 			}
-			return "", &spec.FileError{Path: p, Err: unwrapPathError(err)}
+			return "", &spec.FileError{Path: p, Err: workspace.UnwrapPathError(err)}
 		}
 	}
-	return w.latestSummaryPath(), nil
+	return latestSummaryPath(w), nil
 }
 
 // renderSummary is deterministic: the same state files and clock give the
 // same bytes.
-func (w *Workspace) renderSummary(session string, task *TaskRead) string {
+func renderSummary(w *workspace.Workspace, session string, task *workspace.TaskRead) string {
 	st := w.ReadState()
 	ts := task.State
 	if ts == nil {
@@ -90,7 +91,7 @@ func (w *Workspace) renderSummary(session string, task *TaskRead) string {
 	for _, a := range ts.Artifacts {
 		files = append(files, a.Path)
 	}
-	if _, cp, err := w.sessionHead(session); err == nil && cp != nil {
+	if _, cp, err := sessionHead(w, session); err == nil && cp != nil {
 		for _, f := range cp.Resources.SinceSession {
 			files = append(files, f.Path)
 		}
@@ -142,8 +143,8 @@ func orNone(s string) string {
 
 // readSummary returns the latest summary's written time and its scalar
 // sections; ok is false when there is none or it is not in this form.
-func (w *Workspace) readSummary() (written time.Time, sections map[string]string, ok bool) {
-	f, err := os.Open(w.Path(w.latestSummaryPath()))
+func readSummary(w *workspace.Workspace) (written time.Time, sections map[string]string, ok bool) {
+	f, err := os.Open(w.Path(latestSummaryPath(w)))
 	if err != nil {
 		return time.Time{}, nil, false
 	}
@@ -170,15 +171,15 @@ func (w *Workspace) readSummary() (written time.Time, sections map[string]string
 
 // summaryWrittenSince reports whether the latest summary was written at or
 // after t, by the time recorded in it (a checkout resets mtimes).
-func (w *Workspace) summaryWrittenSince(t time.Time) bool {
-	written, _, ok := w.readSummary()
+func summaryWrittenSince(w *workspace.Workspace, t time.Time) bool {
+	written, _, ok := readSummary(w)
 	return ok && !written.Before(t)
 }
 
 // summaryConflict names the first of goal, current phase and next action
 // on which the latest summary disagrees with the task state, or "".
-func (w *Workspace) summaryConflict(ts *spec.TaskState) string {
-	_, sections, ok := w.readSummary()
+func summaryConflict(w *workspace.Workspace, ts *spec.TaskState) string {
+	_, sections, ok := readSummary(w)
 	if !ok {
 		return "not a ctxgit summary"
 	}
@@ -193,12 +194,12 @@ func (w *Workspace) summaryConflict(ts *spec.TaskState) string {
 }
 
 // sessionHead reads a session's newest checkpoint, if any.
-func (w *Workspace) sessionHead(session string) (string, *spec.Checkpoint, error) {
-	store, err := w.storeIfAny()
+func sessionHead(w *workspace.Workspace, session string) (string, *spec.Checkpoint, error) {
+	store, err := w.ReadStore()
 	if err != nil || store == nil {
 		return "", nil, err
 	}
-	id, cp, err := w.head(store, w.SessionRef(session))
+	id, cp, err := w.SessionHead(store, session)
 	if err != nil || cp == nil {
 		return "", nil, err
 	}

@@ -1,9 +1,7 @@
-package workspace_test
+package taskstate
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -25,16 +23,20 @@ const resumePlan = `## Plan: Ledger migration
 // SPEC §10.3: a resumed conversation holds the state of the checkpoint it
 // ran through; the resume gets only what changed since, or nothing.
 func TestResumeDelta(t *testing.T) {
-	dir := t.TempDir()
-	git(t, dir, "init", "-q")
-	if err := os.WriteFile(filepath.Join(dir, ".active-plan.md"), []byte(resumePlan), 0o644); err != nil {
+	w := plainWS(t, map[string]string{".active-plan.md": resumePlan})
+	dir := w.Root
+	openWS := func(t *testing.T, dir string) *workspace.Workspace {
+		t.Helper()
+		w, err := workspace.Open(w.Env, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	if _, err := Ensure(w, EnsureOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	w := openWS(t, dir)
-	if _, err := w.Ensure(workspace.EnsureOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Decide("keep the v1 ledger read-only", ""); err != nil {
+	if _, err := Decide(w, "keep the v1 ledger read-only", ""); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.Checkpoint(workspace.CheckpointOptions{Session: "sess-a"}); err != nil {
@@ -46,7 +48,7 @@ func TestResumeDelta(t *testing.T) {
 	}
 	delta := func() string {
 		t.Helper()
-		text, err := openWS(t, dir).ResumeDelta(held, workspace.ResumedTitle("sess-a"))
+		text, err := workspace.ResumeDelta(openWS(t, dir), held, workspace.ResumedTitle("sess-a"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,10 +60,10 @@ func TestResumeDelta(t *testing.T) {
 
 	// The plan moves on and the next action is set: both, and nothing the
 	// conversation holds already (the old decision).
-	if _, err := w.MarkStep("2", spec.StepDone, ""); err != nil {
+	if _, err := MarkStep(w, "2", spec.StepDone, ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.SetTaskField("next_action", "switch the reads behind a flag"); err != nil {
+	if _, err := SetTaskField(w, "next_action", "switch the reads behind a flag"); err != nil {
 		t.Fatal(err)
 	}
 	got := delta()
@@ -80,7 +82,7 @@ func TestResumeDelta(t *testing.T) {
 
 	// Many decisions: the newest few, and how many in all.
 	for i := range 7 {
-		if _, err := w.Decide(fmt.Sprintf("decision number %d", i+1), ""); err != nil {
+		if _, err := Decide(w, fmt.Sprintf("decision number %d", i+1), ""); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -92,7 +94,7 @@ func TestResumeDelta(t *testing.T) {
 
 	// Another session's checkpoint, newer than the one held: named, with
 	// the command that shows it.
-	later := fixedNow.Add(time.Minute)
+	later := w.Env.Now().Add(time.Minute)
 	w2, err := workspace.Open(workspace.Env{Now: func() time.Time { return later }, Getenv: func(string) string { return "" }, Cwd: dir}, dir)
 	if err != nil {
 		t.Fatal(err)
