@@ -99,7 +99,9 @@ type htmlTick struct {
 type htmlSeries struct {
 	Class  string
 	Points string
-	Dots   []htmlMark
+	// Area is Points closed along the base, shaded under the line.
+	Area string
+	Dots []htmlMark
 }
 
 type htmlMark struct {
@@ -256,26 +258,33 @@ func htmlTimeline(r *Report) *htmlChart {
 	for _, k := range order {
 		s := series[k]
 		s.Points = strings.TrimSpace(s.Points)
+		if len(s.Dots) > 0 {
+			s.Area = fmt.Sprintf("%g,%d %s %g,%d", s.Dots[0].X, c.Base, s.Points, s.Dots[len(s.Dots)-1].X, c.Base)
+		}
 		c.Series = append(c.Series, *s)
 		if len(r.Sessions) > 1 {
 			c.Legend = append(c.Legend, htmlLegend{Class: s.Class, Label: "session " + safetext.Line(k)})
 		}
 	}
-	// A decision or failure is marked at the checkpoint that first shows
-	// it; one recorded before the range, at its first checkpoint.
-	at := func(id string) float64 {
-		for key, v := range x {
-			if strings.HasSuffix(key, ":"+id) {
-				return v
+	// A decision or failure is marked when it was recorded, if that is in
+	// the chart's span; else at the checkpoint that first shows it (one
+	// recorded before the range, at its first checkpoint).
+	at := func(when time.Time, id string) float64 {
+		if byTime && !when.Before(first) && !when.After(last) {
+			return round1(float64(c.Left) + plotW*float64(when.Sub(first))/float64(span))
+		}
+		for _, row := range rows {
+			if row.CheckpointID == id {
+				return x[row.Session+":"+id]
 			}
 		}
 		return float64(c.Left)
 	}
 	for _, d := range r.Decisions {
-		c.Decisions = append(c.Decisions, htmlMark{X: at(d.At), Y: laneY(1), Hover: removedPrefix(d.Change) + DecisionText(d.Decision) + " (" + atText(d.Change, d.At) + ")"})
+		c.Decisions = append(c.Decisions, htmlMark{X: at(d.When, d.At), Y: laneY(1), Hover: removedPrefix(d.Change) + DecisionText(d.Decision) + " (" + atText(d.Change, d.At) + ")"})
 	}
 	for _, f := range r.Failures {
-		c.Failures = append(c.Failures, htmlMark{X: at(f.At), Y: laneY(2), Hover: removedPrefix(f.Change) + FailureText(f.FailureEntry) + " (" + atText(f.Change, f.At) + ")"})
+		c.Failures = append(c.Failures, htmlMark{X: at(f.When, f.At), Y: laneY(2), Hover: removedPrefix(f.Change) + FailureText(f.FailureEntry) + " (" + atText(f.Change, f.At) + ")"})
 	}
 	return c
 }
