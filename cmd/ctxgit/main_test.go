@@ -65,6 +65,7 @@ func TestScripts(t *testing.T) {
 			"gendecide": cmdGenDecisions,
 			"maxchars":  cmdMaxChars,
 			"gitinit":   cmdGitInit,
+			"pngcheck":  cmdPNGCheck,
 		},
 		Condition: func(cond string) (bool, error) {
 			// shared: the real host captures in ../shared/fixtures are here
@@ -72,6 +73,9 @@ func TestScripts(t *testing.T) {
 			if cond == "shared" {
 				_, err := os.Stat(sharedFixture)
 				return err == nil, nil
+			}
+			if cond == "chromium" {
+				return chromiumCondition()
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
