@@ -281,7 +281,7 @@ func (d *demo) toolUse(tool string, input map[string]any, response string) strin
 func (d *demo) statusline(fill float64) {
 	used := int64(fill * demoWindow)
 	payload := map[string]any{"session_id": demoSession, "transcript_path": d.transcript, "cwd": d.dir,
-		"workspace":      map[string]any{"current_dir": d.dir, "project_dir": d.dir},
+		"workspace": map[string]any{"current_dir": d.dir, "project_dir": d.dir},
 		"context_window": map[string]any{"context_window_size": demoWindow, "used_percentage": int(fill * 100),
 			"current_usage": map[string]any{"input_tokens": 2000, "output_tokens": 50, "cache_creation_input_tokens": 8000, "cache_read_input_tokens": used - 10000}}}
 	out, _, _ := d.exec(payload, "statusline")
