@@ -325,24 +325,42 @@ func triggerClass(t string) string {
 	}
 }
 
-// timeTicks labels the time axis: five times across the span, the first
-// with its date; without a span, the checkpoints' own positions.
+// timeTicks labels the time axis at round times (every 1, 2, 5, 10, 15
+// or 30 minutes, or hours or days), at most six across the span, the
+// first with its date; without a span, the checkpoints' one time.
 func timeTicks(first, last time.Time, byTime bool, n int, xOf func(int) float64, left, width float64) []htmlTick {
 	if !byTime {
 		return []htmlTick{{X: round1(xOf(0)), Label: stamp(first)}}
 	}
+	span := last.Sub(first)
+	steps := []time.Duration{time.Second, 5 * time.Second, 15 * time.Second, 30 * time.Second,
+		time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute, 30 * time.Minute,
+		time.Hour, 2 * time.Hour, 3 * time.Hour, 6 * time.Hour, 12 * time.Hour, 24 * time.Hour, 7 * 24 * time.Hour}
+	step := steps[len(steps)-1]
+	for _, s := range steps {
+		if span/s <= 5 {
+			step = s
+			break
+		}
+	}
 	layout := "15:04"
-	if last.Sub(first) < 10*time.Minute {
+	if step < time.Minute {
 		layout = "15:04:05"
+	} else if step >= 24*time.Hour {
+		layout = "Jan 2"
 	}
 	var ticks []htmlTick
-	for k := 0; k <= 4; k++ {
-		t := first.Add(time.Duration(float64(last.Sub(first)) * float64(k) / 4)).UTC()
-		label := t.Format(layout)
-		if k == 0 {
-			label = t.Format("2006-01-02 ") + label + " UTC"
+	dated := false
+	for t := first.UTC().Truncate(step); !t.After(last); t = t.Add(step) {
+		if t.Before(first) {
+			continue
 		}
-		ticks = append(ticks, htmlTick{X: round1(left + width*float64(k)/4), Label: label})
+		label := t.Format(layout)
+		if !dated {
+			label = t.Format("2006-01-02 ") + label + " UTC"
+			dated = true
+		}
+		ticks = append(ticks, htmlTick{X: round1(left + width*float64(t.Sub(first))/float64(span)), Label: label})
 	}
 	return ticks
 }

@@ -91,6 +91,14 @@ func TestRenderReportHTML(t *testing.T) {
 	if want := "96,208 376,64 656,58 936,168"; m[1] != want {
 		t.Errorf("context line points = %q, want %q", m[1], want)
 	}
+	// The time axis at round times, the first with its date.
+	var ticks []string
+	for _, m := range regexp.MustCompile(`<text x="([0-9.]+)" y="228" dy="18" text-anchor="middle">([^<]+)</text>`).FindAllStringSubmatch(page, -1) {
+		ticks = append(ticks, m[1]+" "+m[2])
+	}
+	if got, want := strings.Join(ticks, ", "), "96 2026-11-22 10:00 UTC, 376 10:10, 656 10:20, 936 10:30"; got != want {
+		t.Errorf("time axis = %s, want %s", got, want)
+	}
 	if n := strings.Count(page, `class="rule"`); n != 1 {
 		t.Errorf("%d compaction rules, want 1", n)
 	}
