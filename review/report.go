@@ -68,6 +68,9 @@ type ReportRow struct {
 	Decisions int        `json:"decisions_added"`
 	Failures  int        `json:"failures_added"`
 	Steps     int        `json:"step_changes"`
+	// Paths are the files it changed, for the HTML timeline's hover;
+	// --json lists files for the whole range instead.
+	Paths []string `json:"-"`
 }
 
 // ReportStep is a plan step change and the checkpoint that recorded it.
@@ -210,6 +213,9 @@ func reportSession(w *workspace.Workspace, o ReportOptions) (*Report, error) {
 				return nil, err
 			}
 			row.Files = Totals(files)
+			for _, f := range files {
+				row.Paths = append(row.Paths, f.Path)
+			}
 			row.Decisions = countChange(len(d.Decisions), func(i int) bool { return d.Decisions[i].Change == ChangeAdded })
 			row.Failures = countChange(len(d.Failures), func(i int) bool { return d.Failures[i].Change == ChangeAdded })
 			row.Steps = len(d.Plan.Steps)

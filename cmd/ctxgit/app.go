@@ -93,6 +93,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 			a.pushCommand(),
 			a.fetchCommand(),
 			a.gitCommand(),
+			a.demoCommand(),
 			a.versionCommand(),
 			a.completionCommand(),
 			a.manCommand(),

@@ -128,6 +128,12 @@ func hostFastPath(args []string, stdin io.Reader, stdout io.Writer) bool {
 // invoked (found on PATH, or made absolute), so a wrapper or a test's
 // dispatch by name runs it the same way; else the running executable.
 func spawnSelf(args []string) error {
+	return detach.Start(selfProgram(), args, "", nil)
+}
+
+// selfProgram is this ctxgit as it was invoked: found on PATH, or made
+// absolute; else the running executable.
+func selfProgram() string {
 	exe := os.Args[0]
 	if filepath.Base(exe) == exe {
 		if p, err := exec.LookPath(exe); err == nil {
@@ -138,5 +144,5 @@ func spawnSelf(args []string) error {
 	} else if abs, err := filepath.Abs(exe); err == nil {
 		exe = abs
 	}
-	return detach.Start(exe, args, "", nil)
+	return exe
 }

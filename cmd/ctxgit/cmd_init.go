@@ -54,6 +54,9 @@ func (a *app) initCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if !c.Bool("json") {
+				printCommitAdvice(a.stdout, results, hookProgram())
+			}
 			if c.Bool("json") {
 				return a.printJSON(initResult{Created: nonNil(res.Created), Existing: nonNil(res.Existing), Hosts: nonNil(results), Root: w.Root, Store: res.Store})
 			}

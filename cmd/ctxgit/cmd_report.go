@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/review"
 	"github.com/ctxgit/ctxgit/spec"
 )
@@ -12,12 +16,14 @@ import (
 func (a *app) reportCommand() *cli.Command {
 	return args().command(&cli.Command{
 		Name:  "report",
-		Usage: "print a session's history as markdown for a pull request description",
+		Usage: "print a session's history as markdown for a pull request, or as an HTML timeline",
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
 			&cli.StringFlag{Name: "since", Usage: "start after this checkpoint (default: the session's first checkpoint)"},
 			&cli.StringFlag{Name: "base", Usage: "list files against the merge base of HEAD and this `REF` (the pull request's target branch)"},
 			&cli.BoolFlag{Name: "all-sessions", Usage: "merge the sessions that worked on HEAD's branch, in time order"},
-			&cli.StringFlag{Name: "format", Value: review.FormatMarkdown, Usage: "markdown, or github: cut to fit GitHub's comment limit"},
+			&cli.StringFlag{Name: "format", Value: review.FormatMarkdown, Usage: "markdown, github (cut to fit GitHub's comment limit) or html"},
+			&cli.BoolFlag{Name: "html", Usage: "one self-contained HTML page: a timeline of context, checkpoints, decisions and failures (--format html)"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (replaced atomically) instead of stdout"},
 		},
 		Action: func(c *cli.Context) error {
 			sess, err := readSession(c) // a key, or REMOTE/KEY for a fetched session
@@ -25,8 +31,17 @@ func (a *app) reportCommand() *cli.Command {
 				return err
 			}
 			format := c.String("format")
-			if format != review.FormatMarkdown && format != review.FormatGitHub {
-				return spec.Usage("--format %q: want markdown or github", format)
+			if c.Bool("html") {
+				if c.IsSet("format") && format != review.FormatHTML {
+					return spec.Usage("--html and --format %s cannot be used together", format)
+				}
+				format = review.FormatHTML
+			}
+			if format != review.FormatMarkdown && format != review.FormatGitHub && format != review.FormatHTML {
+				return spec.Usage("--format %q: want markdown, github or html", format)
+			}
+			if format == review.FormatHTML && c.Bool("json") {
+				return spec.Usage("--json and an HTML report cannot be used together")
 			}
 			w, err := a.open(c)
 			if err != nil {
@@ -43,7 +58,7 @@ func (a *app) reportCommand() *cli.Command {
 				a.warn("%s", p.Error())
 			}
 			if c.Bool("json") {
-				return a.printJSON(reportResult{
+				return a.writeReport(c, nil, reportResult{
 					Base: cpRef(r.Base), Checklist: checklistJSON(r.Checklist), Checkpoints: nonNil(r.Checkpoints),
 					Decisions: nonNil(r.Decisions), Failures: nonNil(r.Failures), Files: nonNil(r.Files), FilesBase: r.FilesBase,
 					Goal: r.Goal, Head: cpRef(r.Head), Open: nonNil(r.Open), OpenItems: nonNil(r.OpenItems),
@@ -53,10 +68,44 @@ func (a *app) reportCommand() *cli.Command {
 					Totals: review.Totals(r.Files),
 				})
 			}
-			_, err = fmt.Fprint(a.stdout, review.RenderReportFormat(r, format))
-			return err
+			var out []byte
+			if format == review.FormatHTML {
+				if out, err = review.RenderReportHTML(r); err != nil {
+					return err
+				}
+			} else {
+				out = []byte(review.RenderReportFormat(r, format))
+			}
+			return a.writeReport(c, out, nil)
 		},
 	})
+}
+
+// writeReport prints the report (out, or v as JSON), or with --output
+// writes it to that file, whole or not at all.
+func (a *app) writeReport(c *cli.Context, out []byte, v any) error {
+	path := c.String("output")
+	if path == "" {
+		if v != nil {
+			return a.printJSON(v)
+		}
+		_, err := a.stdout.Write(out)
+		return err
+	}
+	if v != nil {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false) // as printJSON
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		out = b.Bytes()
+	}
+	if err := atomicfile.Write(path, out, 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", path, errors.Unwrap(err))
+	}
+	return nil
 }
 
 // reportResult is `ctxgit report --json`.

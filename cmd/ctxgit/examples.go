@@ -36,6 +36,7 @@ var commandExamples = map[string][]string{
 	"doctor":     {"ctxgit doctor", "ctxgit doctor --fix"},
 	"push":       {"ctxgit push origin", "ctxgit push origin --force"},
 	"fetch":      {"ctxgit fetch", "ctxgit fetch upstream --json"},
+	"demo":       {"ctxgit demo", "ctxgit demo --dir /tmp/ctxgit-demo"},
 	"git":        {"ctxgit git -- log refs/ctxgit/sessions/default", "ctxgit git -- remote add origin URL"},
 }
 

@@ -74,6 +74,7 @@ func scriptParams(dir string) testscript.Params {
 			"gitinit":   cmdGitInit,
 			"taught":    cmdTaught,
 			"shown":     cmdShown,
+			"pngcheck":  cmdPNGCheck,
 		},
 		Condition: func(cond string) (bool, error) {
 			// shared: the real host captures in ../shared/fixtures are here
@@ -81,6 +82,9 @@ func scriptParams(dir string) testscript.Params {
 			if cond == "shared" {
 				_, err := os.Stat(sharedFixture)
 				return err == nil, nil
+			}
+			if cond == "chromium" {
+				return chromiumCondition()
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},

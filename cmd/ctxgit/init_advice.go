@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	hostconfig "github.com/ctxgit/ctxgit/host/config"
+)
+
+// printCommitAdvice says which of the files init made belong in the
+// repository, and why, as the README's "What to commit" does: the shared
+// settings and the hooks yes, the task's record by choice (checkpoints keep
+// it either way), the machine-local files never. program is what the hooks
+// run: a host config naming this machine's absolute path is not for others.
+func printCommitAdvice(w io.Writer, hosts []*hostconfig.Result, program string) {
+	fmt.Fprintln(w, "\nwhat to commit:")
+	fmt.Fprintln(w, "  yes: .ctxgit/config.yaml .ctxgit/.gitignore (settings every clone shares)")
+	var shared, private []string
+	for _, h := range hosts {
+		if h == nil || h.Path == "" {
+			continue
+		}
+		p := path.Clean(strings.ReplaceAll(h.Path, `\`, "/"))
+		if strings.HasSuffix(p, ".local.json") {
+			private = append(private, p)
+		} else {
+			shared = append(shared, p)
+		}
+	}
+	if len(shared) > 0 {
+		if program == hostconfig.DefaultCommand {
+			fmt.Fprintf(w, "  yes: %s (the hooks, for everyone who clones; they run ctxgit from PATH)\n", strings.Join(shared, " "))
+		} else {
+			fmt.Fprintf(w, "  not yet: %s (its hooks run %s, a path on this machine: put ctxgit on PATH and run init --host again first)\n", strings.Join(shared, " "), program)
+		}
+	}
+	if len(private) > 0 {
+		fmt.Fprintf(w, "  no: %s (private by design: --local)\n", strings.Join(private, " "))
+	}
+	fmt.Fprintln(w, "  your choice: .active-plan.md .ctxgit/decisions.md .ctxgit/failure-log.md (the task's record; checkpoints keep them either way)")
+	fmt.Fprintln(w, "  never: .ctxgit/local/ .ctxgit/store.git/ .ctxgit/checkpoint.yaml (machine-local; already ignored)")
+}

@@ -1,0 +1,163 @@
+package review_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctxgit/ctxgit/review"
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/taskstate"
+	"github.com/ctxgit/ctxgit/workspace"
+)
+
+// compactedHistory is a session as hooks record it: a start at 10%, an
+// automatic checkpoint at 82% with a decision and a failure, a
+// compaction at 85%, and a last checkpoint at 30%, ten minutes apart.
+// The plan's title carries markup, which the page must escape.
+func compactedHistory(t *testing.T) *workspace.Workspace {
+	t.Helper()
+	dir := t.TempDir()
+	now := fixedNow
+	w, err := workspace.Open(workspace.Env{Now: func() time.Time { return now }, Getenv: func(string) string { return "" }, Cwd: dir}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cp := func(trigger string, fill float64) {
+		t.Helper()
+		usage := spec.TokenUsage{InputTokens: int64(fill * 200000), ContextWindow: 200000, Utilization: fill, Source: "host"}
+		if _, err := w.Checkpoint(workspace.CheckpointOptions{Session: "s1", Trigger: trigger, Usage: usage}); err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(10 * time.Minute)
+	}
+	write(".active-plan.md", "## Plan: Ledger & \"co\" 1<2 v2\n\nGoal: no downtime\n\n### Steps\n1. Read [in progress]\n2. Write\n")
+	cp("session-start", 0.10)
+	write("ledger.go", "package ledger\n")
+	write(".active-plan.md", "## Plan: Ledger & \"co\" 1<2 v2\n\nGoal: no downtime\n\n### Steps\n1. Read ✅\n2. Write [in progress]\n")
+	if _, err := taskstate.Decide(w, "Keep v1 read-only", "rollback"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := taskstate.Fail(w, spec.FailureEntry{Summary: "dual write loses events", Type: "Logic/Approach", Action: "Pivot"}); err != nil {
+		t.Fatal(err)
+	}
+	cp("auto-80pct", 0.82)
+	cp(spec.TriggerCompaction, 0.85)
+	cp("session-end", 0.30)
+	return w
+}
+
+// docs/cli.md#report: --html is one page that needs nothing else, with
+// the timeline's chart, marks and hover text, the plan, and the files.
+func TestRenderReportHTML(t *testing.T) {
+	w := compactedHistory(t)
+	r, err := review.BuildReport(w, review.ReportOptions{Session: "s1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := review.RenderReportHTML(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+
+	// Self-contained: no script, nothing loaded from anywhere.
+	for _, bad := range []string{"<script", "src=", "href=", "@import", "url(", "<link", "<iframe", "<object"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the page holds %q: it must load nothing and run nothing", bad)
+		}
+	}
+	if !strings.Contains(page, `<h1 id="title">Ledger &amp; &#34;co&#34; 1&lt;2 v2</h1>`) {
+		t.Error("the plan's title is not in the page, escaped")
+	}
+	if !strings.Contains(page, "@media print") {
+		t.Error("no print rules")
+	}
+
+	// One point per checkpoint on the line: time across (ten minutes
+	// apart over a 30-minute span), fill up (0% at y=228, 100% at 28).
+	m := regexp.MustCompile(`<polyline class="fill s0" points="([^"]+)"/>`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no context line in the chart:\n%s", page)
+	}
+	if want := "96,208 376,64 656,58 936,168"; m[1] != want {
+		t.Errorf("context line points = %q, want %q", m[1], want)
+	}
+	// The time axis at round times, the first with its date.
+	var ticks []string
+	for _, m := range regexp.MustCompile(`<text x="([0-9.]+)" y="228" dy="18" text-anchor="middle">([^<]+)</text>`).FindAllStringSubmatch(page, -1) {
+		ticks = append(ticks, m[1]+" "+m[2])
+	}
+	if got, want := strings.Join(ticks, ", "), "96 2026-11-22 10:00 UTC, 376 10:10, 656 10:20, 936 10:30"; got != want {
+		t.Errorf("time axis = %s, want %s", got, want)
+	}
+	if n := strings.Count(page, `class="rule"`); n != 1 {
+		t.Errorf("%d compaction rules, want 1", n)
+	}
+	if !strings.Contains(page, "<title>compaction at cp_003 (2026-11-22T10:20:00Z)</title>") {
+		t.Error("the compaction rule has no hover text naming its checkpoint")
+	}
+	// Hover on a checkpoint: its subject, context and the files it changed.
+	if !regexp.MustCompile(`<title>checkpoint cp_002 \(auto-80pct\)\n2026-11-22T10:10:00Z · context 82% \(164k/200k tokens, host\)\n[^<]*  ledger.go</title>`).MatchString(page) {
+		t.Error("checkpoint cp_002's hover does not give its subject, context and files")
+	}
+	// Decisions and failures in their lanes, at the time they were
+	// recorded (before cp_002, on the clock of cp_001's end: 10:10).
+	if !strings.Contains(page, `<g class="mark decision"><title>d_001 Keep v1 read-only — why: rollback (cp_002)</title><path class="decision" d="M376 301`) {
+		t.Error("the decision is not marked in its lane at 10:10")
+	}
+	if !strings.Contains(page, `<g class="mark failure"><title>`) || !strings.Contains(page, "dual write loses events (cp_002)</title>") {
+		t.Error("the failure is not marked with its text")
+	}
+	for _, want := range []string{
+		"Plan: 1 of 2 steps done", `style="width: 50%"`, `<td class="path">ledger.go</td><td>added</td>`,
+		"Dual write loses events", "Keep v1 read-only", "<td>compaction</td>", "4 checkpoints from 2026-11-22T10:00:00Z to 2026-11-22T10:30:00Z (30 min).",
+	} {
+		if !strings.Contains(strings.ToLower(page), strings.ToLower(want)) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+
+	again, err := review.RenderReportHTML(r)
+	if err != nil || string(again) != page {
+		t.Error("two renderings of one report differ: the page must depend only on the history")
+	}
+}
+
+// Checkpoints that all carry one time are spread evenly, and a
+// checkpoint whose context is unknown is in the lane but not on the line.
+func TestRenderReportHTMLOneInstant(t *testing.T) {
+	w := history(t) // manual checkpoints: context unknown
+	r, err := review.BuildReport(w, review.ReportOptions{Session: "default"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range r.Checkpoints {
+		r.Checkpoints[i].CreatedAt = fixedNow
+	}
+	b, err := review.RenderReportHTML(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	if strings.Contains(page, "<polyline") {
+		t.Error("a context line drawn with no known context")
+	}
+	xs := regexp.MustCompile(`<g class="mark checkpoint"><title>[^<]*</title><circle class="dot cp manual" cx="([0-9.]+)"`).FindAllStringSubmatch(page, -1)
+	var got []string
+	for _, x := range xs {
+		got = append(got, x[1])
+	}
+	if strings.Join(got, " ") != "96 516 936" {
+		t.Errorf("checkpoint marks at x = %v, want evenly spread 96 516 936", got)
+	}
+}
