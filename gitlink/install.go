@@ -1,6 +1,6 @@
 // Package gitlink links the user's own commits to the checkpoints that
 // made them: a prepare-commit-msg hook that adds a `Ctxgit-Checkpoint:`
-// trailer (SPEC §7.3), and `ctxgit why`, which follows a line's commit to
+// trailer (SPEC §7.5), and `ctxgit why`, which follows a line's commit to
 // its checkpoint (docs/cli.md#why).
 package gitlink
 
