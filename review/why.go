@@ -223,11 +223,7 @@ func (r *WhyResult) follow(ctx context.Context, w *workspace.Workspace) error {
 // whyCheckpoint reads the checkpoint a link names, and what was recorded
 // since the one before it.
 func whyCheckpoint(w *workspace.Workspace, link spec.CheckpointLink) (*WhyCheckpoint, error) {
-	choice, err := w.PickSession(link.Session, true, true)
-	if err != nil {
-		return nil, err
-	}
-	cur, err := w.Resolve(link.CheckpointID, choice.Session)
+	cur, err := linkedCheckpoint(w, link)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint %s is not in this repository (a teammate's session? ctxgit fetch REMOTE brings it)", link)
 	}
