@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/vcs"
 )
 
 // currentSessionFile is the machine-local record of the host session a
@@ -84,7 +85,7 @@ type SessionChoice struct {
 // `default` has none, the newest session.
 func (w *Workspace) PickSession(given string, named, read bool) (SessionChoice, error) {
 	if named {
-		if !read || strings.Contains(given, "/") {
+		if !read {
 			return SessionChoice{Session: given}, nil
 		}
 		return w.sessionByPrefix(given)
@@ -96,25 +97,74 @@ func (w *Workspace) PickSession(given string, named, read bool) (SessionChoice, 
 		return SessionChoice{Session: given}, nil
 	}
 	newest, err := w.Newest()
-	if err != nil || newest == nil {
+	if err != nil {
 		return SessionChoice{Session: given}, err
+	}
+	if newest == nil {
+		// A clone that only fetched sessions reads the newest of those.
+		if fetched := w.newestFetched(); fetched != "" {
+			return SessionChoice{Session: fetched, Why: "newest fetched session"}, nil
+		}
+		return SessionChoice{Session: given}, nil
 	}
 	return SessionChoice{Session: newest.Session, Why: "newest session"}, nil
 }
 
-// sessionByPrefix resolves a session named by a unique prefix of its key.
+// newestFetched is the fetched session (REMOTE/KEY) whose head is newest,
+// "" when there is none.
+func (w *Workspace) newestFetched() string {
+	store, err := w.storeIfAny()
+	if err != nil || store == nil {
+		return ""
+	}
+	fetched, err := w.RemoteSessions()
+	if err != nil {
+		return ""
+	}
+	best, bestWhen := "", time.Time{}
+	for _, f := range fetched {
+		c, err := vcs.ReadCommit(store, f.ID)
+		if err != nil {
+			continue
+		}
+		if best == "" || c.Committer.When.After(bestWhen) {
+			best, bestWhen = f.Name(), c.Committer.When
+		}
+	}
+	return best
+}
+
+// sessionByPrefix resolves a session named by a unique prefix of its key,
+// or a fetched one by REMOTE/ and a unique prefix of its key there.
 func (w *Workspace) sessionByPrefix(given string) (SessionChoice, error) {
 	if w.HasCheckpoints(given) {
 		return SessionChoice{Session: given}, nil
 	}
-	sessions, err := w.Sessions()
-	if err != nil {
-		return SessionChoice{}, err
+	var names []string
+	if strings.Contains(given, "/") {
+		fetched, err := w.RemoteSessions()
+		if err != nil {
+			return SessionChoice{}, err
+		}
+		for _, f := range fetched {
+			names = append(names, f.Name())
+		}
+	} else {
+		sessions, err := w.Sessions()
+		if err != nil {
+			return SessionChoice{}, err
+		}
+		for _, s := range sessions {
+			names = append(names, s.Name)
+		}
 	}
 	var hits []string
-	for _, s := range sessions {
-		if strings.HasPrefix(s.Name, given) {
-			hits = append(hits, s.Name)
+	for _, name := range names {
+		if name == given {
+			return SessionChoice{Session: given}, nil
+		}
+		if strings.HasPrefix(name, given) {
+			hits = append(hits, name)
 		}
 	}
 	sort.Strings(hits)
