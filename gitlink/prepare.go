@@ -68,6 +68,9 @@ func PrepareCommitMsg(ctx context.Context, w *workspace.Workspace, msgFile, sess
 		cp, res.Took = out.Checkpoint, true
 	}
 	res.Link = spec.LinkTo(session, cp.Meta.CheckpointID)
+	if err := endLine(msgFile); err != nil {
+		return res, err
+	}
 	_, err = git(ctx, w.Repo.WorkTree, "interpret-trailers", "--in-place", "--if-exists", "addIfDifferent",
 		"--trailer", spec.TrailerKey+": "+res.Link.String(), msgFile)
 	return res, err
@@ -87,4 +90,23 @@ func stagedAfter(w *workspace.Workspace, cp *spec.Checkpoint) bool {
 		return true
 	}
 	return fi.ModTime().Truncate(1e9).After(cp.Meta.CreatedAt)
+}
+
+// endLine ends the message with a newline when it has none, as a merge's
+// does: git interpret-trailers would put the trailer on the subject's
+// paragraph otherwise.
+func endLine(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) == 0 || data[len(data)-1] == '\n' {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write([]byte{'\n'})
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -473,12 +473,29 @@ func branchCommits(w *workspace.Workspace, store vcs.Store, head, base vcs.Hash)
 }
 
 // linkedCheckpoint resolves the checkpoint a link names.
+// A link names its session by a prefix of the key: a local session first,
+// else a fetched one (a teammate's, brought by ctxgit fetch).
 func linkedCheckpoint(w *workspace.Workspace, link spec.CheckpointLink) (*workspace.Resolved, error) {
 	choice, err := w.PickSession(link.Session, true, true)
 	if err != nil {
 		return nil, err
 	}
-	return w.Resolve(link.CheckpointID, choice.Session)
+	if !w.HasCheckpoints(choice.Session) {
+		fetched, err := w.RemoteSessions()
+		if err != nil {
+			return nil, err
+		}
+		var hits []string
+		for _, f := range fetched {
+			if strings.HasPrefix(f.Key, link.Session) {
+				hits = append(hits, f.Name())
+			}
+		}
+		if len(hits) == 1 {
+			return w.ResolveRead(link.CheckpointID, hits[0])
+		}
+	}
+	return w.ResolveRead(link.CheckpointID, choice.Session)
 }
 
 // reportFiles are the files changed from one checkpoint to another, with

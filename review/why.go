@@ -233,7 +233,7 @@ func whyCheckpoint(w *workspace.Workspace, link spec.CheckpointLink) (*WhyCheckp
 		Previous: cp.Meta.PreviousCheckpoint, Decisions: []spec.Decision{}, Failures: []spec.FailureEntry{}}
 	var prev *workspace.Resolved
 	if cp.Meta.PreviousCheckpoint != "" {
-		if prev, err = w.Resolve(cp.Meta.PreviousCheckpoint, cur.Session); err != nil {
+		if prev, err = w.ResolveRead(cp.Meta.PreviousCheckpoint, cur.Session); err != nil {
 			prev = nil
 		}
 	}
@@ -242,7 +242,7 @@ func whyCheckpoint(w *workspace.Workspace, link spec.CheckpointLink) (*WhyCheckp
 	for back, at := 0, prev; out.Instruction == "" && at != nil && back < instructionLookback; back++ {
 		out.Instruction = string(at.Checkpoint.Thread.LatestPrompt)
 		if p := at.Checkpoint.Meta.PreviousCheckpoint; p != "" {
-			if at, err = w.Resolve(p, cur.Session); err != nil {
+			if at, err = w.ResolveRead(p, cur.Session); err != nil {
 				break
 			}
 		} else {
