@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/internal/gitcmd"
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -113,21 +114,36 @@ func Why(ctx context.Context, w *workspace.Workspace, t WhyTarget) (*WhyResult, 
 		return nil, spec.Usage("why %s: the file is outside the repository %s", t.Path, w.Repo.WorkTree)
 	}
 	rel = filepath.ToSlash(rel)
+	store, err := w.ReadStore()
+	if err != nil {
+		return nil, err
+	}
+	if store == nil {
+		return nil, spec.NotFound("the workspace has no checkpoints")
+	}
 	args := []string{"blame", "--porcelain"}
 	if t.From > 0 {
 		args = append(args, "-L", fmt.Sprintf("%d,%d", t.From, t.To))
 	}
+	var hunks []WhyHunk
 	out, err := gitcmd.Output(ctx, w.Repo.WorkTree, append(args, "--", rel)...)
-	if errors.Is(err, gitcmd.ErrNoGit) {
-		return nil, spec.Unsupported("why needs git on PATH to blame %s", rel)
-	}
-	if err != nil {
+	switch {
+	case errors.Is(err, gitcmd.ErrNoGit):
+		// No git here: the store blames as git would.
+		head, herr := vcs.ReadHEAD(w.Repo.GitDir)
+		if herr != nil || head.IsZero() {
+			return nil, spec.NotFound("why %s: the repository's HEAD has no commit", t.Path)
+		}
+		if hunks, err = storeBlame(store, head, w.Repo.WorkTree, rel, t.From, t.To); err != nil {
+			return nil, err
+		}
+	case err != nil:
 		return nil, spec.NotFound("why %s: %v", t.Path, err)
+	default:
+		hunks = blameHunks(out)
 	}
-	res := &WhyResult{Path: rel, Hunks: blameHunks(out)}
-	if err := res.follow(ctx, w); err != nil {
-		return nil, err
-	}
+	res := &WhyResult{Path: rel, Hunks: hunks}
+	res.follow(w, store)
 	return res, nil
 }
 
@@ -135,7 +151,6 @@ func Why(ctx context.Context, w *workspace.Workspace, t WhyTarget) (*WhyResult, 
 // one commit.
 func blameHunks(porcelain string) []WhyHunk {
 	var hunks []WhyHunk
-	summaries := map[string]string{}
 	var commit string
 	var line int
 	sc := bufio.NewScanner(strings.NewReader(porcelain))
@@ -151,10 +166,6 @@ func blameHunks(porcelain string) []WhyHunk {
 			hunks = append(hunks, WhyHunk{From: line, To: line, Commit: commit})
 			continue
 		}
-		if summary, ok := strings.CutPrefix(text, "summary "); ok {
-			summaries[commit] = summary
-			continue
-		}
 		fields := strings.Fields(text)
 		if len(fields) >= 3 && len(fields[0]) == 40 {
 			if n, err := strconv.Atoi(fields[2]); err == nil {
@@ -165,48 +176,32 @@ func blameHunks(porcelain string) []WhyHunk {
 	for i := range hunks {
 		if hunks[i].Commit == notCommitted {
 			hunks[i].Commit = ""
-			continue
 		}
-		hunks[i].Summary = summaries[hunks[i].Commit]
 	}
 	return hunks
 }
 
-// follow reads each commit's trailers and the checkpoints they name.
-func (r *WhyResult) follow(ctx context.Context, w *workspace.Workspace) error {
-	var ids []string
-	seen := map[string]bool{}
-	for _, h := range r.Hunks {
-		if h.Commit != "" && !seen[h.Commit] {
-			seen[h.Commit] = true
-			ids = append(ids, h.Commit)
-		}
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	out, err := gitcmd.Output(ctx, w.Repo.WorkTree, append([]string{"log", "--no-walk=unsorted", "--format=%H%x00%B%x01"}, ids...)...)
-	if err != nil {
-		return err
-	}
-	links := map[string]spec.CheckpointLink{}
-	for _, rec := range strings.Split(out, "\x01") {
-		id, msg, ok := strings.Cut(strings.TrimLeft(rec, "\n"), "\x00")
-		if !ok {
-			continue
-		}
-		if ls := spec.ParseTrailers(msg); len(ls) > 0 {
-			links[id] = ls[len(ls)-1]
-		}
-	}
+// follow reads each commit's subject and trailers, and the checkpoints
+// they name.
+func (r *WhyResult) follow(w *workspace.Workspace, store vcs.Store) {
 	at := map[spec.CheckpointLink]*WhyCheckpoint{}
 	notes := map[spec.CheckpointLink]string{}
 	for i := range r.Hunks {
 		h := &r.Hunks[i]
-		link, ok := links[h.Commit]
-		if !ok {
+		id, err := vcs.ParseHash(h.Commit)
+		if err != nil {
 			continue
 		}
+		c, err := vcs.ReadCommit(store, id)
+		if err != nil {
+			continue
+		}
+		h.Summary, _, _ = strings.Cut(strings.TrimSpace(c.Message), "\n")
+		links := spec.ParseTrailers(c.Message)
+		if len(links) == 0 {
+			continue
+		}
+		link := links[len(links)-1]
 		h.Link = &link
 		if _, done := at[link]; !done && notes[link] == "" {
 			cp, err := whyCheckpoint(w, link)
@@ -217,7 +212,6 @@ func (r *WhyResult) follow(ctx context.Context, w *workspace.Workspace) error {
 		}
 		h.At, h.Note = at[link], notes[link]
 	}
-	return nil
 }
 
 // whyCheckpoint reads the checkpoint a link names, and what was recorded
