@@ -456,7 +456,7 @@ func branchCommits(w *workspace.Workspace, store vcs.Store, head, base vcs.Hash)
 			named, ok := titles[link]
 			if !ok {
 				if cp, err := linkedCheckpoint(w, link); err == nil {
-					named = [2]string{cp.Session, sessionTitle(cp.Checkpoint)}
+					named = [2]string{cp.Session, w.NamesOf(cp).Title}
 				}
 				titles[link] = named
 			}

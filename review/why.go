@@ -222,7 +222,7 @@ func whyCheckpoint(w *workspace.Workspace, link spec.CheckpointLink) (*WhyCheckp
 		return nil, fmt.Errorf("checkpoint %s is not in this repository (a teammate's session? ctxgit fetch REMOTE brings it)", link)
 	}
 	cp := cur.Checkpoint
-	out := &WhyCheckpoint{Session: cur.Session, Title: sessionTitle(cp), CheckpointID: cp.Meta.CheckpointID,
+	out := &WhyCheckpoint{Session: cur.Session, Title: w.NamesOf(cur).Title, CheckpointID: cp.Meta.CheckpointID,
 		Commit: cur.Commit.String(), Instruction: string(cp.Thread.LatestPrompt), PlanStep: string(cp.Plan.CurrentStep),
 		Previous: cp.Meta.PreviousCheckpoint, Decisions: []spec.Decision{}, Failures: []spec.FailureEntry{}}
 	var prev *workspace.Resolved
@@ -258,16 +258,4 @@ func whyCheckpoint(w *workspace.Workspace, link spec.CheckpointLink) (*WhyCheckp
 		}
 	}
 	return out, nil
-}
-
-// sessionTitle names a session for a person: its plan's title or goal,
-// else the user's instruction, on one line.
-func sessionTitle(cp *spec.Checkpoint) string {
-	for _, s := range []string{string(cp.Plan.Title), string(cp.Plan.Goal), string(cp.Thread.LatestPrompt)} {
-		if s = strings.TrimSpace(s); s != "" {
-			line, _, _ := strings.Cut(s, "\n")
-			return truncateRunes(line, 80)
-		}
-	}
-	return ""
 }

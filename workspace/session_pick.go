@@ -86,7 +86,7 @@ type SessionChoice struct {
 func (w *Workspace) PickSession(given string, named, read bool) (SessionChoice, error) {
 	if named {
 		if !read {
-			return SessionChoice{Session: given}, nil
+			return w.sessionByShortID(given), nil
 		}
 		return w.sessionByPrefix(given)
 	}
@@ -132,6 +132,30 @@ func (w *Workspace) newestFetched() string {
 		}
 	}
 	return best
+}
+
+// sessionByShortID is, for a command that writes, the session whose short
+// id (docs/cli.md#log) given is, when given is no session of its own: a
+// person names sessions by the ids log --sessions shows. Anything else is
+// a session key as given (a new session).
+func (w *Workspace) sessionByShortID(given string) SessionChoice {
+	if spec.ValidateSessionKey(given) != nil || w.HasCheckpoints(given) {
+		return SessionChoice{Session: given}
+	}
+	sessions, err := w.Sessions()
+	if err != nil {
+		return SessionChoice{Session: given}
+	}
+	keys := make([]string, len(sessions))
+	for i, s := range sessions {
+		keys[i] = s.Name
+	}
+	for key, short := range ShortIDs(keys) {
+		if short == given && key != given {
+			return SessionChoice{Session: key, Why: "short id"}
+		}
+	}
+	return SessionChoice{Session: given}
 }
 
 // sessionByPrefix resolves a session named by a unique prefix of its key,

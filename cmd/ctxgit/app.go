@@ -284,7 +284,7 @@ func (a *app) pickSession(c *cli.Context, w *workspace.Workspace, sess string, r
 	if err != nil {
 		return "", err
 	}
-	if read && choice.Why != "" {
+	if choice.Why != "" && (read || choice.Why == "short id") {
 		a.note("session %s (%s)", choice.Session, choice.Why)
 	}
 	return choice.Session, nil
