@@ -14,12 +14,11 @@ import (
 // the host hooks it fails open: a commit never fails or waits because of
 // ctxgit; an error is one line on stderr, which git shows, and exit 0.
 func (a *app) gitHookCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "git-hook",
-		Hidden:    true,
-		ArgsUsage: "prepare-commit-msg MSGFILE [SOURCE [SHA]]",
+	return args("HOOK", "MSGFILE", "SOURCE?", "SHA?").command(&cli.Command{
+		Name:   "git-hook",
+		Hidden: true,
 		Action: func(c *cli.Context) error {
-			if c.Args().Get(0) != gitlink.HookName || c.NArg() < 2 {
+			if c.Args().Get(0) != gitlink.HookName {
 				fmt.Fprintf(a.stderr, "ctxgit: git-hook: expected %s MSGFILE [SOURCE [SHA]] (left the commit alone)\n", gitlink.HookName)
 				return nil
 			}
@@ -37,5 +36,5 @@ func (a *app) gitHookCommand() *cli.Command {
 			}
 			return nil
 		},
-	}
+	})
 }
