@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/ctxgit/ctxgit/spec"
@@ -20,6 +21,8 @@ type SessionNames struct {
 	Title string
 	// Host is the newest checkpoint's host, else the first's.
 	Host string
+	// Started is when the session's first checkpoint was taken.
+	Started time.Time
 }
 
 // NamesOf reads a session's names from its newest checkpoint and, where
@@ -40,7 +43,7 @@ func (w *Workspace) NamesOf(head *Resolved) SessionNames {
 			break
 		}
 	}
-	n.Host = cp.Meta.Host
+	n.Host, n.Started = cp.Meta.Host, first.Meta.CreatedAt
 	if n.Host == "" {
 		n.Host = first.Meta.Host
 	}

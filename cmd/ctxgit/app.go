@@ -63,6 +63,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 		ErrWriter:            stderr,
 		// Errors are printed once, by run, with their exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
+		// ctxgit alone shows where the work stands; help stays at
+		// ctxgit help and -h.
+		Action: a.whereAction,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return spec.Usage("%v", err)
 		},
