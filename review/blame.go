@@ -1,7 +1,6 @@
 package review
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 
@@ -24,7 +23,7 @@ func storeBlame(store vcs.Store, head vcs.Hash, worktree, rel string, from, to i
 	if err != nil {
 		return nil, spec.NotFound("why %s: %v", rel, err)
 	}
-	all := splitLines(disk)
+	all := linediff.Split(disk)
 	if from == 0 {
 		from, to = 1, len(all)
 	}
@@ -50,7 +49,7 @@ func storeBlame(store vcs.Store, head vcs.Hash, worktree, rel string, from, to i
 			if err != nil {
 				return nil, err
 			}
-			nextLines = splitLines(data)
+			nextLines = linediff.Split(data)
 		}
 		match := linediff.Match(nextLines, curLines, linediff.DefaultBudget)
 		for i := range pos {
@@ -132,18 +131,4 @@ func blobOf(store vcs.Store, id vcs.Hash, rel string) vcs.Hash {
 		return vcs.ZeroHash
 	}
 	return b
-}
-
-func splitLines(data []byte) [][]byte {
-	var out [][]byte
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			out = append(out, data)
-			break
-		}
-		out = append(out, data[:i+1])
-		data = data[i+1:]
-	}
-	return out
 }
