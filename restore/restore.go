@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -211,7 +210,7 @@ func (w *ws) restore(opts Options, scope []string) (*Result, error) {
 	// What the safety checkpoint would hold now: the snapshot and state
 	// files a checkpoint takes, hashed but not stored, so a dry run or a
 	// refusal writes nothing.
-	view := newHashOnlyStore(store)
+	view := vcs.NewHashOnly(store)
 	snap, cur, err := w.PendingCheckpoint(opts.Ctx, view, opts.Session)
 	if err != nil {
 		return nil, err
@@ -1134,60 +1133,6 @@ func (w *ws) writeLinkAtomic(abs, target string) error {
 		return nil
 	}
 }
-
-// hashOnlyStore is the store as a snapshot sees it, minus the writes:
-// blobs are hashed and dropped, trees are kept in memory, reads fall
-// through to the real store. A dry run plans on it and stores nothing.
-type hashOnlyStore struct {
-	vcs.Store
-	mu   sync.Mutex
-	objs map[vcs.Hash]hashOnlyObject
-}
-
-type hashOnlyObject struct {
-	t    vcs.ObjectType
-	data []byte
-}
-
-func newHashOnlyStore(base vcs.Store) *hashOnlyStore {
-	return &hashOnlyStore{Store: base, objs: map[vcs.Hash]hashOnlyObject{}}
-}
-
-var errHashOnly = errors.New("a dry run stores nothing")
-
-func (s *hashOnlyStore) WriteObject(t vcs.ObjectType, data []byte) (vcs.Hash, error) {
-	h := vcs.HashObject(t, data)
-	if t != vcs.BlobObject {
-		s.mu.Lock()
-		s.objs[h] = hashOnlyObject{t, data}
-		s.mu.Unlock()
-	}
-	return h, nil
-}
-
-func (s *hashOnlyStore) HasObject(h vcs.Hash) (bool, error) {
-	s.mu.Lock()
-	_, ok := s.objs[h]
-	s.mu.Unlock()
-	if ok {
-		return true, nil
-	}
-	return s.Store.HasObject(h)
-}
-
-func (s *hashOnlyStore) ReadObject(h vcs.Hash) (vcs.ObjectType, []byte, error) {
-	s.mu.Lock()
-	o, ok := s.objs[h]
-	s.mu.Unlock()
-	if ok {
-		return o.t, o.data, nil
-	}
-	return s.Store.ReadObject(h)
-}
-
-func (s *hashOnlyStore) NewBatch() (vcs.Batch, error)               { return nil, errHashOnly }
-func (s *hashOnlyStore) UpdateRef(string, vcs.Hash, vcs.Hash) error { return errHashOnly }
-func (s *hashOnlyStore) DeleteRef(string, vcs.Hash) error           { return errHashOnly }
 
 // checkCaseClash refuses a restore, on a file system that folds case, of
 // a checkpoint holding two paths that differ only in case (made where

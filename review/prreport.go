@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -25,6 +26,8 @@ import (
 type ReportBase struct {
 	Ref    string `json:"ref"`
 	Commit string `json:"merge_base"`
+	// Head is the repository's HEAD commit the files are counted to.
+	Head string `json:"head"`
 }
 
 // existingDecisions are the decisions of the first checkpoint's log that
@@ -332,46 +335,167 @@ func mergeBaseWith(w *workspace.Workspace, ref string) (vcs.Store, vcs.Hash, err
 	return store, mb, nil
 }
 
-// filesAgainstBase replaces a report's files with those of its head
-// checkpoint against the merge base of the repository's HEAD and ref:
-// what a pull request from this branch into ref shows. ctxgit's own files
-// are left out, and renames are found as git finds them.
+// filesAgainstBase counts a report's files as the pull request from the
+// repository's HEAD into ref shows them: the commits from the merge base
+// of HEAD and ref to HEAD. What the newest checkpoint holds beyond HEAD's
+// commit (uncommitted and untracked work) is listed apart, and the
+// branch's commits are listed with the checkpoints their trailers name
+// (SPEC §7.6). ctxgit's own files are left out, and renames are found as
+// git finds them.
 func filesAgainstBase(w *workspace.Workspace, r *Report, ref string) error {
 	store, mb, err := mergeBaseWith(w, ref)
 	if err != nil {
 		return err
 	}
-	mc, err := vcs.ReadCommit(store, mb)
+	head, err := vcs.ReadHEAD(w.Repo.GitDir)
 	if err != nil {
 		return err
 	}
-	baseTree := mc.Tree
-	if rel, err := filepath.Rel(w.Repo.WorkTree, w.Root); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
-		// The workspace is a directory of the repository: its snapshot
-		// is that directory's tree.
-		e, err := vcs.Lookup(store, baseTree, filepath.ToSlash(rel))
-		switch {
-		case err == nil && e.IsDir():
-			baseTree = e.ID
-		default:
-			baseTree = vcs.ZeroHash
-		}
+	baseTree, err := workspaceTree(w, store, mb)
+	if err != nil {
+		return err
+	}
+	headTree, err := workspaceTree(w, store, head)
+	if err != nil {
+		return err
+	}
+	changes, err := vcs.DiffTrees(store, baseTree, headTree)
+	if err != nil {
+		return err
+	}
+	if r.Files, err = countReportFiles(w, store, changes, r.Head.Checkpoint); err != nil {
+		return err
 	}
 	hc, err := vcs.ReadCommit(store, r.Head.Commit)
 	if err != nil {
 		return err
 	}
-	changes, err := vcs.DiffTrees(store, baseTree, hc.Tree)
-	if err != nil {
+	if changes, err = vcs.DiffTrees(store, headTree, hc.Tree); err != nil {
 		return err
 	}
-	files, err := countReportFiles(w, store, changes, r.Head.Checkpoint)
-	if err != nil {
+	// A file the snapshot leaves out (a secret, one too large) is not
+	// deleted while it is still on disk.
+	kept := changes[:0]
+	for _, c := range changes {
+		if c.Status == vcs.Deleted {
+			if _, err := os.Lstat(filepath.Join(w.Root, filepath.FromSlash(c.Path))); err == nil {
+				continue
+			}
+		}
+		kept = append(kept, c)
+	}
+	if r.Uncommitted, err = countReportFiles(w, store, kept, r.Head.Checkpoint); err != nil {
 		return err
 	}
-	r.Files = files
-	r.FilesBase = &ReportBase{Ref: ref, Commit: mb.String()}
+	if r.Commits, err = branchCommits(w, store, head, mb); err != nil {
+		return err
+	}
+	r.FilesBase = &ReportBase{Ref: ref, Commit: mb.String(), Head: head.String()}
 	return nil
+}
+
+// workspaceTree is the tree of commit id that a checkpoint's snapshot
+// compares with: the whole tree, or the workspace's directory of it when
+// the workspace is a directory of the repository (zero when absent).
+func workspaceTree(w *workspace.Workspace, store vcs.Store, id vcs.Hash) (vcs.Hash, error) {
+	c, err := vcs.ReadCommit(store, id)
+	if err != nil {
+		return vcs.ZeroHash, err
+	}
+	rel, err := filepath.Rel(w.Repo.WorkTree, w.Root)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return c.Tree, nil
+	}
+	e, err := vcs.Lookup(store, c.Tree, filepath.ToSlash(rel))
+	if err != nil || !e.IsDir() {
+		return vcs.ZeroHash, nil
+	}
+	return e.ID, nil
+}
+
+// ReportCommit is a commit of the branch and the checkpoint it links to.
+type ReportCommit struct {
+	Commit  string    `json:"commit"`
+	Subject string    `json:"subject"`
+	When    time.Time `json:"when"`
+	// Link is the commit's last Ctxgit-Checkpoint trailer; nil without.
+	Link *spec.CheckpointLink `json:"link"`
+	// Session and Title name the linked session, when it is here.
+	Session string `json:"session,omitempty"`
+	Title   string `json:"title,omitempty"`
+}
+
+// maxBranchCommits bounds the commits a report lists.
+const maxBranchCommits = 1000
+
+// branchCommits are the commits of head that base does not have, as `git
+// rev-list base..head` finds them, oldest first.
+func branchCommits(w *workspace.Workspace, store vcs.Store, head, base vcs.Hash) ([]ReportCommit, error) {
+	ofBase := map[vcs.Hash]bool{}
+	if err := walkAncestors(store, base, func(id vcs.Hash) bool {
+		ofBase[id] = true
+		return true
+	}); err != nil {
+		return nil, err
+	}
+	var out []ReportCommit
+	titles := map[spec.CheckpointLink][2]string{}
+	err := walkAncestors(store, head, func(id vcs.Hash) bool {
+		if ofBase[id] || len(out) >= maxBranchCommits {
+			return false
+		}
+		c, err := vcs.ReadCommit(store, id)
+		if err != nil {
+			return false
+		}
+		subject, _, _ := strings.Cut(strings.TrimSpace(c.Message), "\n")
+		rc := ReportCommit{Commit: id.String(), Subject: subject, When: c.Committer.When}
+		if links := spec.ParseTrailers(c.Message); len(links) > 0 {
+			link := links[len(links)-1]
+			rc.Link = &link
+			named, ok := titles[link]
+			if !ok {
+				if cp, err := linkedCheckpoint(w, link); err == nil {
+					named = [2]string{cp.Session, workspace.NamesOf(w, cp).Title}
+				}
+				titles[link] = named
+			}
+			rc.Session, rc.Title = named[0], named[1]
+		}
+		out = append(out, rc)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(out, func(a, b ReportCommit) int { return a.When.Compare(b.When) })
+	return out, nil
+}
+
+// linkedCheckpoint resolves the checkpoint a link names.
+// A link names its session by a prefix of the key: a local session first,
+// else a fetched one (a teammate's, brought by ctxgit fetch).
+func linkedCheckpoint(w *workspace.Workspace, link spec.CheckpointLink) (*workspace.Resolved, error) {
+	choice, err := workspace.PickSession(w, link.Session, true, true)
+	if err != nil {
+		return nil, err
+	}
+	if !w.HasCheckpoints(choice.Session) {
+		fetched, err := w.RemoteSessions()
+		if err != nil {
+			return nil, err
+		}
+		var hits []string
+		for _, f := range fetched {
+			if strings.HasPrefix(f.Key, link.Session) {
+				hits = append(hits, f.Name())
+			}
+		}
+		if len(hits) == 1 {
+			return w.ResolveRead(link.CheckpointID, hits[0])
+		}
+	}
+	return w.ResolveRead(link.CheckpointID, choice.Session)
 }
 
 // reportFiles are the files changed from one checkpoint to another, with
@@ -469,6 +593,22 @@ func resolveGitRef(store vcs.Store, ref string) (vcs.Hash, error) {
 			}
 		}
 		return vcs.ZeroHash, spec.Usage("--base %s: %s does not name a commit", ref, name)
+	}
+	// As `git checkout main` does with no local main: the branch of that
+	// name on a remote, origin's first, else the only remote that has it.
+	if _, err := store.ReadRef("refs/remotes/origin/" + ref); err == nil {
+		return resolveGitRef(store, "remotes/origin/"+ref)
+	}
+	if remotes, err := store.ListRefs("refs/remotes/"); err == nil {
+		var hits []vcs.Ref
+		for _, r := range remotes {
+			if rest := strings.TrimPrefix(r.Name, "refs/remotes/"); strings.HasSuffix(rest, "/"+ref) && strings.Count(rest, "/") == strings.Count(ref, "/")+1 {
+				hits = append(hits, r)
+			}
+		}
+		if len(hits) == 1 {
+			return resolveGitRef(store, strings.TrimPrefix(hits[0].Name, "refs/"))
+		}
 	}
 	return vcs.ZeroHash, spec.NotFound("--base %s: no such branch, remote branch, tag or commit in the repository", ref)
 }

@@ -25,9 +25,13 @@ type Report struct {
 	Checklist   []spec.Step
 	// Open are the open items at the head.
 	Open []string
-	// FilesBase is set with --base: Files are then counted from the merge
-	// base of the repository's HEAD and that ref.
-	FilesBase *ReportBase
+	// FilesBase is set with --base: Files are then the commits from the
+	// merge base of the repository's HEAD and that ref to HEAD, as the
+	// pull request shows them; Uncommitted what the newest checkpoint
+	// holds beyond HEAD; Commits the branch's commits.
+	FilesBase   *ReportBase
+	Uncommitted []FileDiff
+	Commits     []ReportCommit
 	// Base is where changes are counted from: the --since checkpoint, or
 	// the session's first checkpoint. Head is the session's newest; it is
 	// Base itself when nothing came after.

@@ -228,26 +228,10 @@ func renderReport(r *Report, l renderLimits) string {
 		t := Totals(r.Files)
 		fmt.Fprintf(&b, "\n## Files changed\n\n%s\n\n| file | change | + | - |\n| --- | --- | ---: | ---: |\n", StatSummary(t))
 		shown := take(len(r.Files), l.files)
-		for _, f := range r.Files[:shown] {
-			name := cellEscape(code(safetext.Path(f.Path)))
-			if f.From != "" {
-				name += " (from " + cellEscape(code(safetext.Path(f.From))) + ")"
-			}
-			plus, minus := fmt.Sprint(f.Added), fmt.Sprint(f.Removed)
-			switch f.Lines {
-			case LinesBinary:
-				plus, minus = "binary", ""
-			case LinesTooLarge:
-				plus, minus = "too large to count", ""
-			case LinesSubmodule:
-				plus, minus = "submodule", ""
-			case LinesEstimated:
-				plus, minus = "~"+plus, "~"+minus
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", name, statusWord[f.Status], plus, minus)
-		}
+		fileRows(&b, r.Files[:shown])
 		cuts.note(shown, len(r.Files), "files")
 	}
+	renderBranch(&b, r, l, &cuts)
 	renderCharts(&b, r, l, &cuts)
 	renderTable(&b, r, l, &cuts)
 	if len(r.Steps) > 0 || r.Plan.FromDone != r.Plan.ToDone || r.Plan.FromTotal != r.Plan.ToTotal {
@@ -407,4 +391,56 @@ func renderTable(b *strings.Builder, r *Report, l renderLimits, cuts *cutList) {
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", id, when, trigger, usageText(c.TokenUsage), plan, changes, topic)
 	}
 	cuts.note(shown, len(rows), "checkpoint rows")
+}
+
+// fileRows are a files table's rows.
+func fileRows(b *strings.Builder, files []FileDiff) {
+	for _, f := range files {
+		name := cellEscape(code(safetext.Path(f.Path)))
+		if f.From != "" {
+			name += " (from " + cellEscape(code(safetext.Path(f.From))) + ")"
+		}
+		plus, minus := fmt.Sprint(f.Added), fmt.Sprint(f.Removed)
+		switch f.Lines {
+		case LinesBinary:
+			plus, minus = "binary", ""
+		case LinesTooLarge:
+			plus, minus = "too large to count", ""
+		case LinesSubmodule:
+			plus, minus = "submodule", ""
+		case LinesEstimated:
+			plus, minus = "~"+plus, "~"+minus
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", name, statusWord[f.Status], plus, minus)
+	}
+}
+
+// renderBranch writes, with --base, the branch's commits and the checkpoints
+// they link to, and the work not committed yet.
+func renderBranch(b *strings.Builder, r *Report, l renderLimits, cuts *cutList) {
+	if r.FilesBase == nil {
+		return
+	}
+	if len(r.Commits) > 0 {
+		b.WriteString("\n## Commits\n\n| commit | subject | checkpoint |\n| --- | --- | --- |\n")
+		shown := take(len(r.Commits), l.files)
+		for _, c := range r.Commits[:shown] {
+			link := "—"
+			if c.Link != nil {
+				link = code(c.Link.String())
+				if c.Title != "" {
+					link += " " + safetext.Line(c.Title)
+				}
+			}
+			fmt.Fprintf(b, "| %s | %s | %s |\n", code(c.Commit[:7]), cellEscape(safetext.Line(c.Subject)), cellEscape(link))
+		}
+		cuts.note(shown, len(r.Commits), "commits")
+	}
+	if len(r.Uncommitted) > 0 {
+		t := Totals(r.Uncommitted)
+		fmt.Fprintf(b, "\n## Not committed\n\nIn the newest checkpoint, not in a commit of the branch (uncommitted and untracked files): %s\n\n| file | change | + | - |\n| --- | --- | ---: | ---: |\n", StatSummary(t))
+		shown := take(len(r.Uncommitted), l.files)
+		fileRows(b, r.Uncommitted[:shown])
+		cuts.note(shown, len(r.Uncommitted), "uncommitted files")
+	}
 }

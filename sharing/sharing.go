@@ -47,6 +47,11 @@ type Options struct {
 	// Force lets push replace a remote chain that is not an ancestor of
 	// the local one.
 	Force bool
+	// Sessions are the sessions push sends (keys or unique prefixes);
+	// none means the current one, as every command picks it (SPEC §6.3).
+	// All sends every session.
+	Sessions []string
+	All      bool
 	// Prune lets fetch drop fetched refs the remote no longer has.
 	Prune bool
 	// Messages receives the remote's own messages (hooks).
@@ -92,6 +97,10 @@ type Result struct {
 	Objects  int    // objects sent or received
 	Refs     []RefChange
 	Warnings []string
+	// First is set on a push to a remote this workspace never pushed to
+	// or fetched from; Kept counts the sessions it did not send.
+	First bool
+	Kept  int
 }
 
 // Rejected counts the refs that were not updated.
@@ -292,6 +301,14 @@ func trackingName(remote, ref string) string {
 // Refs that were refused are in the result with their reason, and the
 // error is a conflict (exit 5).
 func Push(w *workspace.Workspace, opts Options) (*Result, error) {
+	for _, n := range opts.Sessions {
+		if strings.Contains(n, "/") {
+			return nil, spec.Usage("session %q: fetched sessions are never pushed", n)
+		}
+		if err := spec.ValidateSessionKey(n); err != nil {
+			return nil, err
+		}
+	}
 	rr, err := resolveRemote(w, opts.Remote, opts.As, true)
 	if err != nil {
 		return nil, err
@@ -310,12 +327,20 @@ func Push(w *workspace.Workspace, opts Options) (*Result, error) {
 	if len(sessions) == 0 {
 		return nil, spec.NotFound("nothing to push: this workspace has no checkpoints")
 	}
+	all := len(sessions)
+	if sessions, err = pushed(w, sessions, opts); err != nil {
+		return nil, err
+	}
+	tracked, err := store.ListRefs(workspace.RemotesRefPrefix + name + "/")
+	if err != nil {
+		return nil, err
+	}
 	r, err := connect(w, rr, true, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	res := &Result{Remote: name, URL: ep.String()}
+	res := &Result{Remote: name, URL: ep.String(), First: len(tracked) == 0, Kept: all - len(sessions)}
 	remote := map[string]vcs.Hash{}
 	for _, ref := range r.Refs() {
 		remote[ref.Name] = ref.ID
@@ -392,6 +417,41 @@ func Push(w *workspace.Workspace, opts Options) (*Result, error) {
 		return res, spec.Conflict("%s rejected by %s: %s", plural(n, "session"), name, firstRejection(res))
 	}
 	return res, nil
+}
+
+// pushed picks the sessions a push sends (docs/cli.md#push): all with
+// All, the named ones (by key or unique prefix), else the current one.
+func pushed(w *workspace.Workspace, sessions []vcs.Ref, opts Options) ([]vcs.Ref, error) {
+	if opts.All {
+		return sessions, nil
+	}
+	names := opts.Sessions
+	if len(names) == 0 {
+		choice, err := workspace.PickSession(w, spec.DefaultSession, false, true)
+		if err != nil {
+			return nil, err
+		}
+		names = []string{choice.Session}
+	}
+	want := map[string]bool{}
+	for _, n := range names {
+		choice, err := workspace.PickSession(w, n, true, true)
+		if err != nil {
+			return nil, err
+		}
+		want[choice.Session] = true
+	}
+	var out []vcs.Ref
+	for _, s := range sessions {
+		if want[s.Name] {
+			out = append(out, s)
+			delete(want, s.Name)
+		}
+	}
+	for n := range want {
+		return nil, spec.NotFound("nothing to push: session %s has no checkpoints (ctxgit log --sessions lists those that have; --all sends every one)", n)
+	}
+	return out, nil
 }
 
 // pushHaves are the remote's refs whose snapshots are left out of a push:

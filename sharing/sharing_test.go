@@ -149,7 +149,7 @@ func TestShareNamespacedWorkspace(t *testing.T) {
 	if len(res.Refs) != 1 || res.Refs[0].Ref != "refs/ctxgit/ws/svc/sessions/default" || res.Refs[0].Status != RefNew {
 		t.Fatalf("svc pushed %+v", res.Refs)
 	}
-	if res, err = Push(top, Options{}); err != nil || len(res.Refs) != 2 {
+	if res, err = Push(top, Options{All: true}); err != nil || len(res.Refs) != 2 {
 		t.Fatalf("top pushed %+v, %v", res, err)
 	}
 
@@ -216,7 +216,7 @@ func TestFetchRefHeldElsewhere(t *testing.T) {
 	wa := openAt(t, a, a)
 	checkpoint(t, wa, "default", "one")
 	checkpoint(t, wa, "second", "two")
-	if _, err := Push(wa, Options{Remote: remote, As: "origin"}); err != nil {
+	if _, err := Push(wa, Options{Remote: remote, As: "origin", All: true}); err != nil {
 		t.Fatal(err)
 	}
 	b := filepath.Join(base, "b")

@@ -16,7 +16,7 @@ const module = "github.com/ctxgit/ctxgit/"
 // package paths (a group holds the packages below its paths too).
 var (
 	hostGroup    = []string{"host"}
-	featureGroup = []string{"review", "restore", "sharing", "retention"}
+	featureGroup = []string{"review", "restore", "sharing", "retention", "gitlink"}
 	taskGroup    = []string{"taskstate"}
 	coreGroup    = []string{"workspace"}
 	vcsGroup     = []string{"vcs"}
@@ -53,6 +53,7 @@ var layerRules = []layerRule{
 	{"restore", [][]string{hostGroup, without(featureGroup, "restore")}, "a feature package imports no host code and no other feature", true, nil},
 	{"sharing", [][]string{hostGroup, without(featureGroup, "sharing")}, "a feature package imports no host code and no other feature", true, nil},
 	{"retention", [][]string{hostGroup, without(featureGroup, "retention")}, "a feature package imports no host code and no other feature", true, nil},
+	{"gitlink", [][]string{hostGroup, without(featureGroup, "gitlink")}, "a feature package imports no host code and no other feature", true, nil},
 	{"vcs", [][]string{coreGroup, taskGroup, featureGroup, hostGroup, markdownPkg}, "vcs is below workspace and beside markdown", true, nil},
 	{"markdown", [][]string{coreGroup, taskGroup, featureGroup, hostGroup, vcsGroup}, "markdown is below workspace and beside vcs", true, nil},
 	{"spec", [][]string{coreGroup, taskGroup, featureGroup, hostGroup, vcsGroup, markdownPkg}, "spec imports nothing of ours", false, nil},

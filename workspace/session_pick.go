@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/vcs"
 )
 
 // currentSessionFile is the machine-local record of the host session a
@@ -88,22 +89,26 @@ func noCheckpoints(session string) error {
 type SessionChoice struct {
 	Session string
 	// Why is "" when the session was named exactly, else how it was
-	// found: "current host session", "newest session", "unique prefix".
+	// found: "current host session", "newest session", "unique prefix",
+	// "short id", "newest fetched session".
 	Why string
 }
 
 // PickSession chooses the session a command works on (SPEC §6.3). A
 // session named with --session or CTXGIT_SESSION is used as given, except
 // that a command that only reads history takes a unique prefix of an
-// existing session. With none named, the session the environment names
-// (Codex's CODEX_THREAD_ID), else the current host session recorded by
-// the hooks is used; for a read, when that has no checkpoints either and
-// `default` has none, the newest session. A function, not a method: the
-// command and the feature packages that name sessions share it.
+// existing session (REMOTE/PREFIX for a fetched one), and a command that
+// writes takes a session's short id. With none named, the session the
+// environment names (Codex's CODEX_THREAD_ID), else the current host
+// session recorded by the hooks is used; for a read, when that has no
+// checkpoints either and `default` has none, the newest session, else
+// (a clone with only fetched sessions) the newest fetched one. A
+// function, not a method: the command and the feature packages that
+// name sessions share it.
 func PickSession(w *Workspace, given string, named, read bool) (SessionChoice, error) {
 	if named {
-		if !read || strings.Contains(given, "/") {
-			return SessionChoice{Session: given}, nil
+		if !read {
+			return sessionByShortID(w, given), nil
 		}
 		return sessionByPrefix(w, given)
 	}
@@ -117,8 +122,14 @@ func PickSession(w *Workspace, given string, named, read bool) (SessionChoice, e
 		return SessionChoice{Session: given}, nil
 	}
 	newest, err := w.Newest()
-	if err != nil || newest == nil {
+	if err != nil {
 		return SessionChoice{Session: given}, err
+	}
+	if newest == nil {
+		if fetched := newestFetched(w); fetched != "" {
+			return SessionChoice{Session: fetched, Why: "newest fetched session"}, nil
+		}
+		return SessionChoice{Session: given}, nil
 	}
 	return SessionChoice{Session: newest.Session, Why: "newest session"}, nil
 }
@@ -135,19 +146,85 @@ func envSession(w *Workspace) string {
 	return spec.SanitizeSessionKey(id)
 }
 
-// sessionByPrefix resolves a session named by a unique prefix of its key.
+// newestFetched is the fetched session (REMOTE/KEY) whose head is newest,
+// "" when there is none.
+func newestFetched(w *Workspace) string {
+	store, err := w.storeIfAny()
+	if err != nil || store == nil {
+		return ""
+	}
+	fetched, err := w.RemoteSessions()
+	if err != nil {
+		return ""
+	}
+	best, bestWhen := "", time.Time{}
+	for _, f := range fetched {
+		c, err := vcs.ReadCommit(store, f.ID)
+		if err != nil {
+			continue
+		}
+		if best == "" || c.Committer.When.After(bestWhen) {
+			best, bestWhen = f.Name(), c.Committer.When
+		}
+	}
+	return best
+}
+
+// sessionByShortID is, for a command that writes, the session whose short
+// id (docs/cli.md#log) given is, when given is no session of its own: a
+// person names sessions by the ids log --sessions shows. Anything else is
+// a session key as given (a new session).
+func sessionByShortID(w *Workspace, given string) SessionChoice {
+	if spec.ValidateSessionKey(given) != nil || w.HasCheckpoints(given) {
+		return SessionChoice{Session: given}
+	}
+	sessions, err := w.Sessions()
+	if err != nil {
+		return SessionChoice{Session: given}
+	}
+	keys := make([]string, len(sessions))
+	for i, s := range sessions {
+		keys[i] = s.Name
+	}
+	for key, short := range ShortIDs(keys) {
+		if short == given && key != given {
+			return SessionChoice{Session: key, Why: "short id"}
+		}
+	}
+	return SessionChoice{Session: given}
+}
+
+// sessionByPrefix resolves a session named by a unique prefix of its key,
+// or a fetched one by REMOTE/ and a unique prefix of its key there.
 func sessionByPrefix(w *Workspace, given string) (SessionChoice, error) {
 	if w.HasCheckpoints(given) {
 		return SessionChoice{Session: given}, nil
 	}
-	sessions, err := w.Sessions()
-	if err != nil {
-		return SessionChoice{}, err
+	var names []string
+	if strings.Contains(given, "/") {
+		fetched, err := w.RemoteSessions()
+		if err != nil {
+			return SessionChoice{}, err
+		}
+		for _, f := range fetched {
+			names = append(names, f.Name())
+		}
+	} else {
+		sessions, err := w.Sessions()
+		if err != nil {
+			return SessionChoice{}, err
+		}
+		for _, s := range sessions {
+			names = append(names, s.Name)
+		}
 	}
 	var hits []string
-	for _, s := range sessions {
-		if strings.HasPrefix(s.Name, given) {
-			hits = append(hits, s.Name)
+	for _, name := range names {
+		if name == given {
+			return SessionChoice{Session: given}, nil
+		}
+		if strings.HasPrefix(name, given) {
+			hits = append(hits, name)
 		}
 	}
 	sort.Strings(hits)

@@ -63,6 +63,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 		ErrWriter:            stderr,
 		// Errors are printed once, by run, with their exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
+		// ctxgit alone shows where the work stands; help stays at
+		// ctxgit help and -h.
+		Action: a.whereAction,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return spec.Usage("%v", err)
 		},
@@ -74,6 +77,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 			a.showCommand(),
 			a.diffCommand(),
 			a.reportCommand(),
+			a.whyCommand(),
 			a.planCommand(),
 			a.decideCommand(),
 			a.failCommand(),
@@ -94,6 +98,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 			a.fetchCommand(),
 			a.gitCommand(),
 			a.demoCommand(),
+			a.gitHookCommand(),
 			a.versionCommand(),
 			a.completionCommand(),
 			a.manCommand(),
@@ -295,7 +300,7 @@ func (a *app) pickSession(c *cli.Context, w *workspace.Workspace, sess string, r
 	if err != nil {
 		return "", err
 	}
-	if read && choice.Why != "" {
+	if choice.Why != "" && (read || choice.Why == "short id") {
 		a.note("session %s (%s)", choice.Session, choice.Why)
 	}
 	return choice.Session, nil

@@ -5,8 +5,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/gitlink"
 	"github.com/ctxgit/ctxgit/host/config"
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 func (a *app) initCommand() *cli.Command {
@@ -16,7 +18,8 @@ func (a *app) initCommand() *cli.Command {
 		Flags: []cli.Flag{rootFlag, jsonFlag,
 			&cli.StringSliceFlag{Name: "host", Usage: "install hooks for a host: claude-code, codex, gemini, cursor, openclaw (repeatable)"},
 			&cli.BoolFlag{Name: "local", Usage: "Claude Code: write .claude/settings.local.json (private) instead of settings.json"},
-			&cli.BoolFlag{Name: "uninstall", Usage: "with --host: remove ctxgit's hooks only"},
+			&cli.BoolFlag{Name: "uninstall", Usage: "with --host or --git-hooks: remove ctxgit's hooks only"},
+			&cli.BoolFlag{Name: "git-hooks", Usage: "install a prepare-commit-msg hook that links each commit to its checkpoint (Ctxgit-Checkpoint trailer)"},
 		},
 		Action: func(c *cli.Context) error {
 			w, err := a.openToCreate(c)
@@ -24,16 +27,21 @@ func (a *app) initCommand() *cli.Command {
 				return err
 			}
 			hosts := c.StringSlice("host")
+			gitHooks := c.Bool("git-hooks")
 			if c.Bool("uninstall") {
-				if len(hosts) == 0 {
-					return spec.Usage("--uninstall needs --host")
+				if len(hosts) == 0 && !gitHooks {
+					return spec.Usage("--uninstall needs --host or --git-hooks")
 				}
 				results, err := a.installHosts(w, hosts, c.Bool("local"), true, c.Bool("json"))
 				if err != nil {
 					return err
 				}
+				gh, err := a.installGitHooks(c, w, gitHooks, true)
+				if err != nil {
+					return err
+				}
 				if c.Bool("json") {
-					return a.printJSON(uninstallResult{Hosts: results, Root: w.Root})
+					return a.printJSON(uninstallResult{Hosts: nonNil(results), GitHooks: gh, Root: w.Root})
 				}
 				return nil
 			}
@@ -54,11 +62,18 @@ func (a *app) initCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			gh, err := a.installGitHooks(c, w, gitHooks, false)
+			if err != nil {
+				return err
+			}
 			if !c.Bool("json") {
 				printCommitAdvice(a.stdout, results, hookProgram())
 			}
 			if c.Bool("json") {
-				return a.printJSON(initResult{Created: nonNil(res.Created), Existing: nonNil(res.Existing), Hosts: nonNil(results), Root: w.Root, Store: res.Store})
+				return a.printJSON(initResult{Created: nonNil(res.Created), Existing: nonNil(res.Existing), Hosts: nonNil(results), GitHooks: gh, Root: w.Root, Store: res.Store})
+			}
+			if len(hosts) > 0 && !gitHooks && w.Repo != nil {
+				fmt.Fprintln(a.stdout, "to link your commits to the checkpoints behind them: ctxgit init --git-hooks")
 			}
 			return nil
 		},
@@ -68,15 +83,46 @@ func (a *app) initCommand() *cli.Command {
 // initResult is `ctxgit init --json`: hosts is [] without --host, as
 // every JSON list of the CLI is empty rather than null.
 type initResult struct {
-	Created  []string             `json:"created"`
-	Existing []string             `json:"existing"`
-	Hosts    []*hostconfig.Result `json:"hosts"`
-	Root     string               `json:"root"`
-	Store    string               `json:"store"`
+	Created  []string               `json:"created"`
+	Existing []string               `json:"existing"`
+	Hosts    []*hostconfig.Result   `json:"hosts"`
+	GitHooks *gitlink.InstallResult `json:"git_hooks,omitempty"`
+	Root     string                 `json:"root"`
+	Store    string                 `json:"store"`
 }
 
 // uninstallResult is `ctxgit init --host H --uninstall --json`.
 type uninstallResult struct {
-	Hosts []*hostconfig.Result `json:"hosts"`
-	Root  string               `json:"root"`
+	Hosts    []*hostconfig.Result   `json:"hosts"`
+	GitHooks *gitlink.InstallResult `json:"git_hooks,omitempty"`
+	Root     string                 `json:"root"`
+}
+
+// installGitHooks installs (or removes) the prepare-commit-msg hook when
+// --git-hooks asks for it, and says what it did.
+func (a *app) installGitHooks(c *cli.Context, w *workspace.Workspace, want, uninstall bool) (*gitlink.InstallResult, error) {
+	if !want {
+		return nil, nil
+	}
+	if w.Repo == nil {
+		return nil, spec.Usage("--git-hooks: the workspace is not in a git repository")
+	}
+	var res gitlink.InstallResult
+	var err error
+	if uninstall {
+		res, err = gitlink.Uninstall(c.Context, w.Repo.WorkTree)
+	} else {
+		res, err = gitlink.Install(c.Context, w.Repo.WorkTree, gitlink.ShellWord(hookProgram()))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !c.Bool("json") {
+		line := fmt.Sprintf("git hook %s: %s", res.Action, res.Path)
+		if res.Chained != "" && !uninstall {
+			line += fmt.Sprintf(" (runs the hook that was there first: %s)", res.Chained)
+		}
+		fmt.Fprintln(a.stdout, line)
+	}
+	return &res, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -55,15 +56,9 @@ func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	var rows []logEntry
+	var names []string
 	for _, s := range sessions {
-		entries, err := w.Log(s.Name, 1)
-		if err != nil {
-			return err
-		}
-		if len(entries) > 0 {
-			rows = append(rows, entryJSON(entries[0]))
-		}
+		names = append(names, s.Name)
 	}
 	// Sessions fetched from remotes follow, named REMOTE/KEY (docs/cli.md#log).
 	remote, err := w.RemoteSessions()
@@ -71,23 +66,92 @@ func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
 		return err
 	}
 	for _, s := range remote {
-		entries, err := w.Log(s.Name(), 1)
+		names = append(names, s.Name())
+	}
+	var keys []string
+	for _, s := range sessions {
+		keys = append(keys, s.Name)
+	}
+	short := workspace.ShortIDs(keys)
+	var rows []sessionRow
+	for i, name := range names {
+		head, err := w.ResolveRead("@", name)
 		if err != nil {
 			return err
 		}
-		if len(entries) > 0 {
-			row := entryJSON(entries[0])
-			row.Session, row.Remote = s.Name(), s.Remote
-			rows = append(rows, row)
+		entries, err := w.Log(name, 1)
+		if err != nil {
+			return err
 		}
+		if len(entries) == 0 {
+			continue
+		}
+		names := workspace.NamesOf(w, head)
+		row := sessionRow{logEntry: entryJSON(entries[0]), ShortID: short[name], Title: names.Title,
+			Host: names.Host, Branch: head.Checkpoint.Meta.Branch}
+		row.Checkpoints, _ = spec.ParseCheckpointID(head.Checkpoint.Meta.CheckpointID)
+		if i >= len(sessions) {
+			rs := remote[i-len(sessions)]
+			row.Session, row.Remote = name, rs.Remote
+			row.ShortID = rs.Remote + "/" + workspace.ShortIDs([]string{rs.Key})[rs.Key]
+		}
+		rows = append(rows, row)
 	}
 	if asJSON {
 		return a.printJSON(nonNil(rows))
 	}
-	for _, r := range rows {
-		fmt.Fprintf(a.stdout, "%s  %s  %s\n", r.Session, r.CheckpointID, r.CreatedAt)
+	if len(rows) == 0 {
+		fmt.Fprintln(a.stdout, "no sessions yet: the first checkpoint makes one (ctxgit checkpoint)")
+		return nil
 	}
+	now := w.Env.Now()
+	out := bufio.NewWriter(a.stdout)
+	fmt.Fprintf(out, "%-10s  %-40s  %-11s  %-14s  %5s  %s\n", "ID", "TITLE", "HOST", "BRANCH", "CPS", "LAST ACTIVITY")
+	for _, r := range rows {
+		when, _ := time.Parse(time.RFC3339, r.CreatedAt)
+		fmt.Fprintf(out, "%-10s  %-40s  %-11s  %-14s  %5d  %s\n", oneLine(r.ShortID), clip(oneLine(orDash(r.Title)), 40),
+			clip(oneLine(orDash(r.Host)), 11), clip(oneLine(orDash(r.Branch)), 14), r.Checkpoints, relativeTime(now, when))
+	}
+	out.Flush()
 	return nil
+}
+
+// sessionRow is a session in `ctxgit log --sessions --json`: its newest
+// checkpoint as `log --json` has it, and what names the session.
+type sessionRow struct {
+	logEntry
+	ShortID     string `json:"short_id"`
+	Title       string `json:"title"`
+	Host        string `json:"host"`
+	Branch      string `json:"branch"`
+	Checkpoints int    `json:"checkpoints"`
+}
+
+// clip cuts s to n runes for a table column, with an ellipsis.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// relativeTime says how long ago t was, as a person says it.
+func relativeTime(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < 0:
+		return t.UTC().Format("2006-01-02 15:04Z")
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%d h ago", int(d/time.Hour))
+	case d < 14*24*time.Hour:
+		return fmt.Sprintf("%d days ago", int(d/(24*time.Hour)))
+	}
+	return t.UTC().Format("2006-01-02")
 }
 
 // logEntry is one checkpoint in `ctxgit log --json`, and a session's

@@ -15,8 +15,12 @@ func (a *app) pushCommand() *cli.Command {
 		Flags: []cli.Flag{rootFlag, jsonFlag,
 			&cli.BoolFlag{Name: "force", Aliases: []string{"f"}, Usage: "replace remote sessions that are not ancestors of the local ones"},
 			&cli.StringFlag{Name: "as", Usage: "name the remote under refs/ctxgit/remotes/ when REMOTE is a URL or path"},
+			&cli.StringSliceFlag{Name: "session", Aliases: []string{"s"}, Usage: "send this session (key or unique prefix; repeatable)", DefaultText: "the current session: " + sessionFallback},
+			&cli.BoolFlag{Name: "all", Usage: "send every session of the workspace"},
 			timeoutFlag,
 		},
-		Action: a.syncAction(sharing.Push, "pushed to", func(c *cli.Context, o *sharing.Options) { o.Force = c.Bool("force") }),
+		Action: a.syncAction(sharing.Push, "pushed to", func(c *cli.Context, o *sharing.Options) {
+			o.Force, o.Sessions, o.All = c.Bool("force"), c.StringSlice("session"), c.Bool("all")
+		}),
 	})
 }

@@ -61,6 +61,7 @@ func (a *app) reportCommand() *cli.Command {
 				return a.writeReport(c, nil, reportResult{
 					Base: cpRef(r.Base), Checklist: checklistJSON(r.Checklist), Checkpoints: nonNil(r.Checkpoints),
 					Decisions: nonNil(r.Decisions), Failures: nonNil(r.Failures), Files: nonNil(r.Files), FilesBase: r.FilesBase,
+					Commits: nonNil(r.Commits), Uncommitted: nonNil(r.Uncommitted),
 					Goal: r.Goal, Head: cpRef(r.Head), Open: nonNil(r.Open), OpenItems: nonNil(r.OpenItems),
 					Plan: reportPlan{FromDone: r.Plan.FromDone, FromTotal: r.Plan.FromTotal, Steps: nonNil(r.Steps),
 						ToDone: r.Plan.ToDone, ToTotal: r.Plan.ToTotal},
@@ -113,6 +114,7 @@ type reportResult struct {
 	Base        *checkpointRef          `json:"base"`
 	Checklist   []checklistStep         `json:"checklist"`
 	Checkpoints []review.ReportRow      `json:"checkpoints"`
+	Commits     []review.ReportCommit   `json:"commits"`
 	Decisions   []review.ReportDecision `json:"decisions"`
 	Failures    []review.ReportFailure  `json:"failures"`
 	Files       []review.FileDiff       `json:"files"`
@@ -128,6 +130,7 @@ type reportResult struct {
 	Task        []taskChange            `json:"task"`
 	Title       string                  `json:"title"`
 	Totals      review.FileTotals       `json:"totals"`
+	Uncommitted []review.FileDiff       `json:"uncommitted"`
 }
 
 // reportPlan is the plan's progress from base to head, and each step's

@@ -132,6 +132,9 @@ func TestHelpTextsBelongToCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
+		if e.Name() == "ctxgit.md" {
+			continue // the manual's DESCRIPTION: ctxgit with no command
+		}
 		path := strings.Split(strings.TrimSuffix(e.Name(), ".md"), "_")
 		cmds := a.cli.Commands
 		var c *cli.Command

@@ -11,7 +11,9 @@ import (
 // kept in one table so a command without examples is easy to see (and
 // TestEveryCommandHasExamples fails on it).
 var commandExamples = map[string][]string{
-	"init":       {"ctxgit init", "ctxgit init --host claude-code", "ctxgit init --host codex --uninstall"},
+	"init":       {"ctxgit init", "ctxgit init --host claude-code", "ctxgit init --host codex --uninstall", "ctxgit init --git-hooks"},
+	"why":        {"ctxgit why parse.go:12", "ctxgit why parse.go:10,20 --json"},
+	"git-hook":   {"ctxgit git-hook prepare-commit-msg .git/COMMIT_EDITMSG message   # as git's hook runs it"},
 	"checkpoint": {"ctxgit checkpoint -m 'parser half done'", "ctxgit checkpoint --next 'wire the CSV writer' --json"},
 	"recover":    {"ctxgit recover", "ctxgit recover --force --budget 4000", "ctxgit recover --write   # CONTEXT_RECOVERY.md"},
 	"log":        {"ctxgit log", "ctxgit log --sessions", "ctxgit log -s origin/default --json"},
@@ -34,7 +36,7 @@ var commandExamples = map[string][]string{
 	"transcript": {"ctxgit transcript show ~/.claude/projects/app/SESSION.jsonl", "ctxgit transcript repair SESSION.jsonl --dry-run"},
 	"prune":      {"ctxgit prune --dry-run", "ctxgit prune --keep 20"},
 	"doctor":     {"ctxgit doctor", "ctxgit doctor --fix"},
-	"push":       {"ctxgit push origin", "ctxgit push origin --force"},
+	"push":       {"ctxgit push origin", "ctxgit push origin --session 7f3c2a10", "ctxgit push origin --all --force"},
 	"fetch":      {"ctxgit fetch", "ctxgit fetch upstream --json"},
 	"demo":       {"ctxgit demo", "ctxgit demo --dir /tmp/ctxgit-demo"},
 	"git":        {"ctxgit git -- log refs/ctxgit/sessions/default", "ctxgit git -- remote add origin URL"},

@@ -71,6 +71,7 @@ func scriptParams(dir string) testscript.Params {
 			"genplan":   cmdGenPlan,
 			"gendecide": cmdGenDecisions,
 			"maxchars":  cmdMaxChars,
+			"maxlines":  cmdMaxLines,
 			"gitinit":   cmdGitInit,
 			"taught":    cmdTaught,
 			"shown":     cmdShown,
@@ -221,6 +222,20 @@ func cmdMaxChars(ts *testscript.TestScript, neg bool, args []string) {
 	got := utf8.RuneCountInString(text)
 	if (got > n) != neg {
 		ts.Fatalf("%s has %d characters, limit %d", args[0], got, n)
+	}
+}
+
+// maxlines N fails if stdout has more than N lines.
+func cmdMaxLines(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 || neg {
+		ts.Fatalf("usage: maxlines N")
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("maxlines: %v", err)
+	}
+	if got := strings.Count(ts.ReadFile("stdout"), "\n"); got > n {
+		ts.Fatalf("stdout has %d lines, limit %d", got, n)
 	}
 }
 

@@ -84,7 +84,8 @@ func (a *app) manPage() string {
 // at level commandLevel.
 func (a *app) writeManual(b *strings.Builder, commandLevel int) {
 	fmt.Fprintf(b, "# NAME\n\nctxgit - %s\n\n", a.cli.Usage)
-	fmt.Fprintf(b, "# SYNOPSIS\n\n```\nctxgit [GLOBAL OPTIONS] COMMAND [OPTIONS] [ARGUMENTS...]\n```\n\n")
+	fmt.Fprintf(b, "# SYNOPSIS\n\n```\nctxgit [GLOBAL OPTIONS] COMMAND [OPTIONS] [ARGUMENTS...]\nctxgit [--json] [--session KEY]\n```\n\n")
+	fmt.Fprintf(b, "# DESCRIPTION\n\n%s\n\n", helpText("ctxgit"))
 	writeFlags(b, "# GLOBAL OPTIONS", a.cli.VisibleFlags())
 	b.WriteString("# COMMANDS\n\n")
 	writeCommands(b, a.cli.Commands, nil, commandLevel)

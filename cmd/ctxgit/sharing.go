@@ -32,6 +32,14 @@ func (a *app) printSync(res *sharing.Result, verb string, asJSON bool) error {
 		}
 		return a.printJSON(out)
 	}
+	if res.First && verb == "pushed to" {
+		kept := ""
+		if res.Kept > 0 {
+			kept = fmt.Sprintf("; %d other session(s) stay here (--session KEY or --all sends them)", res.Kept)
+		}
+		fmt.Fprintf(a.stdout, "first push to %s: %d session(s) sent, whose plans, logs, prompts and file snapshots anyone who can read it can read%s\n",
+			res.Remote, len(res.Refs), kept)
+	}
 	fmt.Fprintf(a.stdout, "%s %s (%s): %d objects\n", verb, res.Remote, res.URL, res.Objects)
 	if len(res.Refs) == 0 {
 		fmt.Fprintln(a.stdout, "no sessions there")

@@ -90,6 +90,10 @@ func CountBudget(a, b []byte, budget int) Counts {
 	return Counts{Added: m - common, Removed: n - common, Exact: true}
 }
 
+// Split cuts data into lines, each with its newline; a last line without
+// one is a line too.
+func Split(data []byte) [][]byte { return split(data) }
+
 func split(data []byte) [][]byte {
 	if len(data) == 0 {
 		return nil

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/ctxgit/ctxgit/host/hooks"
+	"github.com/ctxgit/ctxgit/internal/safetext"
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/taskstate"
+	"github.com/ctxgit/ctxgit/workspace"
+)
+
+// where is `ctxgit` with no command (docs/cli.md#description): a person's view
+// of where the work stands. Outside a workspace it is the help.
+type where struct {
+	Root            string              `json:"root"`
+	Branch          string              `json:"branch"`
+	Session         *whereSession       `json:"session"`
+	Context         *whereContext       `json:"context"`
+	Plan            *wherePlan          `json:"plan"`
+	NextAction      string              `json:"next_action"`
+	LastFailure     *spec.FailureEntry  `json:"last_failure"`
+	Newest          *whereCheckpoint    `json:"newest"`
+	RecoveryPending bool                `json:"recovery_pending"`
+	HookFailures    []hooks.HookFailure `json:"hook_failures"`
+}
+
+type whereSession struct {
+	Key     string    `json:"key"`
+	ShortID string    `json:"short_id"`
+	Title   string    `json:"title"`
+	Host    string    `json:"host"`
+	Started time.Time `json:"started"`
+	// Why says how it was chosen ("current claude-code session", …).
+	Why string `json:"why,omitempty"`
+}
+
+type whereContext struct {
+	Utilization float64 `json:"utilization"`
+	Tokens      int64   `json:"tokens,omitempty"`
+	Window      int64   `json:"window,omitempty"`
+	Source      string  `json:"source"`
+}
+
+type wherePlan struct {
+	Path  string `json:"path"`
+	Goal  string `json:"goal"`
+	Step  string `json:"step"`
+	Done  int    `json:"done"`
+	Total int    `json:"total"`
+}
+
+type whereCheckpoint struct {
+	CheckpointID string    `json:"checkpoint_id"`
+	Commit       string    `json:"commit"`
+	CreatedAt    time.Time `json:"created_at"`
+	Trigger      string    `json:"trigger"`
+	// ChangedSince are the workspace's files that differ from it now.
+	ChangedSince []string `json:"changed_since"`
+}
+
+// whereAction answers `ctxgit` with no command.
+func (a *app) whereAction(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return spec.Usage("%q is not a ctxgit command (ctxgit help lists them)", c.Args().First())
+	}
+	w, err := a.open(c)
+	if err != nil {
+		if exitCode(err) == spec.ExitNotFound && !c.IsSet("root") && !c.Bool("json") {
+			return cli.ShowAppHelp(c) // no workspace here: what ctxgit is
+		}
+		return err
+	}
+	v, err := a.buildWhere(c, w)
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		if v.HookFailures == nil {
+			v.HookFailures = []hooks.HookFailure{}
+		}
+		return a.printJSON(v)
+	}
+	a.printWhere(v, w.Env.Now())
+	return nil
+}
+
+func (a *app) buildWhere(c *cli.Context, w *workspace.Workspace) (*where, error) {
+	v := &where{Root: w.Root}
+	if w.Repo != nil {
+		v.Branch = workspace.Branch(w)
+	}
+	choice, err := workspace.PickSession(w, spec.DefaultSession, c.IsSet("session"), true)
+	if err != nil {
+		return nil, err
+	}
+	if c.IsSet("session") {
+		if choice, err = workspace.PickSession(w, c.String("session"), true, true); err != nil {
+			return nil, err
+		}
+	}
+	st := w.ReadState()
+	if p := st.Plan; p != nil {
+		done, total := p.Progress()
+		v.Plan = &wherePlan{Path: st.PlanPath, Goal: p.Goal, Done: done, Total: total}
+		if cur := p.Current(); cur != nil {
+			v.Plan.Step = cur.Number + ". " + cur.Name
+		}
+	}
+	v.LastFailure = st.LastFailure()
+	if r, ok := taskstate.RecordedReading(w, choice.Session); ok {
+		v.Context = &whereContext{Utilization: r.Value, Tokens: r.Tokens, Window: r.Window, Source: r.Source}
+	}
+	peek := hooks.PeekAt(w.Root, choice.Session)
+	v.RecoveryPending, v.HookFailures = peek.RecoveryPending, peek.Failures
+	head, err := w.ResolveRead("@", choice.Session)
+	if err != nil {
+		if exitCode(err) != spec.ExitNotFound {
+			return nil, err
+		}
+		return v, nil // no checkpoint yet
+	}
+	names := workspace.NamesOf(w, head)
+	short := choice.Session
+	if sessions, err := w.Sessions(); err == nil {
+		keys := make([]string, len(sessions))
+		for i, s := range sessions {
+			keys[i] = s.Name
+		}
+		if id, ok := workspace.ShortIDs(keys)[choice.Session]; ok {
+			short = id
+		}
+	}
+	v.Session = &whereSession{Key: choice.Session, ShortID: short, Title: names.Title, Host: names.Host, Started: names.Started, Why: choice.Why}
+	cp := head.Checkpoint
+	v.NextAction = string(cp.Working.NextAction)
+	v.Newest = &whereCheckpoint{CheckpointID: cp.Meta.CheckpointID, Commit: head.Commit.String(), CreatedAt: cp.Meta.CreatedAt,
+		Trigger: cp.Meta.Trigger, ChangedSince: []string{}}
+	if changed, err := workspace.ChangedSince(w, c.Context, head); err == nil {
+		v.Newest.ChangedSince = changed
+	}
+	return v, nil
+}
+
+// printWhere is the view in at most 25 lines.
+func (a *app) printWhere(v *where, now time.Time) {
+	out := a.stdout
+	root := v.Root
+	if v.Branch != "" {
+		root += " (" + v.Branch + ")"
+	}
+	fmt.Fprintf(out, "ctxgit · %s\n", safetext.Path(root))
+	if s := v.Session; s != nil {
+		line := s.ShortID
+		if s.Title != "" {
+			line += " · " + safetext.Line(s.Title)
+		}
+		if s.Host != "" {
+			line += " · " + s.Host
+		}
+		if !s.Started.IsZero() {
+			line += " · started " + relativeTime(now, s.Started)
+		}
+		fmt.Fprintf(out, "session   %s\n", line)
+	} else {
+		fmt.Fprintf(out, "session   none yet: a host's hooks or ctxgit checkpoint start one\n")
+	}
+	if x := v.Context; x != nil {
+		line := fmt.Sprintf("%s %.0f%%", gaugeBar(x.Utilization), x.Utilization*100)
+		if x.Window > 0 {
+			line += fmt.Sprintf(" of %dk tokens", x.Window/1000)
+		}
+		fmt.Fprintf(out, "context   %s (%s)\n", line, safetext.Line(x.Source))
+	}
+	if p := v.Plan; p != nil {
+		if p.Goal != "" {
+			fmt.Fprintf(out, "goal      %s\n", safetext.Line(truncate(p.Goal, 100)))
+		}
+		step := fmt.Sprintf("%d of %d done", p.Done, p.Total)
+		if p.Step != "" {
+			step += "; now " + safetext.Line(truncate(p.Step, 80))
+		}
+		fmt.Fprintf(out, "step      %s\n", step)
+	} else {
+		fmt.Fprintf(out, "plan      none (the agent writes .active-plan.md)\n")
+	}
+	if v.NextAction != "" {
+		fmt.Fprintf(out, "next      %s\n", safetext.Line(truncate(v.NextAction, 100)))
+	}
+	if f := v.LastFailure; f != nil {
+		line := safetext.Line(truncate(f.Summary, 90))
+		if f.Type != "" {
+			line += fmt.Sprintf(" (%s → %s)", f.Type, f.Action)
+		}
+		fmt.Fprintf(out, "failure   %s\n", line)
+	}
+	if n := v.Newest; n != nil {
+		line := fmt.Sprintf("%s · %s · %s", n.CheckpointID, relativeTime(now, n.CreatedAt), n.Trigger)
+		switch k := len(n.ChangedSince); {
+		case k == 0:
+			line += " · nothing changed since"
+		default:
+			shown := n.ChangedSince
+			if len(shown) > 3 {
+				shown = shown[:3]
+			}
+			quoted := make([]string, len(shown))
+			for i, p := range shown {
+				quoted[i] = safetext.Path(p)
+			}
+			more := ""
+			if k > len(shown) {
+				more = ", …"
+			}
+			line += fmt.Sprintf(" · %d file(s) changed since: %s%s", k, strings.Join(quoted, ", "), more)
+		}
+		fmt.Fprintf(out, "newest    %s\n", line)
+	}
+	if v.RecoveryPending {
+		fmt.Fprintf(out, "recovery  pending: the host's next event brings it to the agent\n")
+	}
+	for i, f := range v.HookFailures {
+		if i == 3 {
+			fmt.Fprintf(out, "hooks     … %d more (ctxgit doctor)\n", len(v.HookFailures)-3)
+			break
+		}
+		fmt.Fprintf(out, "hooks     %s %s failed %s (ctxgit doctor says why)\n", f.Host, f.Event, relativeTime(now, f.At))
+	}
+	fmt.Fprintf(out, "\nctxgit log · ctxgit diff · ctxgit report · ctxgit help\n")
+}
+
+// gaugeBar is a ten-cell bar of a utilisation.
+func gaugeBar(u float64) string {
+	n := int(u*10 + 0.5)
+	n = max(0, min(n, 10))
+	return "[" + strings.Repeat("#", n) + strings.Repeat("-", 10-n) + "]"
+}

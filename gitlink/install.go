@@ -1,0 +1,161 @@
+// Package gitlink links the user's own commits to the checkpoints that
+// made them: a prepare-commit-msg hook that adds a `Ctxgit-Checkpoint:`
+// trailer (SPEC §7.6), and `ctxgit why`, which follows a line's commit to
+// its checkpoint (docs/cli.md#why).
+package gitlink
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/gitcmd"
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// HookName is the git hook ctxgit installs.
+const HookName = "prepare-commit-msg"
+
+// chainedSuffix names the hook that was there before ctxgit's: ctxgit's
+// hook runs it first, and --uninstall puts it back.
+const chainedSuffix = ".ctxgit-chained"
+
+// hookMarker is the line that says a hook file is ctxgit's.
+const hookMarker = "# ctxgit prepare-commit-msg hook"
+
+// HookScript is the hook file ctxgit writes; command is how it runs ctxgit
+// (`ctxgit` when on PATH, else the binary's quoted path).
+func HookScript(command string) string {
+	return "#!/bin/sh\n" + hookMarker + " (ctxgit init --git-hooks; removed by\n" +
+		"# ctxgit init --git-hooks --uninstall). It adds a Ctxgit-Checkpoint trailer\n" +
+		"# when a ctxgit session is active here, and never fails a commit.\n" +
+		"chained=\"$0" + chainedSuffix + "\"\n" +
+		"if [ -f \"$chained\" ]; then\n" +
+		"  if [ -x \"$chained\" ]; then \"$chained\" \"$@\" || exit $?; fi\n" +
+		"fi\n" +
+		command + " git-hook " + HookName + " \"$@\" </dev/null || true\n" +
+		"exit 0\n"
+}
+
+// InstallResult says what Install or Uninstall did.
+type InstallResult struct {
+	// Path is the hook file.
+	Path string `json:"path"`
+	// Action: "installed", "updated", "unchanged", "chained" (installed
+	// with the existing hook run first), "removed", "restored" (the
+	// chained hook put back), "absent".
+	Action string `json:"action"`
+	// Chained is the earlier hook ctxgit's runs first, if any.
+	Chained string `json:"chained,omitempty"`
+}
+
+// HooksDir is the directory git runs hooks from for the work tree at dir:
+// core.hooksPath when set, else the git directory's hooks (a linked
+// worktree shares its repository's). It asks the user's git, which knows
+// every rule for it.
+func HooksDir(ctx context.Context, dir string) (string, error) {
+	out, err := git(ctx, dir, "rev-parse", "--git-path", "hooks")
+	if err != nil {
+		return "", err
+	}
+	p := strings.TrimSpace(out)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	return filepath.Clean(p), nil
+}
+
+// Install writes ctxgit's prepare-commit-msg hook into the hooks directory
+// of the work tree at dir. A hook of someone else's there is kept, renamed
+// beside it, and run first; ctxgit's own is rewritten only when it changed.
+func Install(ctx context.Context, dir, command string) (InstallResult, error) {
+	hooks, err := HooksDir(ctx, dir)
+	if err != nil {
+		return InstallResult{}, err
+	}
+	path := filepath.Join(hooks, HookName)
+	script := []byte(HookScript(command))
+	res := InstallResult{Path: path, Action: "installed"}
+	if _, err := os.Lstat(path + chainedSuffix); err == nil {
+		res.Chained = path + chainedSuffix
+	}
+	old, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return res, err
+	case bytes.Equal(old, script):
+		res.Action = "unchanged"
+		return res, nil
+	case isOurs(old):
+		res.Action = "updated"
+	default:
+		if res.Chained != "" {
+			return res, spec.Usage("%s is not ctxgit's and %s already exists: move one of them away, then run init --git-hooks again", path, res.Chained)
+		}
+		if err := os.Rename(path, path+chainedSuffix); err != nil {
+			return res, err
+		}
+		res.Action, res.Chained = "chained", path+chainedSuffix
+	}
+	if err := os.MkdirAll(hooks, 0o755); err != nil {
+		return res, err
+	}
+	if err := atomicfile.Write(path, script, 0o755); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// Uninstall removes ctxgit's hook and puts back the one it chained. A
+// hook that is not ctxgit's is left alone ("absent": none of ctxgit's).
+func Uninstall(ctx context.Context, dir string) (InstallResult, error) {
+	hooks, err := HooksDir(ctx, dir)
+	if err != nil {
+		return InstallResult{}, err
+	}
+	path := filepath.Join(hooks, HookName)
+	res := InstallResult{Path: path, Action: "absent"}
+	old, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return res, nil
+	case err != nil:
+		return res, err
+	case !isOurs(old):
+		return res, nil // someone else's: nothing of ctxgit's to remove
+	}
+	if _, err := os.Lstat(path + chainedSuffix); err == nil {
+		res.Action, res.Chained = "restored", path+chainedSuffix
+		return res, atomicfile.Rename(path+chainedSuffix, path)
+	}
+	res.Action = "removed"
+	return res, os.Remove(path)
+}
+
+func isOurs(script []byte) bool { return bytes.Contains(script, []byte(hookMarker)) }
+
+// git runs the user's git in dir; without one, hooks and trailers are
+// not for this machine.
+func git(ctx context.Context, dir string, args ...string) (string, error) {
+	out, err := gitcmd.Output(ctx, dir, args...)
+	if errors.Is(err, gitcmd.ErrNoGit) {
+		return "", spec.Unsupported("git hooks need git on PATH")
+	}
+	return out, err
+}
+
+// ShellWord is program as one word of the hook's sh script. Git runs hooks
+// with sh on every system (Git for Windows with its bundled one), which
+// takes forward slashes on Windows too.
+func ShellWord(program string) string {
+	p := strings.ReplaceAll(program, `\`, "/")
+	if p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:") == "" && p[0] != '-' {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+}
