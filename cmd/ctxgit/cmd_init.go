@@ -85,16 +85,16 @@ func (a *app) initCommand() *cli.Command {
 type initResult struct {
 	Created  []string               `json:"created"`
 	Existing []string               `json:"existing"`
-	Hosts    []*hostconfig.Result   `json:"hosts"`
 	GitHooks *gitlink.InstallResult `json:"git_hooks,omitempty"`
+	Hosts    []*hostconfig.Result   `json:"hosts"`
 	Root     string                 `json:"root"`
 	Store    string                 `json:"store"`
 }
 
 // uninstallResult is `ctxgit init --host H --uninstall --json`.
 type uninstallResult struct {
-	Hosts    []*hostconfig.Result   `json:"hosts"`
 	GitHooks *gitlink.InstallResult `json:"git_hooks,omitempty"`
+	Hosts    []*hostconfig.Result   `json:"hosts"`
 	Root     string                 `json:"root"`
 }
 

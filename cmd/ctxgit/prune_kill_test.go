@@ -233,8 +233,8 @@ func (k *killFixture) verify(t *testing.T, dir string, done bool) int {
 		}
 	}
 	// ctxgit reads every session's newest checkpoint.
-	out = k.ctxgit(t, dir, "log", "--sessions")
-	if n := strings.Count(out, fmt.Sprintf("cp_%03d", killRounds)); n != killSessions {
+	out = k.ctxgit(t, dir, "log", "--sessions", "--json")
+	if n := strings.Count(out, fmt.Sprintf(`"checkpoint_id": "cp_%03d"`, killRounds)); n != killSessions {
 		t.Fatalf("%s: ctxgit log --sessions:\n%s", dir, out)
 	}
 	if done && pruned != len(k.heads) {

@@ -248,8 +248,10 @@ func TestPushFetchThroughServers(t *testing.T) {
 			if out := mustCtxgit(t, "log", "--root", bob, "-s", "origin/default"); !strings.Contains(out, "alice one") {
 				t.Fatalf("log -s origin/default:\n%s", out)
 			}
-			if code, _, _ := ctxgitRun(t, "log", "--root", bob); code != 4 {
-				t.Fatalf("bob has a local session after a fetch (log exit %d)", code)
+			// Bob has no session of his own: a read picks the fetched one,
+			// and says so; none became his.
+			if code, out, errOut := ctxgitRun(t, "log", "--root", bob); code != 0 || !strings.Contains(out, "alice one") || !strings.Contains(errOut, "origin/default (newest fetched session)") {
+				t.Fatalf("bob's log after a fetch: exit %d\n%s%s", code, out, errOut)
 			}
 
 			// Alice goes on; bob's second fetch brings only what is new.
