@@ -422,15 +422,6 @@ func (c *call) gaugeFromTranscript() error {
 // tailBytes bounds how far back the gauge looks for usage.
 const tailBytes = 4 << 20
 
-// knownWindowIfAny is the last window a host reported for the session, or 0.
-func (c *call) knownWindowIfAny(root string) int64 {
-	var st hookState
-	if ok, _ := readJSON(statePath(root, c.session), &st); ok {
-		return st.Window
-	}
-	return 0
-}
-
 // readState is the session's hook record, or a zero one.
 func (c *call) readState() hookState {
 	var st hookState

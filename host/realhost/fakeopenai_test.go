@@ -70,15 +70,6 @@ func writeCodexSSE(w http.ResponseWriter, turn codexTurn) {
 // commands ({"cmd": "..."}, run through unified exec).
 const codexShellTool = "exec_command"
 
-// codexRequest is what the fake reads of a /responses request body.
-type codexRequest struct {
-	Input []json.RawMessage `json:"input"`
-	Tools []struct {
-		Name string `json:"name"`
-		Type string `json:"type"`
-	} `json:"tools"`
-}
-
 // isCompactRequest reports whether a request is Codex asking for a
 // compaction summary: a model request whose last user input is Codex's
 // summarisation prompt (codex-rs/core/templates/compact/prompt.md), or
