@@ -112,7 +112,7 @@ func renderSummary(w *workspace.Workspace, session string, task *workspace.TaskR
 	}
 	lists := map[string][]string{
 		"Completed steps": completed, "Failed attempts": failed, "Decisions": decisions,
-		"Files touched": dedupe(files), "Important tool outputs": outputs, "Blockers": blockers,
+		"Files touched": workspace.Dedupe(files), "Important tool outputs": outputs, "Blockers": blockers,
 		"Invariants": ts.Invariants, "Constraints": ts.Constraints,
 	}
 	scalars := map[string]string{"Goal": goal, "Current phase": ts.CurrentPhase, "Next action": ts.NextAction}

@@ -11,18 +11,3 @@ import (
 func oneLine(s string) string { return safetext.Line(s) }
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
-
-// dedupe drops empty and repeated strings, keeping the first of each
-// (the checkpoint's dedupe).
-func dedupe(in []string) []string {
-	out := []string{}
-	seen := map[string]bool{}
-	for _, s := range in {
-		if s == "" || seen[s] {
-			continue
-		}
-		seen[s] = true
-		out = append(out, s)
-	}
-	return out
-}

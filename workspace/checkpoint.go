@@ -561,7 +561,7 @@ func (w *Workspace) buildCheckpoint(opts CheckpointOptions, st *State, prev *spe
 			cp.Learnings = append(cp.Learnings, f.Lesson)
 		}
 	}
-	cp.Learnings = dedupe(cp.Learnings)
+	cp.Learnings = Dedupe(cp.Learnings)
 	if len(cp.Learnings) > maxLearnings {
 		cp.Learnings = cp.Learnings[len(cp.Learnings)-maxLearnings:]
 	}
@@ -639,14 +639,15 @@ func firstLine(s string) string {
 }
 
 func capStrings(in []string, max int) []string {
-	out := dedupe(in)
+	out := Dedupe(in)
 	if len(out) > max {
 		out = out[:max]
 	}
 	return out
 }
 
-func dedupe(in []string) []string {
+// Dedupe drops empty and repeated strings, keeping the first of each.
+func Dedupe(in []string) []string {
 	out := []string{}
 	seen := map[string]bool{}
 	for _, s := range in {
