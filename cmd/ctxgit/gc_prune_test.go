@@ -96,13 +96,13 @@ func TestGCPruneNowLosesNoSession(t *testing.T) {
 			t.Errorf("session %s does not recover:\n%s", s, out)
 		}
 	}
-	cmd := ctxgitCmd(dir, "log", "--sessions")
+	cmd := ctxgitCmd(dir, "log", "--sessions", "--json")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("log --sessions: %v\n%s", err, out)
 	}
 	for i := range sessions {
-		if !strings.Contains(string(out), fmt.Sprintf("s%02d  cp_", i)) {
+		if !strings.Contains(string(out), fmt.Sprintf(`"session": "s%02d"`, i)) {
 			t.Errorf("session s%02d lost:\n%s", i, out)
 		}
 	}
