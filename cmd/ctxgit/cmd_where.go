@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/host/config"
 	"github.com/ctxgit/ctxgit/host/hooks"
 	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
@@ -27,6 +28,9 @@ type where struct {
 	Newest          *whereCheckpoint    `json:"newest"`
 	RecoveryPending bool                `json:"recovery_pending"`
 	HookFailures    []hooks.HookFailure `json:"hook_failures"`
+	// HookWarnings are doctor's words on the installed hooks that need
+	// the person: hooks that never ran here, Codex hooks awaiting trust.
+	HookWarnings []string `json:"hook_warnings"`
 }
 
 type whereSession struct {
@@ -117,6 +121,12 @@ func (a *app) buildWhere(c *cli.Context, w *workspace.Workspace) (*where, error)
 	}
 	peek := hooks.PeekAt(w.Root, choice.Session)
 	v.RecoveryPending, v.HookFailures = peek.RecoveryPending, peek.Failures
+	v.HookWarnings = []string{}
+	for _, f := range hostconfig.DoctorHooks(w) {
+		if f.Level != workspace.FindingOK && (strings.Contains(f.Message, "never run") || strings.Contains(f.Message, "trust")) {
+			v.HookWarnings = append(v.HookWarnings, f.Message)
+		}
+	}
 	head, err := w.ResolveRead("@", choice.Session)
 	if err != nil {
 		if exitCode(err) != spec.ExitNotFound {
@@ -229,6 +239,13 @@ func (a *app) printWhere(v *where, now time.Time) {
 			break
 		}
 		fmt.Fprintf(out, "hooks     %s %s failed %s (ctxgit doctor says why)\n", f.Host, f.Event, relativeTime(now, f.At))
+	}
+	for i, m := range v.HookWarnings {
+		if i == 3 {
+			fmt.Fprintf(out, "hooks     … %d more (ctxgit doctor)\n", len(v.HookWarnings)-3)
+			break
+		}
+		fmt.Fprintf(out, "hooks     %s (ctxgit doctor says what to do)\n", safetext.Line(m))
 	}
 	fmt.Fprintf(out, "\nctxgit log · ctxgit diff · ctxgit report · ctxgit help\n")
 }
