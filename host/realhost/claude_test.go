@@ -86,15 +86,6 @@ func (s *claudeSession) checkpoints() []struct {
 	return cps
 }
 
-// claudePath puts ctxgit and the host's node first on this process's PATH:
-// Workspace.Run looks a bare command name up there (exec.Command resolves it
-// before the command's own environment applies), so `ctxgit` would not be
-// found otherwise. A general helper the lead may fold into the harness.
-func claudePath(t *testing.T, in hostInstall) {
-	t.Setenv("PATH", filepath.Dir(ctxgitBinary(t))+string(os.PathListSeparator)+in.NodeDir+
-		string(os.PathListSeparator)+os.Getenv("PATH"))
-}
-
 var blockCheckpoint = regexp.MustCompile(`Checkpoint (cp_\d+) · session`)
 
 // TestClaudeCode runs Claude Code headless through the tier's scenario
@@ -104,7 +95,6 @@ var blockCheckpoint = regexp.MustCompile(`Checkpoint (cp_\d+) · session`)
 func TestClaudeCode(t *testing.T) {
 	requireTier(t)
 	in := installHost(t, "claude-code")
-	claudePath(t, in)
 	w := NewWorkspace(t, in, "--host", "claude-code")
 	s := &claudeSession{t: t, w: w, fake: newClaudeFake(t, w.Dir), bin: in.Bin}
 

@@ -54,13 +54,10 @@ trust_level = "trusted"
 	return []string{"CODEX_HOME=" + home, "RUST_LOG=warn"}
 }
 
-// codexWorkspace is NewWorkspace for Codex. The harness's Run resolves a
-// bare command name on the test process's PATH (exec.Command looks names
-// up before cmd.Env applies), so ctxgit and node go first on that PATH too.
+// codexWorkspace is NewWorkspace for Codex, waiting for its detached jobs
+// at the end.
 func codexWorkspace(t *testing.T, in hostInstall) *Workspace {
 	t.Helper()
-	bin := ctxgitBinary(t)
-	t.Setenv("PATH", filepath.Dir(bin)+string(os.PathListSeparator)+in.NodeDir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	w := NewWorkspace(t, in, "--host", "codex")
 	// Runs before the temporary directory goes: the detached checkpoints
 	// of the last SessionEnd may still be writing.

@@ -27,10 +27,6 @@ type geminiSession struct {
 func newGeminiSession(t *testing.T) *geminiSession {
 	t.Helper()
 	in := installHost(t, "gemini-cli")
-	// Workspace.Run looks its command up on the test's own PATH (exec
-	// resolves a name before cmd.Env applies): put ctxgit and node there.
-	t.Setenv("PATH", filepath.Dir(ctxgitBinary(t))+string(os.PathListSeparator)+in.NodeDir+
-		string(os.PathListSeparator)+os.Getenv("PATH"))
 	w := NewWorkspace(t, in, "--host", "gemini-cli")
 	f := newFakeGemini(t)
 	// API-key auth chosen in the user's settings, so nothing asks; no

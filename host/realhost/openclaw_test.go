@@ -191,9 +191,6 @@ func TestOpenClaw(t *testing.T) {
 	in := installHost(t, "openclaw")
 	fake := &openclawFake{}
 	api := NewFakeAPI(t, fake.respond)
-	// Workspace.Run finds a bare command name on this process's PATH, not
-	// on the workspace's: put ctxgit and node there too.
-	t.Setenv("PATH", filepath.Dir(ctxgitBinary(t))+string(os.PathListSeparator)+in.NodeDir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	w := NewWorkspace(t, in, "--host", "openclaw")
 	if _, err := os.Stat(filepath.Join(w.Home, ".openclaw", "hooks", "ctxgit", "handler.ts")); err != nil {
 		t.Fatalf("init --host openclaw did not install into OpenClaw's managed hooks: %v", err)
@@ -275,7 +272,6 @@ func TestOpenClawHandlerTypes(t *testing.T) {
 	if _, err := os.Stat(tsc); err != nil {
 		t.Fatalf("OpenClaw %s ships no TypeScript: %v", in.Version, err)
 	}
-	t.Setenv("PATH", filepath.Dir(ctxgitBinary(t))+string(os.PathListSeparator)+in.NodeDir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	w := NewWorkspace(t, in, "--host", "openclaw")
 	handler := filepath.Join(w.Home, ".openclaw", "hooks", "ctxgit", "handler.ts")
 	r := w.Run(5*time.Minute, nil, filepath.Join(in.NodeDir, "node"), tsc, "--noEmit", "--strict",
