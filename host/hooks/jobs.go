@@ -49,15 +49,17 @@ func (c *call) deferCheckpoint(w *workspace.Workspace, trigger string) error {
 	return nil
 }
 
-// runJob is the detached child's work: read and remove the job file, then
-// take its checkpoint with the payload's transcript and usage, waiting for
-// the workspace lock as long as the config allows (no host waits for it).
+// runJob is the detached child's work: read the job file, take its
+// checkpoint with the payload's transcript and usage, waiting for the
+// workspace lock as long as the config allows (no host waits for it), and
+// only then remove the file, so that an empty jobs directory means no
+// detached checkpoint is still writing.
 func (c *call) runJob() error {
 	data, err := os.ReadFile(c.Job)
 	if err != nil {
 		return err
 	}
-	os.Remove(c.Job)
+	defer os.Remove(c.Job)
 	var j job
 	if err := json.Unmarshal(data, &j); err != nil {
 		return fmt.Errorf("job %s: %v", filepath.Base(c.Job), err)
