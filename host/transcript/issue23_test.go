@@ -198,3 +198,31 @@ func TestFilesModifiedAt(t *testing.T) {
 		t.Errorf("FilesModifiedAt = %q, want %q", s.FilesModifiedAt, want)
 	}
 }
+
+// docs/HOSTS.md, "Transcripts": the message in which Codex sends a
+// project's AGENTS.md ("# AGENTS.md instructions for DIR" and an
+// <INSTRUCTIONS> block, as a real Codex 0.77 rollout writes it) is
+// injected context, not a prompt, also in a rollout read from its items.
+func TestCodexAgentsInstructionsAreNoPrompt(t *testing.T) {
+	s, err := ReadFile(filepath.Join("testdata", "codex-agents-md.jsonl"), Codex, ReadOptions{Root: "/home/dev/api"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Turns != 1 || s.Thread.LatestPrompt != "Add a /healthz endpoint to the server." {
+		t.Errorf("Turns %d, LatestPrompt %q", s.Turns, s.Thread.LatestPrompt)
+	}
+	if want := []spec.Exchange{ex("user", "Add a /healthz endpoint to the server."), ex("assistant", "The test fails: the route is not registered yet.")}; !reflect.DeepEqual(s.Thread.KeyExchanges, want) {
+		t.Errorf("KeyExchanges = %q\nwant %q", s.Thread.KeyExchanges, want)
+	}
+	for text, want := range map[string]bool{
+		"# AGENTS.md instructions for /p\n\n<INSTRUCTIONS>\nx\n</INSTRUCTIONS>": true,
+		"# AGENTS.md instructions for /p\n<INSTRUCTIONS>x</INSTRUCTIONS>\n":     true,
+		"# AGENTS.md instructions for /p":                                       false,
+		"# AGENTS.md instructions for /p\n\nplease fix the build":               false,
+		"Read # AGENTS.md instructions for /p\n<x>y</x>":                        false,
+	} {
+		if got := agentsInstructions(strings.TrimSpace(text)); got != want {
+			t.Errorf("agentsInstructions(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
