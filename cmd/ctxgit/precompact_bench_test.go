@@ -19,7 +19,7 @@ import (
 // for a 200 MB one. "first" is a session's first read (no saved reading:
 // the whole file is parsed); "resumed" restores the reading saved before
 // the last 256 KiB were written, as a checkpoint after an earlier one
-// does. docs/PERFORMANCE.md, "The pre-compaction hook on a 200 MB
+// does. docs/PERFORMANCE.md, "The whole pre-compaction hook on a 200 MB
 // transcript", has the figures and the commands.
 
 // preCompactSizes are the transcripts measured: a small one, the baseline

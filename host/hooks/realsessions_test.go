@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -37,13 +38,7 @@ func TestRealSessions(t *testing.T) {
 		"openclaw":    {compact: "compact-before", deliver: "bootstrap", truth: openclawTruth},
 	}
 	var report []string
-	for _, host := range slices.Sorted(func(yield func(string) bool) {
-		for h := range hosts {
-			if !yield(h) {
-				return
-			}
-		}
-	}) {
+	for _, host := range slices.Sorted(maps.Keys(hosts)) {
 		files, _ := filepath.Glob(filepath.Join(dir, host, "*"))
 		if len(files) == 0 {
 			report = append(report, fmt.Sprintf("%s: no sessions", host))
@@ -109,7 +104,7 @@ func realCuts(data []byte) [][]byte {
 		json.Unmarshal(doc["messages"], &msgs)
 		var cuts [][]byte
 		for _, n := range fifths(len(msgs)) {
-			c := maps(doc)
+			c := cloneDoc(doc)
 			c["messages"], _ = json.Marshal(msgs[:n])
 			b, _ := json.MarshalIndent(c, "", "  ")
 			cuts = append(cuts, b)
@@ -128,13 +123,7 @@ func realCuts(data []byte) [][]byte {
 	return cuts
 }
 
-func maps(m map[string]json.RawMessage) map[string]json.RawMessage {
-	c := make(map[string]json.RawMessage, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
-}
+func cloneDoc(m map[string]json.RawMessage) map[string]json.RawMessage { return maps.Clone(m) }
 
 // fifths are the distinct counts n*k/5 for k = 1..5, none 0.
 func fifths(n int) []int {
@@ -247,9 +236,9 @@ func jsonLines(data []byte) []map[string]any {
 	return out
 }
 
-func str(v any) string         { s, _ := v.(string); return s }
-func obj(v any) map[string]any { m, _ := v.(map[string]any); return m }
-func list(v any) []any         { l, _ := v.([]any); return l }
+func jstr(v any) string         { s, _ := v.(string); return s }
+func jobj(v any) map[string]any { m, _ := v.(map[string]any); return m }
+func jlist(v any) []any         { l, _ := v.([]any); return l }
 
 // relTo makes p relative to cwd when under it.
 func relTo(cwd, p string) string {
@@ -330,31 +319,31 @@ func claudeTruth(data []byte) realTruth {
 	names := map[string]string{}
 	for _, l := range jsonLines(data) {
 		if tr.cwd == "" {
-			tr.cwd = str(l["cwd"])
+			tr.cwd = jstr(l["cwd"])
 		}
-		if str(l["type"]) == "queue-operation" && str(l["operation"]) == "enqueue" {
-			if c := str(l["content"]); c != "" && !strings.HasPrefix(strings.TrimSpace(c), "<") {
+		if jstr(l["type"]) == "queue-operation" && jstr(l["operation"]) == "enqueue" {
+			if c := jstr(l["content"]); c != "" && !strings.HasPrefix(strings.TrimSpace(c), "<") {
 				tr.instruction = c
 			}
 			continue
 		}
-		msg := obj(l["message"])
-		switch str(l["type"]) {
+		msg := jobj(l["message"])
+		switch jstr(l["type"]) {
 		case "assistant":
-			for _, b := range list(msg["content"]) {
-				blk := obj(b)
-				if str(blk["type"]) != "tool_use" {
+			for _, b := range jlist(msg["content"]) {
+				blk := jobj(b)
+				if jstr(blk["type"]) != "tool_use" {
 					continue
 				}
-				id, name, in := str(blk["id"]), str(blk["name"]), obj(blk["input"])
+				id, name, in := jstr(blk["id"]), jstr(blk["name"]), jobj(blk["input"])
 				names[id] = name
 				switch name {
 				case "Write", "Edit", "MultiEdit":
-					e.call(id, relTo(tr.cwd, str(in["file_path"])))
+					e.call(id, relTo(tr.cwd, jstr(in["file_path"])))
 				case "NotebookEdit":
-					e.call(id, relTo(tr.cwd, str(in["notebook_path"])))
+					e.call(id, relTo(tr.cwd, jstr(in["notebook_path"])))
 				}
-				if name == "Bash" && searchNoMatch.MatchString(strings.TrimSpace(str(in["command"]))) {
+				if name == "Bash" && searchNoMatch.MatchString(strings.TrimSpace(jstr(in["command"]))) {
 					names[id] = "search"
 				}
 			}
@@ -366,13 +355,13 @@ func claudeTruth(data []byte) realTruth {
 				text = append(text, c)
 			case []any:
 				for _, b := range c {
-					blk := obj(b)
-					switch str(blk["type"]) {
+					blk := jobj(b)
+					switch jstr(blk["type"]) {
 					case "text":
-						text = append(text, str(blk["text"]))
+						text = append(text, jstr(blk["text"]))
 					case "tool_result":
 						results = true
-						id := str(blk["tool_use_id"])
+						id := jstr(blk["tool_use_id"])
 						failed, _ := blk["is_error"].(bool)
 						content := fmt.Sprint(blk["content"])
 						e.result(id, failed)
@@ -444,23 +433,23 @@ func codexTruth(data []byte) realTruth {
 	calls := map[string]call{}
 	var itemPrompt string
 	for _, l := range jsonLines(data) {
-		p := obj(l["payload"])
-		switch str(l["type"]) {
+		p := jobj(l["payload"])
+		switch jstr(l["type"]) {
 		case "session_meta", "turn_context":
 			if tr.cwd == "" {
-				tr.cwd = str(p["cwd"])
+				tr.cwd = jstr(p["cwd"])
 			}
 		case "event_msg":
-			if str(p["type"]) == "user_message" {
-				tr.instruction = codexRequest(str(p["message"]))
+			if jstr(p["type"]) == "user_message" {
+				tr.instruction = codexRequest(jstr(p["message"]))
 			}
 		case "response_item":
-			switch str(p["type"]) {
+			switch jstr(p["type"]) {
 			case "message":
-				if str(p["role"]) == "user" {
+				if jstr(p["role"]) == "user" {
 					var text []string
-					for _, c := range list(p["content"]) {
-						text = append(text, str(obj(c)["text"]))
+					for _, c := range jlist(p["content"]) {
+						text = append(text, jstr(jobj(c)["text"]))
 					}
 					s := strings.TrimSpace(strings.Join(text, "\n"))
 					if s != "" && !strings.HasPrefix(s, "<") && !strings.HasPrefix(s, "# AGENTS.md instructions") {
@@ -468,12 +457,12 @@ func codexTruth(data []byte) realTruth {
 					}
 				}
 			case "function_call", "custom_tool_call":
-				id, name := str(p["call_id"]), str(p["name"])
-				args := str(p["arguments"]) + str(p["input"])
+				id, name := jstr(p["call_id"]), jstr(p["name"])
+				args := jstr(p["arguments"]) + jstr(p["input"])
 				var a map[string]any
 				json.Unmarshal([]byte(args), &a)
-				cmd := str(a["cmd"])
-				if argv := list(a["command"]); len(argv) > 0 {
+				cmd := jstr(a["cmd"])
+				if argv := jlist(a["command"]); len(argv) > 0 {
 					cmd = fmt.Sprint(argv[len(argv)-1])
 				}
 				calls[id] = call{name, cmd}
@@ -487,16 +476,16 @@ func codexTruth(data []byte) realTruth {
 					}
 				}
 			case "function_call_output", "custom_tool_call_output":
-				id := str(p["call_id"])
+				id := jstr(p["call_id"])
 				out := p["output"]
-				text := str(out)
+				text := jstr(out)
 				code, known := 0, false
 				var o map[string]any
 				if json.Unmarshal([]byte(text), &o) == nil {
-					if c, ok := obj(o["metadata"])["exit_code"].(float64); ok {
+					if c, ok := jobj(o["metadata"])["exit_code"].(float64); ok {
 						code, known = int(c), true
 					}
-					text = str(o["output"])
+					text = jstr(o["output"])
 				}
 				if !known {
 					if m := exitText.FindStringSubmatch(text); m != nil {
@@ -547,23 +536,23 @@ func geminiTruthIn(data []byte, cwd string) realTruth {
 	var msgs []map[string]any
 	var doc map[string]any
 	if json.Unmarshal(data, &doc) == nil && doc["messages"] != nil {
-		for _, m := range list(doc["messages"]) {
-			msgs = append(msgs, obj(m))
+		for _, m := range jlist(doc["messages"]) {
+			msgs = append(msgs, jobj(m))
 		}
 	} else {
 		msgs = jsonLines(data)
 	}
 	for _, m := range msgs {
-		switch str(m["type"]) {
+		switch jstr(m["type"]) {
 		case "user":
-			text := str(m["displayContent"])
+			text := jstr(m["displayContent"])
 			if text == "" {
 				switch c := m["content"].(type) {
 				case string:
 					text = c
 				case []any:
 					for _, p := range c {
-						text += str(obj(p)["text"])
+						text += jstr(jobj(p)["text"])
 					}
 				}
 			}
@@ -571,11 +560,11 @@ func geminiTruthIn(data []byte, cwd string) realTruth {
 				tr.instruction = t
 			}
 		case "gemini":
-			for _, c := range list(m["toolCalls"]) {
-				call := obj(c)
-				id, name, status := str(call["id"]), str(call["name"]), str(call["status"])
+			for _, c := range jlist(m["toolCalls"]) {
+				call := jobj(c)
+				id, name, status := jstr(call["id"]), jstr(call["name"]), jstr(call["status"])
 				if name == "write_file" || name == "replace" {
-					e.call(id, relTo(tr.cwd, str(obj(call["args"])["file_path"])))
+					e.call(id, relTo(tr.cwd, jstr(jobj(call["args"])["file_path"])))
 				}
 				if status != "" && status != "executing" && status != "scheduled" {
 					e.result(id, status != "success")
@@ -596,14 +585,14 @@ func openclawTruth(data []byte) realTruth {
 	var e edits
 	names := map[string]string{}
 	for _, l := range jsonLines(data) {
-		if str(l["type"]) == "session" {
-			tr.cwd = str(l["cwd"])
+		if jstr(l["type"]) == "session" {
+			tr.cwd = jstr(l["cwd"])
 		}
-		if str(l["type"]) != "message" {
+		if jstr(l["type"]) != "message" {
 			continue
 		}
-		msg := obj(l["message"])
-		switch str(msg["role"]) {
+		msg := jobj(l["message"])
+		switch jstr(msg["role"]) {
 		case "user":
 			var text []string
 			switch c := msg["content"].(type) {
@@ -611,8 +600,8 @@ func openclawTruth(data []byte) realTruth {
 				text = append(text, c)
 			case []any:
 				for _, b := range c {
-					if str(obj(b)["type"]) == "text" {
-						text = append(text, str(obj(b)["text"]))
+					if jstr(jobj(b)["type"]) == "text" {
+						text = append(text, jstr(jobj(b)["text"]))
 					}
 				}
 			}
@@ -620,30 +609,30 @@ func openclawTruth(data []byte) realTruth {
 				tr.instruction = t
 			}
 		case "assistant":
-			for _, b := range list(msg["content"]) {
-				blk := obj(b)
-				if str(blk["type"]) != "toolCall" {
+			for _, b := range jlist(msg["content"]) {
+				blk := jobj(b)
+				if jstr(blk["type"]) != "toolCall" {
 					continue
 				}
-				id, name := str(blk["id"]), str(blk["name"])
+				id, name := jstr(blk["id"]), jstr(blk["name"])
 				names[id] = name
 				if name == "write" || name == "edit" {
-					a := obj(blk["arguments"])
-					p := str(a["path"])
+					a := jobj(blk["arguments"])
+					p := jstr(a["path"])
 					if p == "" {
-						p = str(a["file_path"])
+						p = jstr(a["file_path"])
 					}
 					e.call(id, relTo(tr.cwd, p))
 				}
 			}
 		case "toolResult":
-			id := str(msg["toolCallId"])
+			id := jstr(msg["toolCallId"])
 			failed, _ := msg["isError"].(bool)
 			e.result(id, failed)
 			if failed {
 				tr.failTool = names[id]
 				if tr.failTool == "" {
-					tr.failTool = str(msg["toolName"])
+					tr.failTool = jstr(msg["toolName"])
 				}
 			}
 		}
