@@ -169,14 +169,18 @@ type DecisionRef struct {
 
 // Resources are the files and tools of the session.
 type Resources struct {
-	FilesRead     []string     `yaml:"files_read" json:"files_read"`
-	FilesModified []string     `yaml:"files_modified" json:"files_modified"`
-	FilesChanged  []FileChange `yaml:"files_changed" json:"files_changed"`
-	ChangedCount  int          `yaml:"files_changed_count" json:"files_changed_count"`
-	SinceSession  []FileChange `yaml:"files_changed_since_session_start" json:"files_changed_since_session_start"`
-	SinceCount    int          `yaml:"files_changed_since_session_start_count" json:"files_changed_since_session_start_count"`
-	NewDecisions  []string     `yaml:"new_decisions" json:"new_decisions"`
-	ToolsUsed     []string     `yaml:"tools_used" json:"tools_used"`
+	FilesRead     []string `yaml:"files_read" json:"files_read"`
+	FilesModified []string `yaml:"files_modified" json:"files_modified"`
+	// ModifiedSincePrevious are the files of FilesModified written since
+	// the previous checkpoint (SPEC §8.3), which the recovery block adds
+	// to its changed files (SPEC §10.1).
+	ModifiedSincePrevious []string     `yaml:"files_modified_since_previous,omitempty" json:"files_modified_since_previous,omitempty"`
+	FilesChanged          []FileChange `yaml:"files_changed" json:"files_changed"`
+	ChangedCount          int          `yaml:"files_changed_count" json:"files_changed_count"`
+	SinceSession          []FileChange `yaml:"files_changed_since_session_start" json:"files_changed_since_session_start"`
+	SinceCount            int          `yaml:"files_changed_since_session_start_count" json:"files_changed_since_session_start_count"`
+	NewDecisions          []string     `yaml:"new_decisions" json:"new_decisions"`
+	ToolsUsed             []string     `yaml:"tools_used" json:"tools_used"`
 }
 
 // FileChange is one path changed between two snapshots.

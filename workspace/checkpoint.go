@@ -37,6 +37,10 @@ type CheckpointOptions struct {
 	Thread          spec.Thread
 	FilesRead       []string
 	FilesModified   []string
+	// FilesModifiedAt is, for each of FilesModified, when the transcript
+	// wrote its newest successful write's result (RFC 3339); "" when it
+	// does not say. Missing or shorter: all are taken as unknown.
+	FilesModifiedAt []string
 	ToolsUsed       []string
 	// ToolFailure is the transcript's newest failing tool call; the
 	// checkpoint keeps it unless the failure log already has it.
@@ -535,6 +539,7 @@ func (w *Workspace) buildCheckpoint(opts CheckpointOptions, st *State, prev *spe
 
 	cp.Resources.FilesRead = capStrings(opts.FilesRead, caps.Files)
 	cp.Resources.FilesModified = capStrings(opts.FilesModified, caps.Files)
+	cp.Resources.ModifiedSincePrevious = capStrings(modifiedSince(opts.FilesModified, opts.FilesModifiedAt, prev), caps.Files)
 	cp.Resources.ToolsUsed = capStrings(opts.ToolsUsed, caps.Tools)
 	cp.Resources.FilesChanged = []spec.FileChange{}
 	cp.Resources.SinceSession = []spec.FileChange{}

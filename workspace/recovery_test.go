@@ -364,18 +364,23 @@ func TestRecoveryLastFailingToolCall(t *testing.T) {
 	}
 }
 
-// SPEC §10.1: the changed files add the transcript's edits the snapshots
-// lack, workspace files only, ctxgit's own never.
+// SPEC §10.1: the changed files add the transcript's edits since the
+// previous checkpoint that the snapshots lack, workspace files only,
+// ctxgit's own never; the session's older edits are not listed.
 func TestRecoveryChangedFilesAddTranscriptEdits(t *testing.T) {
 	cp := sampleCheckpoint()
 	cp.Resources.SinceSession = []spec.FileChange{{Path: "billing/worker.go", Status: "M"}}
 	cp.Resources.SinceCount = 1
-	cp.Resources.FilesModified = []string{"billing/worker.go", "billing/split.go", "/etc/hosts", "../other/x.go", ".ctxgit/config.yaml",
+	cp.Resources.FilesModified = []string{"billing/old.go", "billing/split.go"}
+	cp.Resources.ModifiedSincePrevious = []string{"billing/worker.go", "billing/split.go", "/etc/hosts", "../other/x.go", ".ctxgit/config.yaml",
 		".active-plan.md", "failure-log.md", `C:\Users\x\a.go`, "./docs/../docs/split.md"}
 	block := workspace.RenderRecovery(cp, workspace.RenderOptions{Budget: 4000, ChangedFiles: 10, StateFiles: []string{"failure-log.md"}})
 	want := "## Files changed since the session began\n- M billing/worker.go\n- M billing/split.go\n- M docs/split.md\n\n"
 	if !strings.Contains(block, want) {
 		t.Errorf("block lacks\n%s\nin\n%s", want, block)
+	}
+	if strings.Contains(block, "billing/old.go") {
+		t.Errorf("an edit from before the previous checkpoint is listed:\n%s", block)
 	}
 	if len(cp.Resources.SinceSession) != 1 {
 		t.Errorf("rendering changed the checkpoint: %+v", cp.Resources.SinceSession)

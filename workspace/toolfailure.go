@@ -54,12 +54,35 @@ func toolFailureLine(f *spec.ToolFailure) string {
 	return oneLine(line)
 }
 
-// transcriptEdits are the files the transcript's successful edits name
-// (resources.files_modified) that the changed files lack: workspace
-// files only (relative paths inside it), never ctxgit's own.
+// modifiedSince are the files of modified whose newest successful write
+// (at, parallel to modified) came after the previous checkpoint was
+// taken (SPEC §8.3): an edit from before it is in its snapshot, and
+// naming it again would list a file the session may since have
+// restored. A write of unknown time is kept (it may be recent), and
+// every write is on a session's first checkpoint.
+func modifiedSince(modified, at []string, prev *spec.Checkpoint) []string {
+	if prev == nil || prev.Meta.CreatedAt.IsZero() {
+		return modified
+	}
+	var out []string
+	for i, p := range modified {
+		if i < len(at) {
+			if t, err := time.Parse(time.RFC3339Nano, at[i]); err == nil && !t.After(prev.Meta.CreatedAt) {
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// transcriptEdits are the files the transcript's successful edits since
+// the previous checkpoint name (resources.files_modified_since_previous)
+// that the changed files lack: workspace files only (relative paths
+// inside it), never ctxgit's own.
 func transcriptEdits(cp *spec.Checkpoint, listed map[string]bool, own func(string) bool) []string {
 	var out []string
-	for _, p := range cp.Resources.FilesModified {
+	for _, p := range cp.Resources.ModifiedSincePrevious {
 		clean := path.Clean(p)
 		// A path the transcript left absolute or climbing out lies
 		// outside the workspace (Windows: a drive letter or a UNC name).

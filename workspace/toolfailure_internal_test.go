@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -59,5 +60,21 @@ func TestToolFailureLine(t *testing.T) {
 		if got := toolFailureLine(&tc.f); got != tc.want {
 			t.Errorf("toolFailureLine(%+v) = %q, want %q", tc.f, got, tc.want)
 		}
+	}
+}
+
+// SPEC §8.3: files_modified_since_previous keeps the edits written after
+// the previous checkpoint, and those of unknown time; on a session's
+// first checkpoint, all.
+func TestModifiedSince(t *testing.T) {
+	prev := &spec.Checkpoint{}
+	prev.Meta.CreatedAt = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	files := []string{"before.go", "same.go", "after.go", "unknown.go", "bad.go", "short.go"}
+	at := []string{"2026-11-22T09:59:59.9Z", "2026-11-22T10:00:00Z", "2026-11-22T10:00:00.001Z", "", "yesterday"}
+	if got, want := modifiedSince(files, at, prev), []string{"after.go", "unknown.go", "bad.go", "short.go"}; !slices.Equal(got, want) {
+		t.Errorf("since the previous checkpoint: %q, want %q", got, want)
+	}
+	if got := modifiedSince(files, at, nil); !slices.Equal(got, files) {
+		t.Errorf("first checkpoint: %q, want all of %q", got, files)
 	}
 }

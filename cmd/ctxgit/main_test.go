@@ -22,6 +22,8 @@ const sharedFixture = "../../../shared/fixtures/claude-code/real-session-with-co
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"ctxgit": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		// The launcher BenchmarkPreCompactHookProcess measures through.
+		"peakrss": peakRSSMain,
 	})
 }
 

@@ -568,7 +568,7 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 	}
 	o.CompactionCount = &n
 	o.Thread = s.Thread
-	o.FilesRead, o.FilesModified, o.ToolsUsed = s.FilesRead, s.FilesModified, s.ToolsUsed
+	o.FilesRead, o.FilesModified, o.FilesModifiedAt, o.ToolsUsed = s.FilesRead, s.FilesModified, s.FilesModifiedAt, s.ToolsUsed
 	o.Interrupted, o.LastToolCall = s.Interrupted, s.LastToolCall
 	o.ToolFailure = lastToolFailure(s)
 	if o.Usage.Source == "" && s.UsageKnown {

@@ -64,6 +64,13 @@ var evalCases = []evalCase{
 		absent:      []string{"task-notification", "command-name", "local-command", "Rewrite the importer in Rust", "importer/csv.go"},
 	},
 	{
+		fixture: "codex-agents-md.jsonl", host: "codex", cwd: "/home/dev/api", compact: "pre-compact", deliver: "user-prompt-submit",
+		instruction: "Add a /healthz endpoint to the server.",
+		failure:     "shell: go test ./server/... — exit 1: --- FAIL: TestHealth (0.00s)",
+		edited:      []string{"server/health.go"},
+		absent:      []string{"AGENTS.md instructions", "INSTRUCTIONS", "environment_context"},
+	},
+	{
 		fixture: "openclaw-session.jsonl", host: "openclaw", cwd: "/home/dev/site", compact: "compact-before", deliver: "bootstrap",
 		instruction: "Gut. Mach dasselbe für die anderen Bilder.",
 		failure:     "Could not find the exact text in",

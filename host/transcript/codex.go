@@ -166,7 +166,7 @@ func (c *codexReader) item(n int, p []byte) {
 		case "user":
 			// Injected context comes wrapped in one tag (<environment_context>
 			// …); a structural test, not a list of words.
-			if t := strings.TrimSpace(text); strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") {
+			if t := strings.TrimSpace(text); wholeTag(t) || agentsInstructions(t) {
 				return
 			}
 			if c.copying {
@@ -304,4 +304,19 @@ func ideRequest(text string) string {
 		return text
 	}
 	return strings.TrimSpace(rest)
+}
+
+// wholeTag reports whether t is one tag's block (<environment_context>…).
+func wholeTag(t string) bool { return strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") }
+
+// agentsHeading opens the user message in which Codex sends a project's
+// AGENTS.md: "# AGENTS.md instructions for DIR", a blank line, and the
+// file inside <INSTRUCTIONS>…</INSTRUCTIONS> (docs/HOSTS.md,
+// "Transcripts"; a real Codex 0.77 rollout writes it before the first
+// prompt). Injected context, as a message wholly one tag is: not a prompt.
+const agentsHeading = "# AGENTS.md instructions for "
+
+func agentsInstructions(t string) bool {
+	head, rest, ok := strings.Cut(t, "\n")
+	return ok && strings.HasPrefix(head, agentsHeading) && wholeTag(strings.TrimSpace(rest))
 }

@@ -97,15 +97,31 @@ func failureLine(text string) string {
 // (OpenClaw messages); "" when it has none. The result is RFC 3339 UTC to
 // the second, as checkpoints write times (SPEC §8).
 func lineTime(raw []byte) string {
-	if isString(raw) {
-		t, err := time.Parse(time.RFC3339Nano, strOr(raw))
-		if err != nil {
-			return ""
-		}
-		return t.UTC().Format(time.RFC3339)
-	}
-	if ms, ok := num(raw); ok && ms > 0 {
-		return time.UnixMilli(ms).UTC().Format(time.RFC3339)
+	if t, ok := recordTime(raw); ok {
+		return t.Format(time.RFC3339)
 	}
 	return ""
+}
+
+// editTime is a record's raw timestamp as RFC 3339 UTC to the
+// nanosecond, "" when it has none: an edit is compared with a
+// checkpoint's time, and a second's rounding would move it across.
+func editTime(raw []byte) string {
+	if t, ok := recordTime(raw); ok {
+		return t.Format(time.RFC3339Nano)
+	}
+	return ""
+}
+
+// recordTime decodes a record's raw timestamp: an RFC 3339 string or
+// milliseconds since the epoch.
+func recordTime(raw []byte) (time.Time, bool) {
+	if isString(raw) {
+		t, err := time.Parse(time.RFC3339Nano, strOr(raw))
+		return t.UTC(), err == nil
+	}
+	if ms, ok := num(raw); ok && ms > 0 {
+		return time.UnixMilli(ms).UTC(), true
+	}
+	return time.Time{}, false
 }

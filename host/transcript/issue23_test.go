@@ -3,6 +3,7 @@ package transcript
 import (
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ctxgit/ctxgit/spec"
@@ -152,6 +153,76 @@ func TestFailureLine(t *testing.T) {
 	} {
 		if got := failureLine(in); got != want {
 			t.Errorf("failureLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// SPEC §8.3: each modified file carries the time of its newest
+// successful write, so a checkpoint can keep only the edits since the
+// previous one; a write with no result yet has no time.
+func TestFilesModifiedAt(t *testing.T) {
+	line := func(uuid, parent, ts, typ, content string) string {
+		return `{"parentUuid":` + parent + `,"isSidechain":false,"userType":"external","cwd":"/w","sessionId":"s","type":"` + typ +
+			`","uuid":"` + uuid + `","timestamp":"` + ts + `","message":{"role":"` + map[string]string{"user": "user", "assistant": "assistant"}[typ] + `","content":` + content + "}}\n"
+	}
+	edit := func(id, path string) string {
+		return `[{"type":"tool_use","id":"` + id + `","name":"Edit","input":{"file_path":"` + path + `","old_string":"a","new_string":"b"}}]`
+	}
+	result := func(id string, isErr bool) string {
+		e := "false"
+		if isErr {
+			e = "true"
+		}
+		return `[{"tool_use_id":"` + id + `","type":"tool_result","content":"done","is_error":` + e + `}]`
+	}
+	data := line("u1", "null", "2026-03-01T10:00:00.000Z", "user", `"edit things"`) +
+		line("a1", `"u1"`, "2026-03-01T10:00:01.000Z", "assistant", edit("t1", "/w/a.go")) +
+		line("r1", `"a1"`, "2026-03-01T10:00:02.250Z", "user", result("t1", false)) +
+		line("a2", `"r1"`, "2026-03-01T10:00:03.000Z", "assistant", edit("t2", "/w/b.go")) +
+		line("r2", `"a2"`, "2026-03-01T10:00:04.000Z", "user", result("t2", false)) +
+		line("a3", `"r2"`, "2026-03-01T10:05:00.000Z", "assistant", edit("t3", "/w/a.go")) +
+		line("r3", `"a3"`, "2026-03-01T10:05:01.500Z", "user", result("t3", false)) +
+		line("a4", `"r3"`, "2026-03-01T10:06:00.000Z", "assistant", edit("t4", "/w/b.go")) +
+		line("r4", `"a4"`, "2026-03-01T10:06:01.000Z", "user", result("t4", true)) +
+		line("a5", `"r4"`, "2026-03-01T10:07:00.000Z", "assistant", edit("t5", "/w/c.go"))
+	s, err := Read(strings.NewReader(data), ClaudeCode, ReadOptions{Root: "/w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a.go", "b.go", "c.go"}; !reflect.DeepEqual(s.FilesModified, want) {
+		t.Fatalf("FilesModified = %q, want %q", s.FilesModified, want)
+	}
+	// a.go: its second write; b.go: its first (the second failed); c.go:
+	// still waiting for its result.
+	if want := []string{"2026-03-01T10:05:01.5Z", "2026-03-01T10:00:04Z", ""}; !reflect.DeepEqual(s.FilesModifiedAt, want) {
+		t.Errorf("FilesModifiedAt = %q, want %q", s.FilesModifiedAt, want)
+	}
+}
+
+// docs/HOSTS.md, "Transcripts": the message in which Codex sends a
+// project's AGENTS.md ("# AGENTS.md instructions for DIR" and an
+// <INSTRUCTIONS> block, as a real Codex 0.77 rollout writes it) is
+// injected context, not a prompt, also in a rollout read from its items.
+func TestCodexAgentsInstructionsAreNoPrompt(t *testing.T) {
+	s, err := ReadFile(filepath.Join("testdata", "codex-agents-md.jsonl"), Codex, ReadOptions{Root: "/home/dev/api"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Turns != 1 || s.Thread.LatestPrompt != "Add a /healthz endpoint to the server." {
+		t.Errorf("Turns %d, LatestPrompt %q", s.Turns, s.Thread.LatestPrompt)
+	}
+	if want := []spec.Exchange{ex("user", "Add a /healthz endpoint to the server."), ex("assistant", "The test fails: the route is not registered yet.")}; !reflect.DeepEqual(s.Thread.KeyExchanges, want) {
+		t.Errorf("KeyExchanges = %q\nwant %q", s.Thread.KeyExchanges, want)
+	}
+	for text, want := range map[string]bool{
+		"# AGENTS.md instructions for /p\n\n<INSTRUCTIONS>\nx\n</INSTRUCTIONS>": true,
+		"# AGENTS.md instructions for /p\n<INSTRUCTIONS>x</INSTRUCTIONS>\n":     true,
+		"# AGENTS.md instructions for /p":                                       false,
+		"# AGENTS.md instructions for /p\n\nplease fix the build":               false,
+		"Read # AGENTS.md instructions for /p\n<x>y</x>":                        false,
+	} {
+		if got := agentsInstructions(strings.TrimSpace(text)); got != want {
+			t.Errorf("agentsInstructions(%q) = %v, want %v", text, got, want)
 		}
 	}
 }

@@ -26,7 +26,7 @@ import (
 
 // resumeVersion changes whenever the saved layout or a reader's rules
 // change: a reading saved by another version is not resumed.
-const resumeVersion = 1
+const resumeVersion = 2
 
 // printBytes is how much of the start of a file, and of the bytes before
 // the offset, the fingerprint covers.
@@ -218,6 +218,7 @@ type savedState struct {
 	Cwd      string               `json:"cwd"`
 	Read     []string             `json:"read"`
 	Mod      []string             `json:"mod"`
+	ModAt    map[string]string    `json:"mod_at"`
 	Tools    []string             `json:"tools"`
 	Open     map[string]savedCall `json:"open"`
 	NoID     []string             `json:"no_id"`
@@ -240,7 +241,7 @@ type savedCall struct {
 }
 
 func saveState(st *state) savedState {
-	sv := savedState{Summary: *st.s, Cwd: st.cwd, Read: st.read.list, Mod: st.mod.list, Tools: st.tools.list,
+	sv := savedState{Summary: *st.s, Cwd: st.cwd, Read: st.read.list, Mod: st.mod.list, ModAt: st.modAt, Tools: st.tools.list,
 		Open: map[string]savedCall{}, NoID: st.noID, LastCall: st.lastCall, LastOpen: st.lastOpen, Mark: st.mark,
 		Failures: st.failures, NFail: st.nfail, Thread: saveThread(st.thread), Plan: st.plan, TaskIDs: st.taskIDs, NextTask: st.nextTask}
 	for id, c := range st.open {
@@ -252,6 +253,7 @@ func saveState(st *state) savedState {
 func (sv *savedState) load(st *state) {
 	*st.s = sv.Summary
 	st.cwd = sv.Cwd
+	st.modAt = sv.ModAt
 	for _, l := range []struct {
 		set  *capSet
 		list []string

@@ -186,11 +186,17 @@ type Summary struct {
 	UsageKnown bool  `json:"usage_known"`
 	// FilesRead and FilesModified are relative to ReadOptions.Root when
 	// under it, deduplicated, in first-seen order, at most 100 each.
-	FilesRead     []string      `json:"files_read"`
-	FilesModified []string      `json:"files_modified"`
-	ToolsUsed     []string      `json:"tools_used"` // deduplicated, first-use order, at most 100
-	ToolCalls     int           `json:"tool_calls"`
-	ToolFailures  []ToolFailure `json:"tool_failures"` // the newest 20, oldest first
+	FilesRead     []string `json:"files_read"`
+	FilesModified []string `json:"files_modified"`
+	// FilesModifiedAt holds, for each of FilesModified, when its newest
+	// successful write's result was written (RFC 3339 UTC, to the
+	// nanosecond); "" when the transcript does not say, or the newest
+	// write has no result yet. The block lists only the edits since the
+	// previous checkpoint (SPEC §10.1).
+	FilesModifiedAt []string      `json:"files_modified_at"`
+	ToolsUsed       []string      `json:"tools_used"` // deduplicated, first-use order, at most 100
+	ToolCalls       int           `json:"tool_calls"`
+	ToolFailures    []ToolFailure `json:"tool_failures"` // the newest 20, oldest first
 	// ToolRejections counts calls the user declined at the host's
 	// permission prompt: not failures.
 	ToolRejections int    `json:"tool_rejections"`
@@ -540,6 +546,8 @@ type state struct {
 	read  capSet
 	mod   capSet
 	tools capSet
+	// modAt is when each file of mod was last written (editTime).
+	modAt map[string]string
 
 	open map[string]openCall // open tool calls by id
 	// noID holds the writes of calls without an id: no result can be
@@ -667,7 +675,7 @@ func (st *state) toolCall(id, name string, side bool) {
 func (st *state) flushOpen() {
 	for _, id := range slices.Sorted(maps.Keys(st.open)) {
 		for _, p := range st.open[id].writes {
-			st.mod.add(p)
+			st.edited(p, "")
 		}
 	}
 	clear(st.open)
@@ -717,8 +725,11 @@ func (st *state) toolResult(id, tool string, o outcome, line int) {
 		st.lastOpen = false
 	}
 	if !o.failed {
-		for _, p := range c.writes {
-			st.mod.add(p)
+		if len(c.writes) > 0 {
+			at := editTime(st.when)
+			for _, p := range c.writes {
+				st.edited(p, at)
+			}
 		}
 		return
 	}
@@ -809,11 +820,15 @@ func (st *state) summary() *Summary {
 	// Calls still open may have written (an interrupted turn); calls
 	// without an id have no result to wait for.
 	for _, p := range st.noID {
-		st.mod.add(p)
+		st.edited(p, "")
 	}
 	st.noID = nil
 	st.flushOpen()
 	s.FilesRead, s.FilesModified, s.ToolsUsed = st.read.list, st.mod.list, st.tools.list
+	s.FilesModifiedAt = make([]string, len(s.FilesModified))
+	for i, p := range s.FilesModified {
+		s.FilesModifiedAt[i] = st.modAt[p]
+	}
 	if st.nfail > maxFailures {
 		k := st.nfail % maxFailures
 		st.failures = append(st.failures[k:], st.failures[:k]...)
@@ -823,6 +838,19 @@ func (st *state) summary() *Summary {
 	s.Thread = st.thread.build()
 	s.Thread.HostPlan = st.plan
 	return s
+}
+
+// edited records a successful write of p whose result was written at
+// at ("" when unknown): a file written again takes the newer time.
+func (st *state) edited(p, at string) {
+	st.mod.add(p)
+	if _, kept := st.mod.seen[p]; !kept {
+		return
+	}
+	if st.modAt == nil {
+		st.modAt = map[string]string{}
+	}
+	st.modAt[p] = at
 }
 
 // capSet is a deduplicated list in first-seen order that stops growing at max.
