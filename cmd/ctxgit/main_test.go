@@ -76,6 +76,7 @@ func scriptParams(dir string) testscript.Params {
 			"taught":    cmdTaught,
 			"shown":     cmdShown,
 			"pngcheck":  cmdPNGCheck,
+			"capture":   cmdCapture,
 		},
 		Condition: func(cond string) (bool, error) {
 			// shared: the real host captures in ../shared/fixtures are here
