@@ -108,6 +108,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 		},
 	}
 	groupCommands(a.cli.Commands)
+	a.addQuiet(a.cli.Commands)
 	describe(a.cli.Commands)
 	setUsageText(a.cli.Commands, a.cli.Name)
 	for _, c := range a.cli.Commands {
