@@ -193,6 +193,19 @@ func (w *Workspace) resolve(name, session string, validate func(string) error, p
 	return &Resolved{Session: session, Commit: found, Checkpoint: cp, Explicit: explicit}, nil
 }
 
+// IsCheckpointName reports whether name has the form of a checkpoint
+// name (docs/cli.md#restore): `@`, `@~N`, `cp_NNN`, four to forty hex
+// digits, or anything with a `SESSION:` prefix (which Resolve then
+// checks), but not a Windows drive (`C:\x`). restore takes an argument
+// without that form for a path.
+func IsCheckpointName(name string) bool {
+	if sess, rest, ok := strings.Cut(name, ":"); ok {
+		drive := len(sess) == 1 && (sess[0]|0x20) >= 'a' && (sess[0]|0x20) <= 'z' && (strings.HasPrefix(rest, `\`) || strings.HasPrefix(rest, "/"))
+		return !drive
+	}
+	return name != "" && wellFormedName(name)
+}
+
 // wellFormedName reports whether name (after any SESSION: prefix) has one
 // of the forms resolveInChain reads, its @~N count included; resolve
 // checks it first, so resolveInChain only ever sees these forms.

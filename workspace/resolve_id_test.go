@@ -89,3 +89,21 @@ func TestResolveCommitIDAnySession(t *testing.T) {
 		t.Fatalf("default:%s = %v, want not found", b.String()[:12], err)
 	}
 }
+
+// docs/cli.md#restore: which first arguments restore reads as a
+// checkpoint, and which as a path.
+func TestIsCheckpointName(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{
+		{"@", true}, {"@~2", true}, {"cp_003", true}, {"cafe", true}, {"0123456789abcdef0123456789abcdef01234567", true},
+		{"other:cp_001", true}, {"x:not a name", true}, {"origin/default:@", true},
+		{"", false}, {"a.txt", false}, {"./cafe", false}, {"caf", false}, {"src/", false}, {"cp_1x", false},
+		{`C:\work\a.txt`, false}, {"c:/work/a.txt", false},
+	} {
+		if got := workspace.IsCheckpointName(tc.name); got != tc.want {
+			t.Errorf("IsCheckpointName(%q) = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
