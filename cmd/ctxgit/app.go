@@ -105,6 +105,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 			a.completionCommand(),
 			a.manCommand(),
 			helpCommand(),
+			a.completeCommand(),
 		},
 	}
 	groupCommands(a.cli.Commands)

@@ -39,6 +39,7 @@ var commandExamples = map[string][]string{
 	"push":       {"ctxgit push origin", "ctxgit push origin --session 7f3c2a10", "ctxgit push origin --all --force"},
 	"fetch":      {"ctxgit fetch", "ctxgit fetch upstream --json"},
 	"demo":       {"ctxgit demo", "ctxgit demo --dir /tmp/ctxgit-demo"},
+	"__complete": {"ctxgit __complete -- show ''   # as the completion scripts run it: candidates for show's CHECKPOINT"},
 	"help":       {"ctxgit help", "ctxgit help restore", "ctxgit help plan mark"},
 	"git":        {"ctxgit git -- log refs/ctxgit/sessions/default", "ctxgit git -- remote add origin URL"},
 }

@@ -85,6 +85,9 @@ func scriptParams(dir string) testscript.Params {
 				_, err := os.Stat(sharedFixture)
 				return err == nil, nil
 			}
+			if cond == "shells" {
+				return shellsCondition()
+			}
 			if cond == "chromium" {
 				return chromiumCondition()
 			}

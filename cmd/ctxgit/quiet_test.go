@@ -18,6 +18,7 @@ var onlyRead = []string{
 	"log", "show", "diff", "report", "why", "plan", "recover", "status",
 	"bundle", "state", "state get", "gauge", "hook", "statusline", "transcript show",
 	"git", "demo", "git-hook", "version", "completion", "man", "help",
+	completeCommandName,
 }
 
 // docs/cli.md#ctxgit: every command that writes takes -q/--quiet, and
