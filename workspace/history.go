@@ -149,7 +149,13 @@ func (w *Workspace) resolve(name, session string, validate func(string) error, p
 		if err := validate(sess); err != nil {
 			return nil, spec.Usage("checkpoint %q: %v", name, err)
 		}
-		session, name = sess, rest
+		// The session is named as --session names it for a read: its
+		// key, short id or a unique prefix (docs/cli.md#log).
+		choice, err := sessionByPrefix(w, sess)
+		if err != nil {
+			return nil, err
+		}
+		session, name = choice.Session, rest
 	}
 	if err := validate(session); err != nil {
 		return nil, err
