@@ -4,7 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// Help groups (docs/cli.md#ctxgit): `ctxgit help` lists the commands a
+// Help groups (docs/cli.md#description): `ctxgit help` lists the commands a
 // person types first, then the ones hosts and agents call. urfave/cli
 // sorts its categories by name, so the names are chosen to sort in that
 // order.

@@ -10,7 +10,7 @@ import (
 )
 
 // quietCommands are the commands that change files or refs: each takes
-// -q/--quiet (docs/cli.md#ctxgit). A command path is its names joined by
+// -q/--quiet (docs/cli.md#description). A command path is its names joined by
 // a space. TestQuietOnEveryWriter fails on a command that is neither
 // here nor in its list of commands that only read or print.
 var quietCommands = []string{

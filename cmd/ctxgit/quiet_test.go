@@ -21,7 +21,7 @@ var onlyRead = []string{
 	completeCommandName,
 }
 
-// docs/cli.md#ctxgit: every command that writes takes -q/--quiet, and
+// docs/cli.md#description: every command that writes takes -q/--quiet, and
 // quiet.txtar runs each one with it and finds stdout empty.
 func TestQuietOnEveryWriter(t *testing.T) {
 	a := newApp(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
