@@ -18,6 +18,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/internal/safetext"
@@ -204,7 +205,7 @@ func (w *ws) restore(opts Options, scope []string) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint %s: %w", from.Commit.Short(), err)
 	}
-	label := from.Session + ":" + from.Checkpoint.Meta.CheckpointID
+	named := w.sessionLabel(from) + ":" + from.Checkpoint.Meta.CheckpointID
 	res := &Result{From: from, Paths: scope, DryRun: opts.DryRun}
 
 	// What the safety checkpoint would hold now: the snapshot and state
@@ -243,7 +244,7 @@ func (w *ws) restore(opts Options, scope []string) (*Result, error) {
 		return res, err
 	}
 	if safety == nil {
-		safety, err = w.CheckpointHeld(workspace.CheckpointOptions{Session: opts.Session, Trigger: spec.TriggerRestore, Message: restoreMessage(label, scope), Ctx: opts.Ctx})
+		safety, err = w.CheckpointHeld(workspace.CheckpointOptions{Session: opts.Session, Trigger: spec.TriggerRestore, Message: restoreMessage(named, w.sessionTitle(from), scope), Ctx: opts.Ctx})
 		if err != nil {
 			return res, fmt.Errorf("taking the safety checkpoint: %w", err)
 		}
@@ -270,7 +271,7 @@ func (w *ws) restore(opts Options, scope []string) (*Result, error) {
 		return res, fmt.Errorf("%w; the safety checkpoint %s holds the workspace as it was before (ctxgit restore --delete %s puts it back)", err, safetyName, safetyName)
 	}
 	after, err := w.CheckpointHeld(workspace.CheckpointOptions{Session: opts.Session, Trigger: spec.TriggerRestored,
-		Message: "restored " + strings.TrimPrefix(restoreMessage(label, scope), "before restoring "), Ctx: opts.Ctx})
+		Message: "restored " + strings.TrimPrefix(restoreMessage(named, w.sessionTitle(from), scope), "before restoring "), Ctx: opts.Ctx})
 	if err != nil {
 		return res, fmt.Errorf("restored, but the checkpoint of the restored workspace failed: %w", err)
 	}
@@ -318,23 +319,74 @@ func refusedChanges(changes []Change) []Change {
 	return out
 }
 
-// restoreMessage is the safety checkpoint's message: what is restored.
-func restoreMessage(label string, scope []string) string {
-	m := "before restoring " + label
+// restoreMessage is the safety checkpoint's message: what is restored,
+// the checkpoint named by its session's short id and the session's title
+// (docs/cli.md#restore). Its first line becomes the commit's subject,
+// whose topic is cut at 60 characters: the scope stays on it when it
+// fits, else it is the message's second line.
+func restoreMessage(label, title string, scope []string) string {
+	head := "before restoring " + label
+	if title != "" {
+		head += " “" + clipRunes(title, 30) + "”"
+	}
+	var what string
 	if len(scope) == 0 {
-		m += " (whole snapshot)"
+		what = " (whole snapshot)"
 	} else {
 		shown := scope
 		if len(shown) > 5 {
 			shown = shown[:5]
 		}
-		m += ": " + strings.Join(shown, ", ")
+		what = ": " + strings.Join(shown, ", ")
 		if n := len(scope) - len(shown); n > 0 {
-			m += fmt.Sprintf(" and %d more", n)
+			what += fmt.Sprintf(" and %d more", n)
 		}
+	}
+	m := head + what
+	if title != "" && utf8.RuneCountInString(m) > subjectTopicRunes {
+		m = head + "\n\n" + strings.TrimPrefix(strings.TrimPrefix(what, " "), ": ")
 	}
 	// A path can hold any bytes; a checkpoint message holds text.
 	return strings.ToValidUTF8(strings.ReplaceAll(m, "\x00", ""), "?")
+}
+
+// subjectTopicRunes is how much of a message a checkpoint's subject
+// keeps (workspace's commitMessage).
+const subjectTopicRunes = 60
+
+// clipRunes cuts s to n runes, with an ellipsis.
+func clipRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return strings.TrimRight(string(r[:n-1]), " ") + "…"
+	}
+	return s
+}
+
+// sessionLabel is how a restore's messages name r's session: its short
+// id among the workspace's sessions (docs/cli.md#log).
+func (w *ws) sessionLabel(r *workspace.Resolved) string {
+	sessions, err := w.Sessions()
+	if err != nil {
+		return r.Session
+	}
+	keys := make([]string, 0, len(sessions))
+	for _, s := range sessions {
+		keys = append(keys, s.Name)
+	}
+	if short, ok := workspace.ShortIDs(keys)[r.Session]; ok {
+		return short
+	}
+	return r.Session
+}
+
+// sessionTitle is the title of r's session, from its newest checkpoint
+// ("" when it has none).
+func (w *ws) sessionTitle(r *workspace.Resolved) string {
+	head, err := w.Resolve("@", r.Session)
+	if err != nil {
+		return ""
+	}
+	return workspace.NamesOf(w.Workspace, head).Title
 }
 
 // restoreScope turns the typed paths into workspace-relative ones; nil

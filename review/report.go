@@ -49,6 +49,8 @@ type Report struct {
 	OpenItems []ReportOpenItem
 	// Problems are state files that did not parse, once each.
 	Problems []error
+	// Names are how the report names each of Sessions to a reader.
+	Names map[string]SessionLabel
 }
 
 // ReportRow is one checkpoint of the timeline and what it changed since
@@ -144,6 +146,7 @@ func BuildReport(w *workspace.Workspace, o ReportOptions) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	nameSessions(w, r)
 	if o.Base != "" {
 		if err := filesAgainstBase(w, r, o.Base); err != nil {
 			return nil, err

@@ -115,7 +115,11 @@ type htmlLegend struct{ Class, Label string }
 func htmlPage(r *Report) htmlReport {
 	p := htmlReport{Title: safetext.Line(r.Title), Goal: safetext.Line(r.Goal), Multi: len(r.Sessions) > 1}
 	if p.Title == "" {
-		p.Title = "Session " + strings.Join(r.Sessions, ", ")
+		names := make([]string, len(r.Sessions))
+		for i, k := range r.Sessions {
+			names[i] = r.plainTitled(k)
+		}
+		p.Title = "Session " + strings.Join(names, ", ")
 	}
 	n := len(r.Checkpoints)
 	switch {
@@ -192,7 +196,7 @@ func htmlPage(r *Report) htmlReport {
 		if c.PlanTotal > 0 {
 			plan = fmt.Sprintf("%d/%d", c.PlanDone, c.PlanTotal)
 		}
-		p.Rows = append(p.Rows, htmlRow{Session: safetext.Line(c.Session), ID: c.CheckpointID, When: stamp(c.CreatedAt),
+		p.Rows = append(p.Rows, htmlRow{Session: safetext.Line(r.short(c.Session)), ID: c.CheckpointID, When: stamp(c.CreatedAt),
 			Trigger: safetext.Line(c.Trigger), Context: usageText(c.TokenUsage), Plan: plan, Changes: rowChanges(c),
 			Topic: truncateRunes(c.Topic, 90), Compaction: c.Trigger == spec.TriggerCompaction})
 	}
@@ -237,7 +241,11 @@ func htmlTimeline(r *Report) *htmlChart {
 	for i, row := range rows {
 		xi := round1(xOf(i))
 		x[row.Session+":"+row.CheckpointID] = xi
-		hover := checkpointHover(row, len(r.Sessions) > 1)
+		label := ""
+		if len(r.Sessions) > 1 {
+			label = r.short(row.Session)
+		}
+		hover := checkpointHover(row, label)
 		c.Checkpoints = append(c.Checkpoints, htmlMark{X: xi, Y: laneY(0), Class: "cp " + triggerClass(row.Trigger), Hover: hover})
 		if row.Trigger == spec.TriggerCompaction {
 			c.Compactions = append(c.Compactions, htmlMark{X: xi, Hover: "compaction at " + row.CheckpointID + " (" + stamp(row.CreatedAt) + ")"})
@@ -263,7 +271,7 @@ func htmlTimeline(r *Report) *htmlChart {
 		}
 		c.Series = append(c.Series, *s)
 		if len(r.Sessions) > 1 {
-			c.Legend = append(c.Legend, htmlLegend{Class: s.Class, Label: "session " + safetext.Line(k)})
+			c.Legend = append(c.Legend, htmlLegend{Class: s.Class, Label: "session " + r.plainTitled(k)})
 		}
 	}
 	// A decision or failure is marked when it was recorded, if that is in
@@ -290,11 +298,12 @@ func htmlTimeline(r *Report) *htmlChart {
 }
 
 // checkpointHover is a checkpoint's tooltip: its subject, when, context,
-// topic and the files it changed (the first eight).
-func checkpointHover(c ReportRow, multi bool) string {
+// topic and the files it changed (the first eight); session, the short
+// id, names it when the report has several sessions.
+func checkpointHover(c ReportRow, session string) string {
 	name := c.CheckpointID
-	if multi {
-		name = c.Session + ":" + name
+	if session != "" {
+		name = session + ":" + name
 	}
 	lines := []string{fmt.Sprintf("checkpoint %s (%s)", name, c.Trigger), stamp(c.CreatedAt) + " · context " + usageText(c.TokenUsage)}
 	if c.Topic != "" {

@@ -115,15 +115,15 @@ func renderReport(r *Report, l renderLimits) string {
 	multi := len(r.Sessions) > 1
 	headName, baseName := head, base
 	if multi {
-		headName, baseName = resolvedName(r.Head), resolvedName(r.Base)
+		headName, baseName = r.cpName(r.Head), r.cpName(r.Base)
 	}
 	switch {
 	case r.Title != "":
 		fmt.Fprintf(&b, "# %s\n\n", r.Title)
 	case multi:
-		fmt.Fprintf(&b, "# Sessions %s\n\n", sessionList(r.Sessions))
+		fmt.Fprintf(&b, "# Sessions %s\n\n", r.sessionList())
 	default:
-		fmt.Fprintf(&b, "# Session %s: %s → %s\n\n", code(r.Session), base, head)
+		fmt.Fprintf(&b, "# Session %s: %s → %s\n\n", r.titled(r.Session), base, head)
 	}
 	if r.Goal != "" {
 		fmt.Fprintf(&b, "**Goal**: %s\n\n", r.Goal)
@@ -137,9 +137,9 @@ func renderReport(r *Report, l renderLimits) string {
 	if n > 1 {
 		span = "from " + stamp(r.Checkpoints[0].CreatedAt) + " to " + stamp(r.Checkpoints[n-1].CreatedAt)
 	}
-	who := "Session " + code(r.Session)
+	who := "Session " + r.titled(r.Session)
 	if multi {
-		who = "Sessions " + sessionList(r.Sessions)
+		who = "Sessions " + r.sessionList()
 	}
 	counted := fmt.Sprintf("Changes are counted from %s, the session's first checkpoint.", base)
 	switch {
@@ -148,7 +148,7 @@ func renderReport(r *Report, l renderLimits) string {
 		counted = ""
 	case multi:
 		fmt.Fprintf(&b, "%s: %s, %s.\n", who, plural(n, "checkpoint"), span)
-		counted = fmt.Sprintf("Changes are counted from %s, the first checkpoint of all.", resolvedName(r.Base))
+		counted = fmt.Sprintf("Changes are counted from %s, the first checkpoint of all.", r.cpName(r.Base))
 	default:
 		fmt.Fprintf(&b, "%s: %s, %s.\n", who, plural(n, "checkpoint"), span)
 	}
@@ -259,14 +259,6 @@ func renderReport(r *Report, l renderLimits) string {
 	return b.String()
 }
 
-func sessionList(s []string) string {
-	out := make([]string, len(s))
-	for i, k := range s {
-		out[i] = code(k)
-	}
-	return strings.Join(out, ", ")
-}
-
 // atText names where a decision or failure shows first; one recorded
 // before the first checkpoint says so.
 func atText(change, at string) string {
@@ -325,7 +317,7 @@ func renderCharts(b *strings.Builder, r *Report, l renderLimits, cuts *cutList) 
 	for _, k := range order[len(order)-shown:] {
 		s := bySession[k]
 		fmt.Fprintf(b, "\n```mermaid\nxychart-beta\n    title \"Context used by session %s (%%)\"\n    x-axis [%s]\n    y-axis \"context used (%%)\" 0 --> 100\n    line [%s]\n```\n",
-			mermaidText(k), strings.Join(s.names, ", "), strings.Join(s.values, ", "))
+			mermaidText(r.short(k)), strings.Join(s.names, ", "), strings.Join(s.values, ", "))
 	}
 }
 
@@ -386,7 +378,7 @@ func renderTable(b *strings.Builder, r *Report, l renderLimits, cuts *cutList) {
 			changes = "no changes"
 		}
 		if multi {
-			fmt.Fprintf(b, "| %s ", cell(c.Session))
+			fmt.Fprintf(b, "| %s ", cell(r.short(c.Session)))
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", id, when, trigger, usageText(c.TokenUsage), plan, changes, topic)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -143,11 +144,18 @@ func (w *Workspace) ResolveRead(name, session string) (*Resolved, error) {
 // offers.
 func (w *Workspace) resolve(name, session string, validate func(string) error, prefixes string) (*Resolved, error) {
 	explicit := name != "" && name != "@"
+	sessionNamed := strings.Contains(name, ":")
 	if sess, rest, ok := strings.Cut(name, ":"); ok {
 		if err := validate(sess); err != nil {
 			return nil, spec.Usage("checkpoint %q: %v", name, err)
 		}
-		session, name = sess, rest
+		// The session is named as --session names it for a read: its
+		// key, short id or a unique prefix (docs/cli.md#log).
+		choice, err := sessionByPrefix(w, sess)
+		if err != nil {
+			return nil, err
+		}
+		session, name = choice.Session, rest
 	}
 	if err := validate(session); err != nil {
 		return nil, err
@@ -176,6 +184,11 @@ func (w *Workspace) resolve(name, session string, validate func(string) error, p
 		return nil, err
 	}
 	found, err := resolveInChain(store, head, name, session)
+	if errors.Is(err, spec.ErrNotFound) && !sessionNamed && hexRE().MatchString(name) {
+		// A commit id is global: one of another session is found there
+		// (docs/cli.md#show).
+		return w.resolveHexAnywhere(store, name)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -184,6 +197,19 @@ func (w *Workspace) resolve(name, session string, validate func(string) error, p
 		return nil, err
 	}
 	return &Resolved{Session: session, Commit: found, Checkpoint: cp, Explicit: explicit}, nil
+}
+
+// IsCheckpointName reports whether name has the form of a checkpoint
+// name (docs/cli.md#restore): `@`, `@~N`, `cp_NNN`, four to forty hex
+// digits, or anything with a `SESSION:` prefix (which Resolve then
+// checks), but not a Windows drive (`C:\x`). restore takes an argument
+// without that form for a path.
+func IsCheckpointName(name string) bool {
+	if sess, rest, ok := strings.Cut(name, ":"); ok {
+		drive := len(sess) == 1 && (sess[0]|0x20) >= 'a' && (sess[0]|0x20) <= 'z' && (strings.HasPrefix(rest, `\`) || strings.HasPrefix(rest, "/"))
+		return !drive
+	}
+	return name != "" && wellFormedName(name)
 }
 
 // wellFormedName reports whether name (after any SESSION: prefix) has one
@@ -256,7 +282,19 @@ func resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.H
 		case 1:
 			return match, nil
 		}
-		return vcs.ZeroHash, spec.Usage("checkpoint id %s is ambiguous in session %s: give more digits", name, session)
+		var hits []string
+		for id := head; !id.IsZero(); {
+			c, err := vcs.ReadCommit(store, id)
+			if err != nil {
+				return vcs.ZeroHash, err
+			}
+			e := entryOf(id, c)
+			if strings.HasPrefix(id.String(), name) {
+				hits = append(hits, idPrefix(id, name)+" ("+session+":"+e.CheckpointID+")")
+			}
+			id = e.Parent
+		}
+		return vcs.ZeroHash, ambiguousID(name, "in session "+session, hits)
 	}
 	return vcs.ZeroHash, fmt.Errorf("checkpoint %q: not a form wellFormedName accepts", name)
 }
@@ -268,10 +306,20 @@ func (w *Workspace) resolveHexAnywhere(store vcs.Store, name string) (*Resolved,
 		return nil, err
 	}
 	var hits []*Resolved
+	var names []string
+	name = strings.ToLower(name)
 	for _, s := range sessions {
-		id, err := resolveInChain(store, s.ID, name, s.Name)
-		if err == nil {
-			hits = append(hits, &Resolved{Session: s.Name, Commit: id, Explicit: true})
+		for id := s.ID; !id.IsZero(); {
+			c, err := vcs.ReadCommit(store, id)
+			if err != nil {
+				return nil, fmt.Errorf("session %s: %w", s.Name, err)
+			}
+			e := entryOf(id, c)
+			if strings.HasPrefix(id.String(), name) {
+				hits = append(hits, &Resolved{Session: s.Name, Commit: id, Explicit: true})
+				names = append(names, idPrefix(id, name)+" ("+s.Name+":"+e.CheckpointID+")")
+			}
+			id = e.Parent
 		}
 	}
 	switch len(hits) {
@@ -285,7 +333,23 @@ func (w *Workspace) resolveHexAnywhere(store vcs.Store, name string) (*Resolved,
 		hits[0].Checkpoint = cp
 		return hits[0], nil
 	}
-	return nil, spec.Usage("checkpoint id %s is ambiguous across sessions: give more digits or SESSION:", name)
+	return nil, ambiguousID(name, "across sessions", names)
+}
+
+// idPrefix is enough of id to tell it from the others that begin with
+// the prefix typed: twelve digits, or four more than typed.
+func idPrefix(id vcs.Hash, typed string) string {
+	return id.String()[:min(len(id.String()), max(12, len(typed)+4))]
+}
+
+// ambiguousID is the usage error for a commit id prefix that names more
+// than one checkpoint, listing them (at most five).
+func ambiguousID(name, where string, hits []string) error {
+	sort.Strings(hits)
+	if len(hits) > 5 {
+		hits = append(hits[:5], "…")
+	}
+	return spec.Usage("checkpoint id %s is ambiguous %s: it begins %s (give more digits)", name, where, strings.Join(hits, ", "))
 }
 
 // Newest finds the workspace's newest checkpoint across sessions (SPEC

@@ -50,6 +50,10 @@ func NamesOf(w *Workspace, head *Resolved) SessionNames {
 	return n
 }
 
+// TitleLine is s as a session's title: its first line, shortened
+// (titleLine).
+func TitleLine(s string) string { return titleLine(s) }
+
 // titleLine is s's first non-empty line, its spaces folded, cut to
 // TitleRunes with an ellipsis.
 func titleLine(s string) string {

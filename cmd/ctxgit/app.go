@@ -56,7 +56,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 		Name:    "ctxgit",
 		Usage:   "keep an agent's working state resumable across context compaction",
 		Version: buildInfo().String(),
-		Flags:   globalFlags(),
+		// cli.HelpFlag is added here because the app has its own help
+		// command (groups.go), which makes urfave/cli leave it out.
+		Flags: append(globalFlags(), cli.HelpFlag),
 		// Candidates for the completion scripts (ctxgit completion SHELL).
 		EnableBashCompletion: true,
 		Writer:               stdout,
@@ -102,8 +104,12 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 			a.versionCommand(),
 			a.completionCommand(),
 			a.manCommand(),
+			helpCommand(),
+			a.completeCommand(),
 		},
 	}
+	groupCommands(a.cli.Commands)
+	a.addQuiet(a.cli.Commands)
 	describe(a.cli.Commands)
 	setUsageText(a.cli.Commands, a.cli.Name)
 	for _, c := range a.cli.Commands {

@@ -10,10 +10,11 @@ import (
 
 	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/restore"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 func (a *app) restoreCommand() *cli.Command {
-	return args("CHECKPOINT", "-- PATHS...").orSay("restore takes a checkpoint, then optionally -- PATHS (see ctxgit restore --help)").command(&cli.Command{
+	return args("CHECKPOINT", "-- PATHS...").orSay("restore takes a checkpoint, then optionally -- PATHS, or paths alone (see ctxgit restore --help)").command(&cli.Command{
 		Name:  "restore",
 		Usage: "bring files back from a checkpoint's snapshot, after a safety checkpoint",
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
@@ -27,68 +28,88 @@ func (a *app) restoreCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			paths := c.Args().Slice()[1:]
-			res, err := restore.Run(w, restore.Options{
-				Name: c.Args().First(), Session: sess, Paths: paths,
-				Delete: c.Bool("delete"), DryRun: c.Bool("dry-run"), Force: c.Bool("force"), KeepState: c.Bool("keep-state"), Ctx: c.Context,
-			})
-			if res != nil && res.Safety != nil {
-				a.reportSnapshot(res.Safety)
-			}
-			if errors.Is(err, context.Canceled) && res != nil && res.Safety != nil {
-				// Stopped between files: what is not restored yet is
-				// as it was, and the safety checkpoint holds all of it.
-				safety := sess + ":" + res.Safety.Checkpoint.Meta.CheckpointID
-				a.note("the safety checkpoint %s holds the workspace as it was before (ctxgit restore --delete %s puts it back)", safety, safety)
-			}
-			if res != nil && res.RemovedTemp > 0 {
-				a.note("removed %d temporary file(s) an interrupted write left behind", res.RemovedTemp)
-			}
-			var refused *restore.RefusedError
-			if err != nil && !(errors.As(err, &refused) && res != nil && res.DryRun) {
-				return err
-			}
-			// A dry run shows what it found, refusals included, and then
-			// exits as the restore would.
-			if c.Bool("json") {
-				if perr := a.printJSON(restoreJSON(res, c)); perr != nil {
-					return perr
+			if first := c.Args().First(); !workspace.IsCheckpointName(first) {
+				// restore PATH…: each path from the newest checkpoint
+				// that holds it, one restore per such checkpoint.
+				sources, err := restore.Sources(w, sess, c.Args().Slice())
+				if err != nil {
+					return err
 				}
-				return err
-			}
-			for _, ch := range res.Changes {
-				line := fmt.Sprintf("%-6s %s", ch.Action, safetext.Path(ch.Path))
-				if ch.Reason != "" {
-					line += " (" + ch.Reason + ")"
-				}
-				fmt.Fprintln(a.stdout, line)
-			}
-			if err != nil {
-				return err
-			}
-			from := res.From.Session + ":" + res.From.Checkpoint.Meta.CheckpointID
-			switch {
-			case res.DryRun:
-				fmt.Fprintf(a.stdout, "dry run: restoring %s would %s; nothing was changed\n", from, restoreCounts(res, "create", "write", "delete", "keep"))
-			case res.Safety == nil:
-				fmt.Fprintf(a.stdout, "nothing to restore: the workspace matches %s (%d kept)\n", from, res.Count(restore.Keep))
-			default:
-				safety := sess + ":" + res.Safety.Checkpoint.Meta.CheckpointID
-				undo := "ctxgit restore --delete " + safety
-				if len(paths) > 0 {
-					undo += " --"
-					for _, p := range paths {
-						undo += " " + shellQuote(p)
+				for _, src := range sources {
+					a.note("%s from %s:%s, the newest checkpoint that holds it", strings.Join(src.Paths, ", "), src.Session, src.CheckpointID)
+					if err := a.restoreFrom(c, w, sess, src.Name, src.Paths); err != nil {
+						return err
 					}
 				}
-				fmt.Fprintf(a.stdout, "restored %s: %s · safety checkpoint %s (undo: %s)\n", from, restoreCounts(res, "created", "wrote", "deleted", "kept"), safety, undo)
-				if res.After != nil {
-					fmt.Fprintf(a.stdout, "checkpoint %s:%s holds the restored workspace\n", sess, res.After.Checkpoint.Meta.CheckpointID)
-				}
+				return nil
 			}
-			return nil
+			return a.restoreFrom(c, w, sess, c.Args().First(), c.Args().Slice()[1:])
 		},
 	})
+}
+
+// restoreFrom restores paths (none: the whole snapshot) from the
+// checkpoint name names, and prints what it did.
+func (a *app) restoreFrom(c *cli.Context, w *workspace.Workspace, sess, name string, paths []string) error {
+	res, err := restore.Run(w, restore.Options{
+		Name: name, Session: sess, Paths: paths,
+		Delete: c.Bool("delete"), DryRun: c.Bool("dry-run"), Force: c.Bool("force"), KeepState: c.Bool("keep-state"), Ctx: c.Context,
+	})
+	if res != nil && res.Safety != nil {
+		a.reportSnapshot(res.Safety)
+	}
+	if errors.Is(err, context.Canceled) && res != nil && res.Safety != nil {
+		// Stopped between files: what is not restored yet is
+		// as it was, and the safety checkpoint holds all of it.
+		safety := sess + ":" + res.Safety.Checkpoint.Meta.CheckpointID
+		a.note("the safety checkpoint %s holds the workspace as it was before (ctxgit restore --delete %s puts it back)", safety, safety)
+	}
+	if res != nil && res.RemovedTemp > 0 {
+		a.note("removed %d temporary file(s) an interrupted write left behind", res.RemovedTemp)
+	}
+	var refused *restore.RefusedError
+	if err != nil && !(errors.As(err, &refused) && res != nil && res.DryRun) {
+		return err
+	}
+	// A dry run shows what it found, refusals included, and then
+	// exits as the restore would.
+	if c.Bool("json") {
+		if perr := a.printJSON(restoreJSON(res, c)); perr != nil {
+			return perr
+		}
+		return err
+	}
+	for _, ch := range res.Changes {
+		line := fmt.Sprintf("%-6s %s", ch.Action, safetext.Path(ch.Path))
+		if ch.Reason != "" {
+			line += " (" + ch.Reason + ")"
+		}
+		fmt.Fprintln(a.stdout, line)
+	}
+	if err != nil {
+		return err
+	}
+	from := res.From.Session + ":" + res.From.Checkpoint.Meta.CheckpointID
+	switch {
+	case res.DryRun:
+		fmt.Fprintf(a.stdout, "dry run: restoring %s would %s; nothing was changed\n", from, restoreCounts(res, "create", "write", "delete", "keep"))
+	case res.Safety == nil:
+		fmt.Fprintf(a.stdout, "nothing to restore: the workspace matches %s (%d kept)\n", from, res.Count(restore.Keep))
+	default:
+		safety := sess + ":" + res.Safety.Checkpoint.Meta.CheckpointID
+		undo := "ctxgit restore --delete " + safety
+		if len(paths) > 0 {
+			undo += " --"
+			for _, p := range paths {
+				undo += " " + shellQuote(p)
+			}
+		}
+		fmt.Fprintf(a.stdout, "restored %s: %s · safety checkpoint %s (undo: %s)\n", from, restoreCounts(res, "created", "wrote", "deleted", "kept"), safety, undo)
+		if res.After != nil {
+			fmt.Fprintf(a.stdout, "checkpoint %s:%s holds the restored workspace\n", sess, res.After.Checkpoint.Meta.CheckpointID)
+		}
+	}
+	return nil
 }
 
 // restoreCounts says how many paths each action took, in the given verbs.

@@ -97,7 +97,7 @@ func unknownCommand(cmds []*cli.Command, name string, parents ...string) error {
 func nearestCommand(cmds []*cli.Command, name string) string {
 	best, bestDist := "", max(1, len(name)/3)+1
 	for _, c := range cmds {
-		if c.Hidden {
+		if c.Hidden || c.Name == "help" { // "h" is near every one-letter typo
 			continue
 		}
 		for _, n := range c.Names() {

@@ -26,7 +26,7 @@ var commandExamples = map[string][]string{
 	"ensure":     {"ctxgit ensure --goal 'migrate billing to the new ledger'"},
 	"status":     {"ctxgit status", "ctxgit status --tokens 150000 --window 200000", "ctxgit status --pressure 0.72 --json"},
 	"resume":     {"ctxgit resume --override --reason 'window raised to 1M'"},
-	"restore":    {"ctxgit restore --dry-run cp_001", "ctxgit restore cp_001 -- src/parser.go docs/", "ctxgit restore --delete cp_004"},
+	"restore":    {"ctxgit restore src/parser.go   # from the newest checkpoint that has it", "ctxgit restore --dry-run cp_001", "ctxgit restore cp_001 -- src/parser.go docs/", "ctxgit restore --delete cp_004"},
 	"summary":    {"ctxgit summary", "ctxgit summary --json"},
 	"bundle":     {"ctxgit bundle", "ctxgit bundle --budget 8000 --json"},
 	"state":      {"ctxgit state get next_action", "ctxgit state set next_action 'run the reconciliation job'", "ctxgit state action --summary 'dual write wired' --outcome success"},
@@ -39,6 +39,8 @@ var commandExamples = map[string][]string{
 	"push":       {"ctxgit push origin", "ctxgit push origin --session 7f3c2a10", "ctxgit push origin --all --force"},
 	"fetch":      {"ctxgit fetch", "ctxgit fetch upstream --json"},
 	"demo":       {"ctxgit demo", "ctxgit demo --dir /tmp/ctxgit-demo"},
+	"__complete": {"ctxgit __complete -- show ''   # as the completion scripts run it: candidates for show's CHECKPOINT"},
+	"help":       {"ctxgit help", "ctxgit help restore", "ctxgit help plan mark"},
 	"git":        {"ctxgit git -- log refs/ctxgit/sessions/default", "ctxgit git -- remote add origin URL"},
 }
 

@@ -78,6 +78,7 @@ func scriptParams(dir string) testscript.Params {
 			"taught":    cmdTaught,
 			"shown":     cmdShown,
 			"pngcheck":  cmdPNGCheck,
+			"capture":   cmdCapture,
 		},
 		Condition: func(cond string) (bool, error) {
 			// shared: the real host captures in ../shared/fixtures are here
@@ -85,6 +86,9 @@ func scriptParams(dir string) testscript.Params {
 			if cond == "shared" {
 				_, err := os.Stat(sharedFixture)
 				return err == nil, nil
+			}
+			if cond == "shells" {
+				return shellsCondition()
 			}
 			if cond == "chromium" {
 				return chromiumCondition()
