@@ -732,9 +732,16 @@ func (w *walker) storeFile(s Store, n *snapNode) (id Hash, size int64, skip, err
 			}
 			return id, size, nil, nil
 		}
-		data := make([]byte, size)
+		bp := readBufs.Get().(*[]byte)
+		if int64(cap(*bp)) < size {
+			*bp = make([]byte, size)
+		}
+		data := (*bp)[:size]
 		got, rerr := io.ReadFull(f, data)
 		f.Close()
+		// Every Store copies or compresses what WriteObject is given
+		// (store.go), so the buffer is free again once this returns.
+		defer readBufs.Put(bp)
 		if rerr != nil && rerr != io.ErrUnexpectedEOF && rerr != io.EOF {
 			return ZeroHash, 0, rerr, nil
 		}
@@ -759,6 +766,10 @@ func (w *walker) storeFile(s Store, n *snapNode) (id Hash, size int64, skip, err
 	}
 	return ZeroHash, 0, skip, nil
 }
+
+// readBufs hold files read whole (below streamAbove) for hashing: a first
+// snapshot of 100,000 files read 300 MB into buffers used once each.
+var readBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // readErrors remembers a read error, so a failed stream can tell the
 // file's fault (left out) from the store's (fatal).
