@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -261,5 +262,39 @@ func TestOldStatCacheFormatReadsEmpty(t *testing.T) {
 	res := snapshotOf(t, s, repo, cache, nil)
 	if res.Hashed != 2 || res.CacheNote != "" || res.Tree != first.Tree || vcs.ListedDirs(res) != 2 {
 		t.Fatalf("old format: hashed %d, listed %d, note %q", res.Hashed, vcs.ListedDirs(res), res.CacheNote)
+	}
+}
+
+// An index that does not decode is reported once, keeps no ignored file,
+// and leaves nothing in the cache that outlives it.
+func TestUnreadableIndexReportedOnce(t *testing.T) {
+	repo := newGitRepo(t)
+	writeFiles(t, repo, map[string]string{".gitignore": "*.log\n", "a.log": "a\n", "b.log": "b\n", "c.txt": "c\n"})
+	gitCmd(t, repo, "add", "-f", "a.log", "b.log")
+	s := openRepo(t, repo)
+	cache := filepath.Join(t.TempDir(), "statcache")
+	index := func(o *vcs.SnapshotOptions) { o.IndexFile = filepath.Join(repo, ".git/index") }
+	good, err := os.ReadFile(filepath.Join(repo, ".git/index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(repo, ".git/index"), []byte("DIRC garbage"), 0o644)
+	res := snapshotOf(t, s, repo, cache, index)
+	n := 0
+	for _, sk := range res.Skipped {
+		if strings.HasPrefix(sk, "index: unreadable") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("unreadable index reported %d times: %q", n, res.Skipped)
+	}
+	if got := treeFiles(t, repo, res.Tree); got != ".gitignore\nc.txt\n" {
+		t.Fatalf("tree holds %q", got)
+	}
+	os.WriteFile(filepath.Join(repo, ".git/index"), good, 0o644)
+	os.Chtimes(filepath.Join(repo, ".git/index"), old, old)
+	if res := snapshotOf(t, s, repo, cache, index); treeFiles(t, repo, res.Tree) != ".gitignore\na.log\nb.log\nc.txt\n" {
+		t.Fatalf("after the index is mended, tree holds %q", treeFiles(t, repo, res.Tree))
 	}
 }

@@ -74,7 +74,6 @@ type trackedIndex struct {
 	full     []string // every index path, sorted, as matched
 	fullKey  indexKey
 	fullOK   bool // full is the index's: it decoded
-	fullErr  error
 
 	qmu     sync.Mutex
 	queries map[trackedRoot]bool
@@ -131,12 +130,13 @@ func (t *trackedIndex) covered(path string, isDir bool) bool {
 }
 
 // loadFull decodes the index, once; walkers that need it wait for it,
-// the others do not.
+// the others do not. A decode error is returned to the first caller only
+// (it is reported once); the others get no paths.
 func (t *trackedIndex) loadFull(matchPath func(string) string) ([]string, error) {
 	t.fullMu.Lock()
 	defer t.fullMu.Unlock()
 	if t.fullDone {
-		return t.full, t.fullErr
+		return t.full, nil
 	}
 	t.fullDone = true
 	f, err := regfile.Open(t.file)
@@ -148,7 +148,6 @@ func (t *trackedIndex) loadFull(matchPath func(string) string) ([]string, error)
 	var idx index.Index
 	indexDecodes.Add(1)
 	if err := index.NewDecoder(bufio.NewReader(f)).Decode(&idx); err != nil {
-		t.fullErr = err
 		return nil, err
 	}
 	paths := make([]string, 0, len(idx.Entries))
@@ -165,7 +164,7 @@ func (t *trackedIndex) loadFull(matchPath func(string) string) ([]string, error)
 // isTracked reports whether git tracks path (as matched), or, for a
 // directory, anything below it. root says the question is asked outside
 // a directory entered for its tracked files; those are remembered. A
-// decode error is returned once, by the call that hit it.
+// decode error is returned once (loadFull).
 func (t *trackedIndex) isTracked(path string, isDir, root bool, matchPath func(string) string) (bool, error) {
 	if root {
 		t.qmu.Lock()
@@ -215,7 +214,9 @@ func (t *trackedIndex) forCache() *trackedCache {
 	switch {
 	case t.fullOK:
 		src, key = t.full, t.fullKey
-	case t.usable:
+	case t.usable && !t.fullDone:
+		// Every question was answered from the cache, so every root
+		// asked lies at or below an old one: its paths are all there.
 		src, key = t.old.paths, t.old.key
 	default:
 		return &trackedCache{}
