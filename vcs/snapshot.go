@@ -134,7 +134,7 @@ type dirListing struct {
 	seen      dirStat
 	listed    bool     // seen may be cached: see cachedDir
 	fromCache bool     // entries came from the cache, not the disk
-	entries   []dirent // what the disk gave, when read from it
+	entries   []dirent // what was walked: from the disk, or rebuilt from the cache
 }
 
 type walker struct {
