@@ -2,14 +2,23 @@
 # Times `ctxgit checkpoint` against git's own plumbing doing the same
 # snapshot on a private index (add -A, write-tree, commit-tree, update-ref),
 # side by side in the same run: first snapshot, no change, and 5 files
-# changed. Prints medians and ratios (ctxgit / git), ctxgit's peak memory,
-# `git count-objects -v` before and after ctxgit's first snapshot, and,
-# when more than one synthetic size is given, how the cost of an
-# incremental checkpoint grows from the first size to the others.
+# changed. Prints medians and ratios (ctxgit / git), with the spread of
+# the paired ratios (min-max), the peak memory of ctxgit and of git's
+# plumbing for each case, `git count-objects -v` before and after ctxgit's
+# first snapshot, and, when more than one synthetic size is given, how the
+# cost of an incremental checkpoint grows from the first size to the
+# others.
 #
-# Workspaces: synthetic ones (SIZES, files:dirs, made by scripts/genws), and
-# real source trees from the Go module proxy (REAL), each committed into a
-# repository and packed with `git gc` before the copies are timed:
+# The no-change case is also timed against two floors (scripts/walkfloor,
+# in the same alternation): a walk that reads every directory, lstats every
+# entry and reads a stat cache ("floor"), and one that keeps directory
+# mtimes and lists only changed directories, as git's untracked cache
+# does ("ufloor").
+#
+# Workspaces: synthetic ones (SIZES, files:dirs, made by scripts/genws,
+# committed with git fast-import), and real source trees from the Go
+# module proxy (REAL); each is committed into a repository with a
+# `.git/index` and packed with `git gc` before the copies are timed:
 #   terraform  github.com/hashicorp/terraform@v1.10.5 (about 4,600 files)
 #   oci        github.com/oracle/oci-go-sdk/v65@v65.78.0 (about 20,600 files)
 #   history    terraform v1.5.0 … v1.10.5 committed one after another (7
@@ -29,6 +38,7 @@
 #   scripts/bench-snapshot.sh                            # all of the above
 #   SIZES="10000:500 100000:5000" REAL= RUNS=3 scripts/bench-snapshot.sh
 #   SIZES= REAL="terraform history" scripts/bench-snapshot.sh
+#   SIZES="20000:1000 100000:5000" REAL=terraform BIGFILE_MB=0 scripts/bench-snapshot.sh   # issue 27
 #
 # The machine may be shared: compare ratios from one run, not times across
 # runs.
@@ -43,6 +53,7 @@ repo=$PWD
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/ctxgit" ./cmd/ctxgit
+go build -o "$work/walkfloor" ./scripts/walkfloor
 tools="git ctxgit"
 if [ -n "${BASE:-}" ]; then
   mkdir -p "$work/base-src"
@@ -62,8 +73,15 @@ git_snapshot() { # dir
     git add -A && t=$(git write-tree) && c=$(echo snap | git commit-tree "$t") && git update-ref refs/bench/snap "$c" )
 }
 ctxgit_snapshot() { ( cd "$1" && "$work/${2:-ctxgit}" checkpoint >/dev/null 2>&1 ) }
+# The floors walk the ctxgit copy (they only read it), each with a cache
+# of its own beside it.
+floor_walk() { "$work/walkfloor" -cache "$1.floorcache" "$1" >/dev/null; }
+ufloor_walk() { "$work/walkfloor" -untracked -cache "$1.ufloorcache" "$1" >/dev/null; }
 # Peak resident memory (KiB) of a checkpoint, from the kernel's rusage.
 ctxgit_peak() { ( cd "$1" && /usr/bin/time -f %M -o "$work/peak" "$work/ctxgit" checkpoint >/dev/null 2>&1 ) && cat "$work/peak"; }
+# The same for git's plumbing: the largest of its processes (rusage of
+# the waited-for children).
+git_peak() { /usr/bin/time -f %M -o "$work/peak" bash -c "$(declare -f git_snapshot); git_snapshot '$1'" && cat "$work/peak"; }
 
 # change5 appends a line to the 5 files listed in $work/changes-<label>.
 change5() { # dir label
@@ -97,7 +115,17 @@ prepare() { # label
       local s=${1#synthetic-}
       go run ./scripts/genws -out "$t" -files "${s%%:*}" -dirs "${s##*:}"
       git init -q "$t"
+      # git add of 100,000 files writes as many loose objects (minutes
+      # on this machine); fast-import writes one pack, and reset makes
+      # the index from it.
+      (cd "$t" && git ls-files -o --exclude-standard -z | perl -0 -e '
+        print "commit ", $ARGV[0], "\ncommitter b <b\@b> 0 +0000\ndata 9\nsynthetic\n";
+        while (my $p = <STDIN>) {
+          chomp $p; open(my $f, "<", $p) or die "$p: $!"; local $/; my $c = <$f>; close $f;
+          print "M 100644 inline $p\ndata ", length($c), "\n", $c, "\n";
+        }' "$(git symbolic-ref HEAD)" | git fast-import --quiet && git reset -q)
       (cd "$t" && for i in 1 2 3 4 5; do find src -name "file0000$i.go" | head -1; done) > "$work/changes-$1"
+      git -C "$t" gc -q
       return ;;
     terraform)
       git init -q "$t"; copy_module github.com/hashicorp/terraform@v1.10.5 "$t"
@@ -124,12 +152,12 @@ prepare() { # label
   esac
   git -C "$t" gc -q
   # Five tracked Go files spread over the tree.
-  git -C "$t" ls-files '*.go' | awk 'NR % 401 == 7' | head -5 > "$work/changes-$1"
+  git -C "$t" ls-files '*.go' | awk 'NR % 401 == 7 && n++ < 5' > "$work/changes-$1"
 }
 
 declare -A T
 bench() { # label
-  local l=$1 run tool d t0 t1 t2 rep c
+  local l=$1 run tool d t0 t1 t2 t3 t4 rep c
   prepare "$l"
   for run in $(seq "$RUNS"); do
     for tool in $tools; do
@@ -139,7 +167,7 @@ bench() { # label
     done
     sync
     git -C "$work/ctxgit-$run" count-objects -v > "$work/count-before-$l"
-    t0=$(ms); git_snapshot "$work/git-$run"; t1=$(ms)
+    t0=$(ms); T[$l-gitpeak-first]+="$(git_peak "$work/git-$run") "; t1=$(ms)
     T[$l-git-first]+="$((t1-t0)) "
     # The first snapshot is timed under /usr/bin/time for its peak
     # memory; a fork and exec more is nothing against its hundreds of ms.
@@ -150,6 +178,9 @@ bench() { # label
       T[$l-base-first]+="$((t1-t0)) "
     fi
     git -C "$work/ctxgit-$run" count-objects -v > "$work/count-after-$l"
+    # The floors' caches, made once before the samples.
+    rm -f "$work/ctxgit-$run".*cache
+    floor_walk "$work/ctxgit-$run"; ufloor_walk "$work/ctxgit-$run"
     # Let the first snapshot's files age past ctxgit's 2 s racy margin, as
     # they would between two real checkpoints.
     sleep 2.2
@@ -162,37 +193,53 @@ bench() { # label
         ctxgit_snapshot "$work/ctxgit-$run"; t2=$(ms)
         T[$l-git-$c]+="$((t1-t0)) "; T[$l-ctxgit-$c]+="$((t2-t1)) "
         T[$l-pair-$c]+="$(ratio $((t2-t1)) $((t1-t0))) "
+        if [ "$c" = noop ]; then
+          floor_walk "$work/ctxgit-$run"; t3=$(ms)
+          ufloor_walk "$work/ctxgit-$run"; t4=$(ms)
+          T[$l-floor-noop]+="$((t3-t2)) "; T[$l-ufloor-noop]+="$((t4-t3)) "
+          T[$l-fpair-noop]+="$(ratio $((t2-t1)) $((t3-t2))) "
+          T[$l-upair-noop]+="$(ratio $((t2-t1)) $((t4-t3))) "
+        fi
         if [ -n "${BASE:-}" ]; then
           t0=$(ms); ctxgit_snapshot "$work/base-$run" base; t1=$(ms)
           T[$l-base-$c]+="$((t1-t0)) "
         fi
       done
     done
-    # Peak memory of an incremental checkpoint, outside the timed samples.
-    change5 "$work/ctxgit-$run" "$l"
+    # Peak memory of the incremental cases, outside the timed samples.
+    T[$l-peak-noop]+="$(ctxgit_peak "$work/ctxgit-$run") "
+    T[$l-gitpeak-noop]+="$(git_peak "$work/git-$run") "
+    change5 "$work/ctxgit-$run" "$l"; change5 "$work/git-$run" "$l"
     T[$l-peak-five]+="$(ctxgit_peak "$work/ctxgit-$run") "
-    rm -rf "$work/git-$run" "$work/ctxgit-$run" "$work/base-$run"
+    T[$l-gitpeak-five]+="$(git_peak "$work/git-$run") "
+    rm -rf "$work/git-$run" "$work/ctxgit-$run" "$work/base-$run" "$work/ctxgit-$run".*cache
   done
 }
 
 m() { echo "${T[$1]}" | tr ' ' '\n' | grep . | median; }
+# spread: min-max of a series.
+spread() { echo "${T[$1]}" | tr ' ' '\n' | grep . | sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%s-%s", lo, hi}'; }
+mib() { echo "${T[$1]}" | tr ' ' '\n' | grep . | sort -n | tail -1 | awk '{printf "%.0f", $1/1024}'; }
 report() { # label description first-target
-  local l=$1 c g x pr peak target
+  local l=$1 c g x pr peak gpeak target
   printf '\nworkspace: %s, %s runs x %s samples, %s cores\n' "$2" "$RUNS" "$REPS" "$(nproc)"
-  printf '%-8s %10s %10s %8s %12s %8s %14s' case git_ms ctxgit_ms ratio paired_ratio target ctxgit_peak_MiB
+  printf '%-8s %10s %10s %8s %20s %8s %12s %12s %10s' case git_ms ctxgit_ms ratio paired_ratio target ctxgit_MiB git_MiB mem_ratio
   [ -n "${BASE:-}" ] && printf ' %10s %10s' base_ms base_ratio
   echo
   for c in first noop five; do
     g=$(m "$l-git-$c")
     x=$(m "$l-ctxgit-$c")
-    pr=- peak=-
-    [ "$c" != first ] && pr=$(m "$l-pair-$c")
-    [ "$c" != noop ] && peak=$(awk -v k="$(echo "${T[$l-peak-$c]}" | tr ' ' '\n' | sort -n | tail -1)" 'BEGIN {printf "%.0f", k/1024}')
+    pr=-
+    [ "$c" != first ] && pr="$(m "$l-pair-$c") ($(spread "$l-pair-$c"))"
+    peak=$(mib "$l-peak-$c") gpeak=$(mib "$l-gitpeak-$c")
     case $c in first) target=$3;; *) target=1.00;; esac
-    printf '%-8s %10s %10s %8s %12s %8s %14s' "$c" "$g" "$x" "$(ratio "$x" "$g")" "$pr" "$target" "$peak"
+    printf '%-8s %10s %10s %8s %20s %8s %12s %12s %10s' "$c" "$g" "$x" "$(ratio "$x" "$g")" "$pr" "$target" "$peak" "$gpeak" "$(ratio "$peak" "$gpeak")"
     [ -n "${BASE:-}" ] && printf ' %10s %10s' "$(m "$l-base-$c")" "$(ratio "$(m "$l-base-$c")" "$g")"
     echo
   done
+  printf 'no change against the floors: floor %s ms, ctxgit/floor %s (%s); untracked-cache floor %s ms, ctxgit/ufloor %s (%s)\n' \
+    "$(m "$l-floor-noop")" "$(m "$l-fpair-noop")" "$(spread "$l-fpair-noop")" \
+    "$(m "$l-ufloor-noop")" "$(m "$l-upair-noop")" "$(spread "$l-upair-noop")"
   echo "git count-objects -v before and after ctxgit's first snapshot (last run):"
   paste "$work/count-before-$l" "$work/count-after-$l" | awk -F'\t' '{split($1, a, ": "); split($2, b, ": "); printf "  %-16s %10s -> %s\n", a[1] ":", a[2], b[2]}'
 }
@@ -203,7 +250,7 @@ for s in $SIZES; do
   [ -n "$first" ] || first=$files
   bench "synthetic-$s"
   T[$files-ctxgit-five]=${T[synthetic-$s-ctxgit-five]} T[$files-git-five]=${T[synthetic-$s-git-five]}
-  report "synthetic-$s" "$files files in $dirs directories (+1000 ignored), no history" 0.70
+  report "synthetic-$s" "$files files in $dirs directories (+1000 ignored), one commit, packed" 0.70
 done
 if [ -n "$first" ] && [ "$first" != "$files" ]; then
   printf '\ngrowth of an incremental checkpoint (5 files changed), %s files -> others (goal ≤ 12.0 at 10x the files):\n' "$first"

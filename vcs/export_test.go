@@ -5,3 +5,10 @@ var CreateObjectTemp = createObjectTemp
 
 // SetAfterObjectDirMade sets the hook that plays a concurrent gc.
 func SetAfterObjectDirMade(f func(string)) { afterObjectDirMade = f }
+
+// IndexDecodes is how many times a git index was decoded in this process.
+func IndexDecodes() int64 { return indexDecodes.Load() }
+
+// ListedDirs is how many directories a snapshot read from the disk rather
+// than from the stat cache.
+func ListedDirs(r *SnapshotResult) int { return r.listed }

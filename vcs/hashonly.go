@@ -32,7 +32,7 @@ func (s *HashOnly) WriteObject(t ObjectType, data []byte) (Hash, error) {
 	h := HashObject(t, data)
 	if t != BlobObject {
 		s.mu.Lock()
-		s.objs[h] = hashOnlyObject{t, data}
+		s.objs[h] = hashOnlyObject{t, append([]byte(nil), data...)}
 		s.mu.Unlock()
 	}
 	return h, nil

@@ -1,7 +1,6 @@
 package vcs
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -16,8 +15,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 
 	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/vcs/ignore"
@@ -105,10 +102,11 @@ type SnapshotResult struct {
 	// CacheNote says why a damaged stat cache was discarded ("" if not).
 	CacheNote string
 
-	opts  SnapshotOptions
-	cache *statCache
-	old   *statCache
-	dirty bool // the new cache differs from the old
+	opts   SnapshotOptions
+	cache  *statCache
+	old    *statCache
+	dirty  bool // the new cache differs from the old
+	listed int  // directories read from the disk, not the cache
 }
 
 type snapNode struct {
@@ -122,8 +120,21 @@ type snapNode struct {
 	link    []byte // symlink target
 	modules bool   // a .gitmodules to check as git fsck does
 	pending bool   // needs hashing: the stat cache missed
-	hit     bool   // the stat cache matched: same path, same stat
 	dropped bool   // could not be read: not in the tree
+	listing *dirListing
+	// hits are a directory's files that matched the stat cache: same
+	// name, same stat data. They get no node of their own (at 100,000
+	// files, nodes were 40% of a no-change checkpoint's memory); each is
+	// its index in the directory's cached files.
+	hits []uint32
+}
+
+// dirListing is how a directory was listed, for the stat cache.
+type dirListing struct {
+	seen      dirStat
+	listed    bool     // seen may be cached: see cachedDir
+	fromCache bool     // entries came from the cache, not the disk
+	entries   []dirent // what was walked: from the disk, or rebuilt from the cache
 }
 
 type walker struct {
@@ -139,8 +150,9 @@ type walker struct {
 
 	mu sync.Mutex // guards res's lists during the walk
 
-	trackedOnce sync.Once
-	tracked     []string // sorted repository-relative paths in the index
+	idx    *trackedIndex // what git tracks (tracked.go)
+	types  fsTypes       // file system types by device
+	listed atomic.Int64  // directories read from the disk
 
 	fold      bool  // core.ignoreCase: match ignore rules and tracked paths folded
 	prevStore Store // where Previous is read
@@ -168,51 +180,17 @@ func (w *walker) matchPath(rel string) string {
 	return rel
 }
 
-// loadTracked reads the index's paths, once, the first time an ignore rule
-// matches: most snapshots of a workspace with nothing ignored never need it.
-func (w *walker) loadTracked() []string {
-	w.trackedOnce.Do(func() {
-		if w.opts.IndexFile == "" {
-			return
-		}
-		f, err := regfile.Open(w.opts.IndexFile)
-		if err != nil {
-			return
-		}
-		defer f.Close()
-		var idx index.Index
-		if err := index.NewDecoder(bufio.NewReader(f)).Decode(&idx); err != nil {
-			w.mu.Lock()
-			w.res.Skipped = append(w.res.Skipped, "index: unreadable ("+err.Error()+"); ignored files that git tracks were left out")
-			w.mu.Unlock()
-			return
-		}
-		paths := make([]string, 0, len(idx.Entries))
-		for _, e := range idx.Entries {
-			paths = append(paths, w.matchPath(e.Name))
-		}
-		sort.Strings(paths)
-		w.tracked = paths
-	})
-	return w.tracked
-}
-
 // isTracked reports whether git tracks path, or, for a directory, anything
-// below it.
-func (w *walker) isTracked(path string, isDir bool) bool {
-	tracked := w.loadTracked()
-	path = w.matchPath(path)
-	if isDir {
-		path += "/"
+// below it (tracked.go). root says the question is not asked below a
+// directory entered for its tracked files.
+func (w *walker) isTracked(path string, isDir, root bool) bool {
+	ok, err := w.idx.isTracked(w.matchPath(path), isDir, root, w.matchPath)
+	if err != nil {
+		w.mu.Lock()
+		w.res.Skipped = append(w.res.Skipped, "index: unreadable ("+err.Error()+"); ignored files that git tracks were left out")
+		w.mu.Unlock()
 	}
-	i := sort.SearchStrings(tracked, path)
-	if i == len(tracked) {
-		return false
-	}
-	if isDir {
-		return strings.HasPrefix(tracked[i], path)
-	}
-	return tracked[i] == path
+	return ok
 }
 
 // Snapshot records the workspace into s as a tree: blobs for files, links
@@ -231,6 +209,7 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	res.cache = newStatCache(opts.StoreKey, len(res.old.dirs))
 
 	w := &walker{opts: opts, res: res, start: opts.Start.Add(-racyMargin).UnixNano(), fold: opts.FS.IgnoreCase, prevStore: s, ctx: opts.Ctx}
+	w.idx = newTrackedIndex(opts.IndexFile, w.fold, w.start, res.old.tracked)
 	if w.ctx == nil {
 		w.ctx = context.Background()
 	}
@@ -254,6 +233,9 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	if err := w.walkRoot(opts.Root, m, root); err != nil {
 		return nil, err
 	}
+	res.listed = int(w.listed.Load())
+	res.cache.tracked = w.idx.forCache()
+	res.dirty = res.dirty || !res.cache.tracked.equal(res.old.tracked)
 	w.collectPending(root)
 	if err := w.hashPending(s); err != nil {
 		return nil, err
@@ -417,19 +399,30 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 	}
 	// The root may be reached through a symlink; below it, a directory
 	// swapped for a symlink since its parent was listed is not followed.
-	d, err := openDir(t.abs, t.rel == "")
+	d, err := openDir(t.abs, t.rel == "", &w.types)
 	if err != nil {
 		t.node.dropped = true
 		w.skip(t.rel+"/", err)
 		return nil
 	}
 	defer d.close()
-	entries, err := d.readDir()
-	if err != nil {
+	// A directory whose stat data is the one its cached listing was
+	// taken under has the same entries (git's untracked cache); its
+	// files are still lstat'ed below.
+	cached := w.res.old.dirs[t.rel]
+	l := &dirListing{seen: d.st, listed: d.cacheable && d.st.mtime < w.start}
+	var entries []dirent
+	if d.cacheable && cached != nil && cached.listed && cached.seen == d.st {
+		entries, l.fromCache = cached.listing(), true
+	} else if entries, err = d.readDir(); err != nil {
 		t.node.dropped = true
 		w.skip(t.rel+"/", err)
 		return nil
+	} else {
+		w.listed.Add(1)
 	}
+	l.entries = entries
+	t.node.listing = l
 	if p := w.opts.Progress; p != nil {
 		p.Scanned.Add(int64(len(entries)))
 	}
@@ -458,7 +451,6 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 			break
 		}
 	}
-	cached := w.res.old.dirs[t.rel]
 	dir := t.node
 	dir.kids = make([]*snapNode, 0, len(entries))
 	var subdirs []dirTask
@@ -484,7 +476,7 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 		}
 		kidOnlyTracked := t.onlyTracked
 		if t.onlyTracked || m.Match(w.matchPath(w.prefix+r), isDir) {
-			if !w.isTracked(w.prefix+r, isDir) {
+			if !w.isTracked(w.prefix+r, isDir, !t.onlyTracked) {
 				continue
 			}
 			kidOnlyTracked = true
@@ -502,7 +494,9 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 			}
 			dir.kids = append(dir.kids, &snapNode{name: name, mode: ModeSymlink, link: []byte(target), pending: true, path: r})
 		case typ.IsRegular():
-			if n := w.fileNode(d, r, name, cached); n != nil {
+			if n, hit := w.fileNode(d, r, name, cached); hit >= 0 {
+				dir.hits = append(dir.hits, uint32(hit))
+			} else if n != nil {
 				if isGitmodules(name) && n.pending {
 					n.modules = true
 				}
@@ -532,7 +526,7 @@ func (w *walker) secretRule(rel string, isDir bool) bool {
 		}
 	}
 	// The index is read only now, when a secret matched.
-	tracked := w.isTracked(w.prefix+rel, isDir)
+	tracked := w.isTracked(w.prefix+rel, isDir, true)
 	w.mu.Lock()
 	w.res.Excluded[rule]++
 	if tracked {
@@ -543,23 +537,24 @@ func (w *walker) secretRule(rel string, isDir bool) bool {
 }
 
 // fileNode lstats a file in its directory (walkfs.go) and looks it up in
-// the stat cache.
-func (w *walker) fileNode(d openedDir, rel, name string, cached *cachedDir) *snapNode {
+// the stat cache: a file that matches it is returned as its index in
+// cached.files, any other as a node (nil when left out).
+func (w *walker) fileNode(d openedDir, rel, name string, cached *cachedDir) (*snapNode, int) {
 	st, err := lstatAt(d, name)
 	if err != nil {
 		w.skip(rel, &fs.PathError{Op: "lstat", Path: rel, Err: err})
-		return nil
+		return nil, -1
 	}
 	if w.opts.MaxFileSize > 0 && st.size > w.opts.MaxFileSize {
 		w.mu.Lock()
 		w.res.TooLarge = append(w.res.TooLarge, fmt.Sprintf("%s (%d bytes)", rel, st.size))
 		w.mu.Unlock()
-		return nil
+		return nil, -1
 	}
 	e := statEntry{size: st.size, mtime: st.mtime, ctime: st.ctime, ino: st.ino, mode: w.fileMode(rel, st.exec)}
 	if e.mode == ModeSymlink && isGitmodules(name) {
 		w.skip(rel, errors.New("a symlink named .gitmodules, which git fsck rejects; left out"))
-		return nil
+		return nil, -1
 	}
 	if e.mode == ModeSymlink {
 		// A symlink checked out as a plain file (core.symlinks=false):
@@ -567,18 +562,17 @@ func (w *walker) fileNode(d openedDir, rel, name string, cached *cachedDir) *sna
 		target, err := regfile.ReadFile(filepath.Join(d.abs, name), maxLinkFile)
 		if err != nil {
 			w.skip(rel, err)
-			return nil
+			return nil, -1
 		}
-		return &snapNode{name: name, mode: ModeSymlink, link: target, pending: true, path: rel}
+		return &snapNode{name: name, mode: ModeSymlink, link: target, pending: true, path: rel}, -1
 	}
-	n := &snapNode{name: name, mode: e.mode, path: rel, st: e}
-	if old, ok := cached.lookup(name); ok && old.size == e.size && old.mtime == e.mtime &&
-		old.ctime == e.ctime && old.ino == e.ino && old.mode == e.mode {
-		n.id, n.hit = old.id, true
-		return n
+	if i := cached.index(name); i >= 0 {
+		if old := cached.files[i].e; old.size == e.size && old.mtime == e.mtime &&
+			old.ctime == e.ctime && old.ino == e.ino && old.mode == e.mode {
+			return nil, i
+		}
 	}
-	n.pending = true
-	return n
+	return &snapNode{name: name, mode: e.mode, path: rel, st: e, pending: true}, -1
 }
 
 // collectPending lists, in tree order, the files the cache missed.
@@ -738,9 +732,16 @@ func (w *walker) storeFile(s Store, n *snapNode) (id Hash, size int64, skip, err
 			}
 			return id, size, nil, nil
 		}
-		data := make([]byte, size)
+		bp := readBufs.Get().(*[]byte)
+		if int64(cap(*bp)) < size {
+			*bp = make([]byte, size)
+		}
+		data := (*bp)[:size]
 		got, rerr := io.ReadFull(f, data)
 		f.Close()
+		// Every Store copies or compresses what WriteObject is given
+		// (store.go), so the buffer is free again once this returns.
+		defer readBufs.Put(bp)
 		if rerr != nil && rerr != io.ErrUnexpectedEOF && rerr != io.EOF {
 			return ZeroHash, 0, rerr, nil
 		}
@@ -765,6 +766,10 @@ func (w *walker) storeFile(s Store, n *snapNode) (id Hash, size int64, skip, err
 	}
 	return ZeroHash, 0, skip, nil
 }
+
+// readBufs hold files read whole (below streamAbove) for hashing: a first
+// snapshot of 100,000 files read 300 MB into buffers used once each.
+var readBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // readErrors remembers a read error, so a failed stream can tell the
 // file's fault (left out) from the store's (fatal).
@@ -800,8 +805,13 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 	// unchanged directory (most of them, in a no-change checkpoint) then
 	// returns its previous tree without building entries or cache records
 	// that would only be dropped.
+	oldDir := w.res.old.dirs[rel]
 	same := true
-	nEntries, nFiles := 0, 0
+	nEntries, nFiles := len(n.hits), len(n.hits)
+	w.res.Files += len(n.hits)
+	for _, i := range n.hits {
+		w.res.Bytes += oldDir.files[i].e.size
+	}
 	for _, k := range n.kids {
 		switch {
 		case k.dropped:
@@ -819,7 +829,7 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 			same = same && kidSame && ok
 		default:
 			nEntries++
-			same = same && k.hit
+			same = false // a file with a node missed the cache
 			w.res.Files++
 			if k.mode != ModeGitlink {
 				w.res.Bytes += k.st.size
@@ -830,15 +840,23 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 	if nEntries == 0 && rel != "" {
 		return ZeroHash, false, false, nil
 	}
-	oldDir := w.res.old.dirs[rel]
 	// Every file a hit means each is cached now as it was (a hit is
 	// never a link, and its mtime is older than any later start).
 	if same && oldDir != nil && len(oldDir.files) == nFiles && oldDir.tree.entries == uint32(nEntries) && oldDir.tree.stored {
-		w.res.cache.dirs[rel] = &cachedDir{tree: oldDir.tree, files: oldDir.files}
+		d := &cachedDir{tree: oldDir.tree, files: oldDir.files}
+		w.keepListing(n, d, oldDir)
+		w.res.cache.dirs[rel] = d
 		return oldDir.tree.id, true, true, nil
 	}
 	entries := make([]TreeEntry, 0, nEntries)
-	dir := &cachedDir{}
+	dir := &cachedDir{files: make([]cachedFile, 0, nFiles)}
+	for _, i := range n.hits {
+		// A hit is cached as it was: its mtime is older than any later
+		// start.
+		f := oldDir.files[i]
+		entries = append(entries, TreeEntry{Name: f.name, Mode: f.e.mode, ID: f.e.id})
+		dir.files = append(dir.files, f)
+	}
 	for _, k := range n.kids {
 		switch {
 		case k.dropped:
@@ -859,9 +877,7 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 				e := k.st
 				e.id = k.id
 				dir.files = append(dir.files, cachedFile{k.name, e})
-				if !k.hit {
-					w.res.dirty = true
-				}
+				w.res.dirty = true
 			default:
 				// Too recent to cache. Its old entry, if any, is kept: it
 				// can never match the file's new stat (the ctime moved),
@@ -885,6 +901,7 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 			w.res.dirty = true
 		}
 	}
+	w.keepListing(n, dir, oldDir)
 	w.res.cache.dirs[rel] = dir
 	if same && oldDir != nil && old.entries == uint32(len(entries)) {
 		dir.tree = old
@@ -908,6 +925,46 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 		return ZeroHash, false, false, err
 	}
 	return h, true, old.id == h, nil
+}
+
+// keepListing records in dir, the new cache's record of n, how n was
+// listed. A listing read again that holds what the cached one held does
+// not make the cache worth rewriting (a directory ctxgit itself writes to,
+// .ctxgit, changes its times at every checkpoint): it is only read again
+// next time.
+func (w *walker) keepListing(n *snapNode, dir, old *cachedDir) {
+	l := n.listing
+	if l == nil {
+		return
+	}
+	dir.seen, dir.listed = l.seen, l.listed
+	if l.fromCache && len(dir.files) == len(old.files) && (len(dir.files) == 0 || &dir.files[0] == &old.files[0]) {
+		dir.others = old.others // the same files, so the same others
+		return
+	}
+	// The others are what the listing holds besides the files cached
+	// now: a file newly cached (tracked, no longer ignored, no longer
+	// racy) leaves them, one no longer cached joins them.
+	dir.others = othersOf(l.entries, dir.files)
+	if !l.fromCache && (old == nil || !slices.Equal(dir.others, old.others) || dir.listed && !old.listed) {
+		w.res.dirty = true
+	}
+}
+
+// othersOf is what a listing holds besides files, sorted by name.
+func othersOf(entries []dirent, files []cachedFile) []dirent {
+	var out []dirent
+	for _, e := range entries {
+		if e.typ.IsRegular() {
+			i := sort.Search(len(files), func(i int) bool { return files[i].name >= e.name })
+			if i < len(files) && files[i].name == e.name {
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	slices.SortFunc(out, func(a, b dirent) int { return strings.Compare(a.name, b.name) })
+	return out
 }
 
 // SaveCache stores the stat cache once the snapshot is reachable from

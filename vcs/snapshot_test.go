@@ -284,11 +284,19 @@ func TestStatCacheNeverChangesTheTree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 9))
 	tick := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var files []string
+	// Distinct mtimes: this test is about the cache, not about coarse
+	// kernel timestamps (the racy rule covers those). A change of
+	// entries gives the directories above it a new mtime too, as a
+	// kernel clock finer than the test's steps would.
+	bumpDirs := func(p string) {
+		for d := filepath.Dir(p); len(d) >= len(repo); d = filepath.Dir(d) {
+			os.Chtimes(d, tick, tick)
+		}
+	}
 	touch := func(p string) {
-		// Distinct mtimes: this test is about the cache, not about
-		// coarse kernel timestamps (the racy rule covers those).
 		tick = tick.Add(time.Second)
 		os.Chtimes(p, tick, tick)
+		bumpDirs(p)
 	}
 	write := func(rel, content string) {
 		p := filepath.Join(repo, rel)
@@ -310,6 +318,7 @@ func TestStatCacheNeverChangesTheTree(t *testing.T) {
 		case 0: // modify, same size
 			write(files[i], fmt.Sprintf("v%d %d", step%10, i))
 		case 1: // delete
+			touch(filepath.Join(repo, files[i]))
 			os.Remove(filepath.Join(repo, files[i]))
 			files = append(files[:i], files[i+1:]...)
 		case 2: // add, maybe in a new directory
@@ -319,12 +328,15 @@ func TestStatCacheNeverChangesTheTree(t *testing.T) {
 		case 3: // rename within its directory
 			to := filepath.Join(filepath.Dir(files[i]), fmt.Sprintf("r%d", step))
 			os.Rename(filepath.Join(repo, files[i]), filepath.Join(repo, to))
+			touch(filepath.Join(repo, to))
 			files[i] = to
 		case 4: // chmod +x
 			p := filepath.Join(repo, files[i])
 			os.Chmod(p, 0o755)
 		case 5: // symlink beside it
 			os.Symlink(files[i], filepath.Join(repo, fmt.Sprintf("link%d", step)))
+			tick = tick.Add(time.Second)
+			bumpDirs(filepath.Join(repo, fmt.Sprintf("link%d", step)))
 		}
 		cached := snapshotOf(t, s, repo, cache, nil)
 		fresh := snapshotOf(t, s, repo, "", nil)

@@ -16,7 +16,8 @@ type Store interface {
 	// matching ErrObjectNotFound.
 	ReadObject(h Hash) (ObjectType, []byte, error)
 	// WriteObject stores one object (a no-op when it is already stored)
-	// and returns its id.
+	// and returns its id. It keeps no reference to data once it returns:
+	// the snapshot reuses its read buffers.
 	WriteObject(t ObjectType, data []byte) (Hash, error)
 	// NewBatch starts a batch for many objects, stored together on Commit.
 	NewBatch() (Batch, error)

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // The snapshot walker's view of the file system: open a directory without
@@ -24,11 +25,56 @@ type fileStat struct {
 
 // openedDir is a directory being listed: its path, and where the fast path
 // has one, its descriptor (f is nil where the descriptor is listed
-// directly: Linux).
+// directly: Linux). st is its stat data, taken before it is listed;
+// cacheable says a listing may be kept against st (dirStat).
 type openedDir struct {
-	f   *os.File
-	abs string
-	fd  int
+	f         *os.File
+	abs       string
+	fd        int
+	st        dirStat
+	cacheable bool
+}
+
+// dirStat is what a directory's cached listing is trusted by: creating,
+// removing or renaming an entry sets the directory's mtime and ctime, and
+// a directory put in its place has another inode (or device).
+type dirStat struct {
+	mtime, ctime int64 // ns
+	size         int64
+	ino, dev     uint64
+}
+
+// fsTypes remembers, per device, what the file system's type says: a
+// pseudo file system to leave out, or one whose directory times may be
+// trusted. One snapshot asks the kernel once per device, not once per
+// directory.
+type fsTypes struct {
+	mu sync.Mutex
+	m  map[uint64]fsKind
+}
+
+// fsKind is what a file system's type says to the walk.
+type fsKind struct {
+	pseudo  string // the pseudo file system's name, "" for a real one
+	trusted bool   // directory times mark every change of entries
+}
+
+// kind looks dev up, asking probe the first time.
+func (t *fsTypes) kind(dev uint64, probe func() fsKind) fsKind {
+	t.mu.Lock()
+	k, ok := t.m[dev]
+	t.mu.Unlock()
+	if ok {
+		return k
+	}
+	k = probe()
+	t.mu.Lock()
+	if t.m == nil {
+		t.m = map[uint64]fsKind{}
+	}
+	t.m[dev] = k
+	t.mu.Unlock()
+	return k
 }
 
 // dirent is one directory entry: its name and type bits.

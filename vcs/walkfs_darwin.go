@@ -15,16 +15,21 @@ func withFile(d openedDir) openedDir {
 
 func (d openedDir) readDir() ([]dirent, error) { return readDirByFile(d.f) }
 
-// pseudoFS names the pseudo file system the open directory fd is on, or
-// "" for a real one: on macOS, devfs (/dev) is the only one.
-func pseudoFS(fd int) string {
+// fsKindOf says what the file system of the open directory fd is to the
+// walk: on macOS, devfs (/dev) is the only pseudo file system, and APFS
+// and HFS+ (1 s times, inside the racy margin) set a directory's times on
+// every change of its entries. Others (SMB, NFS, FAT, FUSE) are listed
+// every time.
+func fsKindOf(fd int) fsKind {
 	var st unix.Statfs_t
 	if err := unix.Fstatfs(fd, &st); err != nil {
-		return ""
+		return fsKind{}
 	}
-	name := unix.ByteSliceToString(st.Fstypename[:])
-	if name == "devfs" {
-		return name
+	switch name := unix.ByteSliceToString(st.Fstypename[:]); name {
+	case "devfs":
+		return fsKind{pseudo: name}
+	case "apfs", "hfs":
+		return fsKind{trusted: true}
 	}
-	return ""
+	return fsKind{}
 }

@@ -130,12 +130,28 @@ var pseudoFileSystems = map[uint32]string{
 	0x65735543:               "fusectl",
 }
 
-// pseudoFS names the pseudo file system the open directory fd is on, or
-// "" for a real one.
-func pseudoFS(fd int) string {
+// dirTimesTrusted are the local file systems whose directory mtime and
+// ctime change, in nanoseconds from the kernel's clock, whenever an entry
+// is created, removed or renamed: a directory's listing may be kept
+// against its stat data there. Others (NFS, SMB, FUSE, 9p, FAT and its
+// 2 s times, ntfs3, anything unknown) are listed every time.
+var dirTimesTrusted = map[uint32]bool{
+	unix.EXT4_SUPER_MAGIC:      true, // also ext2 and ext3
+	unix.XFS_SUPER_MAGIC:       true,
+	unix.BTRFS_SUPER_MAGIC:     true,
+	unix.TMPFS_MAGIC:           true,
+	unix.F2FS_SUPER_MAGIC:      true,
+	unix.OVERLAYFS_SUPER_MAGIC: true,
+	0x2fc12fc1:                 true, // zfs
+}
+
+// fsKindOf says what the file system of the open directory fd is to the
+// walk.
+func fsKindOf(fd int) fsKind {
 	var st unix.Statfs_t
 	if err := unix.Fstatfs(fd, &st); err != nil {
-		return ""
+		return fsKind{}
 	}
-	return pseudoFileSystems[uint32(st.Type)]
+	t := uint32(st.Type)
+	return fsKind{pseudo: pseudoFileSystems[t], trusted: dirTimesTrusted[t]}
 }

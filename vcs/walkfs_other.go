@@ -7,7 +7,10 @@ import (
 	"os"
 )
 
-func openDir(abs string, follow bool) (openedDir, error) {
+// openDir opens a directory by path. Its listing is never cached here:
+// without the fast path's descriptor there is no stat data taken before
+// the listing, and these systems' directory times are not relied on.
+func openDir(abs string, follow bool, _ *fsTypes) (openedDir, error) {
 	return openDirByPath(abs, follow)
 }
 

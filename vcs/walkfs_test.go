@@ -19,7 +19,7 @@ func TestWalkFSPlatformAndPortableAgree(t *testing.T) {
 	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
 	canSymlink := os.Symlink("sub", filepath.Join(dir, "link")) == nil
 
-	fast, err := openDir(dir, false)
+	fast, err := openDir(dir, false, &fsTypes{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,10 @@ func TestWalkFSPlatformAndPortableAgree(t *testing.T) {
 	if st, _ := lstatAt(fast, "link"); st.size != int64(len("sub")) {
 		t.Fatalf("the symlink was followed: size %d", st.size)
 	}
-	for name, open := range map[string]func(string, bool) (openedDir, error){"platform": openDir, "portable": openDirByPath} {
+	for name, open := range map[string]func(string, bool) (openedDir, error){
+		"platform": func(abs string, follow bool) (openedDir, error) { return openDir(abs, follow, &fsTypes{}) },
+		"portable": openDirByPath,
+	} {
 		if d, err := open(filepath.Join(dir, "link"), false); err == nil {
 			d.close()
 			t.Fatalf("%s: a symlink to a directory was opened", name)

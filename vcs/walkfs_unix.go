@@ -19,8 +19,10 @@ func (e *pseudoFSError) Error() string {
 // openDir opens a directory, with O_NOFOLLOW unless follow is set: a
 // directory replaced by a symlink since it was listed is refused, never
 // followed. A directory on a pseudo file system (/proc, /sys) is refused
-// too: its files' sizes say nothing of what reading them yields.
-func openDir(abs string, follow bool) (openedDir, error) {
+// too: its files' sizes say nothing of what reading them yields. The
+// directory's stat data is taken before anything lists it; its file
+// system's type is asked once per device (types).
+func openDir(abs string, follow bool, types *fsTypes) (openedDir, error) {
 	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
 	if !follow {
 		flags |= unix.O_NOFOLLOW
@@ -33,11 +35,19 @@ func openDir(abs string, follow bool) (openedDir, error) {
 		if err != nil {
 			return openedDir{}, &fs.PathError{Op: "open", Path: abs, Err: err}
 		}
-		if name := pseudoFS(fd); name != "" {
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil {
 			unix.Close(fd)
-			return openedDir{}, &fs.PathError{Op: "open", Path: abs, Err: &pseudoFSError{name}}
+			return openedDir{}, &fs.PathError{Op: "stat", Path: abs, Err: err}
 		}
-		return withFile(openedDir{abs: abs, fd: fd}), nil
+		k := types.kind(uint64(st.Dev), func() fsKind { return fsKindOf(fd) })
+		if k.pseudo != "" {
+			unix.Close(fd)
+			return openedDir{}, &fs.PathError{Op: "open", Path: abs, Err: &pseudoFSError{k.pseudo}}
+		}
+		d := openedDir{abs: abs, fd: fd, cacheable: k.trusted, st: dirStat{
+			mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), size: st.Size, ino: uint64(st.Ino), dev: uint64(st.Dev)}}
+		return withFile(d), nil
 	}
 }
 

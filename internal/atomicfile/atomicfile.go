@@ -75,6 +75,13 @@ func WriteNoSync(path string, data []byte, perm fs.FileMode) error {
 	return write(path, data, perm, false, nil)
 }
 
+// WriteNoSyncWith is WriteNoSync for content fill writes as it makes it:
+// a large cache is encoded straight to the temp file, never whole in
+// memory.
+func WriteNoSyncWith(path string, perm fs.FileMode, fill func(io.Writer) error) error {
+	return writeWith(path, perm, false, nil, func(f *os.File) error { return fill(f) })
+}
+
 func write(path string, data []byte, perm fs.FileMode, sync bool, check func() error) error {
 	return writeWith(path, perm, sync, check, writeData(data))
 }

@@ -1,6 +1,8 @@
 package atomicfile_test
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,5 +108,43 @@ func TestWriteNew(t *testing.T) {
 	_, err := atomicfile.WriteNew(func(n int) string { tries++; return filepath.Join(dir, "missing", "x") }, nil, 0o644)
 	if err == nil || tries != 1 {
 		t.Fatalf("a missing directory: %v after %d names; want an error after 1", err, tries)
+	}
+}
+
+// WriteNoSyncWith replaces the file with what fill wrote; a fill that
+// fails leaves the old content and no temp file.
+func TestWriteNoSyncWith(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cache")
+	os.WriteFile(path, []byte("old"), 0o600)
+	fill := func(w io.Writer) error {
+		for _, part := range []string{"streamed ", "in ", "parts"} {
+			if _, err := io.WriteString(w, part); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := atomicfile.WriteNoSyncWith(path, 0o640, fill); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	fi, _ := os.Stat(path)
+	if string(data) != "streamed in parts" || fi.Mode().Perm() != 0o640 {
+		t.Fatalf("content %q, mode %v", data, fi.Mode())
+	}
+	failed := errors.New("encoder failed")
+	err := atomicfile.WriteNoSyncWith(path, 0o640, func(w io.Writer) error {
+		io.WriteString(w, "half")
+		return failed
+	})
+	if !errors.Is(err, failed) {
+		t.Fatalf("error %v, want the fill's", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "streamed in parts" {
+		t.Fatalf("a failed fill replaced the file: %q", data)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("temp files left behind: %v", entries)
 	}
 }

@@ -17,6 +17,7 @@ import (
 func Run(t *testing.T, newStore func(t *testing.T) vcs.Store) {
 	t.Run("objects", func(t *testing.T) { testObjects(t, newStore(t)) })
 	t.Run("batch", func(t *testing.T) { testBatch(t, newStore(t)) })
+	t.Run("write-keeps-no-reference", func(t *testing.T) { testWriteKeepsNoReference(t, newStore(t)) })
 	t.Run("big-batch", func(t *testing.T) { testBigBatch(t, newStore(t)) })
 	t.Run("trees-and-commits", func(t *testing.T) { testTreesAndCommits(t, newStore(t)) })
 	t.Run("refs", func(t *testing.T) { testRefs(t, newStore(t)) })
@@ -54,6 +55,25 @@ func testObjects(t *testing.T, s vcs.Store) {
 	empty, err := s.WriteObject(vcs.BlobObject, nil)
 	if err != nil || empty.String() != "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391" {
 		t.Fatalf("empty blob = %s, %v", empty, err)
+	}
+}
+
+// testWriteKeepsNoReference: the caller may reuse what it gave
+// WriteObject (the snapshot reuses its read buffers).
+func testWriteKeepsNoReference(t *testing.T, s vcs.Store) {
+	for _, typ := range []vcs.ObjectType{vcs.BlobObject, vcs.CommitObject} {
+		buf := []byte("tree " + vcs.ZeroHash.String() + "\nauthor a <a@a> 0 +0000\ncommitter a <a@a> 0 +0000\n\nreused\n")
+		want := string(buf)
+		h, err := s.WriteObject(typ, buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range buf {
+			buf[i] = 'x'
+		}
+		if _, data, err := s.ReadObject(h); err != nil || string(data) != want {
+			t.Fatalf("%v: read back %q, %v; want what was written", typ, data, err)
+		}
 	}
 }
 

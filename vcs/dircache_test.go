@@ -1,0 +1,300 @@
+package vcs_test
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctxgit/ctxgit/vcs"
+)
+
+// old is a time long before any snapshot's racy margin.
+var old = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// ageDirs sets every directory below repo (its .git aside) to an old
+// mtime, so a later change of entries gives each a new one whatever the
+// kernel clock's tick.
+func ageDirs(t *testing.T, repo string) {
+	t.Helper()
+	filepath.WalkDir(repo, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return nil
+	})
+}
+
+func treeFiles(t *testing.T, repo string, tree vcs.Hash) string {
+	t.Helper()
+	return gitCmd(t, repo, "ls-tree", "-r", "--name-only", tree.String())
+}
+
+// Issue 27 item 1: git's index is decoded only when it changed. What the
+// walk asked of it (tracked paths under ignore rules) is kept in the stat
+// cache against the index's stat data; a changed index is read again, so a
+// newly tracked ignored file joins the snapshot and an untracked one
+// leaves it.
+func TestIndexDecodedOnlyWhenChanged(t *testing.T) {
+	repo := newGitRepo(t)
+	writeFiles(t, repo, map[string]string{
+		".gitignore": "*.log\nbuild/\n",
+		"a.log":      "tracked\n",
+		"b.log":      "not yet\n",
+		"src/c.txt":  "plain\n",
+		"build/x.o":  "tracked\n",
+		"build/y.o":  "never\n",
+	})
+	gitCmd(t, repo, "add", "-f", "a.log", "build/x.o", "src/c.txt")
+	s := openRepo(t, repo)
+	cache := filepath.Join(t.TempDir(), "statcache")
+	index := func(o *vcs.SnapshotOptions) { o.IndexFile = filepath.Join(repo, ".git/index") }
+	step := func(name string, decodes int64, want string) {
+		t.Helper()
+		before := vcs.IndexDecodes()
+		res := snapshotOf(t, s, repo, cache, index)
+		if got := vcs.IndexDecodes() - before; got != decodes {
+			t.Fatalf("%s: index decoded %d times, want %d", name, got, decodes)
+		}
+		if got := treeFiles(t, repo, res.Tree); got != want {
+			t.Fatalf("%s: tree holds\n%s\nwant\n%s", name, got, want)
+		}
+		fresh := snapshotOf(t, s, repo, "", index)
+		if fresh.Tree != res.Tree {
+			t.Fatalf("%s: snapshot through the cache differs from one without", name)
+		}
+	}
+	step("first", 1, ".gitignore\na.log\nbuild/x.o\nsrc/c.txt\n")
+	step("unchanged index", 0, ".gitignore\na.log\nbuild/x.o\nsrc/c.txt\n")
+	step("unchanged again", 0, ".gitignore\na.log\nbuild/x.o\nsrc/c.txt\n")
+
+	gitCmd(t, repo, "add", "-f", "b.log")
+	step("newly tracked", 1, ".gitignore\na.log\nb.log\nbuild/x.o\nsrc/c.txt\n")
+	gitCmd(t, repo, "rm", "-q", "--cached", "a.log", "build/x.o")
+	step("untracked", 1, ".gitignore\nb.log\nsrc/c.txt\n")
+	step("unchanged after", 0, ".gitignore\nb.log\nsrc/c.txt\n")
+
+	// A rule that now ignores a tracked file asks about a path the cache
+	// kept nothing for: the index is read again, and the file stays.
+	writeFiles(t, repo, map[string]string{".gitignore": "*.log\nbuild/\n*.txt\n"})
+	step("new rule", 1, ".gitignore\nb.log\nsrc/c.txt\n")
+	step("new rule, unchanged", 0, ".gitignore\nb.log\nsrc/c.txt\n")
+}
+
+// An index rewritten within the racy margin of a snapshot is not kept:
+// another rewrite in the same timestamp tick could keep its stat data.
+func TestRacyIndexNotKept(t *testing.T) {
+	repo := newGitRepo(t)
+	writeFiles(t, repo, map[string]string{".gitignore": "*.log\n", "a.log": "tracked\n"})
+	gitCmd(t, repo, "add", "-f", "a.log")
+	s := openRepo(t, repo)
+	cache := filepath.Join(t.TempDir(), "statcache")
+	now := func(o *vcs.SnapshotOptions) {
+		o.IndexFile = filepath.Join(repo, ".git/index")
+		o.Start = time.Now()
+	}
+	for i := range 2 {
+		before := vcs.IndexDecodes()
+		res := snapshotOf(t, s, repo, cache, now)
+		if got := vcs.IndexDecodes() - before; got != 1 {
+			t.Fatalf("snapshot %d: a racy index decoded %d times, want 1", i, got)
+		}
+		if got := treeFiles(t, repo, res.Tree); got != ".gitignore\na.log\n" {
+			t.Fatalf("tree holds %q", got)
+		}
+	}
+}
+
+// Issue 27 item 2: a directory whose stat data is unchanged is not listed
+// again; every change of its entries is still seen, and the snapshot
+// through the cache is always the one made without it.
+func TestDirectoryListingCache(t *testing.T) {
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		t.Skip("directory listings are cached on Linux and macOS only")
+	}
+	base := map[string]string{
+		".gitignore":  "*.tmp\n",
+		"top.txt":     "top\n",
+		"a/one.txt":   "1\n",
+		"a/two.txt":   "2\n",
+		"a/b/c/deep":  "deep\n",
+		"a/b/c/other": "other\n",
+		"sub/file":    "f\n",
+		"sub/x.tmp":   "ignored\n",
+		"quiet/q.txt": "never touched\n",
+	}
+	p := func(repo, rel string) string { return filepath.Join(repo, filepath.FromSlash(rel)) }
+	for _, tc := range []struct {
+		name   string
+		change func(t *testing.T, repo string)
+		listed int // directories read again
+	}{
+		{"nothing", func(t *testing.T, repo string) {}, 0},
+		{"add", func(t *testing.T, repo string) { writeFiles(t, repo, map[string]string{"a/three.txt": "3\n"}) }, 1},
+		{"remove", func(t *testing.T, repo string) { os.Remove(p(repo, "a/one.txt")) }, 1},
+		{"rename", func(t *testing.T, repo string) { os.Rename(p(repo, "a/one.txt"), p(repo, "a/uno.txt")) }, 1},
+		{"nested", func(t *testing.T, repo string) {
+			writeFiles(t, repo, map[string]string{"a/b/c/new": "n\n"})
+		}, 1},
+		{"new directory", func(t *testing.T, repo string) {
+			writeFiles(t, repo, map[string]string{"a/b/c/d/e/f": "n\n"})
+		}, 3},
+		{"directory replaced by a file", func(t *testing.T, repo string) {
+			os.RemoveAll(p(repo, "a/b"))
+			writeFiles(t, repo, map[string]string{"a/b": "now a file\n"})
+		}, 1},
+		{"file replaced by a directory", func(t *testing.T, repo string) {
+			os.Remove(p(repo, "a/two.txt"))
+			writeFiles(t, repo, map[string]string{"a/two.txt/inside": "i\n"})
+		}, 2},
+		{"symlink added", func(t *testing.T, repo string) { os.Symlink("one.txt", p(repo, "a/link")) }, 1},
+		{"directory removed", func(t *testing.T, repo string) { os.RemoveAll(p(repo, "a/b/c")) }, 1},
+		{"ignored file added", func(t *testing.T, repo string) {
+			writeFiles(t, repo, map[string]string{"sub/y.tmp": "ignored\n"})
+		}, 1},
+		{"gitignore edited in place", func(t *testing.T, repo string) {
+			// Rewriting a file leaves its directory's times alone: the
+			// cached listing is used, with the new rules.
+			writeFiles(t, repo, map[string]string{".gitignore": "*.txt\n"})
+		}, 0},
+		{"info/exclude edited", func(t *testing.T, repo string) {
+			writeFiles(t, repo, map[string]string{".git/info/exclude": "one.txt\nsub/\n"})
+		}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo := newGitRepo(t)
+			writeFiles(t, repo, base)
+			os.Symlink("../top.txt", p(repo, "sub/link"))
+			gitCmd(t, repo, "read-tree", "--empty") // an index for requireGitAddTree
+			ageDirs(t, repo)
+			s := openRepo(t, repo)
+			cache := filepath.Join(t.TempDir(), "statcache")
+			snapshotOf(t, s, repo, cache, nil)
+			if res := snapshotOf(t, s, repo, cache, nil); vcs.ListedDirs(res) != 0 {
+				t.Fatalf("unchanged tree: %d directories listed again, want 0", vcs.ListedDirs(res))
+			}
+			tc.change(t, repo)
+			cached := snapshotOf(t, s, repo, cache, nil)
+			fresh := snapshotOf(t, s, repo, "", nil)
+			if cached.Tree != fresh.Tree {
+				t.Fatalf("through the cache:\n%s\nwithout it:\n%s", treeFiles(t, repo, cached.Tree), treeFiles(t, repo, fresh.Tree))
+			}
+			requireGitAddTree(t, repo, cached.Tree)
+			if got := vcs.ListedDirs(cached); got != tc.listed {
+				t.Fatalf("%d directories listed again, want %d", got, tc.listed)
+			}
+			if again := snapshotOf(t, s, repo, cache, nil); again.Tree != fresh.Tree {
+				t.Fatal("the next snapshot through the cache differs")
+			}
+		})
+	}
+}
+
+// A symlink in a directory whose listing is cached is read again each
+// time: retargeting it is seen.
+func TestCachedDirectorySymlinkRetarget(t *testing.T) {
+	repo := newGitRepo(t)
+	writeFiles(t, repo, map[string]string{"d/a": "a\n", "d/b": "b\n"})
+	os.Symlink("a", filepath.Join(repo, "d/link"))
+	ageDirs(t, repo)
+	s := openRepo(t, repo)
+	cache := filepath.Join(t.TempDir(), "statcache")
+	snapshotOf(t, s, repo, cache, nil)
+	os.Remove(filepath.Join(repo, "d/link"))
+	os.Symlink("b", filepath.Join(repo, "d/link"))
+	res := snapshotOf(t, s, repo, cache, nil)
+	if got := gitCmd(t, repo, "cat-file", "-p", res.Tree.String()+":d/link"); got != "b" {
+		t.Fatalf("d/link = %q, want b", got)
+	}
+}
+
+// git's racy rule for directories: one whose mtime is not older than the
+// snapshot's start less the racy margin is listed again next time, even
+// when its stat data did not change.
+func TestRacyDirectoryListedAgain(t *testing.T) {
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		t.Skip("directory listings are cached on Linux and macOS only")
+	}
+	repo := newGitRepo(t)
+	writeFiles(t, repo, map[string]string{"a/f": "f\n", "b/g": "g\n"})
+	s := openRepo(t, repo)
+	cache := filepath.Join(t.TempDir(), "statcache")
+	now := func(o *vcs.SnapshotOptions) { o.Start = time.Now() }
+	snapshotOf(t, s, repo, cache, now)
+	// Fresh directories: all three (the root, a, b) are racy, so none
+	// is trusted next time.
+	if res := snapshotOf(t, s, repo, cache, now); vcs.ListedDirs(res) != 3 {
+		t.Fatalf("racy directories: %d listed again, want 3", vcs.ListedDirs(res))
+	}
+	later := func(o *vcs.SnapshotOptions) { o.Start = time.Now().Add(time.Hour) }
+	if res := snapshotOf(t, s, repo, cache, later); vcs.ListedDirs(res) != 3 {
+		t.Fatalf("after racy directories: %d listed, want 3", vcs.ListedDirs(res))
+	}
+	if res := snapshotOf(t, s, repo, cache, later); vcs.ListedDirs(res) != 0 {
+		t.Fatalf("once old enough: %d listed, want 0", vcs.ListedDirs(res))
+	}
+}
+
+// An old-format or damaged cache reads as empty: everything is listed and
+// hashed again, and the tree is the same.
+func TestOldStatCacheFormatReadsEmpty(t *testing.T) {
+	repo := newGitRepo(t)
+	writeFiles(t, repo, map[string]string{"d/a": "a\n", "d/b": "b\n"})
+	s := openRepo(t, repo)
+	cache := filepath.Join(t.TempDir(), "statcache")
+	first := snapshotOf(t, s, repo, cache, nil)
+	data, err := os.ReadFile(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[11] = 4 // format version 4, before directory listings
+	os.WriteFile(cache, data, 0o600)
+	res := snapshotOf(t, s, repo, cache, nil)
+	if res.Hashed != 2 || res.CacheNote != "" || res.Tree != first.Tree || vcs.ListedDirs(res) != 2 {
+		t.Fatalf("old format: hashed %d, listed %d, note %q", res.Hashed, vcs.ListedDirs(res), res.CacheNote)
+	}
+}
+
+// An index that does not decode is reported once, keeps no ignored file,
+// and leaves nothing in the cache that outlives it.
+func TestUnreadableIndexReportedOnce(t *testing.T) {
+	repo := newGitRepo(t)
+	writeFiles(t, repo, map[string]string{".gitignore": "*.log\n", "a.log": "a\n", "b.log": "b\n", "c.txt": "c\n"})
+	gitCmd(t, repo, "add", "-f", "a.log", "b.log")
+	s := openRepo(t, repo)
+	cache := filepath.Join(t.TempDir(), "statcache")
+	index := func(o *vcs.SnapshotOptions) { o.IndexFile = filepath.Join(repo, ".git/index") }
+	good, err := os.ReadFile(filepath.Join(repo, ".git/index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(repo, ".git/index"), []byte("DIRC garbage"), 0o644)
+	res := snapshotOf(t, s, repo, cache, index)
+	n := 0
+	for _, sk := range res.Skipped {
+		if strings.HasPrefix(sk, "index: unreadable") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("unreadable index reported %d times: %q", n, res.Skipped)
+	}
+	if got := treeFiles(t, repo, res.Tree); got != ".gitignore\nc.txt\n" {
+		t.Fatalf("tree holds %q", got)
+	}
+	os.WriteFile(filepath.Join(repo, ".git/index"), good, 0o644)
+	os.Chtimes(filepath.Join(repo, ".git/index"), old, old)
+	if res := snapshotOf(t, s, repo, cache, index); treeFiles(t, repo, res.Tree) != ".gitignore\na.log\nb.log\nc.txt\n" {
+		t.Fatalf("after the index is mended, tree holds %q", treeFiles(t, repo, res.Tree))
+	}
+}
