@@ -130,7 +130,7 @@ func (g *GitStore) HasObject(h Hash) (bool, error) {
 // (freshen_loose_object, freshen_packed_object), so that a `git gc`
 // pruning unreachable objects older than its expiry does not take an old
 // object a checkpoint is reusing before the checkpoint's ref points at it
-// (docs/design.md, "Objects"). A loose object gets its own mtime set, a
+// (docs/design.md, "Checkpoints beside git gc"). A loose object gets its own mtime set, a
 // packed one its pack's, once per pack per store. An object that cannot
 // be freshened (a read-only alternate, another user's file) counts as
 // absent, so the writer stores a copy of its own, as git does.
