@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 	"sync"
@@ -18,15 +19,91 @@ func ParseFailureLog(path string, src []byte) ([]spec.FailureEntry, error) {
 		return nil, err
 	}
 	var entries []spec.FailureEntry
-	for i, r := range splitEntries(s.lines) {
-		if i == 0 && isTitle(s.lines[r.from:r.to]) {
-			continue
-		}
+	for _, r := range entryRanges(s.lines) {
 		if e, ok := parseEntry(s.lines, r.from, r.to); ok {
 			entries = append(entries, e)
 		}
 	}
 	return entries, nil
+}
+
+// entryRanges are the lines of each entry, the title left out, blank
+// edges trimmed, empty entries dropped: the entries ParseFailureLog
+// returns, in order.
+func entryRanges(lines []string) []lineRange {
+	var out []lineRange
+	for i, r := range splitEntries(lines) {
+		if i == 0 && isTitle(lines[r.from:r.to]) {
+			continue
+		}
+		for r.from < r.to && isBlank(lines[r.from]) {
+			r.from++
+		}
+		for r.to > r.from && isBlank(lines[r.to-1]) {
+			r.to--
+		}
+		if r.from < r.to {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ResolveFailures returns src with a "**Resolved**: RESOLUTION" paragraph
+// added at the end of each entry whose 0-based position (as
+// ParseFailureLog numbers them) is in which (SPEC §5.6). The entry stays
+// where it is and every other byte of the file is kept; an entry that
+// ends in an open code fence gets the fence closed first, or the field
+// would read as code.
+func ResolveFailures(path string, src []byte, which []int, resolution string) ([]byte, error) {
+	s, err := load(path, src)
+	if err != nil {
+		return nil, err
+	}
+	ranges := entryRanges(s.lines)
+	after := map[int]bool{} // line index after which a field goes
+	for _, i := range which {
+		if i < 0 || i >= len(ranges) {
+			return nil, spec.InvalidAt(path, 0, "no failure %s", spec.FailureID(i))
+		}
+		after[ranges[i].to-1] = true
+	}
+	eol := lineEnding(src)
+	body := bytes.TrimPrefix(src, bom)
+	// load keeps the line count when it turns CRLF into LF, so line i of
+	// s is line i of body.
+	orig := strings.SplitAfter(string(body), "\n")
+	out := append([]byte(nil), leadingBOM(src)...)
+	field := "**Resolved**: " + collapseSpace(resolution)
+	for i, line := range orig {
+		out = append(out, line...)
+		if !after[i] {
+			continue
+		}
+		if !strings.HasSuffix(line, "\n") {
+			out = append(out, eol...)
+		}
+		var f fence
+		r := rangeEnding(ranges, i)
+		for _, l := range s.lines[r.from:r.to] {
+			f.step(l)
+		}
+		if f.open() {
+			out = append(out, f.closer()+eol...)
+		}
+		out = append(out, eol+field+eol...)
+	}
+	return out, nil
+}
+
+// rangeEnding is the range whose last line is line i.
+func rangeEnding(ranges []lineRange, i int) lineRange {
+	for _, r := range ranges {
+		if r.to-1 == i {
+			return r
+		}
+	}
+	return lineRange{i, i + 1}
 }
 
 // isTitle reports whether the text before the first separator is only the
@@ -98,7 +175,7 @@ func isSeparator(line string) bool {
 // "**Type:** x", "Type: x", or the same as a bullet. Group 1 is the name,
 // group 2 the value.
 var failureFieldRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(type|action|summary|lesson|when|date|time)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(.*)$`)
+	return regexp.MustCompile(`(?i)^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(type|action|summary|lesson|when|date|time|step|resolved)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(.*)$`)
 })
 
 // headingLineRe matches an ATX heading line; group 1 is its text.
@@ -149,6 +226,15 @@ func parseEntry(lines []string, from, to int) (e spec.FailureEntry, ok bool) {
 		case l.field == "when" || l.field == "date" || l.field == "time":
 			if t, _, _, ok := findTimestamp(l.value); ok && e.When.IsZero() {
 				e.When = t
+			}
+		case l.field == "step":
+			if f := strings.Fields(l.value); len(f) > 0 && e.Step == "" {
+				e.Step = strings.TrimRight(f[0], ".,;:")
+			}
+		case l.field == "resolved":
+			if l.value != "" && e.Resolved == "" {
+				e.Resolved = l.value
+				e.ResolvedAt, _, _, _ = findTimestamp(l.value)
 			}
 		}
 	}
@@ -348,6 +434,9 @@ func renderFailure(e spec.FailureEntry) string {
 		sb.WriteString(" " + summary)
 	}
 	sb.WriteString("\n")
+	if step := collapseSpace(e.Step); step != "" {
+		sb.WriteString("\n**Step**: " + step + "\n")
+	}
 	if body := safeBody(e.Body); body != "" && strings.TrimSpace(body) != summary {
 		sb.WriteString("\n" + body + "\n")
 	}

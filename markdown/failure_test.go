@@ -268,3 +268,60 @@ func TestFailureLogTitle(t *testing.T) {
 		t.Fatalf("parsed back %+v", got)
 	}
 }
+
+// SPEC §5.6: resolving adds a Resolved paragraph at the end of the entry
+// and keeps every other byte; the entry then reads as resolved.
+func TestResolveFailures(t *testing.T) {
+	const how = "2026-11-22T10:05:00Z — step 2 marked done"
+	for _, tc := range []struct {
+		name, src string
+		which     []int
+		want      string
+	}{
+		{"the middle entry", "# Failure log\n\n## A\n\n**Step**: 2\n\n---\n\nB\n",
+			[]int{0}, "# Failure log\n\n## A\n\n**Step**: 2\n\n**Resolved**: " + how + "\n\n---\n\nB\n"},
+		{"the last entry without a final newline", "A\n---\nB", []int{1}, "A\n---\nB\n\n**Resolved**: " + how + "\n"},
+		{"two at once", "A\n\n---\nB\n", []int{0, 1}, "A\n\n**Resolved**: " + how + "\n\n---\nB\n\n**Resolved**: " + how + "\n"},
+		{"CRLF and a BOM kept", "\uFEFFA\r\n---\r\nB\r\n", []int{0}, "\uFEFFA\r\n\r\n**Resolved**: " + how + "\r\n---\r\nB\r\n"},
+		{"an open fence is closed first", "A\n---\nB\n```\ncode\n", []int{1}, "B\n```\ncode\n```\n\n**Resolved**: " + how + "\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ResolveFailures("failure-log.md", []byte(tc.src), tc.which, how)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasSuffix(string(got), tc.want) || tc.name != "an open fence is closed first" && string(got) != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+			es, err := ParseFailureLog("failure-log.md", got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, i := range tc.which {
+				if !es[i].IsResolved() || es[i].Resolved != how || !es[i].ResolvedAt.Equal(utc("2026-11-22T10:05:00Z")) {
+					t.Errorf("entry %d: %+v, want resolved %q", i, es[i], how)
+				}
+			}
+		})
+	}
+	if _, err := ResolveFailures("failure-log.md", []byte("A\n"), []int{1}, how); err == nil {
+		t.Error("an entry the log does not have: no error")
+	}
+}
+
+// SPEC §5.3: Step is the first word of its field; an empty Resolved
+// field resolves nothing.
+func TestFailureStepAndResolved(t *testing.T) {
+	es, err := ParseFailureLog("f.md", []byte("## x\n\n**Step**: 3b. the stream\n\n**Resolved**:\n\n---\n\nStep: 4\nResolved: yes, by hand\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if es[0].Step != "3b" || es[0].IsResolved() || es[1].Step != "4" || es[1].Resolved != "yes, by hand" || !es[1].ResolvedAt.IsZero() {
+		t.Errorf("entries %+v", es)
+	}
+	// What AppendFailure writes for a step reads back.
+	out := AppendFailure(nil, spec.FailureEntry{Summary: "s", Step: "2"})
+	if es, _ := ParseFailureLog("f.md", out); len(es) != 1 || es[0].Step != "2" || es[0].Summary != "s" {
+		t.Errorf("%q read back as %+v", out, es)
+	}
+}

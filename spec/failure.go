@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -100,6 +102,33 @@ type FailureEntry struct {
 	Body string `json:"body" yaml:"body"`
 	// Line is the 1-based line where the entry starts.
 	Line int `json:"line" yaml:"line"`
+	// Step is the plan step the failure was recorded against (its
+	// "Step:" field, SPEC §5.3), as the plan numbers it; "" when none.
+	Step string `json:"step,omitempty" yaml:"step,omitempty"`
+	// Resolved is the "Resolved:" field's value (SPEC §5.6): when and how
+	// the failure was resolved; "" while it is not.
+	Resolved string `json:"resolved,omitempty" yaml:"resolved,omitempty"`
+	// ResolvedAt is the time Resolved names; zero when it names none.
+	ResolvedAt time.Time `json:"resolved_at,omitzero" yaml:"resolved_at,omitempty"`
+}
+
+// IsResolved reports whether the entry is marked resolved (SPEC §5.6).
+func (e *FailureEntry) IsResolved() bool { return strings.TrimSpace(e.Resolved) != "" }
+
+// FailureID is the id of the failure log's entry at 0-based position i:
+// "f_NNN", by position, as decisions are numbered (SPEC §5.6).
+func FailureID(i int) string { return fmt.Sprintf("f_%03d", i+1) }
+
+// ParseFailureID reads an id as FailureID writes it, or the bare number
+// ("3", "f_3", "f_003"), into a 0-based position; ok is false for
+// anything else.
+func ParseFailureID(s string) (int, bool) {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "f_")
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || strings.HasPrefix(s, "+") {
+		return 0, false
+	}
+	return n - 1, true
 }
 
 // Decision is one item of the decisions log (SPEC §5.4).

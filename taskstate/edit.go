@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/ctxgit/ctxgit/markdown"
 	"github.com/ctxgit/ctxgit/spec"
@@ -14,6 +15,32 @@ import (
 // MarkStep marks a plan step (done, in progress, pending, failed),
 // changing only that step's line(s) in the file.
 func MarkStep(w *workspace.Workspace, number string, status spec.StepStatus, reason string) (*spec.Plan, error) {
+	r, err := Mark(w, number, status, reason)
+	if err != nil {
+		return nil, err
+	}
+	return r.Plan, nil
+}
+
+// MarkResult is what Mark changed: the plan as written, and the failures
+// marking the step done resolved.
+type MarkResult struct {
+	Plan     *spec.Plan
+	Resolved []ResolvedFailure
+	LogPath  string // the failure log, when Resolved is not empty
+}
+
+// ResolvedFailure is one failure-log entry a command resolved.
+type ResolvedFailure struct {
+	ID      string `json:"id"`
+	Summary string `json:"summary"`
+}
+
+// Mark is MarkStep that also resolves, when status is done, the failures
+// recorded against the step (SPEC §5.6), under the one workspace lock.
+// The failure log is read before the plan is written, so a log that
+// cannot be edited leaves both files as they were.
+func Mark(w *workspace.Workspace, number string, status spec.StepStatus, reason string) (*MarkResult, error) {
 	if err := spec.CheckArg("--reason", reason); err != nil {
 		return nil, err
 	}
@@ -31,11 +58,121 @@ func MarkStep(w *workspace.Workspace, number string, status spec.StepStatus, rea
 	if err != nil {
 		return nil, err
 	}
+	var logOut []byte
+	res := &MarkResult{}
+	if status == spec.StepDone {
+		res.LogPath = failureLogPath(w)
+		logSrc, err := readForEdit(w, res.LogPath, true)
+		if err != nil {
+			return nil, err
+		}
+		entries, err := markdown.ParseFailureLog(res.LogPath, logSrc)
+		if err != nil {
+			return nil, err
+		}
+		var which []int
+		for i, e := range entries {
+			if e.Step == number && !e.IsResolved() {
+				which = append(which, i)
+				res.Resolved = append(res.Resolved, ResolvedFailure{ID: spec.FailureID(i), Summary: e.Summary})
+			}
+		}
+		if len(which) > 0 {
+			if logOut, err = markdown.ResolveFailures(res.LogPath, logSrc, which, resolution(w, "step "+number+" marked done")); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if err := w.WriteStateFile(rel, out); err != nil {
 		return nil, err
 	}
-	plan, _ := markdown.ParsePlan(rel, out)
-	return plan, nil
+	if logOut != nil {
+		if err := w.WriteStateFile(res.LogPath, logOut); err != nil {
+			return nil, err
+		}
+	}
+	res.Plan, _ = markdown.ParsePlan(rel, out)
+	return res, nil
+}
+
+// resolution is a Resolved field's value (SPEC §5.6): the workspace
+// clock's time, then how.
+func resolution(w *workspace.Workspace, how string) string {
+	return w.Now().UTC().Format(time.RFC3339) + " — " + how
+}
+
+// failureLogPath is the failure log in use: ctxgit's, or the skill's
+// fallback when only that exists, so there is always one log.
+func failureLogPath(w *workspace.Workspace) string {
+	rel := w.Config.Paths.FailureLog
+	if _, err := os.Stat(w.Path(rel)); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(w.Path(w.Config.Paths.FailureLogFallback)); err == nil {
+			rel = w.Config.Paths.FailureLogFallback
+		}
+	}
+	return rel
+}
+
+// ResolveResult is what ResolveFailure did: the entry (nil when none was
+// left to resolve), and whether it was resolved already (then nothing was
+// written).
+type ResolveResult struct {
+	Failure         *ResolvedFailure
+	AlreadyResolved bool
+	Path            string
+}
+
+// ResolveFailure marks the failure-log entry id (SPEC §5.6: f_NNN or its
+// number) resolved; with id "", the newest entry not resolved. An id the
+// log does not have is a usage error naming the log and the id; an entry
+// resolved already is left as it is.
+func ResolveFailure(w *workspace.Workspace, id string) (*ResolveResult, error) {
+	lock, err := w.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
+	rel := failureLogPath(w)
+	src, err := readForEdit(w, rel, true)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := markdown.ParseFailureLog(rel, src)
+	if err != nil {
+		return nil, err
+	}
+	i := -1
+	if strings.TrimSpace(id) == "" {
+		for j := len(entries) - 1; j >= 0; j-- {
+			if !entries[j].IsResolved() {
+				i = j
+				break
+			}
+		}
+		if i < 0 {
+			// Nothing to do is no error: resolving is idempotent.
+			return &ResolveResult{Path: rel, AlreadyResolved: true}, nil
+		}
+	} else {
+		n, ok := spec.ParseFailureID(id)
+		if !ok {
+			return nil, spec.Usage("%s: failure id %q: want f_NNN or its number", rel, id)
+		}
+		if n >= len(entries) {
+			return nil, spec.Usage("%s: no failure %s (the log has %d)", rel, spec.FailureID(n), len(entries))
+		}
+		i = n
+	}
+	res := &ResolveResult{Path: rel, Failure: &ResolvedFailure{ID: spec.FailureID(i), Summary: entries[i].Summary}}
+	if entries[i].IsResolved() {
+		res.AlreadyResolved = true
+		return res, nil
+	}
+	out, err := markdown.ResolveFailures(rel, src, []int{i}, resolution(w, "marked resolved"))
+	if err != nil {
+		return nil, err
+	}
+	return res, w.WriteStateFile(rel, out)
 }
 
 // Decide appends a decision, stamped with the workspace clock.
@@ -75,40 +212,61 @@ func Decide(w *workspace.Workspace, what, why string) (*spec.Decision, error) {
 // Fail appends a failure-log entry. It writes to the skill's fallback log
 // when that is the one in use, so there is always one log.
 func Fail(w *workspace.Workspace, e spec.FailureEntry) (*spec.FailureEntry, string, error) {
+	r, err := RecordFailure(w, e)
+	if err != nil {
+		return nil, "", err
+	}
+	return r.Failure, r.Path, nil
+}
+
+// Recorded is a failure-log entry RecordFailure appended: the entry as
+// read back, its id (SPEC §5.6) and the log's path.
+type Recorded struct {
+	Failure *spec.FailureEntry
+	ID      string
+	Path    string
+}
+
+// RecordFailure is Fail with the new entry's id.
+func RecordFailure(w *workspace.Workspace, e spec.FailureEntry) (*Recorded, error) {
 	if strings.TrimSpace(e.Summary) == "" {
-		return nil, "", spec.Usage("a failure needs a summary")
+		return nil, spec.Usage("a failure needs a summary")
 	}
 	if err := spec.CheckArg("the failure", e.Summary+e.Lesson+e.Body); err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	lock, err := w.Lock()
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	defer lock.Unlock()
-	rel := w.Config.Paths.FailureLog
-	if _, err := os.Stat(w.Path(rel)); errors.Is(err, fs.ErrNotExist) {
-		if _, err := os.Stat(w.Path(w.Config.Paths.FailureLogFallback)); err == nil {
-			rel = w.Config.Paths.FailureLogFallback
-		}
-	}
+	rel := failureLogPath(w)
 	src, err := readForEdit(w, rel, true)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	if _, err := markdown.ParseFailureLog(rel, src); err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	e.When = w.Now()
+	if e.Step == "" {
+		// Recorded against the step in hand, so marking it done resolves
+		// the entry (SPEC §5.6).
+		if p := w.ReadState().Plan; p != nil {
+			if cur := p.Current(); cur != nil {
+				e.Step = cur.Number
+			}
+		}
+	}
 	out := markdown.AppendFailure(src, e)
 	if err := w.WriteStateFile(rel, out); err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	entries, err := markdown.ParseFailureLog(rel, out)
 	if err != nil || len(entries) == 0 {
-		return &e, rel, err
+		return &Recorded{Failure: &e, ID: spec.FailureID(0), Path: rel}, err
 	}
-	return &entries[len(entries)-1], rel, nil
+	return &Recorded{Failure: &entries[len(entries)-1], ID: spec.FailureID(len(entries) - 1), Path: rel}, nil
 }
 
 // readForEdit reads a state file about to be changed; a missing file is

@@ -209,6 +209,8 @@ func PeekStatus(w *workspace.Workspace, session string) string {
 	switch {
 	case err == nil && !task.Exists:
 		return ""
+	case err == nil && len(task.Missing) == 1 && task.Missing[0] == "goal (empty)":
+		return workspace.StatusNoGoal
 	case err != nil || len(task.Missing) > 0:
 		return workspace.StatusMissingState
 	case task.State.IsDone():

@@ -12,3 +12,11 @@ func IndexDecodes() int64 { return indexDecodes.Load() }
 // ListedDirs is how many directories a snapshot read from the disk rather
 // than from the stat cache.
 func ListedDirs(r *SnapshotResult) int { return r.listed }
+
+// SetMaxListing sets the cap on what ctxgit reads of git ls-remote's
+// output, returning the old one.
+func SetMaxListing(n int64) int64 {
+	old := maxListing
+	maxListing = n
+	return old
+}

@@ -11,6 +11,7 @@ func setDeathSignal(*syscall.SysProcAttr) {}
 
 // runGit runs git. macOS cannot set another process's resource limits
 // (no prlimit), and does not enforce RLIMIT_DATA or RLIMIT_AS on its own
-// allocations: the bound on git there is its timeout (docs/design.md,
+// allocations: what bounds git there is its timeout, and what bounds
+// ctxgit the cap on what it reads of git's output (docs/design.md,
 // "Transports").
 func runGit(cmd *exec.Cmd, _ uint64) error { return cmd.Run() }

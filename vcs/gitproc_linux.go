@@ -13,7 +13,8 @@ import (
 // helpers see their pipes close.
 func setDeathSignal(a *syscall.SysProcAttr) { a.Pdeathsig = syscall.SIGTERM }
 
-// runGit runs git with its memory bounded: RLIMIT_DATA (heap and private
+// runGit runs git with its memory bounded (unless memory is
+// noMemoryLimit): RLIMIT_DATA (heap and private
 // writable mappings, not the pack files git maps read-only), set with
 // prlimit as soon as git has started, before it reads its config and
 // starts a remote helper, which inherits it.
@@ -26,6 +27,9 @@ func runGit(cmd *exec.Cmd, memory uint64) error {
 	defer runtime.UnlockOSThread()
 	if err := cmd.Start(); err != nil {
 		return err
+	}
+	if memory == noMemoryLimit {
+		return cmd.Wait()
 	}
 	lim := unix.Rlimit{Cur: memory, Max: memory}
 	if err := unix.Prlimit(cmd.Process.Pid, unix.RLIMIT_DATA, &lim, nil); err != nil && err != unix.ESRCH {

@@ -25,7 +25,8 @@ func stopGit(cmd *exec.Cmd) error { return cmd.Process.Kill() }
 func killGroup(*exec.Cmd) {}
 
 // runGit runs git inside a job object that bounds the memory of git and
-// every process it starts (JOB_OBJECT_LIMIT_JOB_MEMORY) and kills them
+// every process it starts (JOB_OBJECT_LIMIT_JOB_MEMORY, unless memory is
+// noMemoryLimit) and kills them
 // all when its last handle closes (JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE):
 // when git is done, or when ctxgit dies, whatever way.
 func runGit(cmd *exec.Cmd, memory uint64) error {
@@ -36,9 +37,12 @@ func runGit(cmd *exec.Cmd, memory uint64) error {
 	defer windows.CloseHandle(job)
 	info := windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION{
 		BasicLimitInformation: windows.JOBOBJECT_BASIC_LIMIT_INFORMATION{
-			LimitFlags: windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE | windows.JOB_OBJECT_LIMIT_JOB_MEMORY,
+			LimitFlags: windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE,
 		},
-		JobMemoryLimit: uintptr(memory),
+	}
+	if memory != noMemoryLimit {
+		info.BasicLimitInformation.LimitFlags |= windows.JOB_OBJECT_LIMIT_JOB_MEMORY
+		info.JobMemoryLimit = uintptr(memory)
 	}
 	if _, err := windows.SetInformationJobObject(job, windows.JobObjectExtendedLimitInformation,
 		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info))); err != nil {

@@ -90,7 +90,7 @@ func connectGit(e *Endpoint, opts ConnectOptions) (Remote, error) {
 		// of objects a push sends (docs/cli.md#push).
 		patterns = append(patterns, "refs/heads/*")
 	}
-	out, err := r.run(nil, MaxAdvertisement, append([]string{"ls-remote", "--", listAt}, patterns...)...)
+	out, err := r.run(nil, maxListing, append([]string{"ls-remote", "--", listAt}, patterns...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -101,6 +101,9 @@ func connectGit(e *Endpoint, opts ConnectOptions) (Remote, error) {
 	r.refs = refs
 	return r, nil
 }
+
+// maxListing is MaxAdvertisement, lowered by the test of the cap.
+var maxListing int64 = MaxAdvertisement
 
 // RefsPrefixCtxgit is the prefix of every ref ctxgit shares.
 const RefsPrefixCtxgit = "refs/ctxgit/"

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/internal/durable"
@@ -124,6 +125,35 @@ func (g *GitStore) HasObject(h Hash) (bool, error) {
 	return false, nil
 }
 
+// hasFreshened is HasObject for a writer about to store h: an object
+// found is also re-timestamped, as git's write path does
+// (freshen_loose_object, freshen_packed_object), so that a `git gc`
+// pruning unreachable objects older than its expiry does not take an old
+// object a checkpoint is reusing before the checkpoint's ref points at it
+// (docs/design.md, "Checkpoints beside git gc"). A loose object gets its own mtime set, a
+// packed one its pack's, once per pack per store. An object that cannot
+// be freshened (a read-only alternate, another user's file) counts as
+// absent, so the writer stores a copy of its own, as git does.
+func (g *GitStore) hasFreshened(h Hash) (bool, error) {
+	idxs, err := g.packIndexes()
+	if err != nil {
+		return false, err
+	}
+	now := time.Now()
+	for _, idx := range idxs {
+		if idx.contains(h) && idx.freshen(now) {
+			return true, nil
+		}
+	}
+	for _, dir := range append([]string{g.objDir}, g.altDirs...) {
+		p := loosePath(dir, h)
+		if _, err := os.Lstat(p); err == nil && os.Chtimes(p, now, now) == nil {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // packIndexes loads every pack index of the repository and its
 // alternates. A pack that fails git's checks (verifyPack) is left out, so
 // its objects count as absent and a checkpoint writes them again; doctor
@@ -218,7 +248,7 @@ func (g *GitStore) readObject(h Hash) (ObjectType, []byte, error) {
 // WriteObject implements Store.
 func (g *GitStore) WriteObject(t ObjectType, data []byte) (Hash, error) {
 	h := HashObject(t, data)
-	if ok, err := g.HasObject(h); err != nil || ok {
+	if ok, err := g.hasFreshened(h); err != nil || ok {
 		return h, err
 	}
 	return h, g.writeLoose(h, t, data)
@@ -279,7 +309,7 @@ func (g *GitStore) WriteBlobFrom(r io.Reader, size int64) (Hash, error) {
 	}
 	var h Hash
 	d.Sum(h[:0])
-	if ok, err := g.HasObject(h); err != nil || ok {
+	if ok, err := g.hasFreshened(h); err != nil || ok {
 		f.Close()
 		os.Remove(tmp)
 		return h, err
@@ -472,7 +502,7 @@ func (b *gitBatch) Add(t ObjectType, data []byte) (Hash, error) {
 		return h, nil
 	}
 	b.mu.Unlock()
-	if ok, err := b.store.HasObject(h); err != nil || ok {
+	if ok, err := b.store.hasFreshened(h); err != nil || ok {
 		return h, err
 	}
 

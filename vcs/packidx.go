@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
+	"time"
 )
 
 // packIndex reads a pack's .idx straight from its bytes: a fanout lookup
@@ -24,6 +26,22 @@ type packIndex struct {
 	offsets int // v2: offset of the 32-bit offset table; v1: unused
 	large   int // v2: offset of the 64-bit offset table
 	version int
+	// freshened is set once the pack's mtime was brought to now
+	// (hasFreshened), as git's packed_git.freshened.
+	freshened atomic.Bool
+}
+
+// freshen sets the pack's mtime to now, once: it reports whether the pack
+// is fresh, false when its time cannot be set.
+func (idx *packIndex) freshen(now time.Time) bool {
+	if idx.freshened.Load() {
+		return true
+	}
+	if os.Chtimes(idx.pack, now, now) != nil {
+		return false
+	}
+	idx.freshened.Store(true)
+	return true
 }
 
 var idxMagic = []byte{0xff, 't', 'O', 'c'}

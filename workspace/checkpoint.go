@@ -509,7 +509,7 @@ func (w *Workspace) buildCheckpoint(opts CheckpointOptions, st *State, prev *spe
 		cp.Metacog.LastFailureType = string(f.Type)
 		cp.Metacog.LastFailureAction = string(f.Action)
 	}
-	cp.Metacog.LastToolFailure = unloggedToolFailure(opts.ToolFailure, st.LastFailure())
+	cp.Metacog.LastToolFailure = unloggedToolFailure(opts.ToolFailure, st.Failures)
 	cp.Metacog.FailureCount = len(st.Failures)
 	cp.Metacog.SelfModelAge = ageText(st.SelfModelAge)
 	cp.Metacog.EnvModelAge = ageText(st.EnvModelAge)

@@ -469,6 +469,8 @@ func statusSentence(token string) string {
 		return "Status: OK, go on."
 	case StatusMissingState:
 		return "Status: there is no usable task state; rebuild it before the next major action."
+	case StatusNoGoal:
+		return "Status: the task state has no goal yet; its next action and the last failure below still hold."
 	case StatusHalt:
 		return "Status: the context is at its limit; save state and stop."
 	case StatusComplete:

@@ -34,12 +34,15 @@ type State struct {
 	Problems []error
 }
 
-// LastFailure is the newest failure-log entry, or nil.
+// LastFailure is the last failure (SPEC §5.1): the newest failure-log
+// entry not resolved (SPEC §5.6), or nil when every entry is.
 func (s *State) LastFailure() *spec.FailureEntry {
-	if len(s.Failures) == 0 {
-		return nil
+	for i := len(s.Failures) - 1; i >= 0; i-- {
+		if !s.Failures[i].IsResolved() {
+			return &s.Failures[i]
+		}
 	}
-	return &s.Failures[len(s.Failures)-1]
+	return nil
 }
 
 // ReadState reads the plan, failure log, decisions log and model ages.

@@ -19,6 +19,12 @@ const (
 	StatusMissingState = "STATUS:MISSING_STATE"
 	StatusHalt         = "STATUS:HALT_CONTEXT_LIMIT"
 	StatusComplete     = "STATUS:COMPLETE"
+	// StatusNoGoal is no token of its own: it is STATUS:MISSING_STATE for
+	// a task state that lacks only its goal (one `state set` or `fail`
+	// created where no plan names a goal), which a recovery block words
+	// apart (SPEC §12.2) so the agent keeps the next action and failure
+	// it saved rather than rebuild a state that is there.
+	StatusNoGoal = "STATUS:MISSING_STATE (goal)"
 )
 
 // TaskRead is the task state as found on disk.

@@ -10,17 +10,25 @@ import (
 )
 
 // unloggedToolFailure is the transcript's newest failing tool call f as a
-// checkpoint keeps it (SPEC §8.3): nil when the failure log's newest entry
-// is as new as f, or names f's command or error line (the agent logged
-// it), or when f has no time and the log has an entry to compare with.
-func unloggedToolFailure(f *spec.ToolFailure, logged *spec.FailureEntry) *spec.ToolFailure {
+// checkpoint keeps it (SPEC §8.3): nil when the failure log's newest entry,
+// resolved or not, is as new as f, or names f's command or error line (the
+// agent logged it), when an entry was resolved since f (the agent dealt
+// with it: a resolved failure must not come back as a tool call), or when
+// f has no time and the log has an entry to compare with.
+func unloggedToolFailure(f *spec.ToolFailure, log []spec.FailureEntry) *spec.ToolFailure {
 	if f == nil || f.Tool == "" && f.Target == "" && f.Error == "" {
 		return nil
 	}
-	if logged != nil {
+	if len(log) > 0 {
+		logged := &log[len(log)-1]
 		at, err := time.Parse(time.RFC3339, f.At)
 		if err != nil || !logged.When.IsZero() && !at.After(logged.When) {
 			return nil
+		}
+		for _, e := range log {
+			if !e.ResolvedAt.IsZero() && !at.After(e.ResolvedAt) {
+				return nil
+			}
 		}
 		for _, s := range []string{f.Target, f.Error} {
 			if s = strings.TrimSpace(s); len(s) >= 8 && strings.Contains(logged.Body+"\n"+logged.Summary, s) {

@@ -19,19 +19,28 @@ func TestUnloggedToolFailure(t *testing.T) {
 	tests := []struct {
 		name   string
 		f      *spec.ToolFailure
-		logged *spec.FailureEntry
+		logged []spec.FailureEntry
 		kept   bool
 	}{
 		{"no failure", nil, nil, false},
 		{"empty log", f, nil, true},
 		{"empty log, no time", &noTime, nil, true},
-		{"logged before", f, &spec.FailureEntry{When: at.Add(-time.Minute), Summary: "flaky network"}, true},
-		{"logged the same second", f, &spec.FailureEntry{When: at, Summary: "x"}, false},
-		{"logged after", f, &spec.FailureEntry{When: at.Add(time.Minute), Summary: "x"}, false},
-		{"no time to compare", &noTime, &spec.FailureEntry{When: at.Add(-time.Hour)}, false},
-		{"the log names the command", f, &spec.FailureEntry{Body: "Ran go test ./billing/... and it failed"}, false},
-		{"the log names the error", f, &spec.FailureEntry{Summary: "--- FAIL: TestSplit (0.00s) again"}, false},
-		{"an undated entry about something else", f, &spec.FailureEntry{Summary: "flaky network"}, true},
+		{"logged before", f, []spec.FailureEntry{{When: at.Add(-time.Minute), Summary: "flaky network"}}, true},
+		{"logged the same second", f, []spec.FailureEntry{{When: at, Summary: "x"}}, false},
+		{"logged after", f, []spec.FailureEntry{{When: at.Add(time.Minute), Summary: "x"}}, false},
+		{"no time to compare", &noTime, []spec.FailureEntry{{When: at.Add(-time.Hour)}}, false},
+		{"the log names the command", f, []spec.FailureEntry{{Body: "Ran go test ./billing/... and it failed"}}, false},
+		{"the log names the error", f, []spec.FailureEntry{{Summary: "--- FAIL: TestSplit (0.00s) again"}}, false},
+		{"an undated entry about something else", f, []spec.FailureEntry{{Summary: "flaky network"}}, true},
+		// SPEC §5.6: a resolved entry still counts as logged, and a
+		// resolution since the call means the agent dealt with it.
+		{"logged, then resolved", f, []spec.FailureEntry{{When: at, Summary: "x", Resolved: "2026-11-22T10:05:00Z — step 2 marked done", ResolvedAt: at.Add(5 * time.Minute)}}, false},
+		{"an older entry resolved since", f, []spec.FailureEntry{
+			{When: at.Add(-time.Hour), Summary: "flaky network", ResolvedAt: at.Add(time.Minute), Resolved: "later"},
+			{When: at.Add(-time.Minute), Summary: "other"}}, false},
+		{"an older entry resolved before", f, []spec.FailureEntry{
+			{When: at.Add(-time.Hour), Summary: "flaky network", ResolvedAt: at.Add(-time.Minute), Resolved: "earlier"},
+			{When: at.Add(-time.Minute), Summary: "other"}}, true},
 	}
 	for _, tc := range tests {
 		got := unloggedToolFailure(tc.f, tc.logged)

@@ -32,3 +32,8 @@ var vcsExitRules = []spec.ExitRule{
 // ExitCode is the exit status for err by the sentinel it wraps: spec's
 // error kinds and vcs's sentinels in one mapping.
 func ExitCode(err error) int { return spec.ExitCode(err, vcsExitRules...) }
+
+// RunGitAttached runs git for `ctxgit git`: in its own process group
+// where the terminal allows, dying with ctxgit and stopped when ctx is
+// done, with the caller's stdin and stdout and no other bound.
+var RunGitAttached = vcs.RunGitAttached

@@ -15,16 +15,20 @@ func (a *app) failCommand() *cli.Command {
 	for _, t := range spec.FailureTypes {
 		types = append(types, string(t))
 	}
-	return args("SUMMARY").command(&cli.Command{
+	return args("SUMMARY|ID?").command(&cli.Command{
 		Name:  "fail",
-		Usage: "record a failure in the failure log",
+		Usage: "record a failure in the failure log, or mark one resolved",
 		Flags: []cli.Flag{rootFlag, jsonFlag,
+			&cli.BoolFlag{Name: "resolved", Usage: "mark failure ID (f_NNN or its number; default: the newest not resolved) resolved"},
 			&cli.StringFlag{Name: "type", Usage: "one of " + strings.Join(types, ", ") + " (default: none, an unclassified failure)"},
 			&cli.StringFlag{Name: "action", Usage: "Retry, Pivot, Escalate or Abort (default: none chosen yet)"},
 			&cli.StringFlag{Name: "lesson", Usage: "what to remember"},
 			&cli.StringFlag{Name: "details", Usage: "more text for the entry"},
 		},
 		Action: func(c *cli.Context) error {
+			if c.Bool("resolved") {
+				return a.resolveFailure(c)
+			}
 			// Both are optional, so the one-line `ctxgit fail "…"` the
 			// onboarding card teaches records an unclassified entry
 			// (SPEC §5.2); one given must be known.
@@ -45,23 +49,61 @@ func (a *app) failCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			e, path, err := taskstate.Fail(w, spec.FailureEntry{Summary: c.Args().First(), Type: t, Action: act, Lesson: c.String("lesson"), Body: c.String("details")})
+			r, err := taskstate.RecordFailure(w, spec.FailureEntry{Summary: c.Args().First(), Type: t, Action: act, Lesson: c.String("lesson"), Body: c.String("details")})
 			if err != nil {
 				return err
 			}
 			if c.Bool("json") {
-				return a.printJSON(failResult{Failure: e, Path: path})
+				return a.printJSON(failResult{Failure: r.Failure, ID: r.ID, Path: r.Path})
 			}
-			fmt.Fprintf(a.stdout, "failure recorded in %s (%s)\n", path, failureKind(e))
+			fmt.Fprintf(a.stdout, "failure %s recorded in %s (%s)\n", r.ID, r.Path, failureKind(r.Failure))
 			return nil
 		},
 	})
 }
 
+// resolveFailure is `ctxgit fail --resolved [ID]` (SPEC §5.6).
+func (a *app) resolveFailure(c *cli.Context) error {
+	for _, f := range []string{"type", "action", "lesson", "details"} {
+		if c.IsSet(f) {
+			return spec.Usage("--resolved takes no --%s", f)
+		}
+	}
+	w, err := a.open(c)
+	if err != nil {
+		return err
+	}
+	r, err := taskstate.ResolveFailure(w, c.Args().First())
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		return a.printJSON(resolveResult{AlreadyResolved: r.AlreadyResolved, Failure: r.Failure, Path: r.Path})
+	}
+	if r.Failure == nil {
+		fmt.Fprintf(a.stdout, "no failure in %s is left to resolve\n", r.Path)
+		return nil
+	}
+	if r.AlreadyResolved {
+		fmt.Fprintf(a.stdout, "%s in %s was already resolved: %s\n", r.Failure.ID, r.Path, oneLine(r.Failure.Summary))
+		return nil
+	}
+	fmt.Fprintf(a.stdout, "resolved %s in %s: %s\n", r.Failure.ID, r.Path, oneLine(r.Failure.Summary))
+	return nil
+}
+
 // failResult is `ctxgit fail --json`.
 type failResult struct {
 	Failure *spec.FailureEntry `json:"failure"`
+	ID      string             `json:"id"`
 	Path    string             `json:"path"`
+}
+
+// resolveResult is `ctxgit fail --resolved --json`.
+type resolveResult struct {
+	AlreadyResolved bool                       `json:"already_resolved"`
+	Failure         *taskstate.ResolvedFailure `json:"failure"`
+	Path            string                     `json:"path"`
 }
 
 // failureKind is "TYPE → ACTION" for the confirmation line, naming what

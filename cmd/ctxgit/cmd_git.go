@@ -51,10 +51,10 @@ func (a *app) gitCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			cmd := exec.Command(git, args...)
-			cmd.Stdin, cmd.Stdout, cmd.Stderr = a.stdin, a.stdout, a.stderr
-			cmd.Env = gitEnviron(os.Environ(), vars)
-			err = cmd.Run()
+			// Bounded as ctxgit's other git children (its group, its
+			// death with ctxgit, stopped on ctxgit's Ctrl-C or SIGTERM),
+			// while the person's terminal stays git's.
+			err = workspace.RunGitAttached(c.Context, git, args, gitEnviron(os.Environ(), vars), a.stdin, a.stdout, a.stderr)
 			var ee *exec.ExitError
 			switch {
 			case err == nil:

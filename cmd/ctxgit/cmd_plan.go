@@ -60,14 +60,23 @@ func (a *app) planCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				plan, err := taskstate.MarkStep(w, c.Args().Get(0), status, c.String("reason"))
+				r, err := taskstate.Mark(w, c.Args().Get(0), status, c.String("reason"))
 				if err != nil {
 					return err
 				}
 				if c.Bool("json") {
-					return a.printJSON(planMarkResult{Path: w.Config.Paths.Plan, Plan: plan})
+					resolved := r.Resolved
+					if resolved == nil {
+						resolved = []taskstate.ResolvedFailure{}
+					}
+					return a.printJSON(planMarkResult{Path: w.Config.Paths.Plan, Plan: r.Plan, Resolved: resolved})
 				}
-				a.printPlan(plan)
+				a.printPlan(r.Plan)
+				// Done resolves the step's failures (SPEC §5.6): say which,
+				// so the agent knows they left the recovery block.
+				for _, f := range r.Resolved {
+					fmt.Fprintf(a.stdout, "resolved %s in %s: %s\n", f.ID, r.LogPath, oneLine(f.Summary))
+				}
 				return nil
 			},
 		})},
@@ -123,6 +132,7 @@ type planResult struct {
 
 // planMarkResult is `ctxgit plan mark --json`.
 type planMarkResult struct {
-	Path string     `json:"path"`
-	Plan *spec.Plan `json:"plan"`
+	Path     string                      `json:"path"`
+	Plan     *spec.Plan                  `json:"plan"`
+	Resolved []taskstate.ResolvedFailure `json:"resolved"`
 }

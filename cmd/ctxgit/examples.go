@@ -22,7 +22,7 @@ var commandExamples = map[string][]string{
 	"report":     {"ctxgit report > pr.md", "ctxgit report --since cp_004"},
 	"plan":       {"ctxgit plan", "ctxgit plan mark 2 done", "ctxgit plan mark 3 failed --reason 'API gone'"},
 	"decide":     {"ctxgit decide 'Keep the v1 ledger read-only' --why 'rollback stays possible'"},
-	"fail":       {"ctxgit fail 'Dual write lost events' --type Logic/Approach --action Pivot --lesson 'batch writes'"},
+	"fail":       {"ctxgit fail 'Dual write lost events' --type Logic/Approach --action Pivot --lesson 'batch writes'", "ctxgit fail --resolved", "ctxgit fail --resolved f_002"},
 	"ensure":     {"ctxgit ensure --goal 'migrate billing to the new ledger'"},
 	"status":     {"ctxgit status", "ctxgit status --tokens 150000 --window 200000", "ctxgit status --pressure 0.72 --json"},
 	"resume":     {"ctxgit resume --override --reason 'window raised to 1M'"},

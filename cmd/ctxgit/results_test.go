@@ -14,7 +14,7 @@ import (
 // order of their own.)
 func TestResultFieldsKeepSortedKeys(t *testing.T) {
 	for _, v := range []any{
-		checkpointRef{}, checkpointResult{}, decideResult{}, diffResult{}, failResult{}, gaugeResult{}, initResult{}, uninstallResult{},
+		checkpointRef{}, checkpointResult{}, decideResult{}, diffResult{}, failResult{}, resolveResult{}, gaugeResult{}, initResult{}, uninstallResult{},
 		logEntry{}, planResult{}, planMarkResult{}, pruneResult{}, repackResult{}, recoverResult{}, reportResult{},
 		reportPlan{}, checklistStep{}, restoreResult{}, resumeResult{}, showResult{}, stateResult{}, stateFieldResult{},
 		statusResult{}, summaryResult{}, syncResult{}, syncRef{}, taskChange{}, doctorResult{},
