@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -76,12 +77,29 @@ func (s *Server) MCP() *mcp.Server { return s.srv }
 
 // Run serves on t until the client goes (EOF on stdio) or ctx ends.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	err := s.srv.Run(ctx, t)
-	if err == nil || errors.Is(err, context.Canceled) || ctx.Err() != nil {
+	err := s.srv.Run(ctx, drained{t})
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case err == nil || errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		return nil
+	case errors.As(err, &syntax) || errors.As(err, &typ):
+		// The SDK ends the connection on a line it cannot read.
+		return spec.Invalid("a message from the MCP client is not JSON-RPC: %v", err)
 	}
 	return err
 }
+
+// ServeIO serves over a byte stream, one JSON-RPC message a line: stdin
+// and stdout for `ctxgit mcp`. It ends at the end of input, once every
+// request read is answered.
+func (s *Server) ServeIO(ctx context.Context, r io.Reader, w io.Writer) error {
+	return s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopCloser{w}})
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
 
 // call is one tool call's workspace and session.
 type call struct {
@@ -170,18 +188,7 @@ func toolError(w *workspace.Workspace, err error) error {
 	return errors.New("ctxgit: " + msg)
 }
 
-// asMap turns a JSON-able value into the object a schema-less tool output
 // is.
-func asMap(v any) (map[string]any, error) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	err = json.Unmarshal(data, &m)
-	return m, err
-}
-
 // lines joins text lines, each folded (SPEC §10.1).
 func lines(ls ...string) string {
 	for i, l := range ls {

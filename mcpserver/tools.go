@@ -374,7 +374,7 @@ func failureKind(e *spec.FailureEntry) string {
 // the recovery block of the newest checkpoint.
 func (s *Server) status(ctx context.Context, c *call, _ noArgs) (map[string]any, string, error) {
 	if s.opts.Overview != nil {
-		return s.opts.Overview(ctx, c.w, c.session, s.opts.Session != "")
+		return s.opts.Overview(ctx, c.w, s.opts.Session, s.opts.Session != "")
 	}
 	res, err := c.w.Recover(workspace.RecoverOptions{Session: c.session, SessionGiven: s.opts.Session != "", Peek: true, Force: true})
 	if err != nil {
