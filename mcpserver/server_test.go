@@ -505,3 +505,60 @@ func TestInstructionsTeachTools(t *testing.T) {
 		c.ok(name, a)
 	}
 }
+
+// TestPanicIsToolError: a handler that panics answers with a tool error
+// and the server goes on.
+func TestPanicIsToolError(t *testing.T) {
+	dir, env := newWorkspace(t)
+	s, err := New(Options{Root: dir, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	add(s, tool{name: "boom", read: true, description: "panics"}, func(context.Context, *call, noArgs) (stateGetResult, string, error) {
+		panic("kaboom")
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, ct := mcp.NewInMemoryTransports()
+	go s.Run(ctx, st)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "boom"})
+	if err != nil || !res.IsError || !strings.Contains(text(res), "ctxgit: internal error in boom: kaboom") {
+		t.Fatalf("boom: %v %+v", err, res)
+	}
+	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "plan"}); err != nil || res.IsError {
+		t.Fatalf("plan after a panic: %v %+v", err, res)
+	}
+}
+
+// TestEndOfInputAnswersEverything: requests written all at once and
+// the input closed still get their answers (the drained transport).
+func TestEndOfInputAnswersEverything(t *testing.T) {
+	dir, env := newWorkspace(t)
+	s, err := New(Options{Root: dir, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"decide","arguments":{"text":"one"}}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"checkpoint","arguments":{}}}
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"plan","arguments":{}}}
+`)
+	var out strings.Builder
+	if err := s.ServeIO(context.Background(), in, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{`"id":1,`, `"id":2,`, `"id":3,`, `"id":4,`} {
+		if !strings.Contains(out.String(), id) {
+			t.Errorf("no answer with %s in:\n%s", id, out.String())
+		}
+	}
+	if err := s.ServeIO(context.Background(), strings.NewReader("not json\n"), &out); err == nil || !strings.Contains(err.Error(), "not JSON-RPC") {
+		t.Errorf("garbage: %v", err)
+	}
+}
