@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
+	"io"
 	"sync"
 	"time"
 
@@ -76,3 +78,29 @@ func (d *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	return err
 }
+
+// maxMessage bounds one line of input, as the state files a checkpoint
+// reads are bounded: a client cannot make the server hold more.
+const maxMessage = 4 << 20
+
+// lineLimit fails a read once a line runs past maxMessage bytes.
+type lineLimit struct {
+	r    io.Reader
+	line int
+}
+
+func (l *lineLimit) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	for _, b := range p[:n] {
+		if b == '\n' {
+			l.line = 0
+			continue
+		}
+		if l.line++; l.line > maxMessage {
+			return 0, errTooLong
+		}
+	}
+	return n, err
+}
+
+var errTooLong = errors.New("message over 4 MiB")

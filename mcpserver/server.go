@@ -83,6 +83,8 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	switch {
 	case err == nil || errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		return nil
+	case errors.Is(err, errTooLong):
+		return spec.Invalid("a message from the MCP client is over %d MiB", maxMessage>>20)
 	case errors.As(err, &syntax) || errors.As(err, &typ):
 		// The SDK ends the connection on a line it cannot read.
 		return spec.Invalid("a message from the MCP client is not JSON-RPC: %v", err)
@@ -94,7 +96,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 // and stdout for `ctxgit mcp`. It ends at the end of input, once every
 // request read is answered.
 func (s *Server) ServeIO(ctx context.Context, r io.Reader, w io.Writer) error {
-	return s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopCloser{w}})
+	return s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(&lineLimit{r: r}), Writer: nopCloser{w}})
 }
 
 type nopCloser struct{ io.Writer }

@@ -562,3 +562,41 @@ func TestEndOfInputAnswersEverything(t *testing.T) {
 		t.Errorf("garbage: %v", err)
 	}
 }
+
+// TestResultFieldsKeepSortedKeys: the tools' structured results keep
+// their fields in sorted key order, as the CLI's --json results do.
+func TestResultFieldsKeepSortedKeys(t *testing.T) {
+	for _, v := range []any{
+		decideResult{}, failResult{}, planResult{}, stateSetResult{}, stateGetResult{}, checkpointResult{},
+		recoverResult{}, logEntry{}, logResult{}, showResult{}, checkpointRef{}, taskChange{}, diffResult{}, reportResult{},
+	} {
+		typ := reflect.TypeOf(v)
+		var keys []string
+		for i := range typ.NumField() {
+			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+			keys = append(keys, name)
+		}
+		if !sort.StringsAreSorted(keys) {
+			t.Errorf("%s: JSON keys %v are not in sorted order", typ.Name(), keys)
+		}
+	}
+}
+
+// TestMessageBound: a line over the bound ends the server with a clear
+// error instead of growing without end.
+func TestMessageBound(t *testing.T) {
+	dir, env := newWorkspace(t)
+	s, err := New(Options{Root: dir, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"decide","arguments":{"text":"` + strings.Repeat("x", maxMessage) + `"}}}` + "\n"
+	var out strings.Builder
+	err = s.ServeIO(context.Background(), strings.NewReader(long), &out)
+	if err == nil || err.Error() != "a message from the MCP client is over 4 MiB" {
+		t.Errorf("err %v", err)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, ".ctxgit", "decisions.md")); strings.Contains(string(data), "xxx") {
+		t.Error("the over-long decision was written")
+	}
+}

@@ -6,12 +6,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ctxgit/ctxgit/internal/wstest"
 )
 
 // TestMCPOverStdio runs the built binary as `ctxgit mcp`, a real stdio
@@ -98,6 +101,16 @@ func TestMCPOverStdio(t *testing.T) {
 	decisions := shown["checkpoint"].(map[string]any)["decisions"].([]any)
 	if len(decisions) != 1 || decisions[0].(map[string]any)["what"] != "Ship the MCP server" {
 		t.Errorf("show's decisions: %v", decisions)
+	}
+	// The read tools write nothing, anywhere in the workspace.
+	before := wstest.TreeFiles(t, dir)
+	for _, name := range []string{"status", "plan", "recover", "log", "show", "diff", "report"} {
+		if res := call(name, nil); res.IsError && name != "plan" {
+			t.Errorf("%s: %+v", name, res.Content[0])
+		}
+	}
+	if after := wstest.TreeFiles(t, dir); !reflect.DeepEqual(before, after) {
+		t.Error("a read tool changed the workspace")
 	}
 	bad := call("fail", map[string]any{"text": "x", "type": "Nonsense"})
 	if !bad.IsError || !strings.HasPrefix(bad.Content[0].(*mcp.TextContent).Text, `ctxgit: type "Nonsense": want one of `) {
