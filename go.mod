@@ -5,6 +5,9 @@ go 1.26.0
 require (
 	github.com/cpuguy83/go-md2man/v2 v2.0.7
 	github.com/go-git/go-git/v5 v5.19.3
+	// The official Model Context Protocol SDK: `ctxgit mcp` (mcpserver)
+	// speaks the protocol through it, and only mcpserver imports it.
+	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/urfave/cli/v2 v2.27.7
 	github.com/yuin/goldmark v1.8.7
@@ -15,7 +18,6 @@ require (
 
 require (
 	github.com/google/jsonschema-go v0.4.3 // indirect
-	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
 	github.com/pjbgf/sha1cd v0.7.0 // indirect
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
