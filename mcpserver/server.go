@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -191,10 +190,3 @@ func toolError(w *workspace.Workspace, err error) error {
 }
 
 // is.
-// lines joins text lines, each folded (SPEC §10.1).
-func lines(ls ...string) string {
-	for i, l := range ls {
-		ls[i] = safetext.Line(l)
-	}
-	return strings.Join(ls, "\n") + "\n"
-}

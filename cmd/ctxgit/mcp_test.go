@@ -28,7 +28,11 @@ func TestMCPOverStdio(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		exe += ".exe"
 	}
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", exe, ".")
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("go, to build ctxgit: %v", err)
+	}
+	build := exec.Command(goCmd, "build", "-o", exe, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
