@@ -22,6 +22,7 @@ var (
 	vcsGroup     = []string{"vcs"}
 	markdownPkg  = []string{"markdown"}
 	internalPkgs = []string{"internal"}
+	mcpGroup     = []string{"mcpserver"}
 )
 
 // layerRule says which imports the Go files under dir must not make.
@@ -45,15 +46,16 @@ var importExceptions = map[string]string{
 }
 
 var layerRules = []layerRule{
-	{"workspace", [][]string{hostGroup, featureGroup, taskGroup}, "workspace must not import host code, a feature package or the task-state contract", true, nil},
-	{"taskstate", [][]string{hostGroup, featureGroup}, "the task-state contract sits below host code and the feature packages, above workspace", true, nil},
+	{"mcpserver", [][]string{hostGroup}, "the MCP server is an adapter beside host code: what it needs of the hosts the command composes in", true, nil},
+	{"workspace", [][]string{hostGroup, featureGroup, taskGroup, mcpGroup}, "workspace must not import host code, a feature package or the task-state contract", true, nil},
+	{"taskstate", [][]string{hostGroup, featureGroup, mcpGroup}, "the task-state contract sits below host code and the feature packages, above workspace", true, nil},
 	{"cmd/ctxgit", [][]string{vcsGroup}, "the command reaches the store through workspace and the feature packages", true, nil},
-	{"host", [][]string{featureGroup}, "host code and the feature packages sit side by side; what both name lives in workspace", true, nil},
-	{"review", [][]string{hostGroup, without(featureGroup, "review")}, "a feature package imports no host code and no other feature", true, nil},
-	{"restore", [][]string{hostGroup, without(featureGroup, "restore")}, "a feature package imports no host code and no other feature", true, nil},
-	{"sharing", [][]string{hostGroup, without(featureGroup, "sharing")}, "a feature package imports no host code and no other feature", true, nil},
-	{"retention", [][]string{hostGroup, without(featureGroup, "retention")}, "a feature package imports no host code and no other feature", true, nil},
-	{"gitlink", [][]string{hostGroup, without(featureGroup, "gitlink")}, "a feature package imports no host code and no other feature", true, nil},
+	{"host", [][]string{featureGroup, mcpGroup}, "host code and the feature packages sit side by side; what both name lives in workspace", true, nil},
+	{"review", [][]string{hostGroup, mcpGroup, without(featureGroup, "review")}, "a feature package imports no host code and no other feature", true, nil},
+	{"restore", [][]string{hostGroup, mcpGroup, without(featureGroup, "restore")}, "a feature package imports no host code and no other feature", true, nil},
+	{"sharing", [][]string{hostGroup, mcpGroup, without(featureGroup, "sharing")}, "a feature package imports no host code and no other feature", true, nil},
+	{"retention", [][]string{hostGroup, mcpGroup, without(featureGroup, "retention")}, "a feature package imports no host code and no other feature", true, nil},
+	{"gitlink", [][]string{hostGroup, mcpGroup, without(featureGroup, "gitlink")}, "a feature package imports no host code and no other feature", true, nil},
 	{"vcs", [][]string{coreGroup, taskGroup, featureGroup, hostGroup, markdownPkg}, "vcs is below workspace and beside markdown", true, nil},
 	{"markdown", [][]string{coreGroup, taskGroup, featureGroup, hostGroup, vcsGroup}, "markdown is below workspace and beside vcs", true, nil},
 	{"spec", [][]string{coreGroup, taskGroup, featureGroup, hostGroup, vcsGroup, markdownPkg}, "spec imports nothing of ours", false, nil},
@@ -168,5 +170,47 @@ func TestDependencyRule(t *testing.T) {
 		if !excused[edge] {
 			t.Errorf("exception %q: no such import any more; drop it", edge)
 		}
+	}
+}
+
+// TestMCPImportedOnlyByItsCommand: the MCP SDK is imported only by
+// mcpserver, and mcpserver only by the mcp command's file (and tests), so
+// the hook path and every other command link none of it (ARCHITECTURE.md).
+func TestMCPImportedOnlyByItsCommand(t *testing.T) {
+	fset := token.NewFileSet()
+	seen := 0
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || d.Name() == ".git") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(path, ".."+string(filepath.Separator)))
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			sdk := strings.HasPrefix(p, "github.com/modelcontextprotocol/")
+			server := p == module+"mcpserver"
+			switch {
+			case sdk && strings.HasPrefix(rel, "mcpserver/"), server && rel == "cmd/ctxgit/cmd_mcp.go":
+				seen++
+			case sdk || server:
+				t.Errorf("%s imports %s: only mcpserver imports the MCP SDK, and only cmd/ctxgit/cmd_mcp.go imports mcpserver", rel, p)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen < 2 {
+		t.Errorf("found %d of the expected imports: the walk missed the module", seen)
 	}
 }

@@ -101,6 +101,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 			a.gitCommand(),
 			a.demoCommand(),
 			a.gitHookCommand(),
+			a.mcpCommand(),
 			a.versionCommand(),
 			a.completionCommand(),
 			a.manCommand(),

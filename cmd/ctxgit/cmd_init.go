@@ -20,6 +20,7 @@ func (a *app) initCommand() *cli.Command {
 			&cli.BoolFlag{Name: "local", Usage: "Claude Code: write .claude/settings.local.json (private) instead of settings.json"},
 			&cli.BoolFlag{Name: "uninstall", Usage: "with --host or --git-hooks: remove ctxgit's hooks only"},
 			&cli.BoolFlag{Name: "git-hooks", Usage: "install a prepare-commit-msg hook that links each commit to its checkpoint (Ctxgit-Checkpoint trailer)"},
+			&cli.BoolFlag{Name: "mcp", Usage: "with --host: add `ctxgit mcp` to the host's MCP config instead of its hooks; alone: print the entry for any other host"},
 		},
 		Action: func(c *cli.Context) error {
 			w, err := a.openToCreate(c)
@@ -32,7 +33,7 @@ func (a *app) initCommand() *cli.Command {
 				if len(hosts) == 0 && !gitHooks {
 					return spec.Usage("--uninstall needs --host or --git-hooks")
 				}
-				results, err := a.installHosts(w, hosts, c.Bool("local"), true, c.Bool("json"))
+				results, err := a.installFor(c, w, hosts, true)
 				if err != nil {
 					return err
 				}
@@ -58,10 +59,11 @@ func (a *app) initCommand() *cli.Command {
 				}
 				fmt.Fprintf(a.stdout, "checkpoints go to the %s\n", res.Store)
 			}
-			results, err := a.installHosts(w, hosts, c.Bool("local"), false, c.Bool("json"))
+			results, err := a.installFor(c, w, hosts, false)
 			if err != nil {
 				return err
 			}
+			a.printMCPSnippet(c, hosts)
 			gh, err := a.installGitHooks(c, w, gitHooks, false)
 			if err != nil {
 				return err

@@ -2,18 +2,12 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/taskstate"
 )
-
-var stepStatuses = map[string]spec.StepStatus{
-	"done": spec.StepDone, "in-progress": spec.StepInProgress, "in_progress": spec.StepInProgress,
-	"pending": spec.StepPending, "failed": spec.StepFailed,
-}
 
 func (a *app) planCommand() *cli.Command {
 	return args().command(&cli.Command{
@@ -25,23 +19,18 @@ func (a *app) planCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			st := w.ReadState()
-			for _, p := range st.Problems {
-				if fe, ok := p.(*spec.FileError); ok && fe.Path == st.PlanPath {
-					return p
-				}
-			}
-			if st.Plan == nil {
-				return spec.NotFound("%s does not exist", st.PlanPath)
+			plan, path, err := taskstate.ReadPlan(w)
+			if err != nil {
+				return err
 			}
 			if c.Bool("json") {
-				out := planResult{Path: st.PlanPath, Plan: st.Plan}
-				if cur := st.Plan.Current(); cur != nil {
+				out := planResult{Path: path, Plan: plan}
+				if cur := plan.Current(); cur != nil {
 					out.CurrentStep = &cur.Number
 				}
 				return a.printJSON(out)
 			}
-			a.printPlan(st.Plan)
+			a.printPlan(plan)
 			return nil
 		},
 		Subcommands: []*cli.Command{args("STEP", "STATUS").command(&cli.Command{
@@ -49,12 +38,9 @@ func (a *app) planCommand() *cli.Command {
 			Usage: "mark a step done, in-progress, pending or failed (only that line changes)",
 			Flags: []cli.Flag{rootFlag, jsonFlag, &cli.StringFlag{Name: "reason", Usage: "why it failed (for failed)"}},
 			Action: func(c *cli.Context) error {
-				status, ok := stepStatuses[c.Args().Get(1)]
-				if !ok {
-					return spec.Usage("status %q: want done, in-progress, pending or failed", c.Args().Get(1))
-				}
-				if status == spec.StepFailed && strings.TrimSpace(c.String("reason")) == "" {
-					return spec.Usage("marking a step failed needs --reason")
+				status, err := taskstate.ParseStepStatus(c.Args().Get(1), c.String("reason"))
+				if err != nil {
+					return err
 				}
 				w, err := a.open(c)
 				if err != nil {
@@ -83,43 +69,8 @@ func (a *app) planCommand() *cli.Command {
 	})
 }
 
-var statusMarks = map[spec.StepStatus]string{
-	spec.StepDone: "[x]", spec.StepInProgress: "[>]", spec.StepPending: "[ ]", spec.StepFailed: "[!]",
-}
-
 func (a *app) printPlan(p *spec.Plan) {
-	if p == nil {
-		return
-	}
-	if p.Title != "" {
-		fmt.Fprintf(a.stdout, "Plan: %s\n", oneLine(p.Title))
-	}
-	if p.Goal != "" {
-		fmt.Fprintf(a.stdout, "Goal: %s\n", oneLine(p.Goal))
-	}
-	if p.DoneWhen != "" {
-		fmt.Fprintf(a.stdout, "Done when: %s\n", oneLine(p.DoneWhen))
-	}
-	done, total := p.Progress()
-	fmt.Fprintf(a.stdout, "Steps: %d of %d done\n", done, total)
-	cur := p.Current()
-	for _, s := range p.Steps {
-		marker := "  "
-		if cur != nil && s.Number == cur.Number {
-			marker = "→ "
-		}
-		line := marker + statusMarks[s.Status] + " " + oneLine(s.Title())
-		if s.FailReason != "" {
-			line += " (failed: " + oneLine(s.FailReason) + ")"
-		}
-		if s.PivotTo != "" {
-			line += " → step " + oneLine(s.PivotTo)
-		}
-		fmt.Fprintln(a.stdout, line)
-	}
-	for _, o := range p.OpenItems {
-		fmt.Fprintf(a.stdout, "Open: %s\n", oneLine(o))
-	}
+	fmt.Fprint(a.stdout, taskstate.RenderPlan(p))
 }
 
 // planResult is `ctxgit plan --json`: current_step is null when no step

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -79,7 +80,7 @@ func (a *app) whereAction(c *cli.Context) error {
 		}
 		return err
 	}
-	v, err := a.buildWhere(c, w)
+	v, err := a.buildWhere(c.Context, w, c.String("session"), c.IsSet("session"))
 	if err != nil {
 		return err
 	}
@@ -93,17 +94,19 @@ func (a *app) whereAction(c *cli.Context) error {
 	return nil
 }
 
-func (a *app) buildWhere(c *cli.Context, w *workspace.Workspace) (*where, error) {
+// buildWhere is the view of the session named (with --session, or by the
+// MCP server's CTXGIT_SESSION), else of the current one (SPEC §6.3).
+func (a *app) buildWhere(ctx context.Context, w *workspace.Workspace, session string, named bool) (*where, error) {
 	v := &where{Root: w.Root}
 	if w.Repo != nil {
 		v.Branch = workspace.Branch(w)
 	}
-	choice, err := workspace.PickSession(w, spec.DefaultSession, c.IsSet("session"), true)
+	choice, err := workspace.PickSession(w, spec.DefaultSession, named, true)
 	if err != nil {
 		return nil, err
 	}
-	if c.IsSet("session") {
-		if choice, err = workspace.PickSession(w, c.String("session"), true, true); err != nil {
+	if named {
+		if choice, err = workspace.PickSession(w, session, true, true); err != nil {
 			return nil, err
 		}
 	}
@@ -150,7 +153,7 @@ func (a *app) buildWhere(c *cli.Context, w *workspace.Workspace) (*where, error)
 	v.NextAction = string(cp.Working.NextAction)
 	v.Newest = &whereCheckpoint{CheckpointID: cp.Meta.CheckpointID, Commit: head.Commit.String(), CreatedAt: cp.Meta.CreatedAt,
 		Trigger: cp.Meta.Trigger, ChangedSince: []string{}}
-	if changed, err := workspace.ChangedSince(w, c.Context, head); err == nil {
+	if changed, err := workspace.ChangedSince(w, ctx, head); err == nil {
 		v.Newest.ChangedSince = changed
 	}
 	return v, nil

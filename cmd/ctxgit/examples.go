@@ -11,7 +11,8 @@ import (
 // kept in one table so a command without examples is easy to see (and
 // TestEveryCommandHasExamples fails on it).
 var commandExamples = map[string][]string{
-	"init":       {"ctxgit init", "ctxgit init --host claude-code", "ctxgit init --host codex --uninstall", "ctxgit init --git-hooks"},
+	"init":       {"ctxgit init", "ctxgit init --host claude-code", "ctxgit init --host codex --uninstall", "ctxgit init --git-hooks", "ctxgit init --host claude-code --mcp"},
+	"mcp":        {"ctxgit mcp   # as an MCP host starts it", "ctxgit init --host cursor --mcp   # tell Cursor to start it"},
 	"why":        {"ctxgit why parse.go:12", "ctxgit why parse.go:10,20 --json"},
 	"git-hook":   {"ctxgit git-hook prepare-commit-msg .git/COMMIT_EDITMSG message   # as git's hook runs it"},
 	"checkpoint": {"ctxgit checkpoint -m 'parser half done'", "ctxgit checkpoint --next 'wire the CSV writer' --json"},
