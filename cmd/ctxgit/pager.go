@@ -73,18 +73,22 @@ func (a *app) startPager() {
 	if f, ok := a.stderr.(*os.File); ok {
 		cmd.Stderr = f
 	}
+	// Hold the signals before the pager exists, so no Ctrl-C falls
+	// between its start and the hold.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	in, err := cmd.StdinPipe()
 	if err == nil {
 		err = cmd.Start()
 	}
 	if err != nil {
+		signal.Stop(sig)
 		if named {
 			a.warn("pager %q did not start (%v): printing without it", name, err)
 		}
 		return
 	}
-	p := &pager{name: name, cmd: cmd, in: in, out: a.out.w, sig: make(chan os.Signal, 1)}
-	signal.Notify(p.sig, os.Interrupt, syscall.SIGTERM)
+	p := &pager{name: name, cmd: cmd, in: in, out: a.out.w, sig: sig}
 	a.pager = p
 	a.out.w = p
 }
