@@ -89,3 +89,27 @@ func anyReading(w *workspace.Workspace) bool {
 	fi, err := os.Stat(w.LocalPath(readingsDir))
 	return err == nil && fi.IsDir()
 }
+
+// ReadingMaxAge is how old the session's newest hook reading may be for
+// a checkpoint without a reading of its own (`ctxgit checkpoint`) to
+// record it as its context usage (SPEC §8).
+const ReadingMaxAge = 10 * time.Minute
+
+// RecentUsage is the session's newest hook reading as a checkpoint's
+// token usage, when it was taken at most ReadingMaxAge before the
+// workspace clock (not after it) and its source is one SPEC §8 names.
+func RecentUsage(w *workspace.Workspace, session string) (spec.TokenUsage, bool) {
+	r, ok := readReading(readingPath(w.Root, session))
+	if !ok || r.Value > 10 {
+		return spec.TokenUsage{}, false
+	}
+	if age := w.Env.Now().Sub(r.At); age < 0 || age > ReadingMaxAge {
+		return spec.TokenUsage{}, false
+	}
+	switch r.Source {
+	case "host", "transcript", "estimate":
+	default:
+		return spec.TokenUsage{}, false
+	}
+	return spec.TokenUsage{InputTokens: r.Tokens, ContextWindow: r.Window, Utilization: r.Value, Source: r.Source}, true
+}

@@ -3,7 +3,9 @@ package taskstate
 import (
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -48,5 +50,41 @@ func TestRecordedReading(t *testing.T) {
 	ForgetReading(w.Root, "s")
 	if _, ok := RecordedReading(w, "s"); ok || !anyReading(w) {
 		t.Fatalf("after ForgetReading: reading %v, any %v", ok, anyReading(w))
+	}
+}
+
+// SPEC §8, docs/cli.md#checkpoint: a manual checkpoint takes the newest
+// hook reading as its usage when it is at most ReadingMaxAge old, not
+// when older, from the future, or of a source a checkpoint cannot name.
+func TestRecentUsage(t *testing.T) {
+	w := plainWS(t, nil)
+	now := w.Now()
+	for _, tc := range []struct {
+		name   string
+		at     time.Time
+		source string
+		ok     bool
+	}{
+		{"fresh", now, "host", true},
+		{"at the limit", now.Add(-ReadingMaxAge), "transcript", true},
+		{"past the limit", now.Add(-ReadingMaxAge - time.Second), "host", false},
+		{"from the future", now.Add(time.Minute), "host", false},
+		{"unknown source", now, "guess", false},
+	} {
+		ForgetReading(w.Root, "s")
+		if err := RecordReading(w.Root, "s", Pressure{Value: 0.86, Known: true, Source: tc.source, Tokens: 172000, Window: 200000}, tc.at); err != nil {
+			t.Fatal(err)
+		}
+		u, ok := RecentUsage(w, "s")
+		if ok != tc.ok {
+			t.Fatalf("%s: RecentUsage ok = %v, want %v", tc.name, ok, tc.ok)
+		}
+		want := spec.TokenUsage{InputTokens: 172000, ContextWindow: 200000, Utilization: 0.86, Source: tc.source}
+		if ok && u != want {
+			t.Fatalf("%s: usage %+v, want %+v", tc.name, u, want)
+		}
+	}
+	if _, ok := RecentUsage(w, "other"); ok {
+		t.Fatal("a session without a reading has a usage")
 	}
 }

@@ -28,6 +28,13 @@ type app struct {
 	ws *workspace.Workspace
 	// out is stdout, remembering the first write error.
 	out *outputWriter
+	// stdoutFile is stdout when it is a file (a terminal, maybe);
+	// outOpts, tty, color and pager are how output for people looks
+	// (output.go).
+	stdoutFile *os.File
+	outOpts    outputOpts
+	tty, color bool
+	pager      *pager
 }
 
 // outputWriter remembers the first error writing the command's output (a
@@ -52,6 +59,7 @@ func (o *outputWriter) Write(p []byte) (int, error) {
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 	out := &outputWriter{w: stdout}
 	a := &app{stdin: stdin, stdout: out, stderr: stderr, out: out}
+	a.stdoutFile, _ = stdout.(*os.File)
 	a.cli = &cli.App{
 		Name:    "ctxgit",
 		Usage:   "keep an agent's working state resumable across context compaction",
@@ -136,7 +144,12 @@ func setUsageError(c *cli.Command) {
 }
 
 func (a *app) run(args []string) int {
-	var err error
+	args, opts, err := takeOutputFlags(args)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "ctxgit: %s\n", oneLine(err.Error()))
+		return exitCode(err)
+	}
+	a.outOpts = opts
 	args = hoistGlobalFlags(a.cli.Commands, args)
 	ctx, stop := a.interruptContext(args)
 	defer stop()
@@ -172,6 +185,7 @@ func (a *app) run(args []string) int {
 	default:
 		err = a.cli.RunContext(ctx, permute(a.cli.Commands, args))
 	}
+	a.endPager()
 	a.reportBadSessions()
 	if err != nil && ctx.Err() != nil {
 		// Whatever the interrupted step said (a context error, a git

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/taskstate"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -24,11 +25,15 @@ func (a *app) checkpointCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			// A person's checkpoint has no reading of its own: the
+			// session's newest hook reading stands in when it is recent
+			// (docs/cli.md#checkpoint).
+			usage, _ := taskstate.RecentUsage(w, sess)
 			progress := new(workspace.Progress)
 			stop := a.startProgress(progress, c.Bool("json"))
 			res, err := w.Checkpoint(workspace.CheckpointOptions{
 				Session: sess, Trigger: c.String("trigger"), Message: c.String("message"), NextAction: c.String("next"),
-				Progress: progress, Ctx: c.Context,
+				Usage: usage, Progress: progress, Ctx: c.Context,
 			})
 			stop()
 			if err != nil {

@@ -20,10 +20,12 @@ func (a *app) diffCommand() *cli.Command {
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
 			&cli.BoolFlag{Name: "name-only", Usage: "print the changed paths only"},
 			&cli.BoolFlag{Name: "stat", Usage: "print git's --stat summary of the changed files only"},
+			&cli.BoolFlag{Name: "patch", Aliases: []string{"p"}, Usage: "print the files' unified patch, as git diff does"},
+			colorFlag(), noPagerFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			var forms []string
-			for _, f := range []string{"json", "name-only", "stat"} {
+			for _, f := range []string{"json", "name-only", "stat", "patch"} {
 				if c.Bool(f) {
 					forms = append(forms, "--"+f)
 				}
@@ -54,6 +56,12 @@ func (a *app) diffCommand() *cli.Command {
 			default:
 				return err
 			}
+			if c.Bool("patch") {
+				if err := a.forPeople(c, true); err != nil {
+					return err
+				}
+				return review.WritePatch(w, a.stdout, from, to, review.PatchOptions{Paint: a.patchPaint})
+			}
 			nameOnly, stat := c.Bool("name-only"), c.Bool("stat")
 			d, err := review.DiffCheckpoints(w, from, to, review.DiffOptions{Lines: !nameOnly, Semantic: !nameOnly && !stat})
 			if err != nil {
@@ -61,6 +69,11 @@ func (a *app) diffCommand() *cli.Command {
 			}
 			for _, p := range d.Problems {
 				a.warn("%s", p.Error())
+			}
+			if !c.Bool("json") {
+				if err := a.forPeople(c, true); err != nil {
+					return err
+				}
 			}
 			switch {
 			case c.Bool("json"):
@@ -74,15 +87,31 @@ func (a *app) diffCommand() *cli.Command {
 				_, err := fmt.Fprint(a.stdout, review.RenderStat(d.Files))
 				return err
 			}
-			printDiff(a.stdout, d)
+			a.printDiff(a.stdout, d)
 			return nil
 		},
 	})
 }
 
+// patchPaint colours a patch as git does: headers bold, hunk headers
+// cyan, removed lines red, added ones green.
+func (a *app) patchPaint(part review.PatchPart, line string) string {
+	switch part {
+	case review.PatchMeta:
+		return a.paint(styleBold, line)
+	case review.PatchHunk:
+		return a.paint(styleCyan, line)
+	case review.PatchRemoved:
+		return a.paint(styleRed, line)
+	case review.PatchAdded:
+		return a.paint(styleGreen, line)
+	}
+	return line
+}
+
 // printDiff writes the human form: a line naming both sides, then one
 // section per kind of change, each left out when empty (docs/cli.md#diff).
-func printDiff(w io.Writer, d *review.Diff) {
+func (a *app) printDiff(w io.Writer, d *review.Diff) {
 	to := d.To.Session + ":" + d.To.Checkpoint.Meta.CheckpointID
 	if d.From == nil {
 		fmt.Fprintf(w, "%s (the session's first checkpoint: everything in it is new)\n", to)
@@ -91,7 +120,7 @@ func printDiff(w io.Writer, d *review.Diff) {
 	}
 	empty := true
 	section := func(title string) {
-		fmt.Fprintf(w, "\n%s\n", title)
+		fmt.Fprintf(w, "\n%s\n", a.paint(styleBold, title))
 		empty = false
 	}
 	if len(d.Files) > 0 {
@@ -111,7 +140,7 @@ func printDiff(w io.Writer, d *review.Diff) {
 		wide = min(wide, 40)
 		for i, f := range d.Files {
 			pad := strings.Repeat(" ", max(wide-len([]rune(names[i])), 0))
-			fmt.Fprintf(w, "  %s  %s%s  %s\n", f.Status, names[i], pad, lineCounts(f))
+			fmt.Fprintf(w, "  %s  %s%s  %s\n", a.paint(statusStyle(f.Status), f.Status), names[i], pad, lineCounts(f))
 		}
 	}
 	if len(d.Task) > 0 {
@@ -156,6 +185,18 @@ func printDiff(w io.Writer, d *review.Diff) {
 	if empty {
 		fmt.Fprintln(w, "\nno changes")
 	}
+}
+
+// statusStyle is a file status's colour: added green, deleted red, as
+// git status has them.
+func statusStyle(status string) string {
+	switch status {
+	case "A":
+		return styleGreen
+	case "D":
+		return styleRed
+	}
+	return styleYellow
 }
 
 // lineCounts is a file's counts as the human form shows them.

@@ -18,11 +18,17 @@ func (a *app) logCommand() *cli.Command {
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
 			&cli.IntFlag{Name: "max-count", Aliases: []string{"n"}, Usage: "show at most this many"},
 			&cli.BoolFlag{Name: "sessions", Usage: "list sessions and their newest checkpoint instead"},
+			colorFlag(), noPagerFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			w, sess, err := a.readSessionWorkspace(c)
 			if err != nil {
 				return err
+			}
+			if !c.Bool("json") {
+				if err := a.forPeople(c, true); err != nil {
+					return err
+				}
 			}
 			if c.Bool("sessions") {
 				return a.listSessions(w, c.Bool("json"))
@@ -41,9 +47,15 @@ func (a *app) logCommand() *cli.Command {
 			// One write for the lot, not one per line: a long history is
 			// thousands of lines.
 			out := bufio.NewWriter(a.stdout)
+			now := w.Env.Now()
 			for _, e := range entries {
-				fmt.Fprintf(out, "%s  %s  %s  %-12s %5s  %s\n", e.CheckpointID, e.Commit.Short(),
-					e.When.Format("2006-01-02T15:04:05Z"), oneLine(e.Trigger), pct(e.Utilization), oneLine(e.Subject))
+				// On a terminal the time is relative, in a column.
+				when := a.when(now, e.When)
+				if a.tty {
+					when = fmt.Sprintf("%-10s", when)
+				}
+				fmt.Fprintf(out, "%s  %s  %s  %-12s %5s  %s\n", a.paint(styleYellow, e.CheckpointID), e.Commit.Short(),
+					when, oneLine(e.Trigger), pct(e.Utilization), oneLine(e.Subject))
 			}
 			out.Flush() // a write error is kept in a.out and reported by run
 			return nil
@@ -106,10 +118,11 @@ func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
 	}
 	now := w.Env.Now()
 	out := bufio.NewWriter(a.stdout)
-	fmt.Fprintf(out, "%-10s  %-40s  %-11s  %-14s  %5s  %s\n", "ID", "TITLE", "HOST", "BRANCH", "CPS", "LAST ACTIVITY")
+	fmt.Fprintln(out, a.paint(styleBold, fmt.Sprintf("%-10s  %-40s  %-11s  %-14s  %5s  %s", "ID", "TITLE", "HOST", "BRANCH", "CPS", "LAST ACTIVITY")))
 	for _, r := range rows {
 		when, _ := time.Parse(time.RFC3339, r.CreatedAt)
-		fmt.Fprintf(out, "%-10s  %-40s  %-11s  %-14s  %5d  %s\n", oneLine(r.ShortID), clip(oneLine(orDash(r.Title)), 40),
+		// Padded before painting: escapes have no width.
+		fmt.Fprintf(out, "%s  %-40s  %-11s  %-14s  %5d  %s\n", a.paint(styleYellow, fmt.Sprintf("%-10s", oneLine(r.ShortID))), clip(oneLine(orDash(r.Title)), 40),
 			clip(oneLine(orDash(r.Host)), 11), clip(oneLine(orDash(r.Branch)), 14), r.Checkpoints, relativeTime(now, when))
 	}
 	out.Flush()
@@ -134,24 +147,6 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
-}
-
-// relativeTime says how long ago t was, as a person says it.
-func relativeTime(now, t time.Time) string {
-	d := now.Sub(t)
-	switch {
-	case d < 0:
-		return t.UTC().Format("2006-01-02 15:04Z")
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%d min ago", int(d/time.Minute))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%d h ago", int(d/time.Hour))
-	case d < 14*24*time.Hour:
-		return fmt.Sprintf("%d days ago", int(d/(24*time.Hour)))
-	}
-	return t.UTC().Format("2006-01-02")
 }
 
 // logEntry is one checkpoint in `ctxgit log --json`, and a session's

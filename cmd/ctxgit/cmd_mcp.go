@@ -50,7 +50,7 @@ func (a *app) mcpOverview(ctx context.Context, w *workspace.Workspace, session s
 		return nil, "", err
 	}
 	var buf bytes.Buffer
-	(&app{stdout: &buf}).printWhere(v, w.Env.Now())
+	(&app{stdout: &buf}).printWhere(v, w.Env.Now(), w.Config.Pressure)
 	data, err := json.Marshal(v)
 	if err != nil {
 		return nil, "", err

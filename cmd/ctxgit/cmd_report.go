@@ -24,6 +24,7 @@ func (a *app) reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Value: review.FormatMarkdown, Usage: "markdown, github (cut to fit GitHub's comment limit) or html"},
 			&cli.BoolFlag{Name: "html", Usage: "one self-contained HTML page: a timeline of context, checkpoints, decisions and failures (--format html)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` (replaced atomically) instead of stdout"},
+			noPagerFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			sess, err := readSession(c) // a key, or REMOTE/KEY for a fetched session
@@ -76,6 +77,13 @@ func (a *app) reportCommand() *cli.Command {
 				}
 			} else {
 				out = []byte(review.RenderReportFormat(r, format))
+				if c.String("output") == "" {
+					// Markdown on a terminal is long: paged (HTML is not
+					// for reading there).
+					if err := a.forPeople(c, true); err != nil {
+						return err
+					}
+				}
 			}
 			return a.writeReport(c, out, nil)
 		},

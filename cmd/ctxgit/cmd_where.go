@@ -90,7 +90,10 @@ func (a *app) whereAction(c *cli.Context) error {
 		}
 		return a.printJSON(v)
 	}
-	a.printWhere(v, w.Env.Now())
+	if err := a.forPeople(c, false); err != nil {
+		return err
+	}
+	a.printWhere(v, w.Env.Now(), w.Config.Pressure)
 	return nil
 }
 
@@ -160,13 +163,15 @@ func (a *app) buildWhere(ctx context.Context, w *workspace.Workspace, session st
 }
 
 // printWhere is the view in at most 25 lines.
-func (a *app) printWhere(v *where, now time.Time) {
+// On a terminal the heading is bold, the context fill yellow from
+// pressure.compress and red from pressure.critical, and failures red.
+func (a *app) printWhere(v *where, now time.Time, pressure spec.PressureConfig) {
 	out := a.stdout
 	root := v.Root
 	if v.Branch != "" {
 		root += " (" + v.Branch + ")"
 	}
-	fmt.Fprintf(out, "ctxgit · %s\n", safetext.Path(root))
+	fmt.Fprintln(out, a.paint(styleBold, "ctxgit · "+safetext.Path(root)))
 	if s := v.Session; s != nil {
 		line := s.ShortID
 		if s.Title != "" {
@@ -186,6 +191,12 @@ func (a *app) printWhere(v *where, now time.Time) {
 		line := fmt.Sprintf("%s %.0f%%", gaugeBar(x.Utilization), x.Utilization*100)
 		if x.Window > 0 {
 			line += fmt.Sprintf(" of %dk tokens", x.Window/1000)
+		}
+		switch {
+		case x.Utilization >= pressure.Critical:
+			line = a.paint(styleRed, line)
+		case x.Utilization >= pressure.Compress:
+			line = a.paint(styleYellow, line)
 		}
 		fmt.Fprintf(out, "context   %s (%s)\n", line, safetext.Line(x.Source))
 	}
@@ -209,10 +220,10 @@ func (a *app) printWhere(v *where, now time.Time) {
 		if f.Type != "" {
 			line += fmt.Sprintf(" (%s → %s)", f.Type, f.Action)
 		}
-		fmt.Fprintf(out, "failure   %s\n", line)
+		fmt.Fprintf(out, "failure   %s\n", a.paint(styleRed, line))
 	}
 	if n := v.Newest; n != nil {
-		line := fmt.Sprintf("%s · %s · %s", n.CheckpointID, relativeTime(now, n.CreatedAt), n.Trigger)
+		line := fmt.Sprintf("%s · %s · %s", a.paint(styleYellow, n.CheckpointID), relativeTime(now, n.CreatedAt), n.Trigger)
 		switch k := len(n.ChangedSince); {
 		case k == 0:
 			line += " · nothing changed since"
@@ -241,7 +252,7 @@ func (a *app) printWhere(v *where, now time.Time) {
 			fmt.Fprintf(out, "hooks     … %d more (ctxgit doctor)\n", len(v.HookFailures)-3)
 			break
 		}
-		fmt.Fprintf(out, "hooks     %s %s failed %s (ctxgit doctor says why)\n", f.Host, f.Event, relativeTime(now, f.At))
+		fmt.Fprintf(out, "hooks     %s (ctxgit doctor says why)\n", a.paint(styleRed, fmt.Sprintf("%s %s failed %s", f.Host, f.Event, relativeTime(now, f.At))))
 	}
 	for i, m := range v.HookWarnings {
 		if i == 3 {
@@ -250,7 +261,7 @@ func (a *app) printWhere(v *where, now time.Time) {
 		}
 		fmt.Fprintf(out, "hooks     %s (ctxgit doctor says what to do)\n", safetext.Line(m))
 	}
-	fmt.Fprintf(out, "\nctxgit log · ctxgit diff · ctxgit report · ctxgit help\n")
+	fmt.Fprintf(out, "\n%s\n", a.paint(styleDim, "ctxgit log · ctxgit diff · ctxgit report · ctxgit help"))
 }
 
 // gaugeBar is a ten-cell bar of a utilisation.

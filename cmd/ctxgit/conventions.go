@@ -16,6 +16,8 @@ func globalFlags() []cli.Flag {
 		rootFlag,
 		&cli.StringFlag{Name: "session", Aliases: []string{"s"}, Usage: "session key, for commands that take one (default: CTXGIT_SESSION, else " + sessionFallback + ")"},
 		&cli.BoolFlag{Name: "json", Usage: "print JSON, for commands that read"},
+		colorFlag(),
+		noPagerFlag(),
 	}
 }
 

@@ -49,7 +49,10 @@ var environmentRows = []struct{ name, meaning string }{
 	{"CODEX_THREAD_ID", "set by Codex in the shells it spawns: the session, sanitized, when neither `--session` nor `CTXGIT_SESSION` names one (SPEC §6.3); a read takes it only when it has checkpoints"},
 	{"CTXGIT_NOW", "an RFC 3339 time that fixes the workspace clock: checkpoint times, decision and failure timestamps, freshness and model ages (lock times use the real clock); anything else is exit 2. For tests and reproducible scripts"},
 	{"CTXGIT_PRESSURE", "the context utilisation (`0.72` or `72%`) when `--pressure` and `--tokens`/`--window` are not given; anything else is exit 2"},
-	{"NO_COLOR", "nothing to turn off: ctxgit never colours its output (on a terminal, progress lines only rewrite themselves)"},
+	{"NO_COLOR", "when not empty, no colour unless `--color=always` asks for it (see GLOBAL OPTIONS)"},
+	{"CTXGIT_PAGER, PAGER", "the pager for long output on a terminal, in that order; else `less -FRX`. Empty or `cat`: none (see GLOBAL OPTIONS)"},
+	{"LESS, LV", "passed to the pager as set; when unset, `LESS=FRX` and `LV=-c`, as git sets them"},
+	{"CTXGIT_TEST_TERMINAL", "`1` makes ctxgit take its stdout for a terminal (colour, pager, relative times). For tests only"},
 	{"GOGC, GOMEMLIMIT", "when either is set, ctxgit leaves Go's garbage collector as configured"},
 	{"HOME, XDG_CONFIG_HOME", "where the global git config and ignore file are found"},
 }
