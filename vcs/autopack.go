@@ -1,0 +1,216 @@
+package vcs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
+)
+
+// DefaultAutoPackLimit is the estimated count of loose objects at which a
+// checkpoint packs the loose objects its refs reach (SPEC §14.4): well
+// under git's own `gc --auto` threshold (gc.auto, 6,700 by default), so
+// checkpoints never make git's next command stop to collect garbage.
+const DefaultAutoPackLimit = 512
+
+// AutoPackLimit is the loose-object estimate at which a checkpoint packs:
+// DefaultAutoPackLimit, or half the repository's gc.auto where that is
+// lower (and not 0, which only turns git's own automatic gc off).
+func (g *GitStore) AutoPackLimit() int {
+	limit := DefaultAutoPackLimit
+	cfg, err := readGitConfig(filepath.Join(g.commonDir, "config"))
+	if err != nil {
+		return limit
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(cfg.get("gc.auto"))); err == nil && n > 0 && n/2 < limit {
+		limit = max(n/2, 1)
+	}
+	return limit
+}
+
+// autoPackSample are the fan-out directories whose loose objects
+// LooseEstimate counts: git's `gc --auto` counts objects/17/ alone; sixteen
+// directories make the estimate of a few hundred objects good to about
+// 15% for sixteen small directory reads.
+const autoPackSample = 16
+
+// LooseEstimate estimates the store's own loose objects as git's
+// `gc --auto` does, from a sample of the fan-out directories
+// (objects/10/ to objects/1f/), scaled to all 256.
+func (g *GitStore) LooseEstimate() int {
+	n := 0
+	for i := range autoPackSample {
+		f, err := os.Open(filepath.Join(g.objDir, fmt.Sprintf("%02x", 0x10+i)))
+		if err != nil {
+			continue
+		}
+		names, _ := f.Readdirnames(-1)
+		f.Close()
+		for _, name := range names {
+			if len(name) == 38 {
+				n++
+			}
+		}
+	}
+	return n * 256 / autoPackSample
+}
+
+// AutoPack packs the loose objects the refs under prefix reach, when the
+// loose-object estimate has grown by AutoPackLimit since the last time it
+// packed: the estimate it left then is kept in the file marker (a missing
+// or unreadable one counts as 0), so loose objects that are not ctxgit's
+// (which the pack leaves to git's gc) do not make every checkpoint pack
+// again. It returns nil when no pack was due.
+//
+// The walk stops at an object that is not loose: a packed commit or tree
+// was packed with what it reaches, so the cost follows the loose objects,
+// not the history. Like RepackLoose, it deletes a loose copy only once a
+// durable pack whose index was read back holds the object (SPEC §14.4).
+func (g *GitStore) AutoPack(ctx context.Context, prefix, marker string) (*RepackResult, error) {
+	est := g.LooseEstimate()
+	limit := g.AutoPackLimit()
+	if est < limit {
+		return nil, nil
+	}
+	if last := readCount(marker); est < last+limit {
+		return nil, nil
+	}
+	refs, err := g.ListRefs(prefix)
+	if err != nil {
+		return nil, err
+	}
+	roots := make([]Hash, 0, len(refs))
+	for _, r := range refs {
+		roots = append(roots, r.ID)
+	}
+	res, err := g.packLooseFrom(ctx, roots)
+	if err != nil {
+		return nil, err
+	}
+	after := g.LooseEstimate()
+	if err := atomicfile.Write(marker, []byte(strconv.Itoa(after)+"\n"), 0o644); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// readCount reads a file holding one decimal number; 0 when it cannot.
+func readCount(path string) int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
+// packLooseFrom writes the store's own loose objects that roots reach,
+// through loose commits and trees only, into one new pack, verifies it,
+// and deletes their loose copies.
+func (g *GitStore) packLooseFrom(ctx context.Context, roots []Hash) (*RepackResult, error) {
+	res := &RepackResult{}
+	seen := map[Hash]bool{}
+	var pw *packWriter
+	var written []Hash
+	var paths []string
+	abort := func(err error) (*RepackResult, error) {
+		if pw != nil {
+			pw.abort()
+		}
+		return nil, fmt.Errorf("packing loose objects: %w", err)
+	}
+	stack := append([]Hash(nil), roots...)
+	for len(stack) > 0 {
+		h := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[h] {
+			continue
+		}
+		seen[h] = true
+		if err := ctxErr(ctx); err != nil {
+			return abort(err)
+		}
+		path := loosePath(g.objDir, h)
+		t, data, err := readLoose(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // packed, in an alternate, or missing: not ours to pack
+		}
+		if err != nil {
+			return abort(fmt.Errorf("object %s: %w", h, err))
+		}
+		res.Reachable++
+		switch t {
+		case CommitObject:
+			c, err := DecodeCommit(data)
+			if err != nil {
+				return abort(fmt.Errorf("commit %s: %w", h.Short(), err))
+			}
+			stack = append(append(stack, c.Tree), c.Parents...)
+		case TreeObject:
+			entries, err := DecodeTree(data)
+			if err != nil {
+				return abort(fmt.Errorf("tree %s: %w", h.Short(), err))
+			}
+			for _, e := range entries {
+				if e.Mode != ModeGitlink {
+					stack = append(stack, e.ID)
+				}
+			}
+		}
+		if pw == nil {
+			if pw, err = newPackWriter(filepath.Join(g.objDir, "pack")); err != nil {
+				return abort(err)
+			}
+		}
+		entry, err := compressPackEntry(t, data)
+		if err != nil {
+			return abort(err)
+		}
+		if err := pw.append(h, entry); err != nil {
+			return abort(err)
+		}
+		written = append(written, h)
+		paths = append(paths, path)
+	}
+	if pw == nil {
+		return res, nil
+	}
+	if err := ctxErr(ctx); err != nil {
+		return abort(err)
+	}
+	if err := pw.finish(); err != nil {
+		return nil, fmt.Errorf("packing loose objects: writing the pack: %w", err)
+	}
+	g.invalidatePacks()
+	if err := verifyPack(pw.base, written); err != nil {
+		return nil, fmt.Errorf("packing loose objects: %w", err)
+	}
+	res.Pack = filepath.Base(pw.base) + ".pack"
+	res.Packed = len(written)
+	res.PackBytes = fileSize(pw.base+".pack") + fileSize(pw.base+".idx")
+	for _, p := range paths {
+		size := fileSize(p)
+		if os.Remove(p) == nil {
+			res.RemovedLoose++
+			res.RemovedBytes += size
+		}
+	}
+	return res, nil
+}
+
+// ctxErr is ctx.Err() for an optional context.
+func ctxErr(ctx context.Context) error {
+	if ctx == nil {
+		return nil
+	}
+	return ctx.Err()
+}
