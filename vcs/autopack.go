@@ -78,7 +78,8 @@ func (g *GitStore) AutoPack(ctx context.Context, prefix, marker string) (*Repack
 	if est < limit {
 		return nil, nil
 	}
-	if last := readCount(marker); est < last+limit {
+	last, own := readMarker(marker)
+	if est < last+limit {
 		return nil, nil
 	}
 	refs, err := g.ListRefs(prefix)
@@ -93,24 +94,132 @@ func (g *GitStore) AutoPack(ctx context.Context, prefix, marker string) (*Repack
 	if err != nil {
 		return nil, err
 	}
-	after := g.LooseEstimate()
-	if err := atomicfile.Write(marker, []byte(strconv.Itoa(after)+"\n"), 0o644); err != nil {
+	if res.Pack != "" {
+		own = append(own, strings.TrimSuffix(res.Pack, ".pack"))
+	}
+	// Packs this made, still there: from ownPackMerge on they become one,
+	// so they never reach git's gc.autoPackLimit (50 packs) either.
+	kept := own[:0]
+	for _, base := range own {
+		if _, err := os.Lstat(filepath.Join(g.objDir, "pack", base+".idx")); err == nil {
+			kept = append(kept, base)
+		}
+	}
+	own = kept
+	if len(own) >= ownPackMerge {
+		merged, err := g.mergeOwnPacks(ctx, own)
+		if err != nil {
+			return res, err
+		}
+		res.RemovedPacks = len(own)
+		res.RemovedBytes += merged.RemovedBytes
+		own = []string{strings.TrimSuffix(merged.Pack, ".pack")}
+	}
+	data := strconv.Itoa(g.LooseEstimate()) + "\n" + strings.Join(own, "\n")
+	if err := atomicfile.Write(marker, []byte(strings.TrimSpace(data)+"\n"), 0o644); err != nil {
 		return res, err
 	}
 	return res, nil
 }
 
-// readCount reads a file holding one decimal number; 0 when it cannot.
-func readCount(path string) int {
+// ownPackMerge is how many packs of AutoPack's own make it merge them.
+const ownPackMerge = 8
+
+// readMarker reads AutoPack's file: the loose-object estimate it left,
+// then the packs it made (names without extension), one a line; a
+// missing or unreadable file is 0 and none.
+func readMarker(path string) (int, []string) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return 0
+		return 0, nil
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	n, err := strconv.Atoi(strings.TrimSpace(lines[0]))
 	if err != nil || n < 0 {
-		return 0
+		return 0, nil
 	}
-	return n
+	var own []string
+	for _, l := range lines[1:] {
+		// Only a pack's own name: the file names nothing outside pack/.
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "pack-") && len(l) == len("pack-")+40 && isHex(l[len("pack-"):]) {
+			own = append(own, l)
+		}
+	}
+	return n, own
+}
+
+// mergeOwnPacks copies every object of the packs named (AutoPack's own:
+// whole objects only) into one new pack, verifies it, and then deletes
+// them, each index before its data (SPEC §14.4).
+func (g *GitStore) mergeOwnPacks(ctx context.Context, bases []string) (*RepackResult, error) {
+	pw, err := newPackWriter(filepath.Join(g.objDir, "pack"))
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*RepackResult, error) {
+		pw.abort()
+		return nil, fmt.Errorf("merging packs: %w", err)
+	}
+	seen := map[Hash]bool{}
+	var written []Hash
+	for _, base := range bases {
+		idx, err := readPackIndex(filepath.Join(g.objDir, "pack", base+".idx"))
+		if err != nil {
+			return fail(err)
+		}
+		if err := idx.verifyPack(); err != nil {
+			return fail(err)
+		}
+		for i := range idx.n {
+			if err := ctxErr(ctx); err != nil {
+				return fail(err)
+			}
+			at := idx.names + i*idx.stride
+			var h Hash
+			copy(h[:], idx.data[at:at+20])
+			if seen[h] {
+				continue
+			}
+			seen[h] = true
+			t, data, err := idx.read(i, g.ReadObject)
+			if err != nil {
+				return fail(err)
+			}
+			entry, err := compressPackEntry(t, data)
+			if err == nil {
+				err = pw.append(h, entry)
+			}
+			if err != nil {
+				return fail(err)
+			}
+			written = append(written, h)
+		}
+	}
+	if err := pw.finish(); err != nil {
+		return nil, fmt.Errorf("merging packs: writing the pack: %w", err)
+	}
+	g.invalidatePacks()
+	if err := verifyPack(pw.base, written); err != nil {
+		return nil, fmt.Errorf("merging packs: %w", err)
+	}
+	res := &RepackResult{Pack: filepath.Base(pw.base) + ".pack", Packed: len(written)}
+	remove := func(path string) bool {
+		size := fileSize(path)
+		if os.Remove(path) != nil {
+			return false
+		}
+		res.RemovedBytes += size
+		return true
+	}
+	for _, base := range bases {
+		path := filepath.Join(g.objDir, "pack", base)
+		if path == pw.base || !remove(path+".idx") {
+			continue
+		}
+		removePackData(path, remove)
+	}
+	g.invalidatePacks()
+	return res, nil
 }
 
 // packLooseFrom writes the store's own loose objects that roots reach,
