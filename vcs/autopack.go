@@ -107,13 +107,15 @@ func (g *GitStore) AutoPack(ctx context.Context, prefix, marker string) (*Repack
 	}
 	own = kept
 	if len(own) >= ownPackMerge {
-		merged, err := g.mergeOwnPacks(ctx, own)
+		merged, left, err := g.mergeOwnPacks(ctx, own)
 		if err != nil {
 			return res, err
 		}
-		res.RemovedPacks = len(own)
+		res.RemovedPacks = len(own) - len(left)
 		res.RemovedBytes += merged.RemovedBytes
-		own = []string{strings.TrimSuffix(merged.Pack, ".pack")}
+		// One that could not be deleted (open elsewhere, on Windows) is
+		// still its own: merged again next time.
+		own = append(left, strings.TrimSuffix(merged.Pack, ".pack"))
 	}
 	data := strconv.Itoa(g.LooseEstimate()) + "\n" + strings.Join(own, "\n")
 	if err := atomicfile.Write(marker, []byte(strings.TrimSpace(data)+"\n"), 0o644); err != nil {
@@ -150,15 +152,16 @@ func readMarker(path string) (int, []string) {
 
 // mergeOwnPacks copies every object of the packs named (AutoPack's own:
 // whole objects only) into one new pack, verifies it, and then deletes
-// them, each index before its data (SPEC §14.4).
-func (g *GitStore) mergeOwnPacks(ctx context.Context, bases []string) (*RepackResult, error) {
+// them, each index before its data (SPEC §14.4). It returns the packs
+// whose index it could not delete.
+func (g *GitStore) mergeOwnPacks(ctx context.Context, bases []string) (*RepackResult, []string, error) {
 	pw, err := newPackWriter(filepath.Join(g.objDir, "pack"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	fail := func(err error) (*RepackResult, error) {
+	fail := func(err error) (*RepackResult, []string, error) {
 		pw.abort()
-		return nil, fmt.Errorf("merging packs: %w", err)
+		return nil, nil, fmt.Errorf("merging packs: %w", err)
 	}
 	seen := map[Hash]bool{}
 	var written []Hash
@@ -196,11 +199,11 @@ func (g *GitStore) mergeOwnPacks(ctx context.Context, bases []string) (*RepackRe
 		}
 	}
 	if err := pw.finish(); err != nil {
-		return nil, fmt.Errorf("merging packs: writing the pack: %w", err)
+		return nil, nil, fmt.Errorf("merging packs: writing the pack: %w", err)
 	}
 	g.invalidatePacks()
 	if err := verifyPack(pw.base, written); err != nil {
-		return nil, fmt.Errorf("merging packs: %w", err)
+		return nil, nil, fmt.Errorf("merging packs: %w", err)
 	}
 	res := &RepackResult{Pack: filepath.Base(pw.base) + ".pack", Packed: len(written)}
 	remove := func(path string) bool {
@@ -211,15 +214,20 @@ func (g *GitStore) mergeOwnPacks(ctx context.Context, bases []string) (*RepackRe
 		res.RemovedBytes += size
 		return true
 	}
+	var left []string
 	for _, base := range bases {
 		path := filepath.Join(g.objDir, "pack", base)
-		if path == pw.base || !remove(path+".idx") {
+		if path == pw.base {
+			continue
+		}
+		if !remove(path + ".idx") {
+			left = append(left, base)
 			continue
 		}
 		removePackData(path, remove)
 	}
 	g.invalidatePacks()
-	return res, nil
+	return res, left, nil
 }
 
 // packLooseFrom writes the store's own loose objects that roots reach,
