@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"math"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ctxgit/ctxgit/internal/safetext"
@@ -20,8 +21,12 @@ const FormatHTML = "html"
 var reportHTMLSource string
 
 // reportHTMLTemplate escapes everything the history holds: plan names,
-// topics, decisions and paths are the agent's text.
-var reportHTMLTemplate = template.Must(template.New("report").Parse(reportHTMLSource))
+// topics, decisions and paths are the agent's text. Parsed on first use,
+// not at package initialisation, which every ctxgit process (a hook's on
+// every tool call) would pay (docs/PERFORMANCE.md, "Cost per tool call").
+var reportHTMLTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Parse(reportHTMLSource))
+})
 
 // RenderReportHTML renders a report as one HTML page that needs nothing
 // else: the chart is inline SVG, the style inline CSS, and there is no
@@ -30,7 +35,7 @@ var reportHTMLTemplate = template.Must(template.New("report").Parse(reportHTMLSo
 // the report.
 func RenderReportHTML(r *Report) ([]byte, error) {
 	var b bytes.Buffer
-	if err := reportHTMLTemplate.Execute(&b, htmlPage(r)); err != nil {
+	if err := reportHTMLTemplate().Execute(&b, htmlPage(r)); err != nil {
 		return nil, fmt.Errorf("rendering the HTML report: %w", err)
 	}
 	return b.Bytes(), nil

@@ -104,6 +104,55 @@ mkdir -p "$work/floor"
 printf 'module floor\n\ngo %s\n' "$(go -C "$repo" list -m -f '{{.GoVersion}}')" > "$work/floor/go.mod"
 (cd "$work/floor" && go work init . "$repo" && go build -o "$work/floor/floor" .)
 
+# The floor of a second, small hook binary (issue 27 item 5): a
+# stdlib-only program doing what the Cursor no-op does — read the
+# payload, parse it, find the workspace root upward, stat the pending and
+# nudge markers — and nothing else.
+mkdir -p "$work/gate"
+cat > "$work/gate/main.go" <<'GO'
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+func main() {
+	data, _ := io.ReadAll(io.LimitReader(os.Stdin, 8<<20))
+	var p struct {
+		Cwd            string   `json:"cwd"`
+		WorkspaceRoots []string `json:"workspace_roots"`
+		ConversationID string   `json:"conversation_id"`
+		SessionID      string   `json:"session_id"`
+	}
+	if json.Unmarshal(data, &p) != nil {
+		return
+	}
+	dir := p.Cwd
+	if dir == "" && len(p.WorkspaceRoots) > 0 {
+		dir = p.WorkspaceRoots[0]
+	}
+	for ; ; dir = filepath.Dir(dir) {
+		if fi, err := os.Stat(filepath.Join(dir, ".ctxgit")); err == nil && fi.IsDir() {
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			return
+		}
+	}
+	session := p.ConversationID
+	local := filepath.Join(dir, ".ctxgit", "local")
+	for _, f := range []string{filepath.Join(local, "pending", session), filepath.Join(local, "nudge", session+".json")} {
+		if _, err := os.Stat(f); err == nil {
+			os.Exit(3) // work to do: the real binary's
+		}
+	}
+}
+GO
+(cd "$work/gate" && printf 'module gate\n\ngo 1.21\n' > go.mod && go build -o "$work/gate/gate" .)
+
 ws=$work/ws
 git -C "$ws" rev-parse --git-dir >/dev/null 2>&1 || { echo "bench-hooks: $ws is not a git repository" >&2; exit 1; }
 # The hosts' transcripts, at 40% of the window (below every threshold:
@@ -141,6 +190,7 @@ T=$(printf '\t')
   echo "gemini AfterTool (1 process)${T}$work/gemini.json${T}$work/ctxgit${T}hook${T}gemini${T}after-tool"
   echo "cursor postToolUse (1 process)${T}$work/cursor.json${T}$work/ctxgit${T}hook${T}cursor${T}post-tool-use"
   echo "floor: ctxgit's imports initialised, no work${T}$work/cursor.json${T}$work/floor/floor"
+  echo "floor of a small hook binary: stdlib Cursor no-op${T}$work/cursor.json${T}$work/gate/gate"
 } > "$work/toolcall.spec"
 printf '\ncost per tool call, %s rounds of %s calls, %s cores (openclaw: no tool event, 0 processes); goal ≤ 2.00\n' "$ROUNDS" "$TOOLCALLS" "$(nproc)"
 (cd / && "$work/benchproc" -rounds "$ROUNDS" -calls "$TOOLCALLS" "$work/toolcall.spec")

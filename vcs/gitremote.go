@@ -545,10 +545,10 @@ func dedupe(in []string) []string {
 	return out
 }
 
-var urlPassword = regexp.MustCompile(`(://[^/@:\s]*):[^@/\s]*@`)
+var urlPassword = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(://[^/@:\s]*):[^@/\s]*@`) })
 
 // redactURLs drops passwords from any URL in git's text.
-func redactURLs(s string) string { return urlPassword.ReplaceAllString(s, "$1@") }
+func redactURLs(s string) string { return urlPassword().ReplaceAllString(s, "$1@") }
 
 // ObjectCount counts the store's own objects: loose ones and those in its
 // packs' indexes. A fetch through git reports what it added as the

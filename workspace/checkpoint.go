@@ -72,6 +72,13 @@ type CheckpointResult struct {
 	// commit: this checkpoint began a new chain that records it (SPEC
 	// §7.5). Zero otherwise.
 	LostHead vcs.Hash
+	// Unchanged says nothing changed since the session's newest
+	// checkpoint (SPEC §8.7): no commit was written, and Checkpoint and
+	// Commit are that head's.
+	Unchanged bool
+	// Packed is what the incremental pack of loose checkpoint objects
+	// did after this checkpoint (SPEC §14.4), nil when none was due.
+	Packed *vcs.RepackResult
 }
 
 // outputPaths are the files a checkpoint writes itself; the walk leaves
@@ -222,6 +229,16 @@ func (w *Workspace) CheckpointHeld(opts CheckpointOptions) (*CheckpointResult, e
 	if err != nil {
 		return nil, err
 	}
+	if unchangedSince(prev, cp, lost) {
+		// Nothing to record (SPEC §8.7): no object, no ref move, no
+		// worktree copy; the head stands for this checkpoint.
+		res := &CheckpointResult{Checkpoint: prev, Commit: prevID, Ref: ref, Snapshot: snap, Problems: st.Problems,
+			Unchanged: true, SecretsReported: maps.Equal(prev.Snapshot.Excluded, snap.Excluded)}
+		if err := snap.SaveCache(store, prevID); err != nil {
+			res.Problems = append(res.Problems, fmt.Errorf("%s/statcache: %w", spec.LocalDir, err))
+		}
+		return res, nil
+	}
 	md := []byte(RenderRecovery(cp, RenderOptions{Budget: w.Config.BudgetChars(), ChangedFiles: w.Config.Recovery.ChangedFiles,
 		CompactionWarn: w.Config.Recovery.CompactionWarn, FullName: opts.Session + ":" + cp.Meta.CheckpointID, StateFiles: w.StateFiles()}))
 	yamlID, err := pending.WriteObject(vcs.BlobObject, yamlData)
@@ -293,7 +310,46 @@ func (w *Workspace) CheckpointHeld(opts CheckpointOptions) (*CheckpointResult, e
 	if err := snap.SaveCache(store, commitID); err != nil {
 		res.Problems = append(res.Problems, fmt.Errorf("%s/statcache: %w", spec.LocalDir, err))
 	}
+	if res.Packed, err = autoPack(opts.Ctx, store, w.Root); err != nil {
+		// The checkpoint stands; its objects stay loose until the next.
+		res.Problems = append(res.Problems, fmt.Errorf("packing loose checkpoint objects: %w", err))
+	}
 	return res, nil
+}
+
+// autoPack packs the loose objects ctxgit's refs reach once they near
+// git's gc.auto threshold (SPEC §14.4; vcs.GitStore.AutoPack), keeping the
+// estimate it left in .ctxgit/local/autopack.
+func autoPack(ctx context.Context, store *vcs.GitStore, root string) (*vcs.RepackResult, error) {
+	if err := PrepareLocal(root); err != nil {
+		return nil, err
+	}
+	return store.AutoPack(ctx, spec.RefPrefix, filepath.Join(root, filepath.FromSlash(spec.LocalDir), "autopack"))
+}
+
+// unchangedSince reports whether cp, the checkpoint about to be written,
+// records nothing its session's head prev does not (SPEC §8.7): the same
+// checkpoint YAML once the keys that describe the commit rather than the
+// workspace (its id, time, previous id and base, the changes and new
+// decisions since the previous checkpoint, the model files' ages) are
+// taken from prev. The snapshot's tree is in the YAML, and the state files
+// are read into it. A compaction is an event: always recorded.
+func unchangedSince(prev, cp *spec.Checkpoint, lost vcs.Hash) bool {
+	if prev == nil || !lost.IsZero() || cp.Meta.Trigger == spec.TriggerCompaction || cp.Resources.ChangedCount != 0 {
+		return false
+	}
+	n := *cp
+	n.Meta.CheckpointID, n.Meta.CreatedAt = prev.Meta.CheckpointID, prev.Meta.CreatedAt
+	n.Meta.PreviousCheckpoint, n.Meta.SessionBase = prev.Meta.PreviousCheckpoint, prev.Meta.SessionBase
+	n.Resources.FilesChanged, n.Resources.ChangedCount = prev.Resources.FilesChanged, prev.Resources.ChangedCount
+	n.Resources.NewDecisions = prev.Resources.NewDecisions
+	n.Metacog.SelfModelAge, n.Metacog.EnvModelAge = prev.Metacog.SelfModelAge, prev.Metacog.EnvModelAge
+	a, err := spec.MarshalCheckpoint(&n)
+	if err != nil {
+		return false
+	}
+	b, err := spec.MarshalCheckpoint(prev)
+	return err == nil && string(a) == string(b)
 }
 
 func (w *Workspace) snapshotOptions(store *vcs.GitStore) vcs.SnapshotOptions {

@@ -44,19 +44,27 @@ func (a *app) checkpointCommand() *cli.Command {
 			if !res.LostHead.IsZero() {
 				a.warn("%s", workspace.LostHeadNote(cp.Meta.SessionKey, res.LostHead, cp.Meta.CheckpointID))
 			}
+			changedCount := cp.Resources.ChangedCount
+			if res.Unchanged {
+				changedCount = 0 // the head's own count is against its predecessor
+			}
 			if c.Bool("json") {
 				return a.printJSON(checkpointResult{
 					CheckpointID: cp.Meta.CheckpointID, Session: cp.Meta.SessionKey, Commit: res.Commit.String(),
 					Ref: res.Ref, Trigger: cp.Meta.Trigger, CreatedAt: cp.Meta.CreatedAt,
 					Files: res.Snapshot.Files, Bytes: res.Snapshot.Bytes, Hashed: res.Snapshot.Hashed,
-					FilesChanged: cp.Resources.ChangedCount, ExcludedByRule: res.Snapshot.Excluded,
+					FilesChanged: changedCount, ExcludedByRule: res.Snapshot.Excluded, Unchanged: res.Unchanged,
 					ExcludedTrackedByRule: res.Snapshot.ExcludedTracked,
 					TooLarge:              nonNil(res.Snapshot.TooLarge), NestedRepositories: nonNil(res.Snapshot.Nested),
 					Skipped: nonNil(res.Snapshot.Skipped), Problems: errorStrings(res.Problems),
 				})
 			}
 			changed := "first checkpoint of the session"
-			if cp.Meta.PreviousCheckpoint != "" {
+			switch {
+			case res.Unchanged:
+				// Nothing to record: the head stands (SPEC §8.7).
+				changed = "unchanged, no new commit"
+			case cp.Meta.PreviousCheckpoint != "":
 				changed = fmt.Sprintf("%d files changed since %s", cp.Resources.ChangedCount, cp.Meta.PreviousCheckpoint)
 			}
 			fmt.Fprintf(a.stdout, "checkpoint %s · session %s · %s · %d files · commit %s on %s\n",
@@ -122,4 +130,5 @@ type checkpointResult struct {
 	Skipped               []string       `json:"skipped"`
 	TooLarge              []string       `json:"too_large"`
 	Trigger               string         `json:"trigger"`
+	Unchanged             bool           `json:"unchanged"`
 }
