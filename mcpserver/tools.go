@@ -210,7 +210,7 @@ func (s *Server) addTools() {
 			if err != nil {
 				return failResult{}, "", err
 			}
-			return failResult{Failure: got, Path: path}, fmt.Sprintf("failure recorded in %s (%s)\n", path, failureKind(got)), nil
+			return failResult{Failure: got, Path: path}, fmt.Sprintf("failure recorded in %s (%s)\n", path, got.Kind()), nil
 		})
 	add(s, tool{name: "state_set", title: "Set a task-state field",
 		description: "Set one field of the durable task state, e.g. next_action (ctxgit state set FIELD VALUE). Says the file."},
@@ -340,34 +340,16 @@ func (s *Server) addTools() {
 // optional, one given must be known (SPEC §5.2).
 func failureEntry(in failArgs) (spec.FailureEntry, error) {
 	e := spec.FailureEntry{Summary: in.Text, Lesson: in.Lesson, Body: in.Details}
-	ok := true
+	var typ, action *string
 	if in.Type != "" {
-		if e.Type, ok = spec.ParseFailureType(in.Type); !ok {
-			var types []string
-			for _, t := range spec.FailureTypes {
-				types = append(types, string(t))
-			}
-			return e, spec.Usage("type %q: want one of %s", in.Type, strings.Join(types, ", "))
-		}
+		typ = &in.Type
 	}
 	if in.Action != "" {
-		if e.Action, ok = spec.ParseFailureAction(in.Action); !ok {
-			return e, spec.Usage("action %q: want Retry, Pivot, Escalate or Abort", in.Action)
-		}
+		action = &in.Action
 	}
-	return e, nil
-}
-
-// failureKind is "TYPE → ACTION", naming what an unclassified entry lacks.
-func failureKind(e *spec.FailureEntry) string {
-	t, a := string(e.Type), string(e.Action)
-	if t == "" {
-		t = "unclassified"
-	}
-	if a == "" {
-		a = "no action yet"
-	}
-	return t + " → " + a
+	var err error
+	e.Type, e.Action, err = spec.ParseFailureKind(typ, action, "")
+	return e, err
 }
 
 // status is the person's overview when the command composed one in, else
