@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -372,23 +371,8 @@ func (s *Server) status(ctx context.Context, c *call, _ noArgs) (map[string]any,
 // diff resolves both sides as `ctxgit diff` does: with neither named,
 // a session's first checkpoint is compared with nothing.
 func (s *Server) diff(_ context.Context, c *call, in diffArgs) (diffResult, string, error) {
-	fromName, toName := in.From, in.To
-	if fromName == "" {
-		fromName = "@~1"
-	}
-	if toName == "" {
-		toName = "@"
-	}
-	to, err := c.w.ResolveRead(toName, c.session)
+	from, to, err := review.DiffSides(c.w, in.From, in.To, c.session)
 	if err != nil {
-		return diffResult{}, "", err
-	}
-	from, err := c.w.ResolveRead(fromName, c.session)
-	switch {
-	case err == nil:
-	case in.From == "" && in.To == "" && errors.Is(err, spec.ErrNotFound):
-		from = nil
-	default:
 		return diffResult{}, "", err
 	}
 	d, err := review.DiffCheckpoints(c.w, from, to, review.DiffOptions{Lines: true, Semantic: true})
@@ -404,7 +388,7 @@ func (s *Server) diff(_ context.Context, c *call, in diffArgs) (diffResult, stri
 		out.Task = append(out.Task, taskChange{Field: tc.Field, From: tc.From, To: tc.To})
 	}
 	var b strings.Builder
-	toName = d.To.Session + ":" + d.To.Checkpoint.Meta.CheckpointID
+	toName := d.To.Session + ":" + d.To.Checkpoint.Meta.CheckpointID
 	if d.From == nil {
 		fmt.Fprintf(&b, "%s (the session's first checkpoint: everything in it is new)\n", safetext.Line(toName))
 	} else {
