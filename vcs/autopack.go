@@ -20,15 +20,12 @@ import (
 const DefaultAutoPackLimit = 512
 
 // AutoPackLimit is the loose-object estimate at which a checkpoint packs:
-// DefaultAutoPackLimit, or half the repository's gc.auto where that is
-// lower (and not 0, which only turns git's own automatic gc off).
+// DefaultAutoPackLimit, or half of gc.auto where that is lower (and not 0,
+// which only turns git's own automatic gc off). gc.auto is read as git
+// reads it: the repository's config, then the user's global one.
 func (g *GitStore) AutoPackLimit() int {
 	limit := DefaultAutoPackLimit
-	cfg, err := readGitConfig(filepath.Join(g.commonDir, "config"))
-	if err != nil {
-		return limit
-	}
-	if n, err := strconv.Atoi(strings.TrimSpace(cfg.get("gc.auto"))); err == nil && n > 0 && n/2 < limit {
+	if n, err := strconv.Atoi(strings.TrimSpace(lookupConfig(g.commonDir, "gc.auto"))); err == nil && n > 0 && n/2 < limit {
 		limit = max(n/2, 1)
 	}
 	return limit

@@ -121,38 +121,17 @@ func checkFormat(commonDir string) error {
 
 // ExcludesFile returns the path of the user's global ignore file as git
 // finds it: core.excludesFile from the repository config, then the global
-// configs, else $XDG_CONFIG_HOME/git/ignore (or ~/.config/git/ignore). It
-// returns "" when there is none to read.
+// configs (configFiles), else $XDG_CONFIG_HOME/git/ignore (or
+// ~/.config/git/ignore). It returns "" when there is none to read.
 func ExcludesFile(commonDir string) string {
 	home, _ := os.UserHomeDir()
-	xdg := os.Getenv("XDG_CONFIG_HOME")
-	if xdg == "" && home != "" {
-		xdg = filepath.Join(home, ".config")
-	}
-	var sources []string
-	if commonDir != "" {
-		sources = append(sources, filepath.Join(commonDir, "config"))
-	}
-	if home != "" {
-		sources = append(sources, filepath.Join(home, ".gitconfig"))
-	}
-	if xdg != "" {
-		sources = append(sources, filepath.Join(xdg, "git", "config"))
-	}
-	// Repository config beats global, so take the first one that sets it.
-	for _, src := range sources {
-		cfg, err := readGitConfig(src)
-		if err != nil {
-			continue
+	if v := lookupConfig(commonDir, "core.excludesfile"); v != "" {
+		if rest, ok := strings.CutPrefix(v, "~/"); ok && home != "" {
+			v = filepath.Join(home, rest)
 		}
-		if v := cfg.get("core.excludesfile"); v != "" {
-			if rest, ok := strings.CutPrefix(v, "~/"); ok && home != "" {
-				v = filepath.Join(home, rest)
-			}
-			return v
-		}
+		return v
 	}
-	if xdg != "" {
+	if xdg := xdgConfigHome(home); xdg != "" {
 		return filepath.Join(xdg, "git", "ignore")
 	}
 	return ""

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -34,6 +35,60 @@ func readGitConfig(path string) (gitConfig, error) {
 		return nil, fmt.Errorf("%s:%d: malformed git config: %v", path, line, err)
 	}
 	return cfg, nil
+}
+
+// configFiles lists the config files git reads for a repository, the one
+// whose value wins first: the repository's own config, then the global
+// ones — $GIT_CONFIG_GLOBAL alone when it is set, else ~/.gitconfig before
+// $XDG_CONFIG_HOME/git/config (git reads the XDG file first, so
+// ~/.gitconfig overrides it). The system config is not read: its place
+// differs by installation, and nothing ctxgit reads belongs there alone.
+func configFiles(commonDir string) []string {
+	var files []string
+	if commonDir != "" {
+		files = append(files, filepath.Join(commonDir, "config"))
+	}
+	if g, ok := os.LookupEnv("GIT_CONFIG_GLOBAL"); ok {
+		if g != "" {
+			files = append(files, g)
+		}
+		return files
+	}
+	home, _ := os.UserHomeDir()
+	if home != "" {
+		files = append(files, filepath.Join(home, ".gitconfig"))
+	}
+	if xdg := xdgConfigHome(home); xdg != "" {
+		files = append(files, filepath.Join(xdg, "git", "config"))
+	}
+	return files
+}
+
+// xdgConfigHome is $XDG_CONFIG_HOME, or ~/.config when it is unset.
+func xdgConfigHome(home string) string {
+	if xdg := os.Getenv("XDG_CONFIG_HOME"); xdg != "" {
+		return xdg
+	}
+	if home != "" {
+		return filepath.Join(home, ".config")
+	}
+	return ""
+}
+
+// lookupConfig is a key's value as git would see it for the repository at
+// commonDir ("" for none): the first of configFiles that sets it. A file
+// that cannot be read or parsed is passed over, as a missing one.
+func lookupConfig(commonDir, key string) string {
+	for _, f := range configFiles(commonDir) {
+		cfg, err := readGitConfig(f)
+		if err != nil {
+			continue
+		}
+		if v := cfg.get(key); v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // parseGitConfig reads git's config format: [section], [section "sub"],
