@@ -72,16 +72,7 @@ func (a *app) logCommand() *cli.Command {
 // sessionHeading names a session for people: its short id (unique among
 // the workspace's sessions), its title and its host.
 func (a *app) sessionHeading(w *workspace.Workspace, key string) string {
-	var keys []string
-	if sessions, err := w.Sessions(); err == nil {
-		for _, s := range sessions {
-			keys = append(keys, s.Name)
-		}
-	}
-	if !slices.Contains(keys, key) {
-		keys = append(keys, key)
-	}
-	line := "session " + oneLine(workspace.ShortIDs(keys)[key])
+	line := "session " + oneLine(sessionShortID(w, key))
 	if head, err := w.ResolveRead("@", key); err == nil {
 		names := workspace.NamesOf(w, head)
 		if names.Title != "" {
@@ -92,6 +83,21 @@ func (a *app) sessionHeading(w *workspace.Workspace, key string) string {
 		}
 	}
 	return line
+}
+
+// sessionShortID is a session key's shortest prefix unique among the
+// workspace's sessions, which every SESSION: argument takes.
+func sessionShortID(w *workspace.Workspace, key string) string {
+	var keys []string
+	if sessions, err := w.Sessions(); err == nil {
+		for _, s := range sessions {
+			keys = append(keys, s.Name)
+		}
+	}
+	if !slices.Contains(keys, key) {
+		keys = append(keys, key)
+	}
+	return workspace.ShortIDs(keys)[key]
 }
 
 func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {

@@ -89,14 +89,22 @@ func (a *app) restoreFrom(c *cli.Context, w *workspace.Workspace, sess, name str
 	if err != nil {
 		return err
 	}
-	from := res.From.Session + ":" + res.From.Checkpoint.Meta.CheckpointID
+	// Checkpoints of this session are named by its short id, as people
+	// read and type them (any SESSION: argument takes it); another
+	// session's, or a fetched one's, keep their full key.
+	short := sessionShortID(w, sess)
+	fromSession := res.From.Session
+	if fromSession == sess {
+		fromSession = short
+	}
+	from := fromSession + ":" + res.From.Checkpoint.Meta.CheckpointID
 	switch {
 	case res.DryRun:
 		fmt.Fprintf(a.stdout, "dry run: restoring %s would %s; nothing was changed\n", from, restoreCounts(res, "create", "write", "delete", "keep"))
 	case res.Safety == nil:
 		fmt.Fprintf(a.stdout, "nothing to restore: the workspace matches %s (%d kept)\n", from, res.Count(restore.Keep))
 	default:
-		safety := sess + ":" + res.Safety.Checkpoint.Meta.CheckpointID
+		safety := short + ":" + res.Safety.Checkpoint.Meta.CheckpointID
 		undo := "ctxgit restore --delete " + safety
 		if len(paths) > 0 {
 			undo += " --"
@@ -106,7 +114,7 @@ func (a *app) restoreFrom(c *cli.Context, w *workspace.Workspace, sess, name str
 		}
 		fmt.Fprintf(a.stdout, "restored %s: %s · safety checkpoint %s (undo: %s)\n", from, restoreCounts(res, "created", "wrote", "deleted", "kept"), safety, undo)
 		if res.After != nil {
-			fmt.Fprintf(a.stdout, "checkpoint %s:%s holds the restored workspace\n", sess, res.After.Checkpoint.Meta.CheckpointID)
+			fmt.Fprintf(a.stdout, "checkpoint %s:%s holds the restored workspace\n", short, res.After.Checkpoint.Meta.CheckpointID)
 		}
 	}
 	return nil
