@@ -27,7 +27,7 @@ func OnboardingCard(w *workspace.Workspace) string {
 		fmt.Fprintf(&b, "- Plan: none yet (one in %s, numbered steps under `## Plan:`, is kept too)\n", p.Plan)
 	}
 	fmt.Fprintf(&b, "- Decisions: %s (`ctxgit decide \"…\" --why \"…\"`)\n", p.Decisions)
-	fmt.Fprintf(&b, "- Failure log: %s (`ctxgit fail \"…\"`)\n", p.FailureLog)
+	fmt.Fprintf(&b, "- Failure log: %s (`ctxgit fail \"…\"`; once fixed, `ctxgit fail --resolved`)\n", p.FailureLog)
 	fmt.Fprintf(&b, "- Next action: %s (`ctxgit state set next_action \"…\"`)\n", p.TaskState)
 	b.WriteString("What is saved there is restored after a compaction.\n")
 	card := b.String()

@@ -155,6 +155,8 @@ func cmdTaught(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("taught %s: no command in %q", source, text)
 	}
 	pending := ts.Getenv("TAUGHT_PENDING")
+	gone := ts.Getenv("TAUGHT_GONE")
+	lastFailure := ""
 	for i, m := range cmds {
 		cmd := m[1] + m[2]
 		n := 0
@@ -162,8 +164,17 @@ func cmdTaught(ts *testscript.TestScript, neg bool, args []string) {
 			n++
 			phrase := fmt.Sprintf("%s says %d.%d", source, i+1, n)
 			pending += phrase + "\n"
+			if strings.HasPrefix(cmd, "ctxgit fail ") {
+				lastFailure = phrase
+			}
 			return `"` + phrase + `"`
 		})
+		if cmd == "ctxgit fail --resolved" && lastFailure != "" {
+			// Resolving the failure just logged takes it out of the
+			// block: shown checks that it is gone, not there.
+			pending = strings.Replace(pending, lastFailure+"\n", "", 1)
+			gone += lastFailure + "\n"
+		}
 		filled = regexp.MustCompile(`\bN\b`).ReplaceAllString(filled, "1")
 		argv := splitQuoted(ts, filled)
 		ts.Logf("taught %s: %s", source, filled)
@@ -172,10 +183,12 @@ func cmdTaught(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Setenv("TAUGHT_PENDING", pending)
+	ts.Setenv("TAUGHT_GONE", gone)
 }
 
 // shown fails unless every text taught filled in since the last shown is
-// in the last hook answer: what the commands saved reached the block.
+// in the last hook answer: what the commands saved reached the block; and
+// a failure the taught commands resolved is not.
 func cmdShown(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: shown")
@@ -186,7 +199,13 @@ func cmdShown(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("shown: %q is not in the block after the compaction:\n%s", phrase, block)
 		}
 	}
+	for _, phrase := range strings.Split(strings.TrimSpace(ts.Getenv("TAUGHT_GONE")), "\n") {
+		if phrase != "" && strings.Contains(block, phrase) {
+			ts.Fatalf("shown: %q was resolved as taught, but the block after the compaction still shows it:\n%s", phrase, block)
+		}
+	}
 	ts.Setenv("TAUGHT_PENDING", "")
+	ts.Setenv("TAUGHT_GONE", "")
 }
 
 // taughtPart is the SOURCE part of the last hook answer.
