@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -337,8 +336,8 @@ func mergeBaseWith(w *workspace.Workspace, ref string) (vcs.Store, vcs.Hash, err
 
 // filesAgainstBase counts a report's files as the pull request from the
 // repository's HEAD into ref shows them: the commits from the merge base
-// of HEAD and ref to HEAD. What the newest checkpoint holds beyond HEAD's
-// commit (uncommitted and untracked work) is listed apart, and the
+// of HEAD and ref to HEAD. The working tree's changes against HEAD, as
+// git status shows them, are listed apart (uncommittedFiles), and the
 // branch's commits are listed with the checkpoints their trailers name
 // (SPEC §7.6). ctxgit's own files are left out, and renames are found as
 // git finds them.
@@ -366,25 +365,7 @@ func filesAgainstBase(w *workspace.Workspace, r *Report, ref string) error {
 	if r.Files, err = countReportFiles(w, store, changes, r.Head.Checkpoint); err != nil {
 		return err
 	}
-	hc, err := vcs.ReadCommit(store, r.Head.Commit)
-	if err != nil {
-		return err
-	}
-	if changes, err = vcs.DiffTrees(store, headTree, hc.Tree); err != nil {
-		return err
-	}
-	// A file the snapshot leaves out (a secret, one too large) is not
-	// deleted while it is still on disk.
-	kept := changes[:0]
-	for _, c := range changes {
-		if c.Status == vcs.Deleted {
-			if _, err := os.Lstat(filepath.Join(w.Root, filepath.FromSlash(c.Path))); err == nil {
-				continue
-			}
-		}
-		kept = append(kept, c)
-	}
-	if r.Uncommitted, err = countReportFiles(w, store, kept, r.Head.Checkpoint); err != nil {
+	if r.Uncommitted, err = uncommittedFiles(w, store, headTree, r.Head.Session); err != nil {
 		return err
 	}
 	if r.Commits, err = branchCommits(w, store, head, mb); err != nil {

@@ -27,8 +27,9 @@ type Report struct {
 	Open []string
 	// FilesBase is set with --base: Files are then the commits from the
 	// merge base of the repository's HEAD and that ref to HEAD, as the
-	// pull request shows them; Uncommitted what the newest checkpoint
-	// holds beyond HEAD; Commits the branch's commits.
+	// pull request shows them; Uncommitted the working tree's changes
+	// against HEAD now, as git status shows them; Commits the branch's
+	// commits.
 	FilesBase   *ReportBase
 	Uncommitted []FileDiff
 	Commits     []ReportCommit
@@ -304,7 +305,7 @@ func (r *Report) addProblems(ps []error) {
 	}
 }
 
-var statusWord = map[string]string{vcs.Added: "added", vcs.Modified: "modified", vcs.Deleted: "deleted", vcs.Renamed: "renamed"}
+var statusWord = map[string]string{vcs.Added: "added", vcs.Modified: "modified", vcs.Deleted: "deleted", vcs.Renamed: "renamed", StatusUntracked: "untracked"}
 
 // StatSummary is git's --stat summary line, without its leading space:
 // "3 files changed, 4 insertions(+), 2 deletions(-)". As in git, a zero

@@ -430,7 +430,7 @@ func renderBranch(b *strings.Builder, r *Report, l renderLimits, cuts *cutList) 
 	}
 	if len(r.Uncommitted) > 0 {
 		t := Totals(r.Uncommitted)
-		fmt.Fprintf(b, "\n## Not committed\n\nIn the newest checkpoint, not in a commit of the branch (uncommitted and untracked files): %s\n\n| file | change | + | - |\n| --- | --- | ---: | ---: |\n", StatSummary(t))
+		fmt.Fprintf(b, "\n## Not committed\n\nIn the working tree, not in a commit of the branch (what `git status` shows: uncommitted and untracked files): %s\n\n| file | change | + | - |\n| --- | --- | ---: | ---: |\n", StatSummary(t))
 		shown := take(len(r.Uncommitted), l.files)
 		fileRows(b, r.Uncommitted[:shown])
 		cuts.note(shown, len(r.Uncommitted), "uncommitted files")
