@@ -2,7 +2,6 @@ package review
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -316,7 +315,7 @@ func mergeBaseWith(w *workspace.Workspace, ref string) (vcs.Store, vcs.Hash, err
 	if store == nil {
 		return nil, vcs.ZeroHash, spec.NotFound("the workspace has no checkpoints")
 	}
-	other, err := resolveGitRef(store, ref)
+	other, err := resolveBase(w, store, ref)
 	if err != nil {
 		return nil, vcs.ZeroHash, err
 	}
@@ -532,66 +531,6 @@ func ownPaths(w *workspace.Workspace, cp *spec.Checkpoint) func(string) bool {
 		return files[path] || workspace.IsCheckpointOutput(path) || strings.HasPrefix(path, ".ctxgit/") ||
 			(summaries != "" && strings.HasPrefix(path, summaries+"/"))
 	}
-}
-
-// resolveGitRef finds the commit a ref names as git would for a branch to
-// compare with: a full ref, then refs/REF, refs/heads/, refs/remotes/,
-// refs/tags/ (an annotated tag peeled), or a full commit id.
-func resolveGitRef(store vcs.Store, ref string) (vcs.Hash, error) {
-	if err := spec.CheckArg("--base", ref); err != nil {
-		return vcs.ZeroHash, err
-	}
-	if id, err := vcs.ParseHash(ref); err == nil {
-		if _, err := vcs.ReadCommit(store, id); err == nil {
-			return id, nil
-		}
-	}
-	for _, name := range []string{ref, "refs/" + ref, "refs/heads/" + ref, "refs/remotes/" + ref, "refs/tags/" + ref} {
-		if vcs.CheckRefName(name) != nil {
-			continue
-		}
-		id, err := store.ReadRef(name)
-		if errors.Is(err, vcs.ErrRefNotFound) {
-			continue
-		}
-		if err != nil {
-			return vcs.ZeroHash, err
-		}
-		for range 8 { // peel annotated tags
-			t, data, err := store.ReadObject(id)
-			if err != nil {
-				return vcs.ZeroHash, err
-			}
-			if t == vcs.CommitObject {
-				return id, nil
-			}
-			target, ok := bytes.CutPrefix(data, []byte("object "))
-			if t != tagObject || !ok || len(target) < 40 {
-				break
-			}
-			if id, err = vcs.ParseHash(string(target[:40])); err != nil {
-				break
-			}
-		}
-		return vcs.ZeroHash, spec.Usage("--base %s: %s does not name a commit", ref, name)
-	}
-	// As `git checkout main` does with no local main: the branch of that
-	// name on a remote, origin's first, else the only remote that has it.
-	if _, err := store.ReadRef("refs/remotes/origin/" + ref); err == nil {
-		return resolveGitRef(store, "remotes/origin/"+ref)
-	}
-	if remotes, err := store.ListRefs("refs/remotes/"); err == nil {
-		var hits []vcs.Ref
-		for _, r := range remotes {
-			if rest := strings.TrimPrefix(r.Name, "refs/remotes/"); strings.HasSuffix(rest, "/"+ref) && strings.Count(rest, "/") == strings.Count(ref, "/")+1 {
-				hits = append(hits, r)
-			}
-		}
-		if len(hits) == 1 {
-			return resolveGitRef(store, strings.TrimPrefix(hits[0].Name, "refs/"))
-		}
-	}
-	return vcs.ZeroHash, spec.NotFound("--base %s: no such branch, remote branch, tag or commit in the repository", ref)
 }
 
 // tagObject is git's type number for an annotated tag.
