@@ -54,6 +54,9 @@ type Options struct {
 	All      bool
 	// Prune lets fetch drop fetched refs the remote no longer has.
 	Prune bool
+	// FirstPush, when not nil, is told what a first push to a remote
+	// will send, before anything is sent (FirstPushNotice).
+	FirstPush func(FirstPushNotice)
 	// Messages receives the remote's own messages (hooks).
 	Messages io.Writer
 	// Timeout bounds each git run against a network remote; 0 reads
@@ -97,10 +100,6 @@ type Result struct {
 	Objects  int    // objects sent or received
 	Refs     []RefChange
 	Warnings []string
-	// First is set on a push to a remote this workspace never pushed to
-	// or fetched from; Kept counts the sessions it did not send.
-	First bool
-	Kept  int
 }
 
 // Rejected counts the refs that were not updated.
@@ -335,12 +334,17 @@ func Push(w *workspace.Workspace, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(tracked) == 0 && opts.FirstPush != nil {
+		// Told before the remote is even reached: a push that fails
+		// part way has still said what it was sending.
+		opts.FirstPush(firstPushNotice(w, name, ep.String(), sessions, all))
+	}
 	r, err := connect(w, rr, true, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	res := &Result{Remote: name, URL: ep.String(), First: len(tracked) == 0, Kept: all - len(sessions)}
+	res := &Result{Remote: name, URL: ep.String()}
 	remote := map[string]vcs.Hash{}
 	for _, ref := range r.Refs() {
 		remote[ref.Name] = ref.ID

@@ -21,6 +21,7 @@ func (a *app) pushCommand() *cli.Command {
 		},
 		Action: a.syncAction(sharing.Push, "pushed to", func(c *cli.Context, o *sharing.Options) {
 			o.Force, o.Sessions, o.All = c.Bool("force"), c.StringSlice("session"), c.Bool("all")
+			o.FirstPush = a.printFirstPush
 		}),
 	})
 }

@@ -15,6 +15,24 @@ import (
 // What push and fetch share (docs/cli.md#push, docs/cli.md#fetch): the timeout,
 // the report of what moved, and the remote's own messages.
 
+// printFirstPush tells, on stderr and before anything is sent, what the
+// first push to a remote sends (docs/cli.md#push): stdout stays the
+// result, --json's too.
+func (a *app) printFirstPush(n sharing.FirstPushNotice) {
+	fmt.Fprintf(a.stderr, "ctxgit: first push to %s (%s): sending %s as readable text (plans, logs, the user's prompts, file snapshots) that anyone who can read %s can read:\n",
+		oneLine(n.Remote), oneLine(n.URL), pluralWord(len(n.Sessions), "session"), oneLine(n.Remote))
+	for _, s := range n.Sessions {
+		title := ""
+		if s.Title != "" {
+			title = "  \"" + oneLine(s.Title) + "\""
+		}
+		fmt.Fprintf(a.stderr, "ctxgit:   %s%s\n", oneLine(s.Short), title)
+	}
+	if n.Kept > 0 {
+		fmt.Fprintf(a.stderr, "ctxgit: %s not sent (--session KEY or --all sends them)\n", pluralWord(n.Kept, "other session"))
+	}
+}
+
 // timeoutFlag bounds each git run against a network remote (docs/cli.md#push).
 var timeoutFlag = &cli.DurationFlag{Name: "timeout", Usage: "give up on a network remote after `DURATION` (e.g. 90s)", DefaultText: "git config ctxgit.remoteTimeout, else 5m"}
 
@@ -31,14 +49,6 @@ func (a *app) printSync(res *sharing.Result, verb string, asJSON bool) error {
 				Old: hashOrEmpty(r.Old), Reason: r.Reason, Ref: r.Ref, Session: r.Session, Status: r.Status})
 		}
 		return a.printJSON(out)
-	}
-	if res.First && verb == "pushed to" {
-		kept := ""
-		if res.Kept > 0 {
-			kept = fmt.Sprintf("; %d other session(s) stay here (--session KEY or --all sends them)", res.Kept)
-		}
-		fmt.Fprintf(a.stdout, "first push to %s: %d session(s) sent, whose plans, logs, prompts and file snapshots anyone who can read it can read%s\n",
-			res.Remote, len(res.Refs), kept)
 	}
 	fmt.Fprintf(a.stdout, "%s %s (%s): %d objects\n", verb, res.Remote, res.URL, res.Objects)
 	if len(res.Refs) == 0 {
@@ -147,4 +157,12 @@ func (a *app) syncAction(run func(*workspace.Workspace, sharing.Options) (*shari
 		}
 		return err
 	}
+}
+
+// pluralWord is "1 session", "2 sessions".
+func pluralWord(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
