@@ -278,5 +278,7 @@ func peelCommit(store vcs.Store, rev string, id vcs.Hash) (vcs.Hash, error) {
 			break
 		}
 	}
-	return vcs.ZeroHash, spec.Usage("--base %s: it does not name a commit", rev)
+	// As git rev-parse REF^{commit} fails on a tree or blob: nothing
+	// this REF names is a commit.
+	return vcs.ZeroHash, unknownBase(rev)
 }
