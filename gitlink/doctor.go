@@ -38,7 +38,7 @@ func Doctor(ctx context.Context, w *workspace.Workspace) []workspace.Finding {
 				Fix:     "ctxgit init --git-hooks moves it into .husky/prepare-commit-msg"}}
 		}
 		data, _ := os.ReadFile(user)
-		if _, _, _, ok := findBlock(data); ok {
+		if _, _, _, ok, _ := findBlock(data); ok {
 			return []workspace.Finding{{Check: "git-hook", Level: workspace.FindingOK,
 				Message: fmt.Sprintf("ctxgit's block in %s (husky v9 runs it from %s)", rel(user), rel(hooks))}}
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/spec"
 )
 
 // Husky v9 owns its hooks directory: `husky` (run by npm's prepare
@@ -61,15 +62,17 @@ func hookBlock(command, note string) string {
 }
 
 // findBlock locates ctxgit's block in script: [start, end) and its note.
-// ok is false when there is none, or only half of one.
-func findBlock(script []byte) (start, end int, note string, ok bool) {
+// ok is false when there is none; broken is true when there is half of
+// one (a begin line without its end line after it), which no edit of
+// ctxgit's may touch: what lies after it may be the user's.
+func findBlock(script []byte) (start, end int, note string, ok, broken bool) {
 	start = lineIndex(script, blockBegin)
 	if start < 0 {
-		return 0, 0, "", false
+		return 0, 0, "", false, lineIndex(script, blockEnd) >= 0
 	}
 	rel := lineIndex(script[start:], blockEnd)
 	if rel < 0 {
-		return 0, 0, "", false
+		return 0, 0, "", false, true
 	}
 	end = start + rel + len(blockEnd)
 	if end < len(script) && script[end] == '\n' {
@@ -82,7 +85,7 @@ func findBlock(script []byte) (start, end int, note string, ok bool) {
 	case bytes.Contains(block, []byte(noteNewline)):
 		note = noteNewline
 	}
-	return start, end, note, true
+	return start, end, note, true, false
 }
 
 // lineIndex is where line starts a line of data, or -1.
@@ -121,7 +124,11 @@ func installBlock(path, command string) (InstallResult, error) {
 		mode = fi.Mode().Perm()
 	}
 	var next []byte
-	if start, end, note, ok := findBlock(old); ok {
+	start, end, note, ok, broken := findBlock(old)
+	if broken {
+		return res, brokenBlock(path, old)
+	}
+	if ok {
 		want := hookBlock(command, note)
 		if string(old[start:end]) == want {
 			res.Action = "unchanged"
@@ -152,7 +159,10 @@ func uninstallBlock(path string) (InstallResult, error) {
 	if err != nil {
 		return res, err
 	}
-	start, end, note, ok := findBlock(old)
+	start, end, note, ok, broken := findBlock(old)
+	if broken {
+		return res, brokenBlock(path, old)
+	}
 	if !ok {
 		return res, nil
 	}
@@ -170,4 +180,15 @@ func uninstallBlock(path string) (InstallResult, error) {
 		return res, err
 	}
 	return res, atomicfile.Write(path, rest, fi.Mode().Perm())
+}
+
+// brokenBlock refuses a hook whose ctxgit block lacks a marker line,
+// naming the line of the one that is there.
+func brokenBlock(path string, script []byte) error {
+	at, what := lineIndex(script, blockBegin), "a begin line of ctxgit's block with no end line after it"
+	if at < 0 {
+		at, what = lineIndex(script, blockEnd), "an end line of ctxgit's block with no begin line before it"
+	}
+	line := 1 + bytes.Count(script[:at], []byte{'\n'})
+	return spec.InvalidAt(path, line, "%s: mend or remove it by hand, then run init --git-hooks again", what)
 }
