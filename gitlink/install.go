@@ -123,6 +123,9 @@ func Install(ctx context.Context, dir, command string) (InstallResult, error) {
 			// A manager rewrote its hook over ctxgit's (lefthook's sync
 			// moves ctxgit's to .old): the chained copy is that same hook.
 			res.Action = "chained"
+			if err := removeOursAside(path); err != nil {
+				return res, err
+			}
 			break
 		}
 		if res.Chained != "" {
@@ -163,6 +166,9 @@ func Uninstall(ctx context.Context, dir string) (InstallResult, error) {
 func uninstallIn(hooks string) (InstallResult, error) {
 	path := filepath.Join(hooks, HookName)
 	res := InstallResult{Path: path, Action: "absent"}
+	if err := removeOursAside(path); err != nil {
+		return res, err
+	}
 	old, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -178,6 +184,21 @@ func uninstallIn(hooks string) (InstallResult, error) {
 	}
 	res.Action = "removed"
 	return res, os.Remove(path)
+}
+
+// oldSuffix is where lefthook moves a hook it finds in its way when it
+// installs its own.
+const oldSuffix = ".old"
+
+// removeOursAside removes ctxgit's hook from where lefthook moved it
+// (path.old): lefthook never runs it, and `lefthook uninstall` would put
+// that stale copy back.
+func removeOursAside(path string) error {
+	data, err := os.ReadFile(path + oldSuffix)
+	if err != nil || !isOurs(data) {
+		return nil
+	}
+	return os.Remove(path + oldSuffix)
 }
 
 // sameFile reports whether the file at path holds data.
