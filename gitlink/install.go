@@ -33,13 +33,28 @@ func HookScript(command string) string {
 	return "#!/bin/sh\n" + hookMarker + " (ctxgit init --git-hooks; removed by\n" +
 		"# ctxgit init --git-hooks --uninstall). It adds a Ctxgit-Checkpoint trailer\n" +
 		"# when a ctxgit session is active here, and never fails a commit.\n" +
-		"chained=\"$0" + chainedSuffix + "\"\n" +
-		"if [ -f \"$chained\" ]; then\n" +
-		"  if [ -x \"$chained\" ]; then \"$chained\" \"$@\" || exit $?; fi\n" +
-		"fi\n" +
+		chainScript +
 		command + " git-hook " + HookName + " \"$@\" </dev/null || true\n" +
 		"exit 0\n"
 }
+
+// chainScript runs the hook ctxgit's replaced, first, keeping its exit
+// status. A shell script runs under the name git gave ctxgit's hook ($0
+// is the hook's own path again, as before ctxgit came), so a hook that
+// finds its files from $0 keeps finding them: husky's `h` looks up the
+// user's hook by basename "$0", pre-commit's passes dirname "$0" as its
+// --hook-dir. Any other program runs by its path. CTXGIT_CHAINED_HOOK
+// stops a chained hook that runs $0 again from looping.
+const chainScript = "chained=\"$0" + chainedSuffix + "\"\n" +
+	"if [ -x \"$chained\" ] && [ -z \"${CTXGIT_CHAINED_HOOK:-}\" ]; then\n" +
+	"  CTXGIT_CHAINED_HOOK=1; export CTXGIT_CHAINED_HOOK\n" +
+	"  IFS= read -r first <\"$chained\" || :\n" +
+	"  case \"$first\" in\n" +
+	"  '#!/bin/sh'|'#!/usr/bin/env sh') sh -c '. \"$0" + chainedSuffix + "\"' \"$0\" \"$@\" || exit $? ;;\n" +
+	"  '#!/bin/bash'|'#!/usr/bin/env bash') bash -c '. \"$0" + chainedSuffix + "\"' \"$0\" \"$@\" || exit $? ;;\n" +
+	"  *) \"$chained\" \"$@\" || exit $? ;;\n" +
+	"  esac\n" +
+	"fi\n"
 
 // InstallResult says what Install or Uninstall did.
 type InstallResult struct {
@@ -51,6 +66,9 @@ type InstallResult struct {
 	Action string `json:"action"`
 	// Chained is the earlier hook ctxgit's runs first, if any.
 	Chained string `json:"chained,omitempty"`
+	// Manager names the hook manager whose own hook file holds ctxgit's
+	// block ("husky"), when one owns the hooks directory.
+	Manager string `json:"manager,omitempty"`
 }
 
 // HooksDir is the directory git runs hooks from for the work tree at dir:
@@ -77,6 +95,13 @@ func Install(ctx context.Context, dir, command string) (InstallResult, error) {
 	if err != nil {
 		return InstallResult{}, err
 	}
+	if user := huskyHook(hooks); user != "" {
+		// An earlier ctxgit chained husky's own hook: put it back first.
+		if _, err := uninstallIn(hooks); err != nil {
+			return InstallResult{}, err
+		}
+		return installBlock(user, command)
+	}
 	path := filepath.Join(hooks, HookName)
 	script := []byte(HookScript(command))
 	res := InstallResult{Path: path, Action: "installed"}
@@ -94,6 +119,15 @@ func Install(ctx context.Context, dir, command string) (InstallResult, error) {
 	case isOurs(old):
 		res.Action = "updated"
 	default:
+		if res.Chained != "" && sameFile(res.Chained, old) {
+			// A manager rewrote its hook over ctxgit's (lefthook's sync
+			// moves ctxgit's to .old): the chained copy is that same hook.
+			res.Action = "chained"
+			if err := removeOursAside(path); err != nil {
+				return res, err
+			}
+			break
+		}
 		if res.Chained != "" {
 			return res, spec.Usage("%s is not ctxgit's and %s already exists: move one of them away, then run init --git-hooks again", path, res.Chained)
 		}
@@ -118,8 +152,23 @@ func Uninstall(ctx context.Context, dir string) (InstallResult, error) {
 	if err != nil {
 		return InstallResult{}, err
 	}
+	res, err := uninstallIn(hooks)
+	if user := huskyHook(hooks); user != "" && err == nil {
+		block, err := uninstallBlock(user)
+		if err != nil || block.Action != "absent" || res.Action == "absent" {
+			return block, err
+		}
+	}
+	return res, err
+}
+
+// uninstallIn removes ctxgit's hook file from the hooks directory hooks.
+func uninstallIn(hooks string) (InstallResult, error) {
 	path := filepath.Join(hooks, HookName)
 	res := InstallResult{Path: path, Action: "absent"}
+	if err := removeOursAside(path); err != nil {
+		return res, err
+	}
 	old, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -135,6 +184,27 @@ func Uninstall(ctx context.Context, dir string) (InstallResult, error) {
 	}
 	res.Action = "removed"
 	return res, os.Remove(path)
+}
+
+// oldSuffix is where lefthook moves a hook it finds in its way when it
+// installs its own.
+const oldSuffix = ".old"
+
+// removeOursAside removes ctxgit's hook from where lefthook moved it
+// (path.old): lefthook never runs it, and `lefthook uninstall` would put
+// that stale copy back.
+func removeOursAside(path string) error {
+	data, err := os.ReadFile(path + oldSuffix)
+	if err != nil || !isOurs(data) {
+		return nil
+	}
+	return os.Remove(path + oldSuffix)
+}
+
+// sameFile reports whether the file at path holds data.
+func sameFile(path string, data []byte) bool {
+	got, err := os.ReadFile(path)
+	return err == nil && bytes.Equal(got, data)
 }
 
 func isOurs(script []byte) bool { return bytes.Contains(script, []byte(hookMarker)) }

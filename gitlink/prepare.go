@@ -23,8 +23,10 @@ type PrepareResult struct {
 }
 
 // replaying are the files git keeps while it replays commits that already
-// have their messages: a rebase, a cherry-pick, a revert.
-var replaying = []string{"rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD", "REVERT_HEAD"}
+// have their messages: a rebase, a cherry-pick. A revert is not among
+// them: it is a new change with a message git writes afresh, linked like
+// any commit made in the session.
+var replaying = []string{"rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD"}
 
 // PrepareCommitMsg is the prepare-commit-msg hook (docs/cli.md#init): when
 // a session is active in the workspace, it links the commit being made to

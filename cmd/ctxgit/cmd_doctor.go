@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ctxgit/ctxgit/gitlink"
 	"github.com/ctxgit/ctxgit/host/config"
 	"github.com/ctxgit/ctxgit/retention"
 	"github.com/ctxgit/ctxgit/spec"
@@ -38,7 +39,9 @@ func (a *app) doctorCommand() *cli.Command {
 			if c.Int("max-loose") < 0 {
 				return spec.Usage("--max-loose must be at least 0, got %d", c.Int("max-loose"))
 			}
-			res, err := retention.Doctor(w, retention.DoctorOptions{Fix: c.Bool("fix"), LooseThreshold: c.Int("max-loose"), Ctx: c.Context, Hooks: hostconfig.DoctorHooks}, configErr)
+			res, err := retention.Doctor(w, retention.DoctorOptions{Fix: c.Bool("fix"), LooseThreshold: c.Int("max-loose"), Ctx: c.Context, Hooks: func(w *workspace.Workspace) []retention.Finding {
+				return append(hostconfig.DoctorHooks(w), gitlink.Doctor(c.Context, w)...)
+			}}, configErr)
 			if err != nil {
 				return err
 			}

@@ -124,6 +124,9 @@ func (a *app) installGitHooks(c *cli.Context, w *workspace.Workspace, want, unin
 		if res.Chained != "" && !uninstall {
 			line += fmt.Sprintf(" (runs the hook that was there first: %s)", res.Chained)
 		}
+		if res.Manager == gitlink.ManagerHusky && !uninstall {
+			line += " (husky v9 runs it from .husky/_; ctxgit's block is at its end)"
+		}
 		fmt.Fprintln(a.stdout, line)
 	}
 	return &res, nil

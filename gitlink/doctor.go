@@ -1,0 +1,60 @@
+package gitlink
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ctxgit/ctxgit/internal/safetext"
+	"github.com/ctxgit/ctxgit/workspace"
+)
+
+// Doctor is the `git-hook` check of `ctxgit doctor` (docs/cli.md#doctor):
+// where ctxgit's prepare-commit-msg hook is installed, and whether a hook
+// manager has since replaced it. A workspace with no git repository, or
+// where the hook was never installed, has no finding.
+func Doctor(ctx context.Context, w *workspace.Workspace) []workspace.Finding {
+	if w.Repo == nil {
+		return nil
+	}
+	hooks, err := HooksDir(ctx, w.Repo.WorkTree)
+	if err != nil {
+		return []workspace.Finding{{Check: "git-hook", Level: workspace.FindingWarning,
+			Message: "cannot tell where git runs hooks from: " + safetext.Line(err.Error())}}
+	}
+	rel := func(p string) string {
+		if r, err := filepath.Rel(w.Repo.WorkTree, p); err == nil && filepath.IsLocal(r) {
+			return r
+		}
+		return p
+	}
+	path := filepath.Join(hooks, HookName)
+	script, _ := os.ReadFile(path)
+	if user := huskyHook(hooks); user != "" {
+		if isOurs(script) {
+			return []workspace.Finding{{Check: "git-hook", Level: workspace.FindingWarning,
+				Message: fmt.Sprintf("%s is an older install in husky's own directory, which every npm install rewrites", rel(path)),
+				Fix:     "ctxgit init --git-hooks moves it into .husky/prepare-commit-msg"}}
+		}
+		data, _ := os.ReadFile(user)
+		if _, _, _, ok, _ := findBlock(data); ok {
+			return []workspace.Finding{{Check: "git-hook", Level: workspace.FindingOK,
+				Message: fmt.Sprintf("ctxgit's block in %s (husky v9 runs it from %s)", rel(user), rel(hooks))}}
+		}
+		return nil
+	}
+	_, chainedErr := os.Lstat(path + chainedSuffix)
+	switch {
+	case isOurs(script) && chainedErr == nil:
+		return []workspace.Finding{{Check: "git-hook", Level: workspace.FindingOK,
+			Message: fmt.Sprintf("%s (runs %s first)", rel(path), rel(path+chainedSuffix))}}
+	case isOurs(script):
+		return []workspace.Finding{{Check: "git-hook", Level: workspace.FindingOK, Message: rel(path)}}
+	case chainedErr == nil:
+		return []workspace.Finding{{Check: "git-hook", Level: workspace.FindingWarning,
+			Message: fmt.Sprintf("%s is no longer ctxgit's (a hook manager rewrote it: lefthook does when its config changes): commits get no Ctxgit-Checkpoint trailer", rel(path)),
+			Fix:     "ctxgit init --git-hooks chains the new hook again"}}
+	}
+	return nil
+}
