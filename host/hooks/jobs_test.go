@@ -144,3 +144,32 @@ func TestJobsInFlight(t *testing.T) {
 		t.Errorf("jobs in flight with no jobs directory: %d, want 0", n)
 	}
 }
+
+// Gemini's compaction checkpoint, taken where an AfterTool confirms a
+// compression, waits for the session's detached checkpoint in flight too
+// (geminiJobWait): here a resume's base checkpoint held 300 ms.
+func TestGeminiCompactionCheckpointIsNewestWithJobInFlight(t *testing.T) {
+	dir, w := geminiWorkspace(t)
+	g := newGeminiChat(t)
+	g.turn("RUN: go test", 600_000)
+	run(t, dir, "gemini", "after-tool", g.payload("AfterTool", "")) // the compression is due
+	h := &heldSpawn{t: t, dir: dir, delay: 300 * time.Millisecond}
+	defer h.wait()
+	if err := Handle(Request{Host: "gemini", Event: "session-start", Input: []byte(g.payload("SessionStart", `,"source":"resume"`)),
+		Env: env(dir, nil), Out: &bytes.Buffer{}, Spawn: h.spawn}); err != nil {
+		t.Fatal(err)
+	}
+	run(t, dir, "gemini", "pre-compress", g.payload("PreCompress", `,"trigger":"auto"`))
+	g.compressed()
+	g.turn("RUN: go vet", 40_000)
+	out := run(t, dir, "gemini", "after-tool", g.payload("AfterTool", ""))
+	h.wait()
+	entries, err := w.Log("gem-1", 0)
+	// (The reading at 600k took an automatic checkpoint before both.)
+	if err != nil || len(entries) < 2 || entries[0].Trigger != spec.TriggerCompaction || entries[1].Trigger != "session-start" {
+		t.Fatalf("checkpoints newest first: %+v, %v; want the compaction's, then session-start's", entries, err)
+	}
+	if !strings.Contains(out, "Checkpoint "+entries[0].CheckpointID+" ·") {
+		t.Errorf("the recovery is not the compaction checkpoint %s's:\n%s", entries[0].CheckpointID, out)
+	}
+}
