@@ -223,6 +223,7 @@ func (c *call) preCompact() error {
 		return err
 	}
 	c.recordSession(w.Root)
+	c.awaitJobs(w.Root, compactionJobWait)
 	if _, err := w.Checkpoint(c.checkpointOptions(w, spec.TriggerCompaction, true)); err != nil {
 		return err
 	}

@@ -194,6 +194,7 @@ func (c *call) confirmCompression(root string) (bool, error) {
 	if rec != c.p.TranscriptPath {
 		c.p.TranscriptPath = rec
 	}
+	c.awaitJobs(w.Root, geminiJobWait)
 	o := c.checkpointOptions(w, spec.TriggerCompaction, false)
 	if m.Window > 0 {
 		// The usage the compression started from, not what it left.

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -76,4 +79,83 @@ func (c *call) runJob() error {
 	}
 	_, err = w.Checkpoint(c.checkpointOptions(w, j.Trigger, false))
 	return err
+}
+
+// compactionJobWait bounds how long a compaction checkpoint waits for this
+// session's detached checkpoints still in flight (awaitJobs). Every
+// compaction event ctxgit installs has a 30 s budget; with the lock wait
+// (hookLockWait) and the checkpoint itself this stays far inside it.
+// Gemini's compaction checkpoint, confirmed in a 5 s AfterTool, waits
+// geminiJobWait instead.
+var (
+	compactionJobWait = 2 * time.Second
+	geminiJobWait     = time.Second
+)
+
+// staleJob is the age past which a job file is not waited for: its child
+// died before reading it, or has waited this long for the lock already,
+// and a compaction's short wait would not see it land.
+const staleJob = time.Minute
+
+// awaitJobs waits, at most limit, until no detached checkpoint of this
+// session is in flight (its job file gone: runJob removes it only after
+// the checkpoint is written). A compaction checkpoint taken after it is
+// then the session's newest, so the recovery built from the newest
+// checkpoint is the compaction's, whatever order the host's events and
+// the detached children ran in (docs/design.md, "The compaction
+// checkpoint is the newest"). Past the limit it goes on: a hook never
+// blocks its host for ctxgit's own work.
+func (c *call) awaitJobs(root string, limit time.Duration) {
+	dir := localPath(root, "jobs")
+	deadline := time.Now().Add(limit)
+	for jobsInFlight(dir, c.session, time.Now()) > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// jobsInFlight counts the job files in dir of session's detached
+// checkpoints (named SESSION-EVENT-NANOS.json by deferCheckpoint), not
+// older than staleJob. No jobs directory, the usual case, is one failed
+// open.
+func jobsInFlight(dir, session string, now time.Time) int {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range entries {
+		if !ownJob(e.Name(), session) {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) < staleJob {
+			n++
+		}
+	}
+	return n
+}
+
+// ownJob reports whether a job file's name is session's: a session key may
+// hold '-', so the event after the key must be one that defers its
+// checkpoint, followed by the time.
+func ownJob(name, session string) bool {
+	rest, ok := strings.CutPrefix(name, session+"-")
+	if !ok {
+		return false
+	}
+	rest, ok = strings.CutSuffix(rest, ".json")
+	if !ok {
+		return false
+	}
+	i := strings.LastIndexByte(rest, '-')
+	if i < 0 {
+		return false
+	}
+	if _, err := strconv.ParseInt(rest[i+1:], 10, 64); err != nil {
+		return false
+	}
+	switch rest[:i] {
+	case "session-start", "session-end":
+		return true
+	}
+	return false
 }

@@ -239,10 +239,10 @@ func (s *claudeSession) newest(trigger string) string {
 }
 
 // oneBlockFrom checks that a request holds exactly one ctxgit block, a
-// recovery built from checkpoint id (the compaction's) or a newer one: the
-// session-start checkpoint of the resume that ran /compact is taken in a
-// detached child and may land after the compaction's, and is then the
-// newest; never an older one.
+// recovery built from checkpoint id exactly (the compaction's): the
+// compaction checkpoint waits for the session's detached checkpoints in
+// flight, so it is the newest when the recovery is built (docs/design.md,
+// "The compaction checkpoint is the newest").
 func (s *claudeSession) oneBlockFrom(q Request, id, when string) {
 	s.t.Helper()
 	if n := CountBlocks(q.Body); n != 1 {
@@ -251,9 +251,13 @@ func (s *claudeSession) oneBlockFrom(q Request, id, when string) {
 	if n := Count(q.Body, "# Post-Compaction Recovery"); n != 1 {
 		s.t.Errorf("%s: %d recovery blocks, want 1", when, n)
 	}
-	m := blockCheckpoint.FindSubmatch(q.Body)
-	if m == nil || string(m[1]) < id { // cp_NNN: fixed width, ordered as text
-		s.t.Errorf("%s: the block is from %q, want the compaction checkpoint %s or a newer one", when, m, id)
+	m := blockCheckpoint.FindAllSubmatch(q.Body, -1)
+	if len(m) != 1 || string(m[0][1]) != id {
+		var got []string
+		for _, x := range m {
+			got = append(got, string(x[1]))
+		}
+		s.t.Errorf("%s: the block is from %q, want the compaction checkpoint %s exactly", when, got, id)
 	}
 }
 

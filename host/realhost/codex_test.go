@@ -204,8 +204,8 @@ func TestCodex(t *testing.T) {
 	if n := Count(first, "# Post-Compaction Recovery"); n != 1 {
 		t.Errorf("the first request after the compaction holds %d recovery blocks, want 1", n)
 	}
-	if !strings.Contains(string(first), "Checkpoint "+compaction+" ") {
-		t.Errorf("the recovery is not built from the compaction checkpoint %s", compaction)
+	if ids := blockCheckpoints(first); len(ids) != 1 || ids[0] != compaction {
+		t.Errorf("the recovery is built from %q, want the compaction checkpoint %s exactly", ids, compaction)
 	}
 	if !strings.Contains(string(first), "pack large batches") {
 		t.Errorf("the recovery lacks the decision recorded before the compaction")

@@ -181,8 +181,8 @@ func TestGeminiCLI(t *testing.T) {
 			if b := CountBlocks(r.Body); b != 1 {
 				t.Errorf("the request after the compression holds %d ctxgit blocks, want 1", b)
 			}
-			if !strings.Contains(string(r.Body), compaction) {
-				t.Errorf("the recovery is not from the compaction's checkpoint %s", compaction)
+			if ids := blockCheckpoints(r.Body); len(ids) != 1 || ids[0] != compaction {
+				t.Errorf("the recovery is from %q, want the compaction's checkpoint %s exactly", ids, compaction)
 			}
 		}
 	}

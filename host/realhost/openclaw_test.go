@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -210,9 +211,12 @@ func TestOpenClaw(t *testing.T) {
 	if len(reqs) < 2 {
 		t.Fatalf("first run: %d model requests, want the tool call and its answer", len(reqs))
 	}
-	first := openclawSystem(reqs[0].Body)
-	if Count([]byte(first), cardMarker) != 1 || CountBlocks([]byte(first)) != 0 {
-		t.Errorf("first request: card %d times, %d blocks; want the card once, no block", Count([]byte(first), cardMarker), CountBlocks([]byte(first)))
+	// Every request of the run carries the run's system prompt: the card
+	// once in each, and no block.
+	for i, q := range reqs {
+		if n, b := Count(q.Body, cardMarker), CountBlocks(q.Body); n != 1 || b != 0 {
+			t.Errorf("first run, request %d: card %d times, %d blocks; want the card once, no block", i, n, b)
+		}
 	}
 	if !bytes.Contains(reqs[len(reqs)-1].Body, []byte(`"role":"tool"`)) {
 		t.Errorf("the exec tool's result never reached the model")
@@ -223,41 +227,113 @@ func TestOpenClaw(t *testing.T) {
 	if !strings.Contains(out, `"compacted": true`) {
 		t.Fatalf("sessions compact did not compact:\n%s", out)
 	}
-	log := w.MustRun("ctxgit", "log", "-s", session, "--json")
-	var cps []struct {
-		ID      string `json:"checkpoint_id"`
-		Trigger string `json:"trigger"`
+	cps := openclawCheckpoints(t, w, session)
+	if len(cps) == 0 || cps[0].Trigger != "compaction" {
+		t.Fatalf("no compaction checkpoint in session %s: %+v", session, cps)
 	}
-	if err := json.Unmarshal([]byte(log), &cps); err != nil || len(cps) == 0 || cps[0].Trigger != "compaction" {
-		t.Fatalf("no compaction checkpoint in session %s (%v):\n%s", session, err, log)
-	}
-	if show := w.MustRun("ctxgit", "show", "--yaml", "-s", session); !strings.Contains(show, "context_window: "+strconv.Itoa(openclawWindow)) {
+	show := w.MustRun("ctxgit", "show", "--yaml", "-s", session)
+	if !strings.Contains(show, "context_window: "+strconv.Itoa(openclawWindow)) {
 		t.Errorf("the compaction checkpoint lacks the configured window:\n%s", show)
 	}
+	// The compaction event names no session file: the handler read the
+	// session's thread from OpenClaw's own store (the agent's SQLite
+	// database), and the checkpoint holds what it said.
+	openclawThreadRecorded(t, show, cps[0].ID)
 
-	// 3. Two runs after the compaction: each one's first request holds
-	// exactly one ctxgit block, the recovery of the compaction checkpoint,
-	// and no card.
+	// 3. Two runs after the compaction. OpenClaw rebuilds the system
+	// prompt on every run from the bootstrap files, and sends no earlier
+	// run's system prompt, so each run carries the recovery anew: every
+	// request of each run holds exactly one ctxgit block, the compaction
+	// checkpoint's recovery, and no card. The second run, with nothing
+	// changed, adds nothing beside that block (docs/HOSTS.md, "OpenClaw").
 	for i, msg := range []string{"what next?", "and then?"} {
 		reqs, _ := openclawRun(t, in, w, api, "agent", "--agent", "main", "--message", msg, "--json", "--timeout", "600")
 		if len(reqs) == 0 {
 			t.Fatalf("run %d after the compaction reached no model", i+1)
 		}
-		sys := []byte(openclawSystem(reqs[0].Body))
-		if n := CountBlocks(reqs[0].Body); n != 1 || Count(sys, "# Post-Compaction Recovery") != 1 {
-			t.Errorf("run %d after the compaction: %d ctxgit blocks in the request, %d recoveries in the system prompt; want 1",
-				i+1, n, Count(sys, "# Post-Compaction Recovery"))
+		for j, q := range reqs {
+			sys := []byte(openclawSystem(q.Body))
+			if n, r := CountBlocks(q.Body), Count(sys, "# Post-Compaction Recovery"); n != 1 || r != 1 {
+				t.Errorf("run %d after the compaction, request %d: %d ctxgit blocks in the request, %d recoveries in the system prompt; want 1",
+					i+1, j, n, r)
+			}
+			if ids := blockCheckpoints(q.Body); len(ids) != 1 || ids[0] != cps[0].ID {
+				t.Errorf("run %d after the compaction, request %d: the block is from %q, want the compaction checkpoint %s exactly", i+1, j, ids, cps[0].ID)
+			}
+			for _, extra := range []string{cardMarker, nudgeMarker, "(since you left)"} {
+				if n := Count(q.Body, extra); n != 0 {
+					t.Errorf("run %d after the compaction, request %d: %q %d times, want none", i+1, j, extra, n)
+				}
+			}
 		}
-		if !bytes.Contains(sys, []byte(cps[0].ID)) {
-			t.Errorf("run %d after the compaction: the block is not from %s", i+1, cps[0].ID)
-		}
-		if n := Count(reqs[0].Body, cardMarker); n != 0 {
-			t.Errorf("run %d after the compaction: the card %d times", i+1, n)
-		}
+	}
+	// The runs took no checkpoint of their own: the compaction's is still
+	// the session's newest, the one the block was built from.
+	if after := openclawCheckpoints(t, w, session); len(after) != len(cps) || after[0].ID != cps[0].ID {
+		t.Errorf("checkpoints after the runs: %+v, want still %+v", after, cps)
 	}
 	// Nothing left in git's view of the user's files.
 	if st := w.MustRun("git", "status", "--porcelain", "--untracked-files=no"); st != "" {
 		t.Errorf("git status after the session:\n%s", st)
+	}
+}
+
+type openclawCheckpoint struct {
+	ID      string `json:"checkpoint_id"`
+	Trigger string `json:"trigger"`
+}
+
+// openclawCheckpoints lists a session's checkpoints, newest first, as
+// `ctxgit log -s SESSION --json` prints them.
+func openclawCheckpoints(t *testing.T, w *Workspace, session string) []openclawCheckpoint {
+	t.Helper()
+	out := w.MustRun("ctxgit", "log", "-s", session, "--json")
+	var cps []openclawCheckpoint
+	if err := json.Unmarshal([]byte(out), &cps); err != nil {
+		t.Fatalf("ctxgit log -s %s --json: %v\n%s", session, err, out)
+	}
+	return cps
+}
+
+// blockCheckpoints lists the checkpoint ids the ctxgit blocks in a request
+// name in their headers.
+func blockCheckpoints(body []byte) []string {
+	var ids []string
+	for _, m := range blockCheckpoint.FindAllSubmatch(body, -1) {
+		ids = append(ids, string(m[1]))
+	}
+	return ids
+}
+
+// openclawThreadRecorded checks that the compaction checkpoint (`ctxgit
+// show --yaml`) holds the thread of the session before it: the user's
+// instruction as its latest prompt and among its exchanges, an answer of
+// the model, and the exec tool the run called.
+func openclawThreadRecorded(t *testing.T, show, id string) {
+	t.Helper()
+	cp, err := spec.ParseCheckpoint("ctxgit show --yaml", []byte(show))
+	if err != nil {
+		t.Fatalf("ctxgit show --yaml: %v\n%s", err, show)
+	}
+	if cp.Meta.CheckpointID != id {
+		t.Fatalf("ctxgit show --yaml shows %s, want the compaction checkpoint %s", cp.Meta.CheckpointID, id)
+	}
+	const instruction = openclawToolWord + ": list the files"
+	if !strings.Contains(string(cp.Thread.LatestPrompt), instruction) {
+		t.Errorf("the compaction checkpoint's latest prompt is %q, want the user's instruction %q from OpenClaw's store:\n%s",
+			cp.Thread.LatestPrompt, instruction, show)
+	}
+	roles := map[string]int{}
+	user := false
+	for _, e := range cp.Thread.KeyExchanges {
+		roles[e.Role]++
+		user = user || (e.Role == "user" && strings.Contains(string(e.Gist), instruction))
+	}
+	if !user || roles["assistant"] == 0 {
+		t.Errorf("the compaction checkpoint's exchanges %+v lack the user's instruction or the model's answer", cp.Thread.KeyExchanges)
+	}
+	if !slices.Contains(cp.Resources.ToolsUsed, "exec") {
+		t.Errorf("the compaction checkpoint's tools %q lack exec, the tool the run called", cp.Resources.ToolsUsed)
 	}
 }
 
