@@ -1,14 +1,11 @@
 package vcs
 
 import (
-	"bufio"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 
 	"github.com/ctxgit/ctxgit/internal/regfile"
 )
@@ -145,16 +142,17 @@ func (t *trackedIndex) loadFull(matchPath func(string) string) ([]string, error)
 	}
 	defer f.Close()
 	info := f.Info()
-	var idx index.Index
 	indexDecodes.Add(1)
-	if err := index.NewDecoder(bufio.NewReader(f)).Decode(&idx); err != nil {
+	var paths []string
+	if err := readGitIndex(f, info.Size, func(name []byte, _ uint32) {
+		paths = append(paths, matchPath(string(name)))
+	}); err != nil {
 		return nil, err
 	}
-	paths := make([]string, 0, len(idx.Entries))
-	for _, e := range idx.Entries {
-		paths = append(paths, matchPath(e.Name))
+	// git keeps its entries sorted by path; folded, they may not be.
+	if !sort.StringsAreSorted(paths) {
+		sort.Strings(paths)
 	}
-	sort.Strings(paths)
 	t.full = slices.Compact(paths)
 	t.fullKey = keyOf(info.Size, info.Mtime, info.Ctime, info.Ino, t.fold)
 	t.fullOK = true
