@@ -97,7 +97,7 @@ func (w *walker) keptModes() map[string]uint32 {
 		if w.opts.IndexFile != "" {
 			if f, err := regfile.Open(w.opts.IndexFile); err == nil {
 				kept := map[string]uint32{}
-				if readGitIndex(f, f.Info().Size, func(name []byte, mode uint32) {
+				if readGitIndex(f, f.Info().Size, nil, func(name []byte, mode uint32) {
 					if rel, ok := bytes.CutPrefix(name, []byte(w.prefix)); ok {
 						kept[string(rel)] = mode
 					}

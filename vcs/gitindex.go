@@ -24,9 +24,13 @@ import (
 // as for git versions that do not know it. A checksum of all zeros is
 // accepted, as git accepts it (index.skipHash).
 //
-// r yields the file's size bytes; name is valid only during the call to
+// r yields the file's size bytes. begin, when not nil, is told the number
+// of entries and a size for their paths in all (exact at most by the
+// extensions and padding in versions 2 and 3; in version 4, with its
+// prefixes compressed, a lower bound) before the first visit, so the
+// caller can size what it keeps. name is valid only during the call to
 // visit.
-func readGitIndex(r io.Reader, size int64, visit func(name []byte, mode uint32)) error {
+func readGitIndex(r io.Reader, size int64, begin func(entries, pathBytes int), visit func(name []byte, mode uint32)) error {
 	const hashLen = sha1.Size
 	if size < 12+hashLen {
 		return errors.New("index: too short for its header")
@@ -49,6 +53,12 @@ func readGitIndex(r io.Reader, size int64, visit func(name []byte, mode uint32))
 		return fmt.Errorf("index: version %d, not 2, 3 or 4", version)
 	}
 	count := binary.BigEndian.Uint32(head[8:12])
+	if begin != nil {
+		// Each entry takes 62 bytes besides its path; more entries than
+		// that allows make the file truncated, found below.
+		entries := min(int64(count), x.left/62)
+		begin(int(entries), int(max(x.left-62*entries, 0)))
+	}
 	var (
 		name  []byte // the current entry's path; in version 4 the next one's prefix
 		entry [62]byte

@@ -29,7 +29,11 @@ func indexGit(t *testing.T, dir string, args ...string) string {
 // indexListing is what readGitIndex gives, one "mode path" line an entry.
 func indexListing(data []byte) (string, error) {
 	var b strings.Builder
-	err := readGitIndex(bytes.NewReader(data), int64(len(data)), func(name []byte, mode uint32) {
+	begun := false
+	err := readGitIndex(bytes.NewReader(data), int64(len(data)), func(int, int) { begun = true }, func(name []byte, mode uint32) {
+		if !begun {
+			panic("an entry before begin")
+		}
 		fmt.Fprintf(&b, "%06o %s\n", mode, name)
 	})
 	return b.String(), err
