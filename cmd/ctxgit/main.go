@@ -32,10 +32,11 @@ func tuneGC() {
 // 128 MiB a first snapshot of 100,000 files peaked at 130 MiB, nearly all
 // of it garbage; at 64 MiB, 74 MiB. With that snapshot's live heap cut to
 // about 20 MB (issue 27 item 4), 32 MiB keeps it at 44 MiB for some 25
-// collections, and no-change and 5-changed checkpoints (28–31 MB
+// collections, and no-change and 5-changed checkpoints (27–30 MB
 // allocated in all) collect once or not at all. Below its live heap a
 // limit makes the collector run without end, capped by the runtime at
-// half the CPU (docs/PERFORMANCE.md, "Issue 27 item 4, continued").
+// half the CPU (docs/PERFORMANCE.md, "Issue 27 item 4, continued: peak
+// memory at 100,000 files").
 const gcMemoryLimit = 32 << 20
 
 // run is main without the process: it returns the exit code.
