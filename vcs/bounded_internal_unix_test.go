@@ -21,7 +21,7 @@ func TestStoreFileRefusesFIFOSwappedIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := &walker{opts: SnapshotOptions{Root: root}, res: &SnapshotResult{}}
-	n := &snapNode{name: "f", path: "f", pending: true}
+	n := &snapNode{name: "f", parent: &snapNode{isDir: true, dir: &snapDir{}}, pending: true}
 	done := make(chan error, 1)
 	go func() {
 		_, _, skip, err := w.storeFile(NewMemStore(), n)
@@ -46,7 +46,7 @@ func TestStoreFileReadsTheOpenedSize(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "f"), []byte("hello"), 0o644)
 	w := &walker{opts: SnapshotOptions{Root: root}, res: &SnapshotResult{}}
-	n := &snapNode{name: "f", path: "f", pending: true, st: statEntry{size: 2}}
+	n := &snapNode{name: "f", parent: &snapNode{isDir: true, dir: &snapDir{}}, pending: true, st: statEntry{size: 2}}
 	id, size, skip, err := w.storeFile(NewMemStore(), n)
 	if err != nil || skip != nil {
 		t.Fatal(err, skip)
@@ -62,7 +62,7 @@ func TestStoreFileChecksTheCapAtOpen(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "f"), make([]byte, 100), 0o644)
 	w := &walker{opts: SnapshotOptions{Root: root, MaxFileSize: 10}, res: &SnapshotResult{}}
-	n := &snapNode{name: "f", path: "f", pending: true}
+	n := &snapNode{name: "f", parent: &snapNode{isDir: true, dir: &snapDir{}}, pending: true}
 	if _, _, skip, err := w.storeFile(NewMemStore(), n); err != nil || skip != nil || !n.dropped {
 		t.Fatalf("err %v, skip %v, dropped %v; want left out", err, skip, n.dropped)
 	}

@@ -1,12 +1,10 @@
 package vcs
 
 import (
-	"bufio"
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 
 	"github.com/ctxgit/ctxgit/internal/regfile"
 )
@@ -98,13 +96,13 @@ func (w *walker) keptModes() map[string]uint32 {
 		w.kept = map[string]uint32{}
 		if w.opts.IndexFile != "" {
 			if f, err := regfile.Open(w.opts.IndexFile); err == nil {
-				var idx index.Index
-				if index.NewDecoder(bufio.NewReader(f)).Decode(&idx) == nil {
-					for _, e := range idx.Entries {
-						if rel, ok := strings.CutPrefix(e.Name, w.prefix); ok {
-							w.kept[rel] = uint32(e.Mode)
-						}
+				kept := map[string]uint32{}
+				if readGitIndex(f, f.Info().Size, nil, func(name []byte, mode uint32) {
+					if rel, ok := bytes.CutPrefix(name, []byte(w.prefix)); ok {
+						kept[string(rel)] = mode
 					}
+				}) == nil {
+					w.kept = kept
 				}
 				f.Close()
 			}

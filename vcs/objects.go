@@ -82,26 +82,61 @@ func EncodeTree(entries []TreeEntry) []byte {
 // DecodeTree parses a tree object.
 func DecodeTree(data []byte) ([]TreeEntry, error) {
 	var out []TreeEntry
+	err := forEachTreeEntry(data, func(mode uint32, name []byte, id Hash) error {
+		out = append(out, TreeEntry{Name: string(name), Mode: mode, ID: id})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// forEachTreeEntry calls visit with each entry of a tree's data, in order,
+// allocating nothing: name is valid only during the call. An error from
+// visit stops it and is returned.
+func forEachTreeEntry(data []byte, visit func(mode uint32, name []byte, id Hash) error) error {
 	for len(data) > 0 {
 		sp := bytes.IndexByte(data, ' ')
 		if sp < 0 {
-			return nil, errors.New("corrupt tree: no mode")
+			return errors.New("corrupt tree: no mode")
 		}
-		mode, err := strconv.ParseUint(string(data[:sp]), 8, 32)
-		if err != nil {
-			return nil, fmt.Errorf("corrupt tree: mode %q", data[:sp])
+		mode, ok := parseTreeMode(data[:sp])
+		if !ok {
+			return fmt.Errorf("corrupt tree: mode %q", data[:sp])
 		}
 		data = data[sp+1:]
 		nul := bytes.IndexByte(data, 0)
 		if nul < 0 || len(data) < nul+21 {
-			return nil, errors.New("corrupt tree: truncated entry")
+			return errors.New("corrupt tree: truncated entry")
 		}
-		e := TreeEntry{Name: string(data[:nul]), Mode: uint32(mode)}
-		copy(e.ID[:], data[nul+1:nul+21])
-		out = append(out, e)
+		var id Hash
+		copy(id[:], data[nul+1:nul+21])
+		if err := visit(mode, data[:nul], id); err != nil {
+			return err
+		}
 		data = data[nul+21:]
 	}
-	return out, nil
+	return nil
+}
+
+// parseTreeMode parses a tree entry's octal mode as strconv.ParseUint(s,
+// 8, 32) does, without making a string of it.
+func parseTreeMode(b []byte) (uint32, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range b {
+		if c < '0' || c > '7' {
+			return 0, false
+		}
+		v = v<<3 | uint64(c-'0')
+		if v > 1<<32-1 {
+			return 0, false
+		}
+	}
+	return uint32(v), true
 }
 
 // Signature is a commit's author or committer.

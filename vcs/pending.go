@@ -66,6 +66,32 @@ func (p *Pending) WriteObject(t ObjectType, data []byte) (Hash, error) {
 	return h, nil
 }
 
+// ownedWriter is a Store that can keep data it is handed without copying
+// it: the caller never touches data again, and h is its id.
+type ownedWriter interface {
+	writeOwned(t ObjectType, h Hash, data []byte)
+}
+
+// writeOwned writes an object the caller has no further use for: a
+// Pending keeps the very bytes (at the first snapshot of 100,000 files
+// the copies of its trees were 5 MB), any other store copies them.
+func writeOwned(s Store, t ObjectType, h Hash, data []byte) error {
+	if o, ok := s.(ownedWriter); ok && t != BlobObject {
+		o.writeOwned(t, h, data)
+		return nil
+	}
+	_, err := s.WriteObject(t, data)
+	return err
+}
+
+func (p *Pending) writeOwned(t ObjectType, h Hash, data []byte) {
+	p.mu.Lock()
+	if _, ok := p.objects[h]; !ok {
+		p.objects[h] = memObject{t, data}
+	}
+	p.mu.Unlock()
+}
+
 // WriteBlobFrom implements BlobWriter: a streamed blob goes straight to
 // the base store (durable at once), or, on a base that cannot stream, is
 // read whole and added to the batch.
@@ -123,16 +149,16 @@ func (p *Pending) Flush(root Hash) error {
 				return err
 			}
 		case TreeObject:
-			entries, err := DecodeTree(o.data)
+			// Walked in place: decoding every staged tree into entries
+			// was 15 MB of a first snapshot of 100,000 files.
+			err := forEachTreeEntry(o.data, func(mode uint32, _ []byte, id Hash) error {
+				if mode == ModeDir {
+					return visit(id)
+				}
+				return nil
+			})
 			if err != nil {
 				return err
-			}
-			for _, e := range entries {
-				if e.IsDir() {
-					if err := visit(e.ID); err != nil {
-						return err
-					}
-				}
 			}
 		}
 		_, err := p.batch.Add(o.t, o.data)

@@ -113,21 +113,41 @@ type snapNode struct {
 	// A file's mode and id are st.mode and st.id; a directory's too (its
 	// tree, or a gitlink's commit). One node per file that missed the
 	// stat cache is the first snapshot's largest live cost (every file
-	// misses), so a file's node holds only what a file needs: what only
-	// directories need is behind dir.
+	// misses), so a file's node holds only what a file needs, in 96
+	// bytes: what only directories and symlinks need is behind dir, and
+	// its path is rebuilt from its parent's for the few uses (a path
+	// string per file was another 48 bytes).
 	name    string
-	path    string // workspace-relative
 	st      statEntry
-	link    []byte   // symlink target
-	dir     *snapDir // directories only
+	parent  *snapNode // the directory holding it; nil for the root
+	dir     *snapDir  // directories and symlinks only
 	isDir   bool
 	modules bool // a .gitmodules to check as git fsck does
 	pending bool // needs hashing: the stat cache missed
 	dropped bool // could not be read: not in the tree
 }
 
-// snapDir is what a directory's node holds beyond a file's.
+// path is the node's workspace-relative path.
+func (n *snapNode) path() string {
+	if n.parent == nil {
+		return n.dir.path
+	}
+	return joinRel(n.parent.dir.path, n.name)
+}
+
+// link is a symlink's target, nil for anything else.
+func (n *snapNode) link() []byte {
+	if n.isDir || n.dir == nil {
+		return nil
+	}
+	return n.dir.link
+}
+
+// snapDir is what a directory's node holds beyond a file's; a symlink's
+// node has one only for its target.
 type snapDir struct {
+	path    string      // workspace-relative
+	link    []byte      // a symlink's target
 	kids    []*snapNode // entries that missed the stat cache, and subdirectories
 	listing *dirListing
 	// hits are a directory's files that matched the stat cache: same
@@ -154,6 +174,7 @@ type walker struct {
 	secrets   []*ignore.Matcher
 	res       *SnapshotResult
 	pending   []*snapNode
+	nPending  atomic.Int64 // nodes the walk made for files it missed, to size pending
 	start     int64
 
 	mu sync.Mutex // guards res's lists during the walk
@@ -237,17 +258,19 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	root := &snapNode{isDir: true, dir: new(snapDir)}
+	root := &snapNode{isDir: true, dir: &snapDir{}}
 	if err := w.walkRoot(opts.Root, m, root); err != nil {
 		return nil, err
 	}
 	res.listed = int(w.listed.Load())
 	res.cache.tracked = w.idx.forCache()
 	res.dirty = res.dirty || !res.cache.tracked.equal(res.old.tracked)
+	w.pending = make([]*snapNode, 0, w.nPending.Load())
 	w.collectPending(root)
 	if err := w.hashPending(s); err != nil {
 		return nil, err
 	}
+	w.pending = nil
 	if err := w.ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -491,7 +514,7 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 		}
 		switch {
 		case isDir:
-			kid := &snapNode{name: name, isDir: true, path: r, dir: new(snapDir)}
+			kid := &snapNode{name: name, isDir: true, parent: t.node, dir: &snapDir{path: r}}
 			dir.kids = append(dir.kids, kid)
 			subdirs = append(subdirs, dirTask{abs: filepath.Join(t.abs, name), rel: r, m: m, node: kid, onlyTracked: kidOnlyTracked})
 		case typ&fs.ModeSymlink != 0:
@@ -500,9 +523,9 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 				w.skip(r, err)
 				continue
 			}
-			dir.kids = append(dir.kids, &snapNode{name: name, st: statEntry{mode: ModeSymlink}, link: []byte(target), pending: true, path: r})
+			dir.kids = append(dir.kids, &snapNode{name: name, st: statEntry{mode: ModeSymlink}, parent: t.node, dir: &snapDir{link: []byte(target)}, pending: true})
 		case typ.IsRegular():
-			if n, hit := w.fileNode(d, r, name, cached); hit >= 0 {
+			if n, hit := w.fileNode(d, t.node, r, name, cached); hit >= 0 {
 				dir.hits = append(dir.hits, uint32(hit))
 			} else if n != nil {
 				if isGitmodules(name) && n.pending {
@@ -513,6 +536,7 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 		}
 		// Sockets, pipes and devices have no place in a tree.
 	}
+	w.nPending.Add(int64(len(dir.kids) - len(subdirs)))
 	return subdirs
 }
 
@@ -547,7 +571,7 @@ func (w *walker) secretRule(rel string, isDir bool) bool {
 // fileNode lstats a file in its directory (walkfs.go) and looks it up in
 // the stat cache: a file that matches it is returned as its index in
 // cached.files, any other as a node (nil when left out).
-func (w *walker) fileNode(d openedDir, rel, name string, cached *cachedDir) (*snapNode, int) {
+func (w *walker) fileNode(d openedDir, parent *snapNode, rel, name string, cached *cachedDir) (*snapNode, int) {
 	st, err := lstatAt(d, name)
 	if err != nil {
 		w.skip(rel, &fs.PathError{Op: "lstat", Path: rel, Err: err})
@@ -572,7 +596,7 @@ func (w *walker) fileNode(d openedDir, rel, name string, cached *cachedDir) (*sn
 			w.skip(rel, err)
 			return nil, -1
 		}
-		return &snapNode{name: name, st: statEntry{mode: ModeSymlink}, link: target, pending: true, path: rel}, -1
+		return &snapNode{name: name, st: statEntry{mode: ModeSymlink}, parent: parent, dir: &snapDir{link: target}, pending: true}, -1
 	}
 	if i := cached.index(name); i >= 0 {
 		if old := cached.files[i].e; old.size == e.size && old.mtime == e.mtime &&
@@ -580,7 +604,7 @@ func (w *walker) fileNode(d openedDir, rel, name string, cached *cachedDir) (*sn
 			return nil, i
 		}
 	}
-	return &snapNode{name: name, path: rel, st: e, pending: true}, -1
+	return &snapNode{name: name, parent: parent, st: e, pending: true}, -1
 }
 
 // collectPending lists, in tree order, the files the cache missed.
@@ -651,15 +675,16 @@ func (w *walker) hashPending(s Store) error {
 				n := w.pending[i]
 				var id Hash
 				var err error
-				size := int64(len(n.link))
-				if n.link != nil {
-					id, err = s.WriteObject(BlobObject, n.link)
+				link := n.link()
+				size := int64(len(link))
+				if link != nil {
+					id, err = s.WriteObject(BlobObject, link)
 				} else {
 					var skipErr error
 					id, size, skipErr, err = w.storeFile(s, n)
 					if skipErr != nil {
 						n.dropped = true
-						w.skip(n.path, skipErr)
+						w.skip(n.path(), skipErr)
 					}
 					if n.dropped {
 						continue
@@ -669,7 +694,7 @@ func (w *walker) hashPending(s Store) error {
 				progress.Bytes.Add(size)
 				mu.Lock()
 				if err != nil && firstErr == nil {
-					firstErr = fmt.Errorf("storing %s: %w", n.path, err)
+					firstErr = fmt.Errorf("storing %s: %w", n.path(), err)
 				}
 				n.st.id = id
 				mu.Unlock()
@@ -702,7 +727,8 @@ const streamAbove = 4 << 20
 // max_file_size, is dropped (n.dropped, and reported). skip is a reason to
 // leave the file out; err is the store failing, which fails the snapshot.
 func (w *walker) storeFile(s Store, n *snapNode) (id Hash, size int64, skip, err error) {
-	abs := filepath.Join(w.opts.Root, filepath.FromSlash(n.path))
+	rel := n.path()
+	abs := filepath.Join(w.opts.Root, filepath.FromSlash(rel))
 	// A file shrinking while a stream reads it is read again; a file
 	// rewritten on every read is given up on.
 	for range 3 {
@@ -716,7 +742,7 @@ func (w *walker) storeFile(s Store, n *snapNode) (id Hash, size int64, skip, err
 			f.Close()
 			n.dropped = true
 			w.mu.Lock()
-			w.res.TooLarge = append(w.res.TooLarge, fmt.Sprintf("%s (%d bytes)", n.path, size))
+			w.res.TooLarge = append(w.res.TooLarge, fmt.Sprintf("%s (%d bytes)", rel, size))
 			w.mu.Unlock()
 			return ZeroHash, 0, nil, nil
 		}
@@ -813,6 +839,10 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 	// unchanged directory (most of them, in a no-change checkpoint) then
 	// returns its previous tree without building entries or cache records
 	// that would only be dropped.
+	// Once its tree is made a directory's nodes and listing are not
+	// needed again: letting them go as the walk goes up keeps them from
+	// adding to the new cache and trees at the first snapshot's peak.
+	defer func() { n.dir.kids, n.dir.hits, n.dir.listing = nil, nil, nil }()
 	oldDir := w.res.old.dirs[rel]
 	same := true
 	nEntries, nFiles := len(n.dir.hits), len(n.dir.hits)
@@ -824,7 +854,7 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 		switch {
 		case k.dropped:
 		case k.isDir:
-			h, ok, kidSame, err := w.tree(s, k, k.path)
+			h, ok, kidSame, err := w.tree(s, k, k.dir.path)
 			if err != nil {
 				return ZeroHash, false, false, err
 			}
@@ -880,7 +910,7 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 			// for equality on use, which catches a content change whose
 			// mtime was set back.)
 			switch {
-			case k.link != nil:
+			case k.st.mode == ModeSymlink: // never cached
 			case k.st.mtime < w.start:
 				e := k.st
 				dir.files = append(dir.files, cachedFile{k.name, e})
@@ -928,7 +958,7 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 		return h, true, true, nil
 	}
 	dir.tree = dirEntry{id: h, entries: uint32(len(entries))}
-	if _, err := s.WriteObject(TreeObject, data); err != nil {
+	if err := writeOwned(s, TreeObject, h, data); err != nil {
 		return ZeroHash, false, false, err
 	}
 	return h, true, old.id == h, nil

@@ -321,7 +321,10 @@ func (c *statCache) encode(out io.Writer) error {
 			b.WriteByte(direntCode(o.typ))
 		}
 		putU(uint64(len(d.files)))
-		for _, f := range d.files {
+		for i := range d.files {
+			// By pointer: a copy of the record, its id sliced for
+			// Write, escaped to the heap per file (8 MB at 100,000).
+			f := &d.files[i]
 			putS(f.name)
 			putI(f.e.size)
 			putI(f.e.mtime)

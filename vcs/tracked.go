@@ -1,14 +1,11 @@
 package vcs
 
 import (
-	"bufio"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 
 	"github.com/ctxgit/ctxgit/internal/regfile"
 )
@@ -145,16 +142,40 @@ func (t *trackedIndex) loadFull(matchPath func(string) string) ([]string, error)
 	}
 	defer f.Close()
 	info := f.Info()
-	var idx index.Index
 	indexDecodes.Add(1)
-	if err := index.NewDecoder(bufio.NewReader(f)).Decode(&idx); err != nil {
+	// The paths are kept in one string, each a slice of it: a string
+	// per path cost 48 bytes a file, live through the walk.
+	var all strings.Builder
+	var ends []int
+	begin := func(entries, pathBytes int) {
+		// Sized once: grown as it went, the string was five times
+		// its size in garbage.
+		all.Grow(pathBytes)
+		ends = make([]int, 0, entries)
+	}
+	if err := readGitIndex(f, info.Size, begin, func(name []byte, _ uint32) {
+		if t.fold {
+			all.WriteString(matchPath(string(name)))
+		} else {
+			all.Write(name)
+		}
+		ends = append(ends, all.Len())
+	}); err != nil {
 		return nil, err
 	}
-	paths := make([]string, 0, len(idx.Entries))
-	for _, e := range idx.Entries {
-		paths = append(paths, matchPath(e.Name))
+	one := all.String()
+	paths := make([]string, len(ends))
+	for i, end := range ends {
+		start := 0
+		if i > 0 {
+			start = ends[i-1]
+		}
+		paths[i] = one[start:end]
 	}
-	sort.Strings(paths)
+	// git keeps its entries sorted by path; folded, they may not be.
+	if !sort.StringsAreSorted(paths) {
+		sort.Strings(paths)
+	}
 	t.full = slices.Compact(paths)
 	t.fullKey = keyOf(info.Size, info.Mtime, info.Ctime, info.Ino, t.fold)
 	t.fullOK = true
@@ -206,9 +227,14 @@ func hasTracked(paths []string, path string, isDir bool) bool {
 // forCache is what the next snapshot's cache keeps: the roots asked about
 // this time and the index's paths under them, when the index they come
 // from is known and old enough not to be racy.
+//
+// It is called once the walk is done, nothing asks about a path after
+// it, and it lets go of the decoded index, which the rest of a first
+// snapshot would otherwise carry to its peak.
 func (t *trackedIndex) forCache() *trackedCache {
 	t.fullMu.Lock()
 	defer t.fullMu.Unlock()
+	defer func() { t.full = nil }()
 	var src []string
 	var key indexKey
 	switch {
@@ -243,7 +269,9 @@ func (t *trackedIndex) forCache() *trackedCache {
 		}
 		prefix := r.path + "/"
 		for i := sort.SearchStrings(src, prefix); i < len(src) && strings.HasPrefix(src[i], prefix); i++ {
-			c.paths = append(c.paths, src[i])
+			// A copy: a slice of the index's one string would keep all
+			// of it.
+			c.paths = append(c.paths, strings.Clone(src[i]))
 		}
 	}
 	// Roots may nest (a secret inside a tracked ignored directory).

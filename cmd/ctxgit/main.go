@@ -30,12 +30,14 @@ func tuneGC() {
 
 // gcMemoryLimit is the heap size at which garbage collection starts. At
 // 128 MiB a first snapshot of 100,000 files peaked at 130 MiB, nearly all
-// of it garbage (the index decode, file reads, trees decoded at flush);
-// at 64 MiB it peaked at 74 MiB in no more time, while no-change and
-// 5-changed checkpoints (about 50 MiB) never reach it. 40 MiB is below
-// that first snapshot's live heap and doubled its time
-// (docs/PERFORMANCE.md, issue 27 item 4).
-const gcMemoryLimit = 64 << 20
+// of it garbage; at 64 MiB, 74 MiB. With that snapshot's live heap cut to
+// about 20 MB (issue 27 item 4), 32 MiB keeps it at 44 MiB for some 25
+// collections, and no-change and 5-changed checkpoints (27–30 MB
+// allocated in all) collect once or not at all. Below its live heap a
+// limit makes the collector run without end, capped by the runtime at
+// half the CPU (docs/PERFORMANCE.md, "Issue 27 item 4, continued: peak
+// memory at 100,000 files").
+const gcMemoryLimit = 32 << 20
 
 // run is main without the process: it returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
