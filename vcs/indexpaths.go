@@ -1,12 +1,9 @@
 package vcs
 
 import (
-	"bufio"
 	"errors"
 	"io/fs"
 	"sort"
-
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 
 	"github.com/ctxgit/ctxgit/internal/regfile"
 )
@@ -25,15 +22,14 @@ func IndexPaths(file string) ([]string, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var idx index.Index
-	if err := index.NewDecoder(bufio.NewReader(f)).Decode(&idx); err != nil {
-		return nil, err
-	}
-	paths := make([]string, 0, len(idx.Entries))
-	for _, e := range idx.Entries {
-		if n := len(paths); n == 0 || paths[n-1] != e.Name {
-			paths = append(paths, e.Name)
+	var paths []string
+	begin := func(entries, _ int) { paths = make([]string, 0, entries) }
+	if err := readGitIndex(f, f.Info().Size, begin, func(name []byte, _ uint32) {
+		if n := len(paths); n == 0 || paths[n-1] != string(name) {
+			paths = append(paths, string(name))
 		}
+	}); err != nil {
+		return nil, err
 	}
 	sort.Strings(paths)
 	return paths, nil
