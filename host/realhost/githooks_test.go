@@ -174,7 +174,9 @@ func TestLefthookKeepsItsCommandAndTrailer(t *testing.T) {
 func TestPreCommitKeepsItsHookAndTrailer(t *testing.T) {
 	requireTier(t)
 	if _, err := exec.LookPath("pre-commit"); err != nil {
-		t.Skip("pre-commit is not on PATH (Debian: apt-get install pre-commit)")
+		// The tier was asked for: a missing tool is a failure, not a
+		// skip (.ci/run installs it).
+		t.Fatal("pre-commit is not on PATH (Debian: apt-get install pre-commit)")
 	}
 	r := newHookRepo(t)
 	r.write(".pre-commit-config.yaml", "repos:\n- repo: local\n  hooks:\n  - id: marker\n    name: marker\n    entry: sh -c 'echo pre-commit-ran >> \"$1\"' --\n    language: system\n    stages: [prepare-commit-msg]\n")
