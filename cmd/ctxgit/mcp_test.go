@@ -24,7 +24,10 @@ import (
 // clean exit (docs/cli.md#mcp).
 func TestMCPOverStdio(t *testing.T) {
 	t.Parallel() // the build takes seconds: beside the scripts
-	exe := filepath.Join(t.TempDir(), "ctxgit")
+	// ctxgit and, beside it as an install puts it, the ctxgit-mcp that
+	// `ctxgit mcp` hands over to.
+	bin := t.TempDir()
+	exe := filepath.Join(bin, "ctxgit")
 	if runtime.GOOS == "windows" {
 		exe += ".exe"
 	}
@@ -32,7 +35,7 @@ func TestMCPOverStdio(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go, to build ctxgit: %v", err)
 	}
-	build := exec.Command(goCmd, "build", "-o", exe, ".")
+	build := exec.Command(goCmd, "build", "-o", bin+string(filepath.Separator), ".", "../ctxgit-mcp")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
