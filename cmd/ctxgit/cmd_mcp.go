@@ -46,6 +46,11 @@ func (a *app) mcpCommand() *cli.Command {
 				}
 				argv = append(argv, "--session", sess)
 			}
+			// Every refusal of a workspace is ctxgit's, before the server
+			// is looked for.
+			if _, err := workspace.Open(env, root); err != nil {
+				return err
+			}
 			if self, err := os.Executable(); err == nil {
 				argv = append(argv, "--ctxgit", self)
 			}
