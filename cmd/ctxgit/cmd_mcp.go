@@ -61,7 +61,12 @@ func (a *app) mcpCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return handOver(prog, argv, a.stdin, a.stdout, a.stderr)
+			// Stdout as the file it is, so the process can be replaced.
+			var stdout io.Writer = a.stdout
+			if a.stdoutFile != nil {
+				stdout = a.stdoutFile
+			}
+			return handOver(prog, argv, a.stdin, stdout, a.stderr)
 		},
 	})
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,6 +63,13 @@ func TestMCPOverStdio(t *testing.T) {
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Minute}, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if runtime.GOOS == "linux" {
+		// On Unix ctxgit mcp replaces itself with ctxgit-mcp: the process
+		// the host started is the server (docs/design.md, "The MCP server").
+		if got, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", cmd.Process.Pid)); err != nil || filepath.Base(got) != "ctxgit-mcp" {
+			t.Errorf("the process ctxgit mcp started as runs %q (%v), want ctxgit-mcp", got, err)
+		}
 	}
 	if got := cs.InitializeResult().ServerInfo.Name; got != "ctxgit" {
 		t.Errorf("server name %q", got)
