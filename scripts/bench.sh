@@ -15,6 +15,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 ./bench-hooks.sh
 echo
+./bench-start.sh
+echo
 ./bench-session-hooks.sh
 echo
 ./bench-history.sh

@@ -174,8 +174,9 @@ func TestDependencyRule(t *testing.T) {
 }
 
 // TestMCPImportedOnlyByItsCommand: the MCP SDK is imported only by
-// mcpserver, and mcpserver only by the mcp command's file (and tests), so
-// the hook path and every other command link none of it (ARCHITECTURE.md).
+// mcpserver, and mcpserver only by its own binary, cmd/ctxgit-mcp (and
+// tests), so ctxgit, its hooks and every other command link none of it
+// (ARCHITECTURE.md; cmd/ctxgit's TestCtxgitLinksNoMCP checks the link).
 func TestMCPImportedOnlyByItsCommand(t *testing.T) {
 	fset := token.NewFileSet()
 	seen := 0
@@ -199,10 +200,10 @@ func TestMCPImportedOnlyByItsCommand(t *testing.T) {
 			sdk := strings.HasPrefix(p, "github.com/modelcontextprotocol/")
 			server := p == module+"mcpserver"
 			switch {
-			case sdk && strings.HasPrefix(rel, "mcpserver/"), server && rel == "cmd/ctxgit/cmd_mcp.go":
+			case sdk && strings.HasPrefix(rel, "mcpserver/"), server && rel == "cmd/ctxgit-mcp/main.go":
 				seen++
 			case sdk || server:
-				t.Errorf("%s imports %s: only mcpserver imports the MCP SDK, and only cmd/ctxgit/cmd_mcp.go imports mcpserver", rel, p)
+				t.Errorf("%s imports %s: only mcpserver imports the MCP SDK, and only cmd/ctxgit-mcp/main.go imports mcpserver", rel, p)
 			}
 		}
 		return nil

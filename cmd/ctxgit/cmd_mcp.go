@@ -1,19 +1,29 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/ctxgit/ctxgit/mcpserver"
+	"github.com/ctxgit/ctxgit/internal/sibling"
+	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// mcpCommand is `ctxgit mcp` (docs/cli.md#mcp). This is the one file of
-// the command that imports mcpserver, and through it the SDK
-// (TestMCPImportedOnlyByItsCommand).
+// mcpProgram is the companion binary that serves `ctxgit mcp`
+// (cmd/ctxgit-mcp, mcpserver.Program). ctxgit does not link the MCP SDK:
+// its package initialisation and size would be paid by every command and
+// hook (TestCtxgitLinksNoMCP; docs/PERFORMANCE.md, "The MCP server's own
+// binary").
+const mcpProgram = "ctxgit-mcp"
+
+// mcpCommand is `ctxgit mcp` (docs/cli.md#mcp): it finds the workspace and
+// checks the session as every command does, so those refusals are
+// ctxgit's own, then hands the process over to ctxgit-mcp.
 func (a *app) mcpCommand() *cli.Command {
 	return args().command(&cli.Command{
 		Name:  "mcp",
@@ -28,34 +38,56 @@ func (a *app) mcpCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			sess := ""
-			if c.IsSet("session") {
-				sess = c.String("session")
+			argv := []string{mcpProgram, "--root", root, "--server-version", buildInfo().String()}
+			// A bad session is refused here, before anything is served.
+			if sess := c.String("session"); c.IsSet("session") && sess != "" {
+				if err := workspace.ValidateReadSession(sess); err != nil {
+					return fmt.Errorf("CTXGIT_SESSION: %w", err)
+				}
+				argv = append(argv, "--session", sess)
 			}
-			s, err := mcpserver.New(mcpserver.Options{Root: root, Env: env, Session: sess, Version: buildInfo().String(), Overview: a.mcpOverview})
+			// Every refusal of a workspace is ctxgit's, before the server
+			// is looked for.
+			if _, err := workspace.Open(env, root); err != nil {
+				return err
+			}
+			if self, err := os.Executable(); err == nil {
+				argv = append(argv, "--ctxgit", self)
+			}
+			prog, err := sibling.Find(mcpProgram)
+			if errors.Is(err, sibling.ErrNotFound) {
+				return spec.NotFound("mcp needs %s, which is neither beside ctxgit nor on PATH: install it with ctxgit (go install ./cmd/...)", mcpProgram)
+			}
 			if err != nil {
 				return err
 			}
-			// The protocol's messages go to stdout and nothing else does.
-			return s.ServeIO(c.Context, a.stdin, a.stdout)
+			// Stdout as the file it is, so the process can be replaced.
+			var stdout io.Writer = a.stdout
+			if a.stdoutFile != nil {
+				stdout = a.stdoutFile
+			}
+			return handOver(prog, argv, a.stdin, stdout, a.stderr)
 		},
 	})
 }
 
-// mcpOverview is the status tool's answer: what `ctxgit` alone prints,
-// as JSON and as text.
-func (a *app) mcpOverview(ctx context.Context, w *workspace.Workspace, session string, named bool) (map[string]any, string, error) {
-	v, err := a.buildWhere(ctx, w, session, named)
-	if err != nil {
-		return nil, "", err
+// handOver runs prog with argv and the command's streams, and ends
+// ctxgit with its exit code. Where the OS can replace the process
+// (execProcess), it does: the host's signals and the process id are
+// then the server's, and no ctxgit waits beside it.
+func handOver(prog string, argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if stdin == os.Stdin && stdout == os.Stdout && stderr == os.Stderr {
+		if err := execProcess(prog, argv, os.Environ()); !errors.Is(err, errNoExec) {
+			return fmt.Errorf("running %s: %w", prog, err)
+		}
 	}
-	var buf bytes.Buffer
-	(&app{stdout: &buf}).printWhere(v, w.Env.Now(), w.Config.Pressure)
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, "", err
+	cmd := exec.Command(prog, argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		// ctxgit-mcp said why on stderr itself.
+		return exitError{code: exit.ExitCode()}
 	}
-	var out map[string]any
-	err = json.Unmarshal(data, &out)
-	return out, buf.String(), err
+	return err
 }

@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/ctxgit/ctxgit/mcpserver"
 )
 
 // sharedFixture is the real Claude Code transcript in ../shared.
@@ -22,6 +24,9 @@ const sharedFixture = "../../../shared/fixtures/claude-code/real-session-with-co
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"ctxgit": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		// The MCP server `ctxgit mcp` hands over to (cmd/ctxgit-mcp), beside
+		// ctxgit in the scripts' PATH directory as an install puts it.
+		"ctxgit-mcp": func() { os.Exit(mcpserver.Main(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 		// The launcher BenchmarkPreCompactHookProcess measures through.
 		"peakrss": peakRSSMain,
 	})

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,7 +25,10 @@ import (
 // clean exit (docs/cli.md#mcp).
 func TestMCPOverStdio(t *testing.T) {
 	t.Parallel() // the build takes seconds: beside the scripts
-	exe := filepath.Join(t.TempDir(), "ctxgit")
+	// ctxgit and, beside it as an install puts it, the ctxgit-mcp that
+	// `ctxgit mcp` hands over to.
+	bin := t.TempDir()
+	exe := filepath.Join(bin, "ctxgit")
 	if runtime.GOOS == "windows" {
 		exe += ".exe"
 	}
@@ -32,7 +36,7 @@ func TestMCPOverStdio(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go, to build ctxgit: %v", err)
 	}
-	build := exec.Command(goCmd, "build", "-o", exe, ".")
+	build := exec.Command(goCmd, "build", "-o", bin+string(filepath.Separator), ".", "../ctxgit-mcp")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -59,6 +63,13 @@ func TestMCPOverStdio(t *testing.T) {
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Minute}, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if runtime.GOOS == "linux" {
+		// On Unix ctxgit mcp replaces itself with ctxgit-mcp: the process
+		// the host started is the server (docs/design.md, "The MCP server").
+		if got, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", cmd.Process.Pid)); err != nil || filepath.Base(got) != "ctxgit-mcp" {
+			t.Errorf("the process ctxgit mcp started as runs %q (%v), want ctxgit-mcp", got, err)
+		}
 	}
 	if got := cs.InitializeResult().ServerInfo.Name; got != "ctxgit" {
 		t.Errorf("server name %q", got)

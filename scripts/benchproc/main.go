@@ -2,7 +2,9 @@
 // command run with a file on its stdin, the cases taking turns in every
 // round so that the machine's drift hits all of them alike. It prints the
 // median wall time of a call per case and its ratio to the first case
-// (the anchor). Used by scripts/bench-hooks.sh.
+// (the anchor), then the same of the CPU time (user + system) the
+// process used, which a busy machine's waits do not inflate. Used by
+// scripts/bench-hooks.sh and scripts/bench-start.sh.
 //
 //	benchproc -rounds 15 -calls 40 SPEC
 //
@@ -28,6 +30,7 @@ type benchCase struct {
 	stdin []byte
 	argv  []string
 	times []time.Duration
+	cpu   []time.Duration
 }
 
 func main() {
@@ -46,24 +49,28 @@ func main() {
 	for r := 0; r < *rounds; r++ {
 		for _, c := range cases {
 			for i := 0; i < *calls; i++ {
-				d, err := runOnce(c)
+				d, cpu, err := runOnce(c)
 				if err != nil {
 					fmt.Fprintf(os.Stderr, "benchproc: %s: %v\n", c.name, err)
 					os.Exit(1)
 				}
 				c.times = append(c.times, d)
+				c.cpu = append(c.cpu, cpu)
 			}
 		}
 	}
-	anchor := median(cases[0].times)
-	fmt.Printf("%-46s %9s %9s %7s\n", "case", "median µs", "p90 µs", "ratio")
+	anchor, anchorCPU := median(cases[0].times), median(cases[0].cpu)
+	fmt.Printf("%-46s %9s %9s %7s %9s %7s\n", "case", "median µs", "p90 µs", "ratio", "cpu µs", "ratio")
 	for _, c := range cases {
-		m := median(c.times)
-		fmt.Printf("%-46s %9d %9d %7.2f\n", c.name, m.Microseconds(), pct(c.times, 0.9).Microseconds(), float64(m)/float64(anchor))
+		m, cpu := median(c.times), median(c.cpu)
+		fmt.Printf("%-46s %9d %9d %7.2f %9d %7.2f\n", c.name, m.Microseconds(), pct(c.times, 0.9).Microseconds(), float64(m)/float64(anchor),
+			cpu.Microseconds(), float64(cpu)/float64(max(anchorCPU, time.Microsecond)))
 	}
 }
 
-func runOnce(c *benchCase) (time.Duration, error) {
+// runOnce runs c once: its wall time, and its CPU time as the OS
+// accounted it.
+func runOnce(c *benchCase) (time.Duration, time.Duration, error) {
 	cmd := exec.Command(c.argv[0], c.argv[1:]...)
 	cmd.Stdin = bytes.NewReader(c.stdin)
 	var stderr bytes.Buffer
@@ -74,7 +81,11 @@ func runOnce(c *benchCase) (time.Duration, error) {
 	if err == nil && stderr.Len() > 0 {
 		err = fmt.Errorf("stderr: %s", strings.TrimSpace(stderr.String()))
 	}
-	return d, err
+	var cpu time.Duration
+	if cmd.ProcessState != nil {
+		cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	return d, cpu, err
 }
 
 func readSpec(path string) ([]*benchCase, error) {
