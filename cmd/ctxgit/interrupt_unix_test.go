@@ -24,6 +24,7 @@ import (
 // left, and git fsck clean. A real child process (this test binary run as
 // ctxgit), so the signal handling itself is what is tested.
 func TestCheckpointSIGINT(t *testing.T) {
+	t.Parallel()
 	exe, err := exec.LookPath("ctxgit")
 	if err != nil || !strings.Contains(exe, "testscript-main") {
 		t.Fatalf("ctxgit on PATH is %q (%v), not this test binary", exe, err)

@@ -23,7 +23,9 @@ const sharedFixture = "../../../shared/fixtures/claude-code/real-session-with-co
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"ctxgit": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		// main itself, so a script's ctxgit is the shipped program's
+		// start (the collector's settings included), not run alone.
+		"ctxgit": main,
 		// The MCP server `ctxgit mcp` hands over to (cmd/ctxgit-mcp), beside
 		// ctxgit in the scripts' PATH directory as an install puts it.
 		"ctxgit-mcp": func() { os.Exit(mcpserver.Main(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
@@ -35,6 +37,9 @@ func TestMain(m *testing.M) {
 // TestScripts runs the acceptance scripts in testdata/scripts: each reads as
 // a user's terminal session.
 func TestScripts(t *testing.T) {
+	// Parallel, so the scripts share the test slots with the process
+	// tests that mostly wait on their children (the kill tests).
+	t.Parallel()
 	testscript.Run(t, scriptParams("../../testdata/scripts"))
 }
 

@@ -20,6 +20,7 @@ import (
 // the scripts run it), killed after delays spread over a whole prune and
 // jittered, in a private store and in a git repository.
 func TestPruneSurvivesSIGKILL(t *testing.T) {
+	t.Parallel() // mostly waiting on its children: beside the scripts
 	if testing.Short() {
 		t.Skip("kills many child processes")
 	}
@@ -29,6 +30,7 @@ func TestPruneSurvivesSIGKILL(t *testing.T) {
 	}
 	for _, kind := range []string{"private", "repository"} {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			k := newKillFixture(t, exe, kind)
 			// How long an uninterrupted prune takes sets the range of
 			// delays; a few runs past its end check a finished prune too.

@@ -146,6 +146,7 @@ func checkIntact(t *testing.T, dir string, before string) string {
 // they hold the lock (issue 13): their lock is not taken over and no write
 // is lost (crashStoppedHolder).
 func TestCrashInjection(t *testing.T) {
+	t.Parallel() // mostly waiting on its children: beside the scripts
 	dir := crashWorkspace(t)
 	iterations := crashIterations(t)
 	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
@@ -253,6 +254,8 @@ func TestCrashInjection(t *testing.T) {
 // edits on one workspace: every checkpoint lands, no state edit is lost,
 // nothing is torn.
 func TestConcurrentMix(t *testing.T) {
+	// Not parallel: its sixteen processes wait for one lock within
+	// lock.timeout, and a test beside them could push that past it.
 	dir := crashWorkspace(t)
 	before := len(strings.Split(strings.TrimSpace(gitIn(t, dir, "rev-list", "refs/ctxgit/sessions/default")), "\n"))
 	var wg sync.WaitGroup
@@ -307,6 +310,7 @@ func TestConcurrentMix(t *testing.T) {
 // SPEC §7.4: ctxgit checkpoints while git commits, switches branches and
 // collects garbage in the same repository; both sides stay correct.
 func TestAlongsideGit(t *testing.T) {
+	t.Parallel()
 	dir := crashWorkspace(t)
 	before := len(strings.Split(strings.TrimSpace(gitIn(t, dir, "rev-list", "refs/ctxgit/sessions/default")), "\n"))
 	var wg sync.WaitGroup

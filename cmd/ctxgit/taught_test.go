@@ -19,6 +19,7 @@ import (
 // compaction. The commands are read from the hooks' own answers, so a
 // change of wording is tested as the agent would read it.
 func TestTaughtCommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, h := range taughtHosts {
 		if err := os.WriteFile(filepath.Join(dir, h.name+".txtar"), []byte(h.script()), 0o644); err != nil {
