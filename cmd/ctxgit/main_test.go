@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/ctxgit/ctxgit/host/hookpath"
 )
 
 // sharedFixture is the real Claude Code transcript in ../shared.
@@ -22,6 +24,8 @@ const sharedFixture = "../../../shared/fixtures/claude-code/real-session-with-co
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"ctxgit": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		// The small tool-call hook installed beside ctxgit (cmd/ctxgit-hook).
+		"ctxgit-hook": func() { os.Exit(hookpath.Main(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 		// The launcher BenchmarkPreCompactHookProcess measures through.
 		"peakrss": peakRSSMain,
 	})

@@ -1,0 +1,130 @@
+package hookpath
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ctxgit/ctxgit/spec"
+)
+
+// The paths agree with package spec's, which this package cannot import.
+func TestPathsAgreeWithSpec(t *testing.T) {
+	if DirName != spec.DirName || LocalDir != spec.LocalDir || filepath.Join(DirName, ConfigName) != filepath.FromSlash(spec.ConfigPath) {
+		t.Fatalf("hookpath's paths (%s, %s, %s) differ from spec's", DirName, LocalDir, ConfigName)
+	}
+}
+
+// Every id plainKey takes is a session key as it stands.
+func TestPlainKeyIsValid(t *testing.T) {
+	for _, id := range []string{"conv-7", "0b4e6c1a-9f3d-4c2e-8a1b-2d3e4f5a6b7c", "A", "x--y", string(make100('a'))} {
+		if !plainKey(id) {
+			t.Errorf("plainKey(%q) = false", id)
+		}
+		if spec.SanitizeSessionKey(id) != id || spec.ValidateSessionKey(id) != nil {
+			t.Errorf("plainKey took %q, which spec does not", id)
+		}
+	}
+	for _, id := range []string{"", "-x", "a.b", "a/b", "a..b", "x.lock", "a b", string(make100('a')) + "a"} {
+		if plainKey(id) {
+			t.Errorf("plainKey(%q) = true", id)
+		}
+	}
+}
+
+func make100(c byte) []byte {
+	b := make([]byte, 100)
+	for i := range b {
+		b[i] = c
+	}
+	return b
+}
+
+func touch(t *testing.T, path string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Steady answers only a Cursor tool call with nothing to do, and leaves
+// every other call to `ctxgit hook`.
+func TestSteady(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	touch(t, filepath.Join(root, ".git", "HEAD"))
+	touch(t, filepath.Join(root, spec.ConfigPath))
+	sub := filepath.Join(root, "src", "pkg")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	noEnv := func(string) string { return "" }
+	payload := []byte(`{"conversation_id":"conv-7","session_id":"other","workspace_roots":["` + filepath.ToSlash(root) + `"],"cursor_version":"3.9.0"}`)
+	steady := func() bool { return Steady("cursor", "post-tool-use", payload, noEnv, sub) }
+
+	if steady() {
+		t.Fatal("steady before the event's first run is recorded: ctxgit hook records it")
+	}
+	touch(t, HookRanPath(root, "cursor", "post-tool-use"))
+	if !steady() {
+		t.Fatal("not steady with nothing to do")
+	}
+	if !Steady("cursor", "post-tool-use", []byte(`{"conversation_id":"conv-7"}`), noEnv, sub) {
+		t.Fatal("not steady for a payload without a directory, run from inside the workspace")
+	}
+	for _, c := range []struct {
+		name        string
+		host, event string
+		input       string
+		env         string
+	}{
+		{"claude-code", "claude-code", "post-tool-use", "", ""},
+		{"another event", "cursor", "session-start", "", ""},
+		{"not JSON", "cursor", "post-tool-use", "{", ""},
+		{"no session", "cursor", "post-tool-use", `{"cwd":"` + filepath.ToSlash(root) + `"}`, ""},
+		{"a key to sanitize", "cursor", "post-tool-use", `{"conversation_id":"a b","cwd":"` + filepath.ToSlash(root) + `"}`, ""},
+		{"CTXGIT_ROOT", "cursor", "post-tool-use", "", "CTXGIT_ROOT"},
+		{"GIT_DIR", "cursor", "post-tool-use", "", "GIT_DIR"},
+	} {
+		in := payload
+		if c.input != "" {
+			in = []byte(c.input)
+		}
+		env := noEnv
+		if c.env != "" {
+			env = func(k string) string {
+				if k == c.env {
+					return "x"
+				}
+				return ""
+			}
+		}
+		if Steady(c.host, c.event, in, env, sub) {
+			t.Errorf("%s: steady", c.name)
+		}
+	}
+	for _, marker := range []string{PendingPath(root, "conv-7"), NudgePath(root, "conv-7"), FailedPath(root, "cursor", "post-tool-use")} {
+		touch(t, marker)
+		if steady() {
+			t.Errorf("steady with %s", marker)
+		}
+		os.Remove(marker)
+	}
+	// A release that drops postToolUse context delivers nothing: a pending
+	// recovery waits for sessionStart.
+	old := []byte(`{"conversation_id":"conv-7","cwd":"` + filepath.ToSlash(root) + `","cursor_version":"3.7.2"}`)
+	touch(t, PendingPath(root, "conv-7"))
+	if !Steady("cursor", "post-tool-use", old, noEnv, sub) {
+		t.Error("not steady for a release that drops the context")
+	}
+	// No workspace in the repository: ctxgit hook decides.
+	os.Remove(filepath.Join(root, spec.ConfigPath))
+	if steady() {
+		t.Error("steady without a config")
+	}
+}
