@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Cross-compiles ctxgit for the six release targets into dist/, each
+# Cross-compiles ctxgit and ctxgit-hook (the small tool-call hook that
+# `ctxgit init --host` installs when it finds it beside ctxgit) for the six
+# release targets into dist/, each
 # stamped with its version, commit and build date, as one archive per
 # target (tar.gz; zip for Windows) and SHA256SUMS over them. Then checks
 # the sums and that the binary for this machine prints its stamp.
@@ -24,9 +26,10 @@ for target in $targets; do
   name=ctxgit_${version}_${os}_${arch}
   stage=dist/$name
   mkdir -p "$stage"
-  exe=ctxgit
-  [ "$os" = windows ] && exe=ctxgit.exe
-  CGO_ENABLED=0 GOOS=$os GOARCH=$arch go build -trimpath -ldflags "$ldflags" -o "$stage/$exe" ./cmd/ctxgit
+  ext=
+  [ "$os" = windows ] && ext=.exe
+  CGO_ENABLED=0 GOOS=$os GOARCH=$arch go build -trimpath -ldflags "$ldflags" -o "$stage/ctxgit$ext" ./cmd/ctxgit
+  CGO_ENABLED=0 GOOS=$os GOARCH=$arch go build -trimpath -ldflags "-s -w" -o "$stage/ctxgit-hook$ext" ./cmd/ctxgit-hook
   cp README.md "$stage/"
   if [ "$os" = windows ]; then
     # python3's zipfile: no zip(1) needed on the machine.
@@ -42,6 +45,7 @@ done
 # The binary for this machine runs and carries the stamp.
 host=dist/ctxgit_${version}_$(go env GOOS)_$(go env GOARCH)
 if [ -x "$host/ctxgit" ]; then
+  [ -x "$host/ctxgit-hook" ] || { echo "dist: $host has no ctxgit-hook" >&2; exit 1; }
   out=$("$host/ctxgit" version)
   case $out in
     "ctxgit $version ($commit, $date) (spec "*")") echo "$out" ;;
