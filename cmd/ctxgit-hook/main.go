@@ -2,13 +2,13 @@
 // for the hosts' tool-call events when it is installed beside ctxgit: it
 // answers a tool call with nothing to do at the cost of a process start,
 // and runs `ctxgit hook HOST EVENT` for everything else (package
-// host/hookpath; docs/PERFORMANCE.md, "Issue 27 item 5").
+// internal/hookpath; docs/PERFORMANCE.md, "Issue 27 item 5").
 package main
 
 import (
 	"os"
 
-	"github.com/ctxgit/ctxgit/host/hookpath"
+	"github.com/ctxgit/ctxgit/internal/hookpath"
 )
 
 func main() {

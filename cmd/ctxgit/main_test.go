@@ -15,7 +15,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/ctxgit/ctxgit/host/hookpath"
+	"github.com/ctxgit/ctxgit/internal/hookpath"
 )
 
 // sharedFixture is the real Claude Code transcript in ../shared.

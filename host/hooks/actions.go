@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctxgit/ctxgit/host/hookpath"
 	"github.com/ctxgit/ctxgit/host/transcript"
+	"github.com/ctxgit/ctxgit/internal/hookpath"
 	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/taskstate"

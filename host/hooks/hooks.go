@@ -16,8 +16,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctxgit/ctxgit/host/hookpath"
 	"github.com/ctxgit/ctxgit/host/transcript"
+	"github.com/ctxgit/ctxgit/internal/hookpath"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctxgit/ctxgit/host/hookpath"
+	"github.com/ctxgit/ctxgit/internal/hookpath"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/taskstate"
 	"github.com/ctxgit/ctxgit/workspace"

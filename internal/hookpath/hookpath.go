@@ -129,7 +129,7 @@ func Steady(host, event string, input []byte, getenv func(string) string, cwd st
 	if session == "" {
 		session = p.SessionID
 	}
-	if !plainKey(session) {
+	if !PlainKey(session) {
 		return false
 	}
 	dir := p.Cwd
@@ -155,11 +155,11 @@ func Steady(host, event string, input []byte, getenv func(string) string, cwd st
 	return !exists(PendingPath(root, session)) && !exists(NudgePath(root, session))
 }
 
-// plainKey reports whether id is a session key as it stands, certainly:
+// PlainKey reports whether id is a session key as it stands, certainly:
 // letters, digits and '-', starting with a letter or digit, at most 100
 // bytes (spec.MaxSessionKeyLen). Every such id passes
 // spec.ValidateSessionKey; anything else goes to `ctxgit hook`.
-func plainKey(id string) bool {
+func PlainKey(id string) bool {
 	if id == "" || len(id) > 100 || !alnum(id[0]) {
 		return false
 	}

@@ -4,41 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/ctxgit/ctxgit/spec"
 )
-
-// The paths agree with package spec's, which this package cannot import.
-func TestPathsAgreeWithSpec(t *testing.T) {
-	if DirName != spec.DirName || LocalDir != spec.LocalDir || filepath.Join(DirName, ConfigName) != filepath.FromSlash(spec.ConfigPath) {
-		t.Fatalf("hookpath's paths (%s, %s, %s) differ from spec's", DirName, LocalDir, ConfigName)
-	}
-}
-
-// Every id plainKey takes is a session key as it stands.
-func TestPlainKeyIsValid(t *testing.T) {
-	for _, id := range []string{"conv-7", "0b4e6c1a-9f3d-4c2e-8a1b-2d3e4f5a6b7c", "A", "x--y", string(make100('a'))} {
-		if !plainKey(id) {
-			t.Errorf("plainKey(%q) = false", id)
-		}
-		if spec.SanitizeSessionKey(id) != id || spec.ValidateSessionKey(id) != nil {
-			t.Errorf("plainKey took %q, which spec does not", id)
-		}
-	}
-	for _, id := range []string{"", "-x", "a.b", "a/b", "a..b", "x.lock", "a b", string(make100('a')) + "a"} {
-		if plainKey(id) {
-			t.Errorf("plainKey(%q) = true", id)
-		}
-	}
-}
-
-func make100(c byte) []byte {
-	b := make([]byte, 100)
-	for i := range b {
-		b[i] = c
-	}
-	return b
-}
 
 func touch(t *testing.T, path string) {
 	t.Helper()
@@ -58,7 +24,7 @@ func TestSteady(t *testing.T) {
 		t.Fatal(err)
 	}
 	touch(t, filepath.Join(root, ".git", "HEAD"))
-	touch(t, filepath.Join(root, spec.ConfigPath))
+	touch(t, filepath.Join(root, ".ctxgit/config.yaml"))
 	sub := filepath.Join(root, "src", "pkg")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
@@ -123,7 +89,7 @@ func TestSteady(t *testing.T) {
 		t.Error("not steady for a release that drops the context")
 	}
 	// No workspace in the repository: ctxgit hook decides.
-	os.Remove(filepath.Join(root, spec.ConfigPath))
+	os.Remove(filepath.Join(root, ".ctxgit/config.yaml"))
 	if steady() {
 		t.Error("steady without a config")
 	}
