@@ -32,11 +32,3 @@ func TestPlainKeyIsValid(t *testing.T) {
 		}
 	}
 }
-
-func make100(c byte) []byte {
-	b := make([]byte, 100)
-	for i := range b {
-		b[i] = c
-	}
-	return b
-}
