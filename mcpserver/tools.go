@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -210,7 +209,7 @@ func (s *Server) addTools() {
 			if err != nil {
 				return failResult{}, "", err
 			}
-			return failResult{Failure: got, Path: path}, fmt.Sprintf("failure recorded in %s (%s)\n", path, failureKind(got)), nil
+			return failResult{Failure: got, Path: path}, fmt.Sprintf("failure recorded in %s (%s)\n", path, got.Kind()), nil
 		})
 	add(s, tool{name: "state_set", title: "Set a task-state field",
 		description: "Set one field of the durable task state, e.g. next_action (ctxgit state set FIELD VALUE). Says the file."},
@@ -340,34 +339,16 @@ func (s *Server) addTools() {
 // optional, one given must be known (SPEC §5.2).
 func failureEntry(in failArgs) (spec.FailureEntry, error) {
 	e := spec.FailureEntry{Summary: in.Text, Lesson: in.Lesson, Body: in.Details}
-	ok := true
+	var typ, action *string
 	if in.Type != "" {
-		if e.Type, ok = spec.ParseFailureType(in.Type); !ok {
-			var types []string
-			for _, t := range spec.FailureTypes {
-				types = append(types, string(t))
-			}
-			return e, spec.Usage("type %q: want one of %s", in.Type, strings.Join(types, ", "))
-		}
+		typ = &in.Type
 	}
 	if in.Action != "" {
-		if e.Action, ok = spec.ParseFailureAction(in.Action); !ok {
-			return e, spec.Usage("action %q: want Retry, Pivot, Escalate or Abort", in.Action)
-		}
+		action = &in.Action
 	}
-	return e, nil
-}
-
-// failureKind is "TYPE → ACTION", naming what an unclassified entry lacks.
-func failureKind(e *spec.FailureEntry) string {
-	t, a := string(e.Type), string(e.Action)
-	if t == "" {
-		t = "unclassified"
-	}
-	if a == "" {
-		a = "no action yet"
-	}
-	return t + " → " + a
+	var err error
+	e.Type, e.Action, err = spec.ParseFailureKind(typ, action, "")
+	return e, err
 }
 
 // status is the person's overview when the command composed one in, else
@@ -390,23 +371,8 @@ func (s *Server) status(ctx context.Context, c *call, _ noArgs) (map[string]any,
 // diff resolves both sides as `ctxgit diff` does: with neither named,
 // a session's first checkpoint is compared with nothing.
 func (s *Server) diff(_ context.Context, c *call, in diffArgs) (diffResult, string, error) {
-	fromName, toName := in.From, in.To
-	if fromName == "" {
-		fromName = "@~1"
-	}
-	if toName == "" {
-		toName = "@"
-	}
-	to, err := c.w.ResolveRead(toName, c.session)
+	from, to, err := review.DiffSides(c.w, in.From, in.To, c.session)
 	if err != nil {
-		return diffResult{}, "", err
-	}
-	from, err := c.w.ResolveRead(fromName, c.session)
-	switch {
-	case err == nil:
-	case in.From == "" && in.To == "" && errors.Is(err, spec.ErrNotFound):
-		from = nil
-	default:
 		return diffResult{}, "", err
 	}
 	d, err := review.DiffCheckpoints(c.w, from, to, review.DiffOptions{Lines: true, Semantic: true})
@@ -422,7 +388,7 @@ func (s *Server) diff(_ context.Context, c *call, in diffArgs) (diffResult, stri
 		out.Task = append(out.Task, taskChange{Field: tc.Field, From: tc.From, To: tc.To})
 	}
 	var b strings.Builder
-	toName = d.To.Session + ":" + d.To.Checkpoint.Meta.CheckpointID
+	toName := d.To.Session + ":" + d.To.Checkpoint.Meta.CheckpointID
 	if d.From == nil {
 		fmt.Fprintf(&b, "%s (the session's first checkpoint: everything in it is new)\n", safetext.Line(toName))
 	} else {

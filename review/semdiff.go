@@ -328,6 +328,31 @@ type DiffOptions struct {
 	Semantic bool
 }
 
+// DiffSides resolves what `diff` compares: fromName and toName in
+// session, "" for the defaults @~1 and @. When both are defaults and the
+// session has one checkpoint, from is nil (everything in it is new).
+func DiffSides(w *workspace.Workspace, fromName, toName, session string) (from, to *workspace.Resolved, err error) {
+	defaults := fromName == "" && toName == ""
+	if fromName == "" {
+		fromName = "@~1"
+	}
+	if toName == "" {
+		toName = "@"
+	}
+	if to, err = w.ResolveRead(toName, session); err != nil {
+		return nil, nil, err
+	}
+	from, err = w.ResolveRead(fromName, session)
+	switch {
+	case err == nil:
+	case defaults && errors.Is(err, spec.ErrNotFound):
+		from = nil
+	default:
+		return nil, nil, err
+	}
+	return from, to, nil
+}
+
 // DiffCheckpoints compares two checkpoints of w (from may be nil:
 // everything in to is new).
 func DiffCheckpoints(w *workspace.Workspace, from, to *workspace.Resolved, o DiffOptions) (*Diff, error) {

@@ -87,6 +87,44 @@ func foldName(s string) string {
 	return b.String()
 }
 
+// ParseFailureKind reads a failure's type and action as given, nil for
+// one not given: both are optional (an unclassified entry, SPEC §5.2),
+// but one given must be known. prefix goes before the field's name in
+// the usage error ("--" where they are flags).
+func ParseFailureKind(typ, action *string, prefix string) (FailureType, FailureAction, error) {
+	var t FailureType
+	var a FailureAction
+	ok := true
+	if typ != nil {
+		if t, ok = ParseFailureType(*typ); !ok {
+			names := make([]string, len(FailureTypes))
+			for i, ft := range FailureTypes {
+				names[i] = string(ft)
+			}
+			return t, a, Usage("%stype %q: want one of %s", prefix, *typ, strings.Join(names, ", "))
+		}
+	}
+	if action != nil {
+		if a, ok = ParseFailureAction(*action); !ok {
+			return t, a, Usage("%saction %q: want Retry, Pivot, Escalate or Abort", prefix, *action)
+		}
+	}
+	return t, a, nil
+}
+
+// Kind is "TYPE → ACTION", naming what an unclassified entry lacks
+// (SPEC §5.2).
+func (e *FailureEntry) Kind() string {
+	t, a := string(e.Type), string(e.Action)
+	if t == "" {
+		t = "unclassified"
+	}
+	if a == "" {
+		a = "no action yet"
+	}
+	return t + " → " + a
+}
+
 // FailureEntry is one entry of the failure log (SPEC §5).
 type FailureEntry struct {
 	// When is the entry's timestamp; zero when the entry has none.

@@ -198,14 +198,10 @@ func (g *GitStore) mergeOwnPacks(ctx context.Context, bases []string) (*RepackRe
 			written = append(written, h)
 		}
 	}
-	if err := pw.finish(); err != nil {
-		return nil, nil, fmt.Errorf("merging packs: writing the pack: %w", err)
+	res := &RepackResult{}
+	if err := g.sealPack(pw, written, res, "merging packs"); err != nil {
+		return nil, nil, err
 	}
-	g.invalidatePacks()
-	if err := verifyPack(pw.base, written); err != nil {
-		return nil, nil, fmt.Errorf("merging packs: %w", err)
-	}
-	res := &RepackResult{Pack: filepath.Base(pw.base) + ".pack", Packed: len(written)}
 	remove := func(path string) bool {
 		size := fileSize(path)
 		if os.Remove(path) != nil {
@@ -304,16 +300,9 @@ func (g *GitStore) packLooseFrom(ctx context.Context, roots []Hash) (*RepackResu
 	if err := ctxErr(ctx); err != nil {
 		return abort(err)
 	}
-	if err := pw.finish(); err != nil {
-		return nil, fmt.Errorf("packing loose objects: writing the pack: %w", err)
+	if err := g.sealPack(pw, written, res, "packing loose objects"); err != nil {
+		return nil, err
 	}
-	g.invalidatePacks()
-	if err := verifyPack(pw.base, written); err != nil {
-		return nil, fmt.Errorf("packing loose objects: %w", err)
-	}
-	res.Pack = filepath.Base(pw.base) + ".pack"
-	res.Packed = len(written)
-	res.PackBytes = fileSize(pw.base+".pack") + fileSize(pw.base+".idx")
 	for _, p := range paths {
 		size := fileSize(p)
 		if os.Remove(p) == nil {

@@ -154,16 +154,9 @@ func (g *GitStore) Repack(ctx context.Context, mode RepackMode, roots []Hash) (*
 		return abort(err)
 	}
 	if pw != nil {
-		if err := pw.finish(); err != nil {
-			return nil, fmt.Errorf("repack: writing the new pack: %w", err)
+		if err := g.sealPack(pw, written, res, "repack"); err != nil {
+			return nil, err
 		}
-		g.invalidatePacks()
-		if err := verifyPack(pw.base, written); err != nil {
-			return nil, fmt.Errorf("repack: %w", err)
-		}
-		res.Pack = filepath.Base(pw.base) + ".pack"
-		res.Packed = len(written)
-		res.PackBytes = fileSize(pw.base+".pack") + fileSize(pw.base+".idx")
 	}
 
 	// Nothing below this line can lose an object: every object a root
@@ -227,6 +220,23 @@ func (g *GitStore) Repack(ctx context.Context, mode RepackMode, roots []Hash) (*
 
 // verifyPack rereads a pack's index and checks it holds every object
 // written, before anything is deleted on its strength.
+// sealPack finishes pw, lets the store see the new pack, checks that it
+// holds every object written (no loose copy may go before that), and
+// records it in res; what names the operation in an error.
+func (g *GitStore) sealPack(pw *packWriter, written []Hash, res *RepackResult, what string) error {
+	if err := pw.finish(); err != nil {
+		return fmt.Errorf("%s: writing the pack: %w", what, err)
+	}
+	g.invalidatePacks()
+	if err := verifyPack(pw.base, written); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	res.Pack = filepath.Base(pw.base) + ".pack"
+	res.Packed = len(written)
+	res.PackBytes = fileSize(pw.base+".pack") + fileSize(pw.base+".idx")
+	return nil
+}
+
 func verifyPack(base string, written []Hash) error {
 	idx, err := readPackIndex(base + ".idx")
 	if err != nil {

@@ -110,17 +110,25 @@ type SnapshotResult struct {
 }
 
 type snapNode struct {
+	// A file's mode and id are st.mode and st.id; a directory's too (its
+	// tree, or a gitlink's commit). One node per file that missed the
+	// stat cache is the first snapshot's largest live cost (every file
+	// misses), so a file's node holds only what a file needs: what only
+	// directories need is behind dir.
 	name    string
-	mode    uint32
-	id      Hash
-	kids    []*snapNode // directory entries; nil for files
-	isDir   bool
-	path    string // workspace-relative, for files
+	path    string // workspace-relative
 	st      statEntry
-	link    []byte // symlink target
-	modules bool   // a .gitmodules to check as git fsck does
-	pending bool   // needs hashing: the stat cache missed
-	dropped bool   // could not be read: not in the tree
+	link    []byte   // symlink target
+	dir     *snapDir // directories only
+	isDir   bool
+	modules bool // a .gitmodules to check as git fsck does
+	pending bool // needs hashing: the stat cache missed
+	dropped bool // could not be read: not in the tree
+}
+
+// snapDir is what a directory's node holds beyond a file's.
+type snapDir struct {
+	kids    []*snapNode // entries that missed the stat cache, and subdirectories
 	listing *dirListing
 	// hits are a directory's files that matched the stat cache: same
 	// name, same stat data. They get no node of their own (at 100,000
@@ -229,7 +237,7 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	root := &snapNode{isDir: true}
+	root := &snapNode{isDir: true, dir: new(snapDir)}
 	if err := w.walkRoot(opts.Root, m, root); err != nil {
 		return nil, err
 	}
@@ -422,7 +430,7 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 		w.listed.Add(1)
 	}
 	l.entries = entries
-	t.node.listing = l
+	t.node.dir.listing = l
 	if p := w.opts.Progress; p != nil {
 		p.Scanned.Add(int64(len(entries)))
 	}
@@ -451,7 +459,7 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 			break
 		}
 	}
-	dir := t.node
+	dir := t.node.dir
 	dir.kids = make([]*snapNode, 0, len(entries))
 	var subdirs []dirTask
 	for _, de := range entries {
@@ -483,7 +491,7 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 		}
 		switch {
 		case isDir:
-			kid := &snapNode{name: name, isDir: true, path: r}
+			kid := &snapNode{name: name, isDir: true, path: r, dir: new(snapDir)}
 			dir.kids = append(dir.kids, kid)
 			subdirs = append(subdirs, dirTask{abs: filepath.Join(t.abs, name), rel: r, m: m, node: kid, onlyTracked: kidOnlyTracked})
 		case typ&fs.ModeSymlink != 0:
@@ -492,7 +500,7 @@ func (w *walker) walkDir(t dirTask) []dirTask {
 				w.skip(r, err)
 				continue
 			}
-			dir.kids = append(dir.kids, &snapNode{name: name, mode: ModeSymlink, link: []byte(target), pending: true, path: r})
+			dir.kids = append(dir.kids, &snapNode{name: name, st: statEntry{mode: ModeSymlink}, link: []byte(target), pending: true, path: r})
 		case typ.IsRegular():
 			if n, hit := w.fileNode(d, r, name, cached); hit >= 0 {
 				dir.hits = append(dir.hits, uint32(hit))
@@ -564,7 +572,7 @@ func (w *walker) fileNode(d openedDir, rel, name string, cached *cachedDir) (*sn
 			w.skip(rel, err)
 			return nil, -1
 		}
-		return &snapNode{name: name, mode: ModeSymlink, link: target, pending: true, path: rel}, -1
+		return &snapNode{name: name, st: statEntry{mode: ModeSymlink}, link: target, pending: true, path: rel}, -1
 	}
 	if i := cached.index(name); i >= 0 {
 		if old := cached.files[i].e; old.size == e.size && old.mtime == e.mtime &&
@@ -572,12 +580,12 @@ func (w *walker) fileNode(d openedDir, rel, name string, cached *cachedDir) (*sn
 			return nil, i
 		}
 	}
-	return &snapNode{name: name, mode: e.mode, path: rel, st: e, pending: true}, -1
+	return &snapNode{name: name, path: rel, st: e, pending: true}, -1
 }
 
 // collectPending lists, in tree order, the files the cache missed.
 func (w *walker) collectPending(n *snapNode) {
-	for _, k := range n.kids {
+	for _, k := range n.dir.kids {
 		switch {
 		case k.isDir:
 			w.collectPending(k)
@@ -598,7 +606,7 @@ func (w *walker) gitlink(n *snapNode, rel string, nested *RepoInfo) {
 		w.res.Nested = append(w.res.Nested, rel+" (no commit yet: not recorded)")
 		return
 	}
-	n.mode, n.id = ModeGitlink, head
+	n.st.mode, n.st.id = ModeGitlink, head
 	w.res.Nested = append(w.res.Nested, rel+" at "+head.Short())
 }
 
@@ -663,7 +671,7 @@ func (w *walker) hashPending(s Store) error {
 				if err != nil && firstErr == nil {
 					firstErr = fmt.Errorf("storing %s: %w", n.path, err)
 				}
-				n.id = id
+				n.st.id = id
 				mu.Unlock()
 			}
 		}()
@@ -807,12 +815,12 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 	// that would only be dropped.
 	oldDir := w.res.old.dirs[rel]
 	same := true
-	nEntries, nFiles := len(n.hits), len(n.hits)
-	w.res.Files += len(n.hits)
-	for _, i := range n.hits {
+	nEntries, nFiles := len(n.dir.hits), len(n.dir.hits)
+	w.res.Files += len(n.dir.hits)
+	for _, i := range n.dir.hits {
 		w.res.Bytes += oldDir.files[i].e.size
 	}
-	for _, k := range n.kids {
+	for _, k := range n.dir.kids {
 		switch {
 		case k.dropped:
 		case k.isDir:
@@ -820,7 +828,7 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 			if err != nil {
 				return ZeroHash, false, false, err
 			}
-			k.id = h
+			k.st.id = h
 			if ok {
 				nEntries++
 			} else {
@@ -831,7 +839,7 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 			nEntries++
 			same = false // a file with a node missed the cache
 			w.res.Files++
-			if k.mode != ModeGitlink {
+			if k.st.mode != ModeGitlink {
 				w.res.Bytes += k.st.size
 				nFiles++
 			}
@@ -850,21 +858,21 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 	}
 	entries := make([]TreeEntry, 0, nEntries)
 	dir := &cachedDir{files: make([]cachedFile, 0, nFiles)}
-	for _, i := range n.hits {
+	for _, i := range n.dir.hits {
 		// A hit is cached as it was: its mtime is older than any later
 		// start.
 		f := oldDir.files[i]
 		entries = append(entries, TreeEntry{Name: f.name, Mode: f.e.mode, ID: f.e.id})
 		dir.files = append(dir.files, f)
 	}
-	for _, k := range n.kids {
+	for _, k := range n.dir.kids {
 		switch {
 		case k.dropped:
 		case k.isDir:
-			entries = append(entries, TreeEntry{Name: k.name, Mode: ModeDir, ID: k.id})
+			entries = append(entries, TreeEntry{Name: k.name, Mode: ModeDir, ID: k.st.id})
 		default:
-			entries = append(entries, TreeEntry{Name: k.name, Mode: k.mode, ID: k.id})
-			if k.mode == ModeGitlink {
+			entries = append(entries, TreeEntry{Name: k.name, Mode: k.st.mode, ID: k.st.id})
+			if k.st.mode == ModeGitlink {
 				continue
 			}
 			// A file changed within the racy margin is not cached: a
@@ -875,7 +883,6 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 			case k.link != nil:
 			case k.st.mtime < w.start:
 				e := k.st
-				e.id = k.id
 				dir.files = append(dir.files, cachedFile{k.name, e})
 				w.res.dirty = true
 			default:
@@ -933,7 +940,7 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 // .ctxgit, changes its times at every checkpoint): it is only read again
 // next time.
 func (w *walker) keepListing(n *snapNode, dir, old *cachedDir) {
-	l := n.listing
+	l := n.dir.listing
 	if l == nil {
 		return
 	}

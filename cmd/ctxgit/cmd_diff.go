@@ -37,23 +37,15 @@ func (a *app) diffCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			fromName, toName := "@~1", "@"
+			var fromName, toName string
 			switch c.NArg() {
 			case 1:
 				fromName = c.Args().Get(0)
 			case 2:
 				fromName, toName = c.Args().Get(0), c.Args().Get(1)
 			}
-			to, err := w.ResolveRead(toName, sess)
+			from, to, err := review.DiffSides(w, fromName, toName, sess)
 			if err != nil {
-				return err
-			}
-			from, err := w.ResolveRead(fromName, sess)
-			switch {
-			case err == nil:
-			case c.NArg() == 0 && exitCode(err) == spec.ExitNotFound:
-				from = nil // a session's first checkpoint: everything in it is new
-			default:
 				return err
 			}
 			if c.Bool("patch") {

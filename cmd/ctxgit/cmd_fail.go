@@ -32,18 +32,16 @@ func (a *app) failCommand() *cli.Command {
 			// Both are optional, so the one-line `ctxgit fail "…"` the
 			// onboarding card teaches records an unclassified entry
 			// (SPEC §5.2); one given must be known.
-			var t spec.FailureType
-			var act spec.FailureAction
-			ok := true
-			if c.IsSet("type") {
-				if t, ok = spec.ParseFailureType(c.String("type")); !ok {
-					return spec.Usage("--type %q: want one of %s", c.String("type"), strings.Join(types, ", "))
-				}
+			var typ, action *string
+			if t := c.String("type"); c.IsSet("type") {
+				typ = &t
 			}
-			if c.IsSet("action") {
-				if act, ok = spec.ParseFailureAction(c.String("action")); !ok {
-					return spec.Usage("--action %q: want Retry, Pivot, Escalate or Abort", c.String("action"))
-				}
+			if act := c.String("action"); c.IsSet("action") {
+				action = &act
+			}
+			t, act, err := spec.ParseFailureKind(typ, action, "--")
+			if err != nil {
+				return err
 			}
 			w, err := a.open(c)
 			if err != nil {
@@ -56,7 +54,7 @@ func (a *app) failCommand() *cli.Command {
 			if c.Bool("json") {
 				return a.printJSON(failResult{Failure: r.Failure, ID: r.ID, Path: r.Path})
 			}
-			fmt.Fprintf(a.stdout, "failure %s recorded in %s (%s)\n", r.ID, r.Path, failureKind(r.Failure))
+			fmt.Fprintf(a.stdout, "failure %s recorded in %s (%s)\n", r.ID, r.Path, r.Failure.Kind())
 			return nil
 		},
 	})
@@ -104,17 +102,4 @@ type resolveResult struct {
 	AlreadyResolved bool                       `json:"already_resolved"`
 	Failure         *taskstate.ResolvedFailure `json:"failure"`
 	Path            string                     `json:"path"`
-}
-
-// failureKind is "TYPE → ACTION" for the confirmation line, naming what
-// an unclassified entry lacks (SPEC §5.2).
-func failureKind(e *spec.FailureEntry) string {
-	t, a := string(e.Type), string(e.Action)
-	if t == "" {
-		t = "unclassified"
-	}
-	if a == "" {
-		a = "no action yet"
-	}
-	return t + " → " + a
 }

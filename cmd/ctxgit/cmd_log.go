@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -48,6 +49,11 @@ func (a *app) logCommand() *cli.Command {
 			// thousands of lines.
 			out := bufio.NewWriter(a.stdout)
 			now := w.Env.Now()
+			if a.tty && len(entries) > 0 {
+				// People see whose log this is; piped output stays one
+				// line per checkpoint for the tools that read it.
+				fmt.Fprintln(out, a.paint(styleBold, a.sessionHeading(w, sess)))
+			}
 			for _, e := range entries {
 				// On a terminal the time is relative, in a column.
 				when := a.when(now, e.When)
@@ -61,6 +67,31 @@ func (a *app) logCommand() *cli.Command {
 			return nil
 		},
 	})
+}
+
+// sessionHeading names a session for people: its short id (unique among
+// the workspace's sessions), its title and its host.
+func (a *app) sessionHeading(w *workspace.Workspace, key string) string {
+	var keys []string
+	if sessions, err := w.Sessions(); err == nil {
+		for _, s := range sessions {
+			keys = append(keys, s.Name)
+		}
+	}
+	if !slices.Contains(keys, key) {
+		keys = append(keys, key)
+	}
+	line := "session " + oneLine(workspace.ShortIDs(keys)[key])
+	if head, err := w.ResolveRead("@", key); err == nil {
+		names := workspace.NamesOf(w, head)
+		if names.Title != "" {
+			line += " · " + oneLine(names.Title)
+		}
+		if names.Host != "" {
+			line += " · " + oneLine(names.Host)
+		}
+	}
+	return line
 }
 
 func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {

@@ -74,13 +74,17 @@ type showSince struct {
 	prev string
 	gone bool
 	diff *review.Diff
+	// session names the checkpoint's session for people: short id,
+	// title, host.
+	session string
 }
 
 // sinceBefore compares a checkpoint with the one before it in its
 // session; the first is compared with nothing (everything in it is new,
 // files without line counts: the whole workspace may be new).
 func (a *app) sinceBefore(w *workspace.Workspace, r *workspace.Resolved) (*showSince, error) {
-	s := &showSince{prev: r.Checkpoint.Meta.PreviousCheckpoint}
+	s := &showSince{prev: r.Checkpoint.Meta.PreviousCheckpoint,
+		session: strings.TrimPrefix(a.sessionHeading(w, r.Session), "session ")}
 	var from *workspace.Resolved
 	if s.prev != "" {
 		var err error
@@ -120,7 +124,7 @@ func (a *app) printShow(out io.Writer, r *workspace.Resolved, s *showSince, now 
 		}
 	}
 	row("commit", r.Commit.String())
-	row("session", safetext.Line(r.Session))
+	row("session", s.session)
 	row("when", fmt.Sprintf("%s (%s)", relativeTime(now, m.CreatedAt), m.CreatedAt.UTC().Format("2006-01-02 15:04:05 UTC")))
 	row("context", usageLine(m.TokenUsage))
 	if m.CompactionCount > 0 {

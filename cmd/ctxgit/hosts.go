@@ -33,23 +33,11 @@ func (a *app) installHosts(w *workspace.Workspace, names []string, local, uninst
 		if asJSON {
 			continue
 		}
-		verb := "installed"
+		did := "installed hooks in"
 		if uninstall {
-			verb = "removed"
+			did = "removed hooks in"
 		}
-		switch {
-		case !res.Changed:
-			fmt.Fprintf(a.stdout, "%s: %s already up to date\n", h, res.Path)
-		default:
-			fmt.Fprintf(a.stdout, "%s: %s hooks in %s", h, verb, res.Path)
-			if res.Backup != "" {
-				fmt.Fprintf(a.stdout, " (backup %s)", res.Backup)
-			}
-			fmt.Fprintln(a.stdout)
-		}
-		for _, n := range res.Notes {
-			fmt.Fprintf(a.stdout, "%s: %s\n", h, n)
-		}
+		a.printInstalled(h, res, did)
 	}
 	if !uninstall && !asJSON && len(results) > 0 {
 		// The same card the agent gets on a session's first start.
@@ -112,4 +100,21 @@ func sameFile(a, b string) bool {
 	}
 	fb, err := os.Stat(b)
 	return err == nil && os.SameFile(fa, fb)
+}
+
+// printInstalled says what init did to one host's config: did (e.g.
+// "installed hooks in") and the file, its backup, and the host's notes.
+func (a *app) printInstalled(h hostconfig.Host, res *hostconfig.Result, did string) {
+	if !res.Changed {
+		fmt.Fprintf(a.stdout, "%s: %s already up to date\n", h, res.Path)
+	} else {
+		fmt.Fprintf(a.stdout, "%s: %s %s", h, did, res.Path)
+		if res.Backup != "" {
+			fmt.Fprintf(a.stdout, " (backup %s)", res.Backup)
+		}
+		fmt.Fprintln(a.stdout)
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(a.stdout, "%s: %s\n", h, n)
+	}
 }

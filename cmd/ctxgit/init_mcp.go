@@ -36,23 +36,11 @@ func (a *app) installFor(c *cli.Context, w *workspace.Workspace, hosts []string,
 		if c.Bool("json") {
 			continue
 		}
-		verb := "added the MCP server to"
+		did := "added the MCP server to"
 		if uninstall {
-			verb = "removed the MCP server from"
+			did = "removed the MCP server from"
 		}
-		switch {
-		case !res.Changed:
-			fmt.Fprintf(a.stdout, "%s: %s already up to date\n", h, res.Path)
-		default:
-			fmt.Fprintf(a.stdout, "%s: %s %s", h, verb, res.Path)
-			if res.Backup != "" {
-				fmt.Fprintf(a.stdout, " (backup %s)", res.Backup)
-			}
-			fmt.Fprintln(a.stdout)
-		}
-		for _, n := range res.Notes {
-			fmt.Fprintf(a.stdout, "%s: %s\n", h, n)
-		}
+		a.printInstalled(h, res, did)
 	}
 	return results, nil
 }

@@ -124,7 +124,8 @@ func TestDefaultPagerMissing(t *testing.T) {
 	}
 	out.Close()
 	got, _ := os.ReadFile(out.Name())
-	if !bytes.HasPrefix(got, []byte("cp_001  ")) || stderr.Len() != 0 {
+	// On a terminal the log first names its session, then the entries.
+	if !bytes.Contains(got, []byte("\ncp_001  ")) || stderr.Len() != 0 {
 		t.Fatalf("stdout %q, stderr %q: want the log and no warning", got, stderr.String())
 	}
 }

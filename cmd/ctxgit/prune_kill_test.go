@@ -38,7 +38,7 @@ func TestPruneSurvivesSIGKILL(t *testing.T) {
 			full := time.Since(start)
 			k.verify(t, dir, true)
 
-			const runs = 20
+			runs := crashIterations(t)
 			killedMidway := 0
 			states := map[int]int{} // sessions found pruned after a kill → runs
 			refLocks := 0
@@ -46,7 +46,7 @@ func TestPruneSurvivesSIGKILL(t *testing.T) {
 				dir := k.copy(t, fmt.Sprint("run", i))
 				// Denser early: the refs move in the first part of a
 				// prune, the repack takes the rest.
-				f := (float64(i) + rand.Float64()) / runs
+				f := (float64(i) + rand.Float64()) / float64(runs)
 				delay := time.Duration(float64(full) * f * f * 1.1)
 				cmd := exec.Command(exe, "prune", "--keep", "3")
 				cmd.Dir, cmd.Env = dir, k.env

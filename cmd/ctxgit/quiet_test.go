@@ -12,12 +12,12 @@ import (
 
 // onlyRead are the commands that change no file or ref of the user's
 // (or whose output is the point: a host's protocol, a script, a block to
-// inject), so they take no -q. A new command is in this list or in
+// inject; mcp, whose stdout is the protocol), so they take no -q. A new command is in this list or in
 // quietCommands, or this test fails.
 var onlyRead = []string{
 	"log", "show", "diff", "report", "why", "plan", "recover", "status",
 	"bundle", "state", "state get", "gauge", "hook", "statusline", "transcript show",
-	"git", "demo", "git-hook", "version", "completion", "man", "help",
+	"git", "demo", "git-hook", "mcp", "version", "completion", "man", "help",
 	completeCommandName,
 }
 

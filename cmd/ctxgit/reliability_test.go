@@ -19,9 +19,10 @@ import (
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
-// crashIterations is how many times each operation is killed: 20 in the
-// normal run, CTXGIT_CRASH_ITERATIONS (e.g. 500) in the long mode README
-// documents.
+// crashIterations is how many times each operation (and a prune, in
+// TestPruneSurvivesSIGKILL) is killed: 6 in a plain go test ./..., which
+// must stay fast; CTXGIT_CRASH_ITERATIONS=20 in .ci/run's kill step, 500
+// in the long mode README documents.
 func crashIterations(t *testing.T) int {
 	if s := os.Getenv("CTXGIT_CRASH_ITERATIONS"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -30,7 +31,7 @@ func crashIterations(t *testing.T) int {
 		}
 		return n
 	}
-	return 20
+	return 6
 }
 
 // ctxgitCmd runs this test binary as ctxgit (testscript.Main put it on

@@ -231,7 +231,7 @@ func TestOpenClaw(t *testing.T) {
 	if err := json.Unmarshal([]byte(log), &cps); err != nil || len(cps) == 0 || cps[0].Trigger != "compaction" {
 		t.Fatalf("no compaction checkpoint in session %s (%v):\n%s", session, err, log)
 	}
-	if show := w.MustRun("ctxgit", "show", "-s", session); !strings.Contains(show, "context_window: "+strconv.Itoa(openclawWindow)) {
+	if show := w.MustRun("ctxgit", "show", "--yaml", "-s", session); !strings.Contains(show, "context_window: "+strconv.Itoa(openclawWindow)) {
 		t.Errorf("the compaction checkpoint lacks the configured window:\n%s", show)
 	}
 
