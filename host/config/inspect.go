@@ -215,7 +215,7 @@ func (h *jsonHost) wants(hostEvent, cmd string) bool {
 	for _, s := range h.hooks {
 		if s.hostEvent == hostEvent {
 			cmd = strings.TrimSpace(cmd)
-			if toolEvent(s.event) && ownsToolHook(cmd) {
+			if toolEvent(h.host, s.event) && ownsToolHook(cmd) {
 				return strings.HasSuffix(cmd, " "+string(h.host)+" "+s.event)
 			}
 			return strings.HasSuffix(cmd, " hook "+string(h.host)+" "+s.event)

@@ -3,6 +3,8 @@ package hostconfig
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ctxgit/ctxgit/internal/hookpath"
 )
 
 // hookSpec is one hook ctxgit installs: the host's event name, ctxgit's
@@ -116,9 +118,9 @@ func owns(command, cmd, sub string) bool {
 // ctxgit. It runs as "ctxgit-hook HOST EVENT".
 const ToolHookProgram = "ctxgit-hook"
 
-// toolEvent reports whether event is a host's tool-call event, the one
-// ctxgit-hook answers.
-func toolEvent(event string) bool { return event == "post-tool-use" || event == "after-tool" }
+// toolEvent reports whether event is one of host's per-tool-call events,
+// the ones ctxgit-hook answers (hookpath.ToolEvent).
+func toolEvent(host Host, event string) bool { return hookpath.ToolEvent(string(host), event) }
 
 // ownsToolHook reports whether cmd runs ctxgit-hook: its program, however
 // a shell quotes it, before "HOST EVENT", is a binary named ctxgit-hook.
@@ -140,7 +142,7 @@ func ownsToolHook(cmd string) bool {
 // event when tool (ctxgit-hook's command) is given, else
 // "<command> hook HOST EVENT".
 func (h *jsonHost) command(command, tool string, s hookSpec) string {
-	if tool != "" && toolEvent(s.event) {
+	if tool != "" && toolEvent(h.host, s.event) {
 		return tool + " " + string(h.host) + " " + s.event
 	}
 	return command + " hook " + string(h.host) + " " + s.event

@@ -6,32 +6,43 @@ import (
 )
 
 // With ctxgit-hook installed beside ctxgit, init --host writes it for the
-// tool-call event only; re-running init without it switches back, and
+// per-tool-call events only (Gemini CLI's AfterTool and PreCompress); re-running init without it switches back, and
 // Inspect (doctor's hooks check) and --uninstall recognise both lines.
 func TestToolHookProgram(t *testing.T) {
 	for _, c := range []struct {
 		host      Host
-		rel, tool string
+		rel   string
+		tools []string
 	}{
-		{ClaudeCode, ".claude/settings.json", "ctxgit-hook claude-code post-tool-use"},
-		{Codex, ".codex/hooks.json", "ctxgit-hook codex post-tool-use"},
-		{Gemini, ".gemini/settings.json", "ctxgit-hook gemini after-tool"},
-		{Cursor, ".cursor/hooks.json", "ctxgit-hook cursor post-tool-use"},
+		{ClaudeCode, ".claude/settings.json", []string{"ctxgit-hook claude-code post-tool-use"}},
+		{Codex, ".codex/hooks.json", []string{"ctxgit-hook codex post-tool-use"}},
+		{Gemini, ".gemini/settings.json", []string{"ctxgit-hook gemini pre-compress", "ctxgit-hook gemini after-tool"}},
+		{Cursor, ".cursor/hooks.json", []string{"ctxgit-hook cursor post-tool-use"}},
 	} {
 		t.Run(string(c.host), func(t *testing.T) {
 			root := t.TempDir()
-			old := strings.Replace(c.tool, "ctxgit-hook ", "ctxgit hook ", 1)
 			install(t, Options{Root: root, Host: c.host, GOOS: "linux"})
-			if f := readFile(t, root, c.rel); !strings.Contains(f, `"`+old+`"`) || strings.Contains(f, "ctxgit-hook") {
+			f := readFile(t, root, c.rel)
+			if strings.Contains(f, "ctxgit-hook") {
 				t.Fatalf("without ctxgit-hook:\n%s", f)
 			}
+			for _, tool := range c.tools {
+				if old := strings.Replace(tool, "ctxgit-hook ", "ctxgit hook ", 1); !strings.Contains(f, `"`+old+`"`) {
+					t.Fatalf("without ctxgit-hook, no %q:\n%s", old, f)
+				}
+			}
 			res := install(t, Options{Root: root, Host: c.host, GOOS: "linux", ToolProgram: "ctxgit-hook"})
-			f := readFile(t, root, c.rel)
-			if !strings.Contains(f, `"`+c.tool+`"`) || strings.Contains(f, `"`+old+`"`) || strings.Count(f, "ctxgit-hook") != 1 {
+			f = readFile(t, root, c.rel)
+			if strings.Count(f, "ctxgit-hook") != len(c.tools) {
 				t.Fatalf("with ctxgit-hook:\n%s", f)
 			}
-			if len(res.Added) != 1 || len(res.Removed) != 1 || !strings.HasSuffix(res.Added[0], c.tool) {
-				t.Errorf("switch: added %q, removed %q", res.Added, res.Removed)
+			for i, tool := range c.tools {
+				if old := strings.Replace(tool, "ctxgit-hook ", "ctxgit hook ", 1); !strings.Contains(f, `"`+tool+`"`) || strings.Contains(f, `"`+old+`"`) {
+					t.Fatalf("with ctxgit-hook, %q:\n%s", tool, f)
+				}
+				if len(res.Added) != len(c.tools) || len(res.Removed) != len(c.tools) || !strings.HasSuffix(res.Added[i], tool) {
+					t.Errorf("switch: added %q, removed %q", res.Added, res.Removed)
+				}
 			}
 			if res := install(t, Options{Root: root, Host: c.host, GOOS: "linux", ToolProgram: "ctxgit-hook"}); res.Changed {
 				t.Errorf("second install changed the file: %+v", res)
@@ -42,7 +53,7 @@ func TestToolHookProgram(t *testing.T) {
 				}
 			}
 			install(t, Options{Root: root, Host: c.host, GOOS: "linux"})
-			if f := readFile(t, root, c.rel); !strings.Contains(f, `"`+old+`"`) || strings.Contains(f, "ctxgit-hook") {
+			if f := readFile(t, root, c.rel); strings.Contains(f, "ctxgit-hook") {
 				t.Fatalf("switched back:\n%s", f)
 			}
 			install(t, Options{Root: root, Host: c.host, GOOS: "linux", ToolProgram: "/opt/ctxgit bin/ctxgit-hook"})

@@ -142,6 +142,7 @@ func Handle(req Request) error {
 		if root, rerr := c.root(); rerr == nil {
 			workspace.MarkHookRan(root, c.Host, c.Event)
 		}
+		c.keepGaugeFile()
 	}
 	return err
 }

@@ -9,10 +9,13 @@ package hookpath
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Paths as in package spec (spec.DirName, spec.LocalDir, spec.ConfigPath),
@@ -91,28 +94,51 @@ func parseVersion(s string) ([3]int, bool) {
 	return v, true
 }
 
-// cursorPayload is what Steady reads of Cursor's postToolUse JSON.
-type cursorPayload struct {
+// payload is what Steady reads of a tool-call payload (host/hooks.Payload).
+type payload struct {
 	SessionID      string   `json:"session_id"`
 	ConversationID string   `json:"conversation_id"`
+	SessionKey     string   `json:"sessionKey"`
 	CursorVersion  string   `json:"cursor_version"`
 	Cwd            string   `json:"cwd"`
 	WorkspaceRoots []string `json:"workspace_roots"`
+	TranscriptPath string   `json:"transcript_path"`
+	Trigger        string   `json:"trigger"`
+}
+
+// session is the payload's session key as host/hooks' sessionKey picks
+// it, and whether it is one PlainKey is sure of.
+func (p *payload) session(host string) (string, bool) {
+	ids := []string{p.SessionID, p.ConversationID, p.SessionKey}
+	if host == "cursor" {
+		ids = []string{p.ConversationID, p.SessionID}
+	}
+	for _, id := range ids {
+		if id != "" {
+			return id, PlainKey(id)
+		}
+	}
+	return "", false // CTXGIT_SESSION or the default: ctxgit hook decides
 }
 
 // Steady reports whether `ctxgit hook HOST EVENT` with this input, in the
-// process directory cwd under getenv, would do nothing at all: no output,
-// no file written or removed, nothing logged. It answers true only when it
-// is sure; anything it does not know (a host or event it does not
-// handle, an environment that changes where the workspace is, a marker,
-// any error) is false, and the caller runs `ctxgit hook`.
+// process directory cwd under getenv, at time now, would do nothing at
+// all: no output, no file written or removed, nothing logged. It answers
+// true only when it is sure; anything it does not know (a host or event
+// it does not handle, an environment that changes where the workspace
+// is, a marker, a reading that crosses a threshold or is due to be
+// recorded, any error) is false, and the caller runs `ctxgit hook`.
 //
-// It handles Cursor's postToolUse, which reads no transcript: the call
-// is a no-op when the workspace has no pending recovery and no nudge for
-// the conversation, the event's last call did not fail, and the event is
-// already recorded as having run (host/hooks afterTool and Handle).
-func Steady(host, event string, input []byte, getenv func(string) string, cwd string) bool {
-	if host != "cursor" || event != "post-tool-use" {
+// The events it answers are the ones that fire on every tool call
+// (ToolEvent): Cursor's postToolUse, Claude Code's and Codex's
+// PostToolUse and Gemini CLI's AfterTool, and Gemini CLI's PreCompress,
+// which fires before every model request. Every one of them costs
+// nothing when the workspace has no failure marker for the event, has
+// recorded the event as run, and (per host) holds no marker the event
+// acts on (host/hooks afterTool, preCompress and Handle); the transcript
+// hosts' tool calls also take a reading (steadyReading).
+func Steady(host, event string, input []byte, getenv func(string) string, cwd string, now time.Time) bool {
+	if !ToolEvent(host, event) {
 		return false
 	}
 	// These change where the workspace is found, or what a hook logs.
@@ -121,15 +147,12 @@ func Steady(host, event string, input []byte, getenv func(string) string, cwd st
 			return false
 		}
 	}
-	var p cursorPayload
+	var p payload
 	if json.Unmarshal(input, &p) != nil {
 		return false
 	}
-	session := p.ConversationID
-	if session == "" {
-		session = p.SessionID
-	}
-	if !PlainKey(session) {
+	session, ok := p.session(host)
+	if !ok {
 		return false
 	}
 	dir := p.Cwd
@@ -149,10 +172,55 @@ func Steady(host, event string, input []byte, getenv func(string) string, cwd st
 	if exists(FailedPath(root, host, event)) || !exists(HookRanPath(root, host, event)) {
 		return false
 	}
-	if !CursorAfterToolContext(p.CursorVersion) {
-		return true // this release drops the context: nothing is delivered
+	switch host {
+	case "cursor":
+		if !CursorAfterToolContext(p.CursorVersion) {
+			return true // this release drops the context: nothing is delivered
+		}
+		return !exists(PendingPath(root, session)) && !exists(NudgePath(root, session))
+	case "gemini":
+		// A due or candidate compression is settled by ctxgit hook.
+		if exists(CompressPath(root, session)) {
+			return false
+		}
+		if event == "pre-compress" {
+			return p.Trigger != "manual"
+		}
+		if exists(PendingPath(root, session)) {
+			return false
+		}
 	}
-	return !exists(PendingPath(root, session)) && !exists(NudgePath(root, session))
+	return steadyReading(host, root, session, p.TranscriptPath, now) && nudgeDelivered(root, session)
+}
+
+// ToolEvent reports whether host's event fires on every tool call (or,
+// for Gemini CLI's PreCompress, every model request): the events
+// ctxgit-hook answers and `ctxgit init --host` installs it for.
+func ToolEvent(host, event string) bool {
+	switch host {
+	case "claude-code", "codex", "cursor":
+		return event == "post-tool-use"
+	case "gemini":
+		return event == "after-tool" || event == "pre-compress"
+	}
+	return false
+}
+
+// CompressPath is Gemini CLI session's compression marker (host/hooks
+// compressPath).
+func CompressPath(root, session string) string { return LocalPath(root, "compress", session+".json") }
+
+// nudgeDelivered reports whether session has no nudge marker or one
+// already delivered: deliverNudge has nothing to do.
+func nudgeDelivered(root, session string) bool {
+	data, err := os.ReadFile(NudgePath(root, session))
+	if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	var m struct {
+		Flushed bool `json:"flushed"`
+	}
+	return err == nil && json.Unmarshal(data, &m) == nil && m.Flushed
 }
 
 // PlainKey reports whether id is a session key as it stands, certainly:

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func touch(t *testing.T, path string) {
@@ -31,7 +32,7 @@ func TestSteady(t *testing.T) {
 	}
 	noEnv := func(string) string { return "" }
 	payload := []byte(`{"conversation_id":"conv-7","session_id":"other","workspace_roots":["` + filepath.ToSlash(root) + `"],"cursor_version":"3.9.0"}`)
-	steady := func() bool { return Steady("cursor", "post-tool-use", payload, noEnv, sub) }
+	steady := func() bool { return Steady("cursor", "post-tool-use", payload, noEnv, sub, time.Now()) }
 
 	if steady() {
 		t.Fatal("steady before the event's first run is recorded: ctxgit hook records it")
@@ -40,7 +41,7 @@ func TestSteady(t *testing.T) {
 	if !steady() {
 		t.Fatal("not steady with nothing to do")
 	}
-	if !Steady("cursor", "post-tool-use", []byte(`{"conversation_id":"conv-7"}`), noEnv, sub) {
+	if !Steady("cursor", "post-tool-use", []byte(`{"conversation_id":"conv-7"}`), noEnv, sub, time.Now()) {
 		t.Fatal("not steady for a payload without a directory, run from inside the workspace")
 	}
 	for _, c := range []struct {
@@ -70,7 +71,7 @@ func TestSteady(t *testing.T) {
 				return ""
 			}
 		}
-		if Steady(c.host, c.event, in, env, sub) {
+		if Steady(c.host, c.event, in, env, sub, time.Now()) {
 			t.Errorf("%s: steady", c.name)
 		}
 	}
@@ -85,7 +86,7 @@ func TestSteady(t *testing.T) {
 	// recovery waits for sessionStart.
 	old := []byte(`{"conversation_id":"conv-7","cwd":"` + filepath.ToSlash(root) + `","cursor_version":"3.7.2"}`)
 	touch(t, PendingPath(root, "conv-7"))
-	if !Steady("cursor", "post-tool-use", old, noEnv, sub) {
+	if !Steady("cursor", "post-tool-use", old, noEnv, sub, time.Now()) {
 		t.Error("not steady for a release that drops the context")
 	}
 	// No workspace in the repository: ctxgit hook decides.

@@ -56,7 +56,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 3 {
 		input, readErr = ReadInput(stdin)
 		cwd, err := os.Getwd()
-		if readErr == nil && err == nil && Steady(args[1], args[2], input, os.Getenv, cwd) {
+		now, ok := clock(os.Getenv)
+		if readErr == nil && err == nil && ok && Steady(args[1], args[2], input, os.Getenv, cwd, now) {
 			return 0
 		}
 	}
@@ -72,10 +73,29 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return code
 }
 
+// ViaEnv is set in the environment of the `ctxgit hook` ctxgit-hook runs:
+// that call keeps GaugeFile up to date, which a `ctxgit hook` the host
+// runs itself has no use for.
+const ViaEnv = "CTXGIT_HOOK_VIA_HOOKPATH"
+
+// clock is the time a hook takes: CTXGIT_NOW (RFC 3339) when set, as
+// workspace.DefaultEnv has it; ok is false for a CTXGIT_NOW that does not
+// parse, which ctxgit hook reports.
+func clock(getenv func(string) string) (time.Time, bool) {
+	v := getenv("CTXGIT_NOW")
+	if v == "" {
+		return time.Now(), true
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	return t, err == nil
+}
+
 // runCtxgit runs ctxgit with args and input, passing its output through,
 // and returns its exit code.
 func runCtxgit(args []string, input []byte, stdout, stderr io.Writer) (int, error) {
 	cmd := exec.Command(ctxgitPath(), args...)
+	// ctxgit hook keeps GaugeFile for the calls that follow.
+	cmd.Env = append(os.Environ(), ViaEnv+"=1")
 	cmd.Stdin = bytes.NewReader(input)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	err := cmd.Run()
