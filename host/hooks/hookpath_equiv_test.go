@@ -49,6 +49,9 @@ type equiv struct {
 	calls, msg         int
 	answered, handed   int
 	tokens, lastTokens int64
+	// model switches the host's model (Codex: its window; Gemini CLI: a
+	// Gemma model's window): the gauge's window changes.
+	model bool
 }
 
 func newEquiv(t *testing.T, host string) *equiv {
@@ -109,11 +112,19 @@ func (e *equiv) usageLine(tokens int64) string {
 		return fmt.Sprintf(`{"type":"assistant","uuid":"u%d","message":{"id":"m%d","role":"assistant","content":[{"type":"tool_use","id":"t%d","name":"Bash","input":{"command":"ls"}}],"usage":{"input_tokens":%d,"cache_read_input_tokens":%d,"output_tokens":50}}}`,
 			e.msg, e.msg, e.msg, tokens/4, tokens-tokens/4)
 	case "codex":
-		return fmt.Sprintf(`{"type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":%d,"cached_input_tokens":%d,"output_tokens":50},"model_context_window":258400}}}`,
-			tokens, tokens/2)
+		window := 258400
+		if e.model {
+			window = 400000
+		}
+		return fmt.Sprintf(`{"type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"input_tokens":%d,"cached_input_tokens":%d,"output_tokens":50},"model_context_window":%d}}}`,
+			tokens, tokens/2, window)
 	case "gemini":
-		return fmt.Sprintf(`{"id":"g%d","type":"gemini","content":"ok","model":"gemini-2.5-pro","tokens":{"input":%d,"cached":%d,"output":50}}`,
-			e.msg, tokens, tokens/3)
+		model := "gemini-2.5-pro"
+		if e.model {
+			model = "gemma-4-31b-it"
+		}
+		return fmt.Sprintf(`{"id":"g%d","type":"gemini","content":"ok","model":%q,"tokens":{"input":%d,"cached":%d,"output":50}}`,
+			e.msg, model, tokens, tokens/3)
 	}
 	return ""
 }
@@ -316,6 +327,18 @@ func (e *equiv) session() {
 			e.toolCall(w*pct/100+int64(i)*11, i == 2)
 		}
 	}
+	// Another model, another window, at the same reading's share of it
+	// within a percent: the window is recorded.
+	e.model = true
+	for i := range 3 {
+		switch e.host {
+		case "codex":
+			e.toolCall(400000*40/100+int64(i)*7, false)
+		case "gemini":
+			e.toolCall(128000*40/100+int64(i)*7, false)
+		}
+	}
+	e.model = false
 	// A config edit: ctxgit-hook hands over until ctxgit hook has read it.
 	for _, root := range []string{e.direct, e.small} {
 		if err := os.WriteFile(filepath.Join(root, ".ctxgit", "config.yaml"), []byte("version: 1\npressure:\n  flush: 0.3\n"), 0o644); err != nil {
