@@ -10,7 +10,7 @@ import (
 // Inspect (doctor's hooks check) and --uninstall recognise both lines.
 func TestToolHookProgram(t *testing.T) {
 	for _, c := range []struct {
-		host      Host
+		host  Host
 		rel   string
 		tools []string
 	}{
