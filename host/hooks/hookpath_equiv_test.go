@@ -48,7 +48,7 @@ type equiv struct {
 	clock              time.Time
 	calls, msg         int
 	answered, handed   int
-	tokens, lastTokens int64
+	tokens             int64
 	// model switches the host's model (Codex: its window; Gemini CLI: a
 	// Gemma model's window): the gauge's window changes.
 	model bool
