@@ -41,14 +41,14 @@ func TestHookPathEquivalence(t *testing.T) {
 }
 
 type equiv struct {
-	t                  *testing.T
-	host               string
-	direct, small      string // the workspaces of `ctxgit hook` and of ctxgit-hook
-	transcript         string
-	clock              time.Time
-	calls, msg         int
-	answered, handed   int
-	tokens             int64
+	t                *testing.T
+	host             string
+	direct, small    string // the workspaces of `ctxgit hook` and of ctxgit-hook
+	transcript       string
+	clock            time.Time
+	calls, msg       int
+	answered, handed int
+	tokens           int64
 	// model switches the host's model (Codex: its window; Gemini CLI: a
 	// Gemma model's window): the gauge's window changes.
 	model bool
