@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Cross-compiles ctxgit and ctxgit-mcp (the MCP server `ctxgit mcp` hands
-# over to, beside ctxgit) for the six release targets into dist/, each
+# Cross-compiles ctxgit, ctxgit-hook (the small tool-call hook that
+# `ctxgit init --host` installs when it finds it beside ctxgit) and
+# ctxgit-mcp (the MCP server `ctxgit mcp` hands over to, beside ctxgit) for
+# the six release targets into dist/, each
 # stamped with its version, commit and build date, as one archive per
 # target (tar.gz; zip for Windows) and SHA256SUMS over them. Then checks
 # the sums and that the binary for this machine prints its stamp.
@@ -25,10 +27,11 @@ for target in $targets; do
   name=ctxgit_${version}_${os}_${arch}
   stage=dist/$name
   mkdir -p "$stage"
-  exe=ctxgit
-  [ "$os" = windows ] && exe=ctxgit.exe
-  CGO_ENABLED=0 GOOS=$os GOARCH=$arch go build -trimpath -ldflags "$ldflags" -o "$stage/$exe" ./cmd/ctxgit
-  CGO_ENABLED=0 GOOS=$os GOARCH=$arch go build -trimpath -ldflags "-s -w" -o "$stage/${exe/ctxgit/ctxgit-mcp}" ./cmd/ctxgit-mcp
+  ext=
+  [ "$os" = windows ] && ext=.exe
+  CGO_ENABLED=0 GOOS=$os GOARCH=$arch go build -trimpath -ldflags "$ldflags" -o "$stage/ctxgit$ext" ./cmd/ctxgit
+  CGO_ENABLED=0 GOOS=$os GOARCH=$arch go build -trimpath -ldflags "-s -w" -o "$stage/ctxgit-hook$ext" ./cmd/ctxgit-hook
+  CGO_ENABLED=0 GOOS=$os GOARCH=$arch go build -trimpath -ldflags "-s -w" -o "$stage/ctxgit-mcp$ext" ./cmd/ctxgit-mcp
   cp README.md "$stage/"
   if [ "$os" = windows ]; then
     # python3's zipfile: no zip(1) needed on the machine.
@@ -45,6 +48,7 @@ done
 host=dist/ctxgit_${version}_$(go env GOOS)_$(go env GOARCH)
 if [ -x "$host/ctxgit" ]; then
   [ -x "$host/ctxgit-mcp" ] || { echo "dist: $host has no ctxgit-mcp" >&2; exit 1; }
+  [ -x "$host/ctxgit-hook" ] || { echo "dist: $host has no ctxgit-hook" >&2; exit 1; }
   out=$("$host/ctxgit" version)
   case $out in
     "ctxgit $version ($commit, $date) (spec "*")") echo "$out" ;;

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ctxgit/ctxgit/internal/hookpath"
 	"github.com/ctxgit/ctxgit/spec"
 )
 
@@ -12,13 +13,13 @@ import (
 // the workspace ("HOST.EVENT"), so that doctor can tell installed hooks
 // that never ran (a host that does not load them, or Codex awaiting
 // trust) from working ones.
-const hookRanDir = "hooks-ran"
+const hookRanDir = hookpath.HookRanDir
 
 // MarkHookRan records, best effort, that host's hook for event ran in the
 // workspace at root. Once recorded it costs one stat: it runs on every
 // hook call.
 func MarkHookRan(root, host, event string) {
-	path := filepath.Join(root, filepath.FromSlash(spec.LocalDir), hookRanDir, host+"."+event)
+	path := hookpath.HookRanPath(root, host, event)
 	if _, err := os.Stat(path); err == nil {
 		return
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/ctxgit/ctxgit/host/config"
@@ -17,12 +19,13 @@ import (
 func (a *app) installHosts(w *workspace.Workspace, names []string, local, uninstall, asJSON bool) ([]*hostconfig.Result, error) {
 	var results []*hostconfig.Result
 	program := hookProgram()
+	tool := toolHookProgram(program, os.Executable, exec.LookPath)
 	for _, name := range names {
 		h, err := hostconfig.ParseHost(name)
 		if err != nil {
 			return nil, spec.Usage("%v", err)
 		}
-		res, err := hostconfig.Install(hostconfig.Options{Root: w.Root, Host: h, Local: local, Uninstall: uninstall, Program: program, Now: w.Env.Now})
+		res, err := hostconfig.Install(hostconfig.Options{Root: w.Root, Host: h, Local: local, Uninstall: uninstall, Program: program, ToolProgram: tool, Now: w.Env.Now})
 		if err != nil {
 			return nil, err
 		}
@@ -62,6 +65,41 @@ func hookProgram() string {
 		return exe
 	}
 	return hostconfig.DefaultCommand
+}
+
+// toolHookProgram is the ctxgit-hook the tool-call hooks run
+// (cmd/ctxgit-hook), or "" when none is installed beside this ctxgit: then
+// they run `ctxgit hook` like the other events. It is the name when
+// program is too and the ctxgit-hook on PATH is the one beside this
+// binary, else that one by its absolute path.
+func toolHookProgram(program string, executable func() (string, error), lookPath func(string) (string, error)) string {
+	exe, err := executable()
+	if err != nil {
+		return ""
+	}
+	name := hostconfig.ToolHookProgram
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	beside := filepath.Join(filepath.Dir(exe), name)
+	if fi, err := os.Stat(beside); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	if program == hostconfig.DefaultCommand {
+		if p, err := lookPath(hostconfig.ToolHookProgram); err == nil && sameFile(p, beside) {
+			return hostconfig.ToolHookProgram
+		}
+	}
+	return beside
+}
+
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 // printInstalled says what init did to one host's config: did (e.g.

@@ -16,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/ctxgit/ctxgit/mcpserver"
+	"github.com/ctxgit/ctxgit/internal/hookpath"
 )
 
 // sharedFixture is the real Claude Code transcript in ../shared.
@@ -29,6 +30,8 @@ func TestMain(m *testing.M) {
 		// The MCP server `ctxgit mcp` hands over to (cmd/ctxgit-mcp), beside
 		// ctxgit in the scripts' PATH directory as an install puts it.
 		"ctxgit-mcp": func() { os.Exit(mcpserver.Main(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		// The small tool-call hook installed beside ctxgit (cmd/ctxgit-hook).
+		"ctxgit-hook": func() { os.Exit(hookpath.Main(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 		// The launcher BenchmarkPreCompactHookProcess measures through.
 		"peakrss": peakRSSMain,
 	})

@@ -131,7 +131,7 @@ func readCodexTrust(root string, getenv func(string) string) (codexTrust, bool) 
 // any program (a path, a quoted command).
 func ownsAny(e *value) bool {
 	c, ok := e.str("command")
-	return ok && strings.Contains(c, " hook codex ")
+	return ok && (strings.Contains(c, " hook codex ") || strings.HasSuffix(strings.TrimSpace(c), " codex post-tool-use") && ownsToolHook(c))
 }
 
 // snakeCase is Codex's key label of an event: SessionStart → session_start.

@@ -77,10 +77,16 @@ type Options struct {
 	// Program is the ctxgit binary hooks run: a name found on PATH or a
 	// path; default "ctxgit".
 	Program string
-	GOOS    string           // the OS the hooks run on; default runtime.GOOS
-	Now     func() time.Time // for backup names
+	// ToolProgram is ctxgit-hook (cmd/ctxgit-hook) when it is installed
+	// beside ctxgit: a name found on PATH or a path. The tool-call events
+	// then run "<ToolProgram> HOST EVENT"; empty, they run ctxgit's hook
+	// like the others.
+	ToolProgram string
+	GOOS        string           // the OS the hooks run on; default runtime.GOOS
+	Now         func() time.Time // for backup names
 
-	notes []string // said about the options, added to the result
+	notes       []string // said about the options, added to the result
+	toolCommand string   // ToolProgram rendered for the host's shells
 }
 
 // Result says what Install did.
@@ -174,6 +180,13 @@ func (o Options) normalize() (Options, error) {
 	if o.Command == "" {
 		o.Command = DefaultCommand
 	}
+	if o.ToolProgram != "" && o.Host != OpenClaw && spec.CheckArg("program", o.ToolProgram) == nil {
+		// A path no host shell can run is no loss: ctxgit's hook answers
+		// the tool calls as before.
+		if cmd, err := ProgramCommand(o.Host, o.GOOS, o.ToolProgram); err == nil {
+			o.toolCommand = cmd
+		}
+	}
 	if err := spec.CheckArg("command", o.Command); err != nil {
 		return o, err
 	}
@@ -202,7 +215,7 @@ func installJSON(o Options, h *jsonHost, rel string) (*Result, error) {
 		return nil, invalidAt(rel, body, err)
 	}
 	before := doc.clone()
-	notes, err := h.apply(doc, o.Command, rel, o.Uninstall)
+	notes, err := h.applyTool(doc, o.Command, o.toolCommand, rel, o.Uninstall)
 	if err != nil {
 		return nil, invalidAt(rel, body, err)
 	}

@@ -214,7 +214,11 @@ func ResolveProgram(prog string, getenv func(string) string) string {
 func (h *jsonHost) wants(hostEvent, cmd string) bool {
 	for _, s := range h.hooks {
 		if s.hostEvent == hostEvent {
-			return strings.HasSuffix(strings.TrimSpace(cmd), " hook "+string(h.host)+" "+s.event)
+			cmd = strings.TrimSpace(cmd)
+			if toolEvent(h.host, s.event) && ownsToolHook(cmd) {
+				return strings.HasSuffix(cmd, " "+string(h.host)+" "+s.event)
+			}
+			return strings.HasSuffix(cmd, " hook "+string(h.host)+" "+s.event)
 		}
 	}
 	return false

@@ -3,6 +3,8 @@ package hostconfig
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ctxgit/ctxgit/internal/hookpath"
 )
 
 // hookSpec is one hook ctxgit installs: the host's event name, ctxgit's
@@ -111,12 +113,43 @@ func owns(command, cmd, sub string) bool {
 	return strings.TrimSuffix(strings.ToLower(exe), ".exe") == "ctxgit"
 }
 
-func (h *jsonHost) command(command string, s hookSpec) string {
+// ToolHookProgram is the small tool-call hook (cmd/ctxgit-hook): init
+// --host installs it for the tool-call events when it is installed beside
+// ctxgit. It runs as "ctxgit-hook HOST EVENT".
+const ToolHookProgram = "ctxgit-hook"
+
+// toolEvent reports whether event is one of host's per-tool-call events,
+// the ones ctxgit-hook answers (hookpath.ToolEvent).
+func toolEvent(host Host, event string) bool { return hookpath.ToolEvent(string(host), event) }
+
+// ownsToolHook reports whether cmd runs ctxgit-hook: its program, however
+// a shell quotes it, before "HOST EVENT", is a binary named ctxgit-hook.
+func ownsToolHook(cmd string) bool {
+	cmd = strings.TrimSpace(cmd)
+	for range 2 {
+		i := strings.LastIndexByte(cmd, ' ')
+		if i < 0 {
+			return false
+		}
+		cmd = strings.TrimSpace(cmd[:i])
+	}
+	exe := Program(cmd)
+	exe = exe[strings.LastIndexAny(exe, `/\`)+1:]
+	return strings.TrimSuffix(strings.ToLower(exe), ".exe") == ToolHookProgram
+}
+
+// command is an event's command line: "<tool> HOST EVENT" for a tool-call
+// event when tool (ctxgit-hook's command) is given, else
+// "<command> hook HOST EVENT".
+func (h *jsonHost) command(command, tool string, s hookSpec) string {
+	if tool != "" && toolEvent(h.host, s.event) {
+		return tool + " " + string(h.host) + " " + s.event
+	}
 	return command + " hook " + string(h.host) + " " + s.event
 }
 
 // entry builds ctxgit's entry for one event, in the host's shape.
-func (h *jsonHost) entry(command string, s hookSpec) *value {
+func (h *jsonHost) entry(command, tool string, s hookSpec) *value {
 	hook := newObject()
 	if h.named {
 		hook.set("name", newString("ctxgit-"+s.event))
@@ -124,7 +157,7 @@ func (h *jsonHost) entry(command string, s hookSpec) *value {
 	if h.grouped {
 		hook.set("type", newString("command"))
 	}
-	hook.set("command", newString(h.command(command, s)))
+	hook.set("command", newString(h.command(command, tool, s)))
 	hook.set("timeout", newInt(s.timeout))
 	if !h.grouped {
 		return hook
@@ -140,13 +173,13 @@ func (h *jsonHost) entry(command string, s hookSpec) *value {
 }
 
 // ownEntry reports whether v is a hook object running one of ctxgit's
-// hook commands.
+// hook commands, through ctxgit or ctxgit-hook.
 func ownEntry(command string, v *value) bool {
 	if v == nil || v.kind != kObject {
 		return false
 	}
 	c, ok := v.str("command")
-	return ok && owns(command, c, "hook")
+	return ok && (owns(command, c, "hook") || ownsToolHook(c))
 }
 
 // strip returns elems without ctxgit's entries. A matcher group left
@@ -240,6 +273,12 @@ func ownStatusLine(command string, v *value) (string, bool) {
 // the hooks object is removed only when removing ctxgit's entries is what
 // emptied it. Errors are *syntaxError at the offending value.
 func (h *jsonHost) apply(doc *value, command, file string, uninstall bool) (notes []string, err error) {
+	return h.applyTool(doc, command, "", file, uninstall)
+}
+
+// applyTool is apply with tool, ctxgit-hook's command ("" for none), run
+// for the tool-call events.
+func (h *jsonHost) applyTool(doc *value, command, tool, file string, uninstall bool) (notes []string, err error) {
 	if doc.kind != kObject {
 		return nil, &syntaxError{doc.off, fmt.Sprintf("the top level is %s, not an object", describe(doc))}
 	}
@@ -260,7 +299,7 @@ func (h *jsonHost) apply(doc *value, command, file string, uninstall bool) (note
 	}
 	if hooks != nil {
 		hadAny := len(hooks.members) > 0
-		if err := h.applyHooks(hooks, command, uninstall); err != nil {
+		if err := h.applyHooks(hooks, command, tool, uninstall); err != nil {
 			return nil, err
 		}
 		if hadAny && len(hooks.members) == 0 {
@@ -273,7 +312,7 @@ func (h *jsonHost) apply(doc *value, command, file string, uninstall bool) (note
 	return notes, nil
 }
 
-func (h *jsonHost) applyHooks(hooks *value, command string, uninstall bool) error {
+func (h *jsonHost) applyHooks(hooks *value, command, tool string, uninstall bool) error {
 	specs := map[string]hookSpec{}
 	if !uninstall {
 		for _, s := range h.hooks {
@@ -302,7 +341,7 @@ func (h *jsonHost) applyHooks(hooks *value, command string, uninstall bool) erro
 			if slot < 0 {
 				slot = len(elems)
 			}
-			elems = append(elems[:slot], append([]*value{h.entry(command, s)}, elems[slot:]...)...)
+			elems = append(elems[:slot], append([]*value{h.entry(command, tool, s)}, elems[slot:]...)...)
 			placed[m.key] = true
 		}
 		if len(elems) == 0 && len(m.val.elems) > 0 {
@@ -315,7 +354,7 @@ func (h *jsonHost) applyHooks(hooks *value, command string, uninstall bool) erro
 	for _, s := range h.hooks {
 		if !uninstall && !placed[s.hostEvent] {
 			list := newArray()
-			list.elems = []*value{h.entry(command, s)}
+			list.elems = []*value{h.entry(command, tool, s)}
 			hooks.set(s.hostEvent, list)
 		}
 	}

@@ -8,11 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/ctxgit/ctxgit/host/transcript"
+	"github.com/ctxgit/ctxgit/internal/hookpath"
 	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/taskstate"
@@ -55,8 +55,8 @@ type nudgeMarker struct {
 	Flushed   bool      `json:"flushed"`
 }
 
-func nudgePath(root, session string) string   { return localPath(root, "nudge", session+".json") }
-func pendingPath(root, session string) string { return localPath(root, "pending", session) }
+func nudgePath(root, session string) string   { return hookpath.NudgePath(root, session) }
+func pendingPath(root, session string) string { return hookpath.PendingPath(root, session) }
 func statePath(root, session string) string   { return localPath(root, "hooks", session+".json") }
 
 func readJSON(path string, v any) (bool, error) {
@@ -277,7 +277,7 @@ func (c *call) afterTool() error {
 	if recovered, err := c.confirmCompression(root); err != nil || recovered {
 		return err
 	}
-	if c.Host == "cursor" && !cursorAfterToolContext(c.p.CursorVersion) {
+	if c.Host == "cursor" && !hookpath.CursorAfterToolContext(c.p.CursorVersion) {
 		// This release drops postToolUse additional_context: whatever
 		// ctxgit printed would be marked delivered and never reach the
 		// model. The recovery stays pending for the next sessionStart.
@@ -294,50 +294,6 @@ func (c *call) afterTool() error {
 		return err
 	}
 	return c.deliverNudge(root)
-}
-
-// cursorContextFloor is the first Cursor release taken to pass postToolUse
-// additional_context to the model (docs/HOSTS.md, "Cursor"): the IDE's
-// 3.x numbering, and the CLI's date numbering (cursor-agent 2026.10.01).
-var cursorContextFloor = [...][3]int{{3, 8, 0}, {2026, 10, 1}}
-
-// cursorAfterToolContext reports whether a Cursor release (the payload's
-// cursor_version) passes postToolUse additional_context to the model. A
-// payload without a version, or one that does not parse, is taken to.
-func cursorAfterToolContext(version string) bool {
-	v, ok := parseVersion(version)
-	if !ok {
-		return true
-	}
-	floor := cursorContextFloor[0]
-	if v[0] >= 2000 {
-		floor = cursorContextFloor[1]
-	}
-	for i := range v {
-		if v[i] != floor[i] {
-			return v[i] > floor[i]
-		}
-	}
-	return true
-}
-
-// parseVersion reads "MAJOR.MINOR[.PATCH]" with an optional suffix
-// ("3.8.1-nightly").
-func parseVersion(s string) ([3]int, bool) {
-	var v [3]int
-	s, _, _ = strings.Cut(strings.TrimPrefix(strings.TrimSpace(s), "v"), "-")
-	parts := strings.Split(s, ".")
-	if len(parts) < 2 || len(parts) > 3 {
-		return v, false
-	}
-	for i, p := range parts {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 {
-			return v, false
-		}
-		v[i] = n
-	}
-	return v, true
 }
 
 // recoversAfterTool: hosts whose compaction is followed by no event that

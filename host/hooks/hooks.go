@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/host/transcript"
+	"github.com/ctxgit/ctxgit/internal/hookpath"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -95,39 +96,9 @@ type Request struct {
 	Job string
 }
 
-// maxInput bounds what a hook reads from its host.
-const maxInput = 8 << 20
-
-// inputWait bounds how long a hook waits for its host to finish writing
-// the payload: a host that keeps stdin open must not hang the hook.
-const inputWait = 2 * time.Second
-
 // ReadInput reads a hook's stdin, refusing more than a hook payload can
-// reasonably be, or a payload not finished within inputWait.
-func ReadInput(r io.Reader) ([]byte, error) {
-	type result struct {
-		data []byte
-		err  error
-	}
-	done := make(chan result, 1)
-	go func() {
-		data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
-		done <- result{data, err}
-	}()
-	select {
-	case res := <-done:
-		if res.err != nil {
-			return nil, res.err
-		}
-		if len(res.data) > maxInput {
-			return nil, fmt.Errorf("hook input larger than %d MiB", maxInput>>20)
-		}
-		return res.data, nil
-	case <-time.After(inputWait):
-		// The reader stays blocked; the process exits soon after.
-		return nil, fmt.Errorf("hook input not closed within %v", inputWait)
-	}
-}
+// reasonably be, or a payload not finished within a short wait.
+func ReadInput(r io.Reader) ([]byte, error) { return hookpath.ReadInput(r) }
 
 // call is a parsed request with its workspace resolved lazily.
 type call struct {
@@ -171,6 +142,7 @@ func Handle(req Request) error {
 		if root, rerr := c.root(); rerr == nil {
 			workspace.MarkHookRan(root, c.Host, c.Event)
 		}
+		c.keepGaugeFile()
 	}
 	return err
 }
@@ -367,9 +339,7 @@ func transcriptFormat(host string) (transcript.Format, bool) {
 }
 
 // localPath is a machine-local file of the workspace at root.
-func localPath(root string, parts ...string) string {
-	return filepath.Join(append([]string{root, filepath.FromSlash(spec.LocalDir)}, parts...)...)
-}
+func localPath(root string, parts ...string) string { return hookpath.LocalPath(root, parts...) }
 
 func exists(path string) bool {
 	_, err := os.Stat(path)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/hookpath"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/taskstate"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -97,7 +98,7 @@ func TestCursorAfterToolContext(t *testing.T) {
 		"3.8.0": true, "3.8": true, "3.10.1": true, "4.0.0-nightly": true,
 		"2026.09.30": false, "2026.10.01": true, "2027.1.1": true,
 	} {
-		if got := cursorAfterToolContext(v); got != want {
+		if got := hookpath.CursorAfterToolContext(v); got != want {
 			t.Errorf("cursor_version %q: %v, want %v", v, got, want)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ctxgit/ctxgit/internal/hookpath"
 	"github.com/ctxgit/ctxgit/internal/safetext"
 	"io"
 	"os"
@@ -171,7 +172,7 @@ func appendLine(path, line string) {
 // failedDir holds one marker per host event whose last call failed: the status
 // line shows that a hook is failing (docs/cli.md#statusline), `ctxgit doctor`
 // says which and why.
-const failedDir = "hook-failed"
+const failedDir = hookpath.FailedDir
 
 type failure struct {
 	At    time.Time `json:"at"`
@@ -180,7 +181,7 @@ type failure struct {
 }
 
 func failedPath(root, host, event string) string {
-	return localPath(root, failedDir, host+"-"+event+".json")
+	return hookpath.FailedPath(root, host, event)
 }
 
 // clearFailure drops the event's failure marker after a call that

@@ -51,8 +51,9 @@ func requireTier(t *testing.T) {
 	}
 }
 
-// ctxgitBinary builds cmd/ctxgit once per test binary and returns its path;
-// the hosts run it as the hook command init wrote, found on PATH.
+// ctxgitBinary builds cmd/ctxgit and cmd/ctxgit-hook once per test binary
+// and returns ctxgit's path; the hosts run them as the hook commands init
+// wrote, found on PATH.
 func ctxgitBinary(t *testing.T) string {
 	t.Helper()
 	ctxgitOnce.Do(func() {
@@ -62,10 +63,16 @@ func ctxgitBinary(t *testing.T) string {
 			return
 		}
 		ctxgitPath = filepath.Join(dir, "ctxgit")
-		cmd := exec.Command("go", "build", "-o", ctxgitPath, "./cmd/ctxgit")
-		cmd.Dir = moduleRoot
-		if out, err := cmd.CombinedOutput(); err != nil {
-			ctxgitErr = fmt.Errorf("go build ./cmd/ctxgit: %v\n%s", err, out)
+		// ctxgit-hook beside it, as `go install ./cmd/...` and the
+		// release archives put it: init --host installs it for the
+		// tool-call events, and the hosts run it.
+		for _, b := range []struct{ out, pkg string }{{ctxgitPath, "./cmd/ctxgit"}, {filepath.Join(dir, "ctxgit-hook"), "./cmd/ctxgit-hook"}} {
+			cmd := exec.Command("go", "build", "-o", b.out, b.pkg)
+			cmd.Dir = moduleRoot
+			if out, err := cmd.CombinedOutput(); err != nil {
+				ctxgitErr = fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
+				return
+			}
 		}
 	})
 	if ctxgitErr != nil {
@@ -154,6 +161,12 @@ func NewWorkspace(t *testing.T, in hostInstall, initArgs ...string) *Workspace {
 	w.MustRun("git", "add", "-A")
 	w.MustRun("git", "commit", "-q", "-m", "initial")
 	w.MustRun("ctxgit", append([]string{"init"}, initArgs...)...)
+	// The tool-call hooks run ctxgit-hook, found beside ctxgit.
+	for _, f := range []string{".claude/settings.json", ".codex/hooks.json", ".gemini/settings.json", ".cursor/hooks.json"} {
+		if data, err := os.ReadFile(filepath.Join(w.Dir, f)); err == nil && !bytes.Contains(data, []byte("ctxgit-hook ")) {
+			t.Fatalf("ctxgit init %s wrote no ctxgit-hook command in %s:\n%s", strings.Join(initArgs, " "), f, data)
+		}
+	}
 	return w
 }
 

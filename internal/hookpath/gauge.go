@@ -1,0 +1,177 @@
+package hookpath
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// The gauge's steady state, for the hosts whose tool call reads the
+// transcript: host/hooks gaugeFromTranscript and gaugeUpdate take a
+// reading, record it (taskstate.RecordReading) and apply the config's
+// thresholds. steadyReading decides, without the config's YAML, that a
+// reading changes nothing; the thresholds come from GaugeFile, which
+// `ctxgit hook` writes.
+
+// GaugeName is the file under .ctxgit/local/ in which `ctxgit hook` keeps
+// what ctxgit-hook needs of .ctxgit/config.yaml: the thresholds, and the
+// size and modification time of the config they were read from. A config
+// changed since (or no file yet) sends the call to `ctxgit hook`, which
+// writes it again.
+const GaugeName = "hookpath.json"
+
+// GaugeConfig is GaugeFile's content.
+type GaugeConfig struct {
+	ConfigSize     int64   `json:"config_size"`
+	ConfigModNanos int64   `json:"config_mod_ns"`
+	Flush          float64 `json:"flush"`
+	AutoCheckpoint float64 `json:"auto_checkpoint"`
+	MinGrowth      float64 `json:"min_growth"`
+}
+
+// GaugeFile is the path of the workspace's GaugeConfig.
+func GaugeFile(root string) string { return LocalPath(root, GaugeName) }
+
+// ConfigStamp is the size and modification time GaugeConfig records of
+// the workspace's config.
+func ConfigStamp(root string) (size, modNanos int64, err error) {
+	fi, err := os.Stat(filepath.Join(root, DirName, ConfigName))
+	if err != nil {
+		return 0, 0, err
+	}
+	return fi.Size(), fi.ModTime().UnixNano(), nil
+}
+
+// ReadGaugeConfig reads the workspace's GaugeConfig; ok is false when
+// there is none, it does not parse, or the config changed since.
+func ReadGaugeConfig(root string) (GaugeConfig, bool) {
+	var g GaugeConfig
+	data, err := os.ReadFile(GaugeFile(root))
+	if err != nil || json.Unmarshal(data, &g) != nil {
+		return GaugeConfig{}, false
+	}
+	size, mod, err := ConfigStamp(root)
+	if err != nil || size != g.ConfigSize || mod != g.ConfigModNanos {
+		return GaugeConfig{}, false
+	}
+	return g, true
+}
+
+// defaultWindow is host/hooks' defaultWindow.
+const defaultWindow = 200_000
+
+// compressDue is host/hooks' compressDue (Gemini CLI).
+const compressDue = 0.95
+
+// hookState is what steadyReading reads of host/hooks' hookState.
+type hookState struct {
+	LastAutoTokens int64 `json:"last_auto_tokens,omitempty"`
+	Window         int64 `json:"window,omitempty"`
+	StaleTokens    int64 `json:"stale_tokens,omitempty"`
+}
+
+// StatePath is session's hook record (host/hooks statePath).
+func StatePath(root, session string) string { return LocalPath(root, "hooks", session+".json") }
+
+// ReadingPath is session's newest reading (taskstate readingPath).
+func ReadingPath(root, session string) string { return LocalPath(root, "readings", session+".json") }
+
+// readJSON reads a marker: ok false when there is none, err when it is
+// there but does not read.
+func readJSON(path string, v any) (ok bool, err error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, json.Unmarshal(data, v)
+}
+
+// steadyReading reports whether the gauge's part of a tool call changes
+// nothing: no reading in the transcript's tail, the reading the last
+// compaction began at, or one that is within a percent and a minute of
+// the recorded one and crosses no threshold (flush with its nudge not
+// yet given, auto_checkpoint by min_growth, a new window, Gemini CLI's
+// compression point).
+func steadyReading(host, root, session, transcript string, now time.Time) bool {
+	if transcript == "" {
+		return true
+	}
+	if fi, err := os.Stat(transcript); err != nil || !fi.Mode().IsRegular() {
+		return true // ctxgit hook reads no reading from it either
+	}
+	u, known, err := TailUsage(transcript, host)
+	if err != nil {
+		return false
+	}
+	if !known {
+		return true
+	}
+	var st hookState
+	if _, err := readJSON(StatePath(root, session), &st); err != nil {
+		return false
+	}
+	used := u.Used()
+	if st.StaleTokens != 0 && used == st.StaleTokens {
+		return true
+	}
+	g, ok := ReadGaugeConfig(root)
+	if !ok {
+		return false
+	}
+	window := u.ContextWindow
+	if window == 0 {
+		window = defaultWindow
+		if st.Window > 0 {
+			window = st.Window
+		}
+	}
+	if host == "gemini" {
+		if window <= 0 {
+			window = GeminiWindow("")
+		}
+		window = int64(float64(window) * GeminiCompressAt)
+	}
+	if window <= 0 {
+		return false
+	}
+	value := float64(used) / float64(window)
+	if !recorded(root, session, value, now) {
+		return false
+	}
+	if value >= g.Flush && !exists(NudgePath(root, session)) {
+		return false // the nudge marker is due
+	}
+	if window != st.Window {
+		return false // the window is recorded
+	}
+	last := st.LastAutoTokens
+	if value >= g.AutoCheckpoint && used > 0 && (last == 0 || float64(used) >= float64(last)*(1+g.MinGrowth)) {
+		return false // an automatic checkpoint
+	}
+	if host == "gemini" && value >= compressDue {
+		return false // the compression comes due
+	}
+	return true
+}
+
+// recorded reports whether taskstate.RecordReading would keep the
+// recorded reading rather than write this one: within a percent of it
+// and less than a minute newer.
+func recorded(root, session string, value float64, now time.Time) bool {
+	var r struct {
+		Value float64   `json:"value"`
+		At    time.Time `json:"at"`
+	}
+	ok, err := readJSON(ReadingPath(root, session), &r)
+	if !ok || err != nil || math.IsNaN(r.Value) || r.Value < 0 || math.IsNaN(value) {
+		return false
+	}
+	return math.Abs(r.Value-value) < 0.01 && now.Sub(r.At) < time.Minute && !now.Before(r.At)
+}
