@@ -199,7 +199,8 @@ func TestPushFetchThroughServers(t *testing.T) {
 				mustCtxgit(t, "checkpoint", "--root", alice, "-m", "alice one")
 				t.Setenv("GIT_TERMINAL_PROMPT", "0")
 				code, _, errOut := ctxgitRun(t, "push", "--root", alice, "origin")
-				if code != 1 || !strings.HasPrefix(errOut, "ctxgit: cannot reach "+url+": ") {
+				// The first push's notice comes first, then the one error.
+				if code != 1 || !strings.HasPrefix(errOut, "ctxgit: first push to origin") || !strings.Contains(errOut, "\nctxgit: cannot reach "+url+": ") {
 					t.Fatalf("push without credentials: exit %d\n%s", code, errOut)
 				}
 				git(t, alice, "config", "credential.helper", credHelper)
