@@ -15,8 +15,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/ctxgit/ctxgit/mcpserver"
 	"github.com/ctxgit/ctxgit/internal/hookpath"
+	"github.com/ctxgit/ctxgit/mcpserver"
 )
 
 // sharedFixture is the real Claude Code transcript in ../shared.
