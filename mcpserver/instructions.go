@@ -23,7 +23,7 @@ func Instructions(w *workspace.Workspace) string {
 		fmt.Fprintf(&b, "- Plan: none yet (one in %s, numbered steps under `## Plan:`, is kept too)\n", p.Plan)
 	}
 	fmt.Fprintf(&b, "- Decisions: %s (tool `decide` {text, why})\n", p.Decisions)
-	fmt.Fprintf(&b, "- Failure log: %s (tool `fail` {text})\n", p.FailureLog)
+	fmt.Fprintf(&b, "- Failure log: %s (tool `fail` {text}; once fixed, tool `fail_resolved`)\n", p.FailureLog)
 	fmt.Fprintf(&b, "- Next action: %s (tool `state_set` {field: next_action, value})\n", p.TaskState)
 	b.WriteString("What is saved there is restored after a compaction; the tool `recover` shows it again.\n")
 	card := b.String()

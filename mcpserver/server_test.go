@@ -136,7 +136,7 @@ func readFile(t *testing.T, dir, rel string) string {
 	return string(data)
 }
 
-var allTools = []string{"checkpoint", "decide", "diff", "fail", "log", "plan", "plan_mark", "recover", "report", "show", "state_get", "state_set", "status"}
+var allTools = []string{"checkpoint", "decide", "diff", "fail", "fail_resolved", "log", "plan", "plan_mark", "recover", "report", "show", "state_get", "state_set", "status"}
 
 func TestListTools(t *testing.T) {
 	c, _ := serve(t)
@@ -203,6 +203,23 @@ func TestWriteTools(t *testing.T) {
 	out, txt = c.ok("fail", map[string]any{"text": "flaky test"})
 	if !strings.Contains(txt, "(unclassified → no action yet)") {
 		t.Errorf("unclassified fail: %v %q", out, txt)
+	}
+
+	// Resolving: the newest not resolved, then by id, then again.
+	out, txt = c.ok("fail_resolved", nil)
+	if out["path"] != ".ctxgit/failure-log.md" || !strings.HasPrefix(txt, "resolved f_002 in .ctxgit/failure-log.md: flaky test") {
+		t.Errorf("fail_resolved: %v %q", out, txt)
+	}
+	_, txt = c.ok("fail_resolved", map[string]any{"id": "f_001"})
+	if !strings.HasPrefix(txt, "resolved f_001 in .ctxgit/failure-log.md: Dual write lost events") {
+		t.Errorf("fail_resolved f_001: %q", txt)
+	}
+	out, txt = c.ok("fail_resolved", map[string]any{"id": "1"})
+	if out["already_resolved"] != true || !strings.Contains(txt, "was already resolved") {
+		t.Errorf("fail_resolved again: %v %q", out, txt)
+	}
+	if log := readFile(t, dir, ".ctxgit/failure-log.md"); strings.Count(log, "**Resolved**:") != 2 {
+		t.Errorf("failure log after resolving:\n%s", log)
 	}
 
 	out, txt = c.ok("plan_mark", map[string]any{"step": "2", "status": "done"})
@@ -490,11 +507,12 @@ func TestInstructionsTeachTools(t *testing.T) {
 	}
 	// Each, called with the arguments the card shows.
 	args := map[string]any{
-		"plan_mark": map[string]any{"step": "2", "status": "done"},
-		"decide":    map[string]any{"text": "a", "why": "b"},
-		"fail":      map[string]any{"text": "c"},
-		"state_set": map[string]any{"field": "next_action", "value": "d"},
-		"recover":   nil,
+		"plan_mark":     map[string]any{"step": "2", "status": "done"},
+		"decide":        map[string]any{"text": "a", "why": "b"},
+		"fail":          map[string]any{"text": "c"},
+		"fail_resolved": nil,
+		"state_set":     map[string]any{"field": "next_action", "value": "d"},
+		"recover":       nil,
 	}
 	for name := range named {
 		a, ok := args[name]

@@ -30,6 +30,9 @@ type (
 		Lesson  string `json:"lesson,omitempty" jsonschema:"what to remember"`
 		Details string `json:"details,omitempty" jsonschema:"more text for the entry"`
 	}
+	failResolvedArgs struct {
+		ID string `json:"id,omitempty" jsonschema:"the failure's id, f_NNN or its number; none for the newest not resolved"`
+	}
 	planMarkArgs struct {
 		Step   string `json:"step" jsonschema:"the step's number as the plan shows it (3, 3b)"`
 		Status string `json:"status" jsonschema:"done, in-progress, pending or failed"`
@@ -73,6 +76,11 @@ type (
 	failResult struct {
 		Failure *spec.FailureEntry `json:"failure"`
 		Path    string             `json:"path"`
+	}
+	failResolvedResult struct {
+		AlreadyResolved bool                       `json:"already_resolved"`
+		Failure         *taskstate.ResolvedFailure `json:"failure"`
+		Path            string                     `json:"path"`
 	}
 	planResult struct {
 		CurrentStep string     `json:"current_step,omitempty"`
@@ -210,6 +218,22 @@ func (s *Server) addTools() {
 				return failResult{}, "", err
 			}
 			return failResult{Failure: got, Path: path}, fmt.Sprintf("failure recorded in %s (%s)\n", path, got.Kind()), nil
+		})
+	add(s, tool{name: "fail_resolved", title: "Mark a failure resolved", touches: []string{FailuresURI},
+		description: "Mark a failure-log entry resolved once it is fixed, so it is no longer the last failure (ctxgit fail --resolved [ID]); no id: the newest not resolved. Says the file."},
+		func(_ context.Context, c *call, in failResolvedArgs) (failResolvedResult, string, error) {
+			r, err := taskstate.ResolveFailure(c.w, in.ID)
+			if err != nil {
+				return failResolvedResult{}, "", err
+			}
+			out := failResolvedResult{AlreadyResolved: r.AlreadyResolved, Failure: r.Failure, Path: r.Path}
+			switch {
+			case r.Failure == nil:
+				return out, fmt.Sprintf("no failure in %s is left to resolve\n", r.Path), nil
+			case r.AlreadyResolved:
+				return out, fmt.Sprintf("%s in %s was already resolved: %s\n", r.Failure.ID, r.Path, safetext.Line(r.Failure.Summary)), nil
+			}
+			return out, fmt.Sprintf("resolved %s in %s: %s\n", r.Failure.ID, r.Path, safetext.Line(r.Failure.Summary)), nil
 		})
 	add(s, tool{name: "state_set", title: "Set a task-state field",
 		description: "Set one field of the durable task state, e.g. next_action (ctxgit state set FIELD VALUE). Says the file."},

@@ -78,7 +78,7 @@ func TestMCPOverStdio(t *testing.T) {
 		t.Errorf("instructions:\n%s", cs.InitializeResult().Instructions)
 	}
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 13 {
+	if err != nil || len(tools.Tools) != 14 {
 		t.Fatalf("tools: %v %v", tools, err)
 	}
 	call := func(name string, args any) *mcp.CallToolResult {
