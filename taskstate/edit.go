@@ -113,6 +113,20 @@ func failureLogPath(w *workspace.Workspace) string {
 	return rel
 }
 
+// readFailureLog reads the failure log for an edit (the caller holds the
+// workspace lock): its path, its bytes, and its entries, so a log that
+// does not parse is refused before anything is written.
+func readFailureLog(w *workspace.Workspace) (rel string, src []byte, entries []spec.FailureEntry, err error) {
+	rel = failureLogPath(w)
+	if src, err = readForEdit(w, rel, true); err != nil {
+		return "", nil, nil, err
+	}
+	if entries, err = markdown.ParseFailureLog(rel, src); err != nil {
+		return "", nil, nil, err
+	}
+	return rel, src, entries, nil
+}
+
 // ResolveResult is what ResolveFailure did: the entry (nil when none was
 // left to resolve), and whether it was resolved already (then nothing was
 // written).
@@ -132,12 +146,7 @@ func ResolveFailure(w *workspace.Workspace, id string) (*ResolveResult, error) {
 		return nil, err
 	}
 	defer lock.Unlock()
-	rel := failureLogPath(w)
-	src, err := readForEdit(w, rel, true)
-	if err != nil {
-		return nil, err
-	}
-	entries, err := markdown.ParseFailureLog(rel, src)
+	rel, src, entries, err := readFailureLog(w)
 	if err != nil {
 		return nil, err
 	}
@@ -240,12 +249,8 @@ func RecordFailure(w *workspace.Workspace, e spec.FailureEntry) (*Recorded, erro
 		return nil, err
 	}
 	defer lock.Unlock()
-	rel := failureLogPath(w)
-	src, err := readForEdit(w, rel, true)
+	rel, src, _, err := readFailureLog(w)
 	if err != nil {
-		return nil, err
-	}
-	if _, err := markdown.ParseFailureLog(rel, src); err != nil {
 		return nil, err
 	}
 	e.When = w.Now()
