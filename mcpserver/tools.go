@@ -226,14 +226,7 @@ func (s *Server) addTools() {
 			if err != nil {
 				return failResolvedResult{}, "", err
 			}
-			out := failResolvedResult{AlreadyResolved: r.AlreadyResolved, Failure: r.Failure, Path: r.Path}
-			switch {
-			case r.Failure == nil:
-				return out, fmt.Sprintf("no failure in %s is left to resolve\n", r.Path), nil
-			case r.AlreadyResolved:
-				return out, fmt.Sprintf("%s in %s was already resolved: %s\n", r.Failure.ID, r.Path, safetext.Line(r.Failure.Summary)), nil
-			}
-			return out, fmt.Sprintf("resolved %s in %s: %s\n", r.Failure.ID, r.Path, safetext.Line(r.Failure.Summary)), nil
+			return failResolvedResult{AlreadyResolved: r.AlreadyResolved, Failure: r.Failure, Path: r.Path}, r.Said(), nil
 		})
 	add(s, tool{name: "state_set", title: "Set a task-state field",
 		description: "Set one field of the durable task state, e.g. next_action (ctxgit state set FIELD VALUE). Says the file."},

@@ -2,6 +2,7 @@ package taskstate
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"strings"
@@ -111,6 +112,18 @@ func failureLogPath(w *workspace.Workspace) string {
 		}
 	}
 	return rel
+}
+
+// Said is what a resolve did, in the one line the CLI and the MCP server
+// both print.
+func (r *ResolveResult) Said() string {
+	switch {
+	case r.Failure == nil:
+		return fmt.Sprintf("no failure in %s is left to resolve\n", r.Path)
+	case r.AlreadyResolved:
+		return fmt.Sprintf("%s in %s was already resolved: %s\n", r.Failure.ID, r.Path, oneLine(r.Failure.Summary))
+	}
+	return fmt.Sprintf("resolved %s in %s: %s\n", r.Failure.ID, r.Path, oneLine(r.Failure.Summary))
 }
 
 // readFailureLog reads the failure log for an edit (the caller holds the

@@ -78,15 +78,7 @@ func (a *app) resolveFailure(c *cli.Context) error {
 	if c.Bool("json") {
 		return a.printJSON(resolveResult{AlreadyResolved: r.AlreadyResolved, Failure: r.Failure, Path: r.Path})
 	}
-	if r.Failure == nil {
-		fmt.Fprintf(a.stdout, "no failure in %s is left to resolve\n", r.Path)
-		return nil
-	}
-	if r.AlreadyResolved {
-		fmt.Fprintf(a.stdout, "%s in %s was already resolved: %s\n", r.Failure.ID, r.Path, oneLine(r.Failure.Summary))
-		return nil
-	}
-	fmt.Fprintf(a.stdout, "resolved %s in %s: %s\n", r.Failure.ID, r.Path, oneLine(r.Failure.Summary))
+	fmt.Fprint(a.stdout, r.Said())
 	return nil
 }
 
