@@ -20,20 +20,11 @@ import (
 // (SIGTERM, which git's tempfile handlers clean up on) rather than
 // killing it outright, so git's temporary packs are not left behind.
 func TestInterruptedGitGetsSIGTERM(t *testing.T) {
-	bin := t.TempDir()
 	mark := filepath.Join(t.TempDir(), "mark")
-	script := "#!/bin/sh\ntrap 'echo term > \"$CTXGIT_TEST_MARK\"; exit 143' TERM\nsleep 60 >/dev/null 2>&1 &\nwait $!\n"
-	must(t, os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755))
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	t.Setenv("CTXGIT_TEST_MARK", mark)
-	gitDir := filepath.Join(t.TempDir(), "store.git")
-	_, err := vcs.InitPrivate(gitDir)
-	must(t, err)
-	ep, err := vcs.ParseEndpoint("ssh://example.invalid/remote.git", "/")
-	must(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
-	_, err = vcs.Connect(ep, vcs.ConnectOptions{GitDir: gitDir, Timeout: time.Minute, Ctx: ctx})
+	err := connectThroughFakeGit(t, ctx, "#!/bin/sh\ntrap 'echo term > \"$CTXGIT_TEST_MARK\"; exit 143' TERM\nsleep 60 >/dev/null 2>&1 &\nwait $!\n")
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("connect = %v, want context.Canceled", err)
 	}
@@ -49,20 +40,12 @@ func TestInterruptedGitGetsSIGTERM(t *testing.T) {
 // behind does not outlive the run. macOS has no death signal, so this is
 // how its git children end with ctxgit.
 func TestCancelledGitTakesItsGroupWithIt(t *testing.T) {
-	bin := t.TempDir()
 	pidFile := filepath.Join(t.TempDir(), "helper.pid")
 	// git leaves its helper running when asked to stop, and the helper
 	// ignores the SIGTERM the group gets: only the group's SIGKILL once
 	// git has exited ends it.
 	script := "#!/bin/sh\n(trap '' TERM; exec sleep 300) >/dev/null 2>&1 &\necho $! > \"$CTXGIT_TEST_PID\"\ntrap 'exit 143' TERM\nwhile :; do sleep 1; done\n"
-	must(t, os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755))
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	t.Setenv("CTXGIT_TEST_PID", pidFile)
-	gitDir := filepath.Join(t.TempDir(), "store.git")
-	_, err := vcs.InitPrivate(gitDir)
-	must(t, err)
-	ep, err := vcs.ParseEndpoint("ssh://example.invalid/remote.git", "/")
-	must(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		for {
@@ -73,7 +56,7 @@ func TestCancelledGitTakesItsGroupWithIt(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}()
-	_, err = vcs.Connect(ep, vcs.ConnectOptions{GitDir: gitDir, Timeout: time.Minute, Ctx: ctx})
+	err := connectThroughFakeGit(t, ctx, script)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("connect = %v, want context.Canceled", err)
 	}
@@ -93,4 +76,20 @@ func TestCancelledGitTakesItsGroupWithIt(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// connectThroughFakeGit connects a new private store to an ssh remote
+// with script standing in for git on PATH, and returns Connect's error.
+func connectThroughFakeGit(t *testing.T, ctx context.Context, script string) error {
+	t.Helper()
+	bin := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755))
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	gitDir := filepath.Join(t.TempDir(), "store.git")
+	_, err := vcs.InitPrivate(gitDir)
+	must(t, err)
+	ep, err := vcs.ParseEndpoint("ssh://example.invalid/remote.git", "/")
+	must(t, err)
+	_, err = vcs.Connect(ep, vcs.ConnectOptions{GitDir: gitDir, Timeout: time.Minute, Ctx: ctx})
+	return err
 }
