@@ -57,18 +57,10 @@ type nudgeMarker struct {
 
 func nudgePath(root, session string) string   { return hookpath.NudgePath(root, session) }
 func pendingPath(root, session string) string { return hookpath.PendingPath(root, session) }
-func statePath(root, session string) string   { return localPath(root, "hooks", session+".json") }
+func statePath(root, session string) string   { return hookpath.StatePath(root, session) }
 
-func readJSON(path string, v any) (bool, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return true, json.Unmarshal(data, v)
-}
+// readJSON reads a marker or state file, as ctxgit-hook reads it.
+func readJSON(path string, v any) (bool, error) { return hookpath.ReadJSON(path, v) }
 
 // writeJSON writes a marker or state file under the call's .ctxgit/local/.
 func (c *call) writeJSON(path string, v any) error {

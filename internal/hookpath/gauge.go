@@ -80,9 +80,9 @@ func StatePath(root, session string) string { return LocalPath(root, "hooks", se
 // ReadingPath is session's newest reading (taskstate readingPath).
 func ReadingPath(root, session string) string { return LocalPath(root, "readings", session+".json") }
 
-// readJSON reads a marker: ok false when there is none, err when it is
+// ReadJSON reads a marker: ok false when there is none, err when it is
 // there but does not read.
-func readJSON(path string, v any) (ok bool, err error) {
+func ReadJSON(path string, v any) (ok bool, err error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
@@ -114,7 +114,7 @@ func steadyReading(host, root, session, transcript string, now time.Time) bool {
 		return true
 	}
 	var st hookState
-	if _, err := readJSON(StatePath(root, session), &st); err != nil {
+	if _, err := ReadJSON(StatePath(root, session), &st); err != nil {
 		return false
 	}
 	used := u.Used()
@@ -169,7 +169,7 @@ func recorded(root, session string, value float64, now time.Time) bool {
 		Value float64   `json:"value"`
 		At    time.Time `json:"at"`
 	}
-	ok, err := readJSON(ReadingPath(root, session), &r)
+	ok, err := ReadJSON(ReadingPath(root, session), &r)
 	if !ok || err != nil || math.IsNaN(r.Value) || r.Value < 0 || math.IsNaN(value) {
 		return false
 	}
