@@ -264,12 +264,13 @@ func doctorStore(w *workspace.Workspace, r *DoctorResult, store scannedStore, op
 				Fix: fmt.Sprintf("once its objects are restored, move it back (git update-ref %s %s && git update-ref -d %s); or delete it (git update-ref -d %s)", orig, ref.ID, ref.Name, ref.Name)})
 			continue
 		}
-		// Every ctxgit ref names a commit: one at a blob (which plain git
-		// fetch writes as readily as any), at a missing object (a commit
-		// git gc --prune=now removed) or at one that does not read fails
-		// every reader of it; listings skip it (SPEC §7.5) and --fix
-		// moves it out of their way.
-		if _, err := vcs.ReadCommit(store, ref.ID); err != nil {
+		// Every ctxgit ref names a checkpoint commit: one at a blob (which
+		// plain git fetch writes as readily as any), at a missing object
+		// (a commit git gc --prune=now removed), at one that does not
+		// read or whose checkpoint record is gone fails every reader of
+		// it; listings skip it (SPEC §7.5) and --fix moves it out of
+		// their way.
+		if err := workspace.HeadStored(store, ref.ID); err != nil {
 			f := r.add(Finding{Check: "store", Level: FindingProblem,
 				Message: fmt.Sprintf("%s points at %s, which does not read as a checkpoint commit: %s", ref.Name, ref.ID.Short(), w.Rel(safetext.Line(err.Error()))),
 				Fix:     "--fix moves it to " + workspace.QuarantinePrefix + strings.TrimPrefix(ref.Name, spec.RefPrefix)})

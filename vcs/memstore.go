@@ -54,6 +54,14 @@ func (m *MemStore) WriteObject(t ObjectType, data []byte) (Hash, error) {
 	return h, nil
 }
 
+// DeleteObject removes an object, as git prune removes an unreachable
+// one: for tests of a store that lost objects under a ref.
+func (m *MemStore) DeleteObject(h Hash) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.objects, h)
+}
+
 // NewBatch implements Store.
 func (m *MemStore) NewBatch() (Batch, error) {
 	return &memBatch{store: m, pending: map[Hash]memObject{}}, nil

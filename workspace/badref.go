@@ -54,7 +54,7 @@ func (w *Workspace) StoreNotices() []string {
 
 // LostHeadNote is the line that says a checkpoint began a new chain.
 func LostHeadNote(session string, lost vcs.Hash, cpID string) string {
-	return fmt.Sprintf("session %s: its head %s did not read as a commit; %s starts a new chain and records it (%s)",
+	return fmt.Sprintf("session %s: its head %s did not read as a checkpoint commit; %s starts a new chain and records it (%s)",
 		session, lost.Short(), cpID, lostHeadTrailer)
 }
 
@@ -66,14 +66,37 @@ func noteBadSession(w *Workspace, b BadSession) {
 	w.badSessions[b.Session] = b
 }
 
-// goodHead reads a session ref's head commit; a head that does not read
-// as a commit is noted and reported false.
+// goodHead checks a session ref's head reads as a checkpoint; one that
+// does not is noted and reported false.
 func goodHead(w *Workspace, store vcs.Store, key string, ref vcs.Ref) bool {
-	if _, err := vcs.ReadCommit(store, ref.ID); err != nil {
+	if err := HeadStored(store, ref.ID); err != nil {
 		noteBadSession(w, BadSession{Session: key, Ref: ref.Name, ID: ref.ID, Err: err})
 		return false
 	}
 	return true
+}
+
+// HeadStored checks that a head commit reads and that the checkpoint
+// record in its tree is stored. A git gc --prune=now that struck after
+// a checkpoint's own check can take the record and leave the commit
+// (docs/design.md, "Checkpoints beside git gc"): such a head is as lost
+// as a missing commit. It costs the commit, two small trees and a
+// lookup, not the record's parse.
+func HeadStored(store vcs.Store, id vcs.Hash) error {
+	c, err := vcs.ReadCommit(store, id)
+	if err != nil {
+		return err
+	}
+	e, err := vcs.Lookup(store, c.Tree, spec.CheckpointYAMLPath)
+	if err != nil {
+		return err
+	}
+	if ok, err := store.HasObject(e.ID); err != nil {
+		return err
+	} else if !ok {
+		return fmt.Errorf("%s: object %s: %w", spec.CheckpointYAMLPath, e.ID.Short(), vcs.ErrObjectNotFound)
+	}
+	return nil
 }
 
 // QuarantineRef moves a session ref whose head does not read as a commit
@@ -104,8 +127,9 @@ func QuarantineRef(store vcs.Store, name string, id vcs.Hash) (string, error) {
 const lostHeadTrailer = "Ctxgit-Lost-Head"
 
 // lostHead sorts the error of reading a session's head: a ref whose
-// object is missing, unreadable or not a commit gives its id (the chain
-// restarts from nothing) and no error; any other error is returned.
+// object is missing, unreadable or not a commit, or whose commit's
+// checkpoint record is not stored, gives its id (the chain restarts from
+// nothing) and no error; any other error is returned.
 func lostHead(store vcs.Store, ref string, headErr error) (vcs.Hash, error) {
 	if headErr == nil {
 		return vcs.ZeroHash, nil
@@ -114,31 +138,30 @@ func lostHead(store vcs.Store, ref string, headErr error) (vcs.Hash, error) {
 	if err != nil {
 		return vcs.ZeroHash, headErr // the ref itself is bad: refused as before
 	}
-	if _, err := vcs.ReadCommit(store, id); err == nil {
-		return vcs.ZeroHash, headErr // the commit reads; its checkpoint does not
+	if err := HeadStored(store, id); err == nil {
+		return vcs.ZeroHash, headErr // stored, but its record does not parse
 	}
 	return id, nil
 }
 
-// pruneRaced checks, once the ref has moved, that the checkpoint's commit
-// and root tree are still there. Until the ref moved they were
-// unreachable, and `git gc --prune=now` run beside the checkpoint removes
-// unreachable objects whatever their age (docs/design.md, "Checkpoints
-// beside git gc"). If they went, the ref is put back by compare-and-swap,
-// so the session keeps its history, and the checkpoint is reported as not
-// taken: the prune costs that one checkpoint, never the session.
-func pruneRaced(store vcs.Store, ref string, commitID, prevID, tree vcs.Hash) error {
-	okCommit, err := store.HasObject(commitID)
-	if err != nil {
-		return err
-	}
-	okTree, err := store.HasObject(tree)
-	if err != nil {
-		return err
-	}
-	if okCommit && okTree {
+// pruneRaced checks, once the ref has moved, that the checkpoint still
+// reads as a head does (HeadStored: its commit, the trees down to its
+// record, the record). Until the ref moved they were unreachable, and `git
+// gc --prune=now` run beside the checkpoint removes unreachable objects
+// whatever their age (docs/design.md, "Checkpoints beside git gc"). If any
+// went, the ref is put back by compare-and-swap, so the session keeps its
+// history, and the checkpoint is reported as not taken: the prune costs
+// that one checkpoint, never the session.
+func pruneRaced(store vcs.Store, ref string, commitID, prevID vcs.Hash) error {
+	if HeadStored(store, commitID) == nil {
 		return nil
 	}
+	return putBack(store, ref, commitID, prevID)
+}
+
+// putBack returns a raced checkpoint's ref to where it was and reports
+// the checkpoint as not taken.
+func putBack(store vcs.Store, ref string, commitID, prevID vcs.Hash) error {
 	if prevID.IsZero() {
 		store.DeleteRef(ref, commitID)
 	} else {
