@@ -31,6 +31,10 @@
 # alternation (git, ctxgit, base), adding its median and ratio to git as
 # columns: what a change was worth, measured in one run.
 #
+# HOOKS (default 1; 0 skips) then runs the tool-call hook against its Go
+# stat-one-file anchor: `ONLY=toolcall scripts/bench-hooks.sh`, with
+# ROUNDS=${HOOK_ROUNDS:-5} TOOLCALLS=${HOOK_TOOLCALLS:-20} (issue 27).
+#
 # BIGFILE_MB (default 600; 0 skips) adds a checkpoint of one sparse file of
 # that size with snapshot.max_file_size: 0, reporting the peak memory of
 # ctxgit and of `git add` for it (issue 13 item 15: it is streamed).
@@ -279,4 +283,8 @@ if [ "${BIGFILE_MB:-600}" != 0 ]; then
   ( cd "$d" && /usr/bin/time -f %M -o "$work/peak-git" git add big.bin )
   printf '\none sparse file of %s MiB, snapshot.max_file_size: 0: ctxgit checkpoint peak %s MiB, git add peak %s MiB\n' \
     "${BIGFILE_MB:-600}" "$((peak / 1024))" "$(($(cat "$work/peak-git") / 1024))"
+fi
+if [ "${HOOKS:-1}" != 0 ]; then
+  printf '\nthe tool-call hook as installed against the Go stat-one-file anchor (scripts/bench-hooks.sh):\n'
+  ONLY=toolcall ROUNDS=${HOOK_ROUNDS:-5} TOOLCALLS=${HOOK_TOOLCALLS:-20} "$repo/scripts/bench-hooks.sh"
 fi
