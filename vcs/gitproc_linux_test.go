@@ -16,6 +16,7 @@ import (
 // not the output cap or the timeout. No clock is read: under load the
 // bound trips later, never elsewhere.
 func TestLsRemoteEndlessAdvertisementHitsTheMemoryBound(t *testing.T) {
+	t.Parallel() // mostly git's own work, in its own process
 	ep, sent := endlessRemote(t, 1<<30)
 	gitDir := filepath.Join(t.TempDir(), "store.git")
 	_, err := vcs.InitPrivate(gitDir)

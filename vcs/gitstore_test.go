@@ -166,6 +166,7 @@ func TestRefusesSHA256AndReftable(t *testing.T) {
 // A lock left by a live holder makes an update fail cleanly, leaving the ref
 // and the lock as they were.
 func TestHeldRefLock(t *testing.T) {
+	t.Parallel() // it waits out a lock timeout
 	repo := newGitRepo(t)
 	s, _ := vcs.OpenGit(filepath.Join(repo, ".git"))
 	blob, _ := s.WriteObject(vcs.BlobObject, []byte("x"))
@@ -192,6 +193,7 @@ func TestHeldRefLock(t *testing.T) {
 // outlasts the wait was left by a killed checkpoint and is taken over;
 // outside the owned prefix it is still respected.
 func TestOwnedRefLockTakenOver(t *testing.T) {
+	t.Parallel() // it waits out lock timeouts
 	repo := newGitRepo(t)
 	s, _ := vcs.OpenGit(filepath.Join(repo, ".git"))
 	blob, _ := s.WriteObject(vcs.BlobObject, []byte("x"))

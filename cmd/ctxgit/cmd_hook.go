@@ -138,7 +138,7 @@ func selfProgram() string {
 	if filepath.Base(exe) == exe {
 		if p, err := exec.LookPath(exe); err == nil {
 			exe = p
-		} else if p, err := os.Executable(); err == nil {
+		} else if p, err := executable(); err == nil {
 			exe = p
 		}
 	} else if abs, err := filepath.Abs(exe); err == nil {

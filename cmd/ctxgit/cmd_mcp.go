@@ -51,10 +51,10 @@ func (a *app) mcpCommand() *cli.Command {
 			if _, err := workspace.Open(env, root); err != nil {
 				return err
 			}
-			if self, err := os.Executable(); err == nil {
+			if self, err := executable(); err == nil {
 				argv = append(argv, "--ctxgit", self)
 			}
-			prog, err := sibling.Find(mcpProgram)
+			prog, err := sibling.FindFrom(mcpProgram, executable)
 			if errors.Is(err, sibling.ErrNotFound) {
 				return spec.NotFound("mcp needs %s, which is neither beside ctxgit nor on PATH: install it with ctxgit (go install ./cmd/...)", mcpProgram)
 			}

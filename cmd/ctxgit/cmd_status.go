@@ -27,7 +27,8 @@ func (a *app) statusCommand() *cli.Command {
 			}
 			// A person at a terminal: both ends are one. An agent's shell
 			// tool runs ctxgit with pipes.
-			interactive := isTerminal(os.Stdin) && isTerminal(os.Stdout)
+			stdin, _ := a.stdin.(*os.File)
+			interactive := stdin != nil && a.stdoutFile != nil && isTerminal(stdin) && isTerminal(a.stdoutFile)
 			st, err := taskstate.StatusCheckAs(w, sess, p, interactive)
 			if err != nil {
 				return err

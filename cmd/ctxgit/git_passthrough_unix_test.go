@@ -36,10 +36,7 @@ while :; do sleep 1; done
 // SIGTERM) is killed; on Linux a SIGKILLed ctxgit takes git with it
 // (the death signal), where before git kept running.
 func TestGitPassthroughIsBounded(t *testing.T) {
-	exe, err := exec.LookPath("ctxgit")
-	if err != nil || !strings.Contains(exe, "testscript-main") {
-		t.Fatalf("ctxgit on PATH is %q (%v), not this test binary", exe, err)
-	}
+	exe := ctxgitOnPath(t)
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
 			if sig == syscall.SIGKILL && runtime.GOOS != "linux" {

@@ -19,7 +19,7 @@ import (
 func (a *app) installHosts(w *workspace.Workspace, names []string, local, uninstall, asJSON bool) ([]*hostconfig.Result, error) {
 	var results []*hostconfig.Result
 	program := hookProgram()
-	tool := toolHookProgram(program, os.Executable, exec.LookPath)
+	tool := toolHookProgram(program, executable, exec.LookPath)
 	for _, name := range names {
 		h, err := hostconfig.ParseHost(name)
 		if err != nil {
@@ -61,7 +61,7 @@ func hookProgram() string {
 	if _, err := exec.LookPath(hostconfig.DefaultCommand); err == nil {
 		return hostconfig.DefaultCommand
 	}
-	if exe, err := os.Executable(); err == nil {
+	if exe, err := executable(); err == nil {
 		return exe
 	}
 	return hostconfig.DefaultCommand

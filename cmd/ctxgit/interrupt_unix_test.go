@@ -25,13 +25,10 @@ import (
 // ctxgit), so the signal handling itself is what is tested.
 func TestCheckpointSIGINT(t *testing.T) {
 	t.Parallel()
-	exe, err := exec.LookPath("ctxgit")
-	if err != nil || !strings.Contains(exe, "testscript-main") {
-		t.Fatalf("ctxgit on PATH is %q (%v), not this test binary", exe, err)
-	}
+	exe := ctxgitOnPath(t)
 	k := &killFixture{exe: exe}
 	home := t.TempDir()
-	for _, e := range os.Environ() {
+	for _, e := range testEnviron() {
 		if !strings.HasPrefix(e, "CTXGIT_") && !strings.HasPrefix(e, "GIT_") {
 			k.env = append(k.env, e)
 		}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -19,14 +20,24 @@ import (
 	"github.com/ctxgit/ctxgit/mcpserver"
 )
 
-// sharedFixture is the real Claude Code transcript in ../shared.
-const sharedFixture = "../../../shared/fixtures/claude-code/real-session-with-compaction.jsonl"
+// sharedFixture is the real Claude Code transcript in ../shared, made
+// absolute by TestMain: ctxgit runs inside this process change its
+// directory while the scripts and the other parallel tests run.
+var sharedFixture = "../../../shared/fixtures/claude-code/real-session-with-compaction.jsonl"
+
+// startEnviron is the environment the tests started with. The tests that
+// run beside the scripts start their children with it (testEnviron), not
+// with os.Environ(), which a ctxgit run inside the process changes for
+// its duration (inprocess_test.go).
+var startEnviron []string
+
+func testEnviron() []string { return append([]string(nil), startEnviron...) }
+
+// pkgDir is this package's directory, where go test started the tests.
+var pkgDir string
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		// main itself, so a script's ctxgit is the shipped program's
-		// start (the collector's settings included), not run alone.
-		"ctxgit": main,
+	cmds := map[string]func(){
 		// The MCP server `ctxgit mcp` hands over to (cmd/ctxgit-mcp), beside
 		// ctxgit in the scripts' PATH directory as an install puts it.
 		"ctxgit-mcp": func() { os.Exit(mcpserver.Main(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
@@ -34,7 +45,50 @@ func TestMain(m *testing.M) {
 		"ctxgit-hook": func() { os.Exit(hookpath.Main(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
 		// The launcher BenchmarkPreCompactHookProcess measures through.
 		"peakrss": peakRSSMain,
-	})
+		// main itself, when the product could not be built (below).
+		"ctxgit": main,
+	}
+	if _, child := cmds[strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe")]; !child {
+		pkgDir, _ = os.Getwd()
+		// The scripts set TZ=UTC; the ctxgit runs inside this process
+		// read time.Local, which the runtime loads once.
+		os.Setenv("TZ", "UTC")
+		time.Local = time.UTC
+		if abs, err := filepath.Abs(sharedFixture); err == nil {
+			sharedFixture = abs
+		}
+		// The top-level run: the scripts' ctxgit is the shipped program,
+		// built once, ahead of testscript's directory of test-binary
+		// commands on PATH (product_test.go).
+		if dir, err := buildProduct("ctxgit-mcp", "ctxgit-hook"); err != nil {
+			fmt.Fprintf(os.Stderr, "cmd/ctxgit tests: ctxgit is the test binary (%v)\n", err)
+		} else {
+			delete(cmds, "ctxgit")
+			productDir = dir
+			os.Setenv("PATH", dir+string(filepath.ListSeparator)+os.Getenv("PATH"))
+		}
+	}
+	testscript.Main(removeAfter{m, productDir}, cmds)
+}
+
+// productDir holds the built ctxgit the scripts run, "" when they run the
+// test binary as ctxgit.
+var productDir string
+
+// removeAfter runs the tests, then removes dir ("" removes nothing).
+type removeAfter struct {
+	m   *testing.M
+	dir string
+}
+
+func (r removeAfter) Run() int {
+	// testscript.Main has put its commands on PATH by now.
+	startEnviron = os.Environ()
+	code := r.m.Run()
+	if r.dir != "" {
+		os.RemoveAll(r.dir)
+	}
+	return code
 }
 
 // TestScripts runs the acceptance scripts in testdata/scripts: each reads as
@@ -43,7 +97,20 @@ func TestScripts(t *testing.T) {
 	// Parallel, so the scripts share the test slots with the process
 	// tests that mostly wait on their children (the kill tests).
 	t.Parallel()
-	testscript.Run(t, scriptParams("../../testdata/scripts"))
+	dir, err := filepath.Abs("../../testdata/scripts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		// After every script: their ctxgit lines ran inside the process
+		// (inprocess_test.go) unless switched off.
+		inProcessMu.Lock()
+		defer inProcessMu.Unlock()
+		if productDir != "" && os.Getenv(inProcessEnv) != "0" && ctxgitLines > 0 && inProcessRuns*10 < ctxgitLines*7 {
+			t.Errorf("%d of the scripts' %d ctxgit lines ran inside the test process, want at least 70%%", inProcessRuns, ctxgitLines)
+		}
+	})
+	testscript.Run(t, scriptParams(dir))
 }
 
 // scriptParams are the settings every acceptance script runs under: a
@@ -81,6 +148,7 @@ func scriptParams(dir string) testscript.Params {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"ctxgit":    cmdCtxgit,
 			"exits":     cmdExits,
 			"repostate": cmdRepoState,
 			"genplan":   cmdGenPlan,
@@ -100,6 +168,11 @@ func scriptParams(dir string) testscript.Params {
 				_, err := os.Stat(sharedFixture)
 				return err == nil, nil
 			}
+			if cond == "full" {
+				// The full tier (CTXGIT_FULL=1, which .ci/run sets): the
+				// scripts go test ./... leaves out to stay under 90 s.
+				return os.Getenv("CTXGIT_FULL") == "1", nil
+			}
 			if cond == "shells" {
 				return shellsCondition()
 			}
@@ -108,6 +181,20 @@ func scriptParams(dir string) testscript.Params {
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
+	}
+}
+
+// ctxgit ARGS runs ctxgit (runCtxgit: inside this process when it can,
+// else the built program), as `exec ctxgit` runs the built program.
+func cmdCtxgit(ts *testscript.TestScript, neg bool, args []string) {
+	code, err := runCtxgit(ts, args)
+	switch {
+	case err != nil:
+		ts.Fatalf("ctxgit: %v", err)
+	case code != 0 && !neg:
+		ts.Fatalf("unexpected command failure")
+	case code == 0 && neg:
+		ts.Fatalf("unexpected command success")
 	}
 }
 
@@ -133,13 +220,17 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("exits: %q is not a number", args[0])
 	}
-	err = ts.Exec(args[1], args[2:]...)
 	got := 0
-	var ee *exec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		got = ee.ExitCode()
-	case err != nil:
+	if args[1] == "ctxgit" {
+		got, err = runCtxgit(ts, args[2:])
+	} else {
+		err = ts.Exec(args[1], args[2:]...)
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			got, err = ee.ExitCode(), nil
+		}
+	}
+	if err != nil {
 		ts.Fatalf("exits: %v", err)
 	}
 	if got != want {

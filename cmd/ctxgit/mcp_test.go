@@ -37,12 +37,13 @@ func TestMCPOverStdio(t *testing.T) {
 		t.Fatalf("go, to build ctxgit: %v", err)
 	}
 	build := exec.Command(goCmd, "build", "-o", bin+string(filepath.Separator), ".", "../ctxgit-mcp")
+	build.Dir = pkgDir // not the directory a ctxgit run in this process is in
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	dir := t.TempDir()
 	var env []string
-	for _, e := range os.Environ() {
+	for _, e := range testEnviron() {
 		if !strings.HasPrefix(e, "CTXGIT_") {
 			env = append(env, e)
 		}

@@ -16,10 +16,7 @@ import (
 // run this test binary as ctxgit in it.
 func pagerFixture(t *testing.T) (k *killFixture, dir string) {
 	t.Helper()
-	exe, err := exec.LookPath("ctxgit")
-	if err != nil || !strings.Contains(exe, "testscript-main") {
-		t.Fatalf("ctxgit on PATH is %q (%v), not this test binary", exe, err)
-	}
+	exe := ctxgitOnPath(t)
 	k = &killFixture{exe: exe}
 	home := t.TempDir()
 	for _, e := range os.Environ() {

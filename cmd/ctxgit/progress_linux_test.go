@@ -38,6 +38,7 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 // On a terminal, a command running past the delay shows a progress line,
 // rewritten in place and cleared at the end; with --json it does not.
 func TestProgressOnATerminal(t *testing.T) {
+	t.Parallel() // it sleeps past the progress delay
 	master, slave := openPTY(t)
 	defer master.Close()
 	defer slave.Close()

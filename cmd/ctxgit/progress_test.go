@@ -28,6 +28,7 @@ func TestProgressText(t *testing.T) {
 // too), so no progress goes to them; on a terminal it does
 // (TestProgressOnATerminal).
 func TestProgressOnlyOnATerminal(t *testing.T) {
+	t.Parallel() // it sleeps past the progress delay
 	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)

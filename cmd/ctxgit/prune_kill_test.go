@@ -24,10 +24,8 @@ func TestPruneSurvivesSIGKILL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills many child processes")
 	}
-	exe, err := exec.LookPath("ctxgit")
-	if err != nil || !strings.Contains(exe, "testscript-main") {
-		t.Fatalf("ctxgit on PATH is %q (%v), not this test binary", exe, err)
-	}
+	runs := max(2, crashIterations(t)) // the first run is always killed midway
+	exe := ctxgitOnPath(t)
 	for _, kind := range []string{"private", "repository"} {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
@@ -40,7 +38,6 @@ func TestPruneSurvivesSIGKILL(t *testing.T) {
 			full := time.Since(start)
 			k.verify(t, dir, true)
 
-			runs := crashIterations(t)
 			killedMidway := 0
 			states := map[int]int{} // sessions found pruned after a kill → runs
 			refLocks := 0
@@ -104,7 +101,7 @@ const (
 func newKillFixture(t *testing.T, exe, kind string) *killFixture {
 	home := t.TempDir()
 	k := &killFixture{exe: exe, template: filepath.Join(t.TempDir(), "ws"), heads: map[string]string{}, before: map[string]int{}}
-	for _, e := range os.Environ() {
+	for _, e := range testEnviron() {
 		if !strings.HasPrefix(e, "CTXGIT_") && !strings.HasPrefix(e, "GIT_") {
 			k.env = append(k.env, e)
 		}

@@ -24,6 +24,11 @@ func Find(name string) (string, error) {
 	return find(name, os.Executable, exec.LookPath)
 }
 
+// FindFrom is Find beside the program executable names.
+func FindFrom(name string, executable func() (string, error)) (string, error) {
+	return find(name, executable, exec.LookPath)
+}
+
 func find(name string, executable func() (string, error), lookPath func(string) (string, error)) (string, error) {
 	file := name
 	if runtime.GOOS == "windows" {
