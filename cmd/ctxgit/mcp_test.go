@@ -37,7 +37,9 @@ func TestMCPOverStdio(t *testing.T) {
 		t.Fatalf("go, to build ctxgit: %v", err)
 	}
 	build := exec.Command(goCmd, "build", "-o", bin+string(filepath.Separator), ".", "../ctxgit-mcp")
-	build.Dir = pkgDir // not the directory a ctxgit run in this process is in
+	// Not the directory or environment (HOME, so the build cache) of a
+	// ctxgit run inside this process beside it.
+	build.Dir, build.Env = pkgDir, testEnviron()
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
