@@ -72,6 +72,10 @@ type CheckpointResult struct {
 	// commit: this checkpoint began a new chain that records it (SPEC
 	// §7.5). Zero otherwise.
 	LostHead vcs.Hash
+	// ChangesUnlisted says the previous checkpoint's snapshot is
+	// missing objects, so the files changed since it are not listed
+	// (Problems says why; docs/design.md, "Checkpoints beside git gc").
+	ChangesUnlisted bool
 	// Unchanged says nothing changed since the session's newest
 	// checkpoint (SPEC §8.7): no commit was written, and Checkpoint and
 	// Commit are that head's.
@@ -198,6 +202,7 @@ func (w *Workspace) CheckpointHeld(opts CheckpointOptions) (*CheckpointResult, e
 	}
 
 	cp := w.buildCheckpoint(opts, st, prev, snap)
+	unlisted := false
 	if prev != nil {
 		prevCommit, err := vcs.ReadCommit(store, prevID)
 		if err != nil {
@@ -211,7 +216,7 @@ func (w *Workspace) CheckpointHeld(opts CheckpointOptions) (*CheckpointResult, e
 			// the session at every checkpoint after. The snapshot's
 			// tree is in the YAML, so this is never taken as unchanged.
 			st.Problems = append(st.Problems, fmt.Errorf("changes since %s are not listed: its snapshot is missing objects (%w); ctxgit doctor names them", prev.Meta.CheckpointID, err))
-			changes, err = nil, nil
+			changes, err, unlisted = nil, nil, true
 		}
 		if err != nil {
 			return nil, err
@@ -316,7 +321,7 @@ func (w *Workspace) CheckpointHeld(opts CheckpointOptions) (*CheckpointResult, e
 	// The ref is the record; the worktree copies are conveniences, and a
 	// failure to write them must not hide that the checkpoint was taken.
 	res := &CheckpointResult{Checkpoint: cp, Commit: commitID, Ref: ref, Snapshot: snap, Problems: st.Problems, LostHead: lost,
-		SecretsReported: prev != nil && maps.Equal(prev.Snapshot.Excluded, snap.Excluded)}
+		ChangesUnlisted: unlisted, SecretsReported: prev != nil && maps.Equal(prev.Snapshot.Excluded, snap.Excluded)}
 	if err := w.Publish(w.Path(spec.CheckpointYAMLPath), yamlData, 0o644); err != nil {
 		res.Problems = append(res.Problems, &spec.FileError{Path: spec.CheckpointYAMLPath, Err: unwrapPathError(err)})
 	}

@@ -64,6 +64,8 @@ func (a *app) checkpointCommand() *cli.Command {
 			case res.Unchanged:
 				// Nothing to record: the head stands (SPEC §8.7).
 				changed = "unchanged, no new commit"
+			case res.ChangesUnlisted:
+				changed = "changes since " + cp.Meta.PreviousCheckpoint + " not listed"
 			case cp.Meta.PreviousCheckpoint != "":
 				changed = fmt.Sprintf("%d files changed since %s", cp.Resources.ChangedCount, cp.Meta.PreviousCheckpoint)
 			}
