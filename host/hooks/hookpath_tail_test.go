@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,32 +9,6 @@ import (
 	"github.com/ctxgit/ctxgit/host/transcript"
 	"github.com/ctxgit/ctxgit/internal/hookpath"
 )
-
-// jsonscanHeader heads internal/hookpath/jsonscan.go, before the copy.
-const jsonscanHeader = `// Code copied from host/transcript/jsonscan.go; DO NOT EDIT: edit that
-// file and copy it here (TestJSONScanCopy in host/hooks says how).
-
-//lint:file-ignore U1000 a copy of host/transcript's scanner, of which the tail reading uses a part
-
-`
-
-// internal/hookpath's JSON scanner is host/transcript's, byte for byte
-// but for a header and the package clause: ctxgit-hook cannot link host/transcript
-// (it imports spec and yaml.v3), and the two must read a line alike.
-func TestJSONScanCopy(t *testing.T) {
-	orig, err := os.ReadFile("../transcript/jsonscan.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cp, err := os.ReadFile("../../internal/hookpath/jsonscan.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := append([]byte(jsonscanHeader), bytes.Replace(orig, []byte("package transcript\n"), []byte("package hookpath\n"), 1)...)
-	if !bytes.Equal(cp, want) {
-		t.Fatal("internal/hookpath/jsonscan.go differs from host/transcript/jsonscan.go: copy it again, under the header this test names")
-	}
-}
 
 // hookpath.TailUsage takes transcript.TailUsage's reading on every
 // transcript of the hosts it reads, cut after every line and in the

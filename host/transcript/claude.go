@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/ctxgit/ctxgit/internal/jsonscan"
 )
 
 // claudeReader reads a Claude Code transcript (docs/HOSTS.md, "Transcripts",
@@ -67,8 +69,8 @@ type claudeLine struct {
 // readClaudeLine picks a line's members; ok is whether the line is one
 // valid object and nothing more.
 func readClaudeLine(line []byte) (l claudeLine, ok bool) {
-	m := objectMembers(line)
-	for key, val := range m.all() {
+	m := jsonscan.ObjectMembers(line)
+	for key, val := range m.All() {
 		switch string(key) {
 		case "type":
 			l.typ = val
@@ -79,11 +81,11 @@ func readClaudeLine(line []byte) (l claudeLine, ok bool) {
 		case "cwd":
 			l.cwd = val
 		case "isSidechain":
-			l.side = isTrue(val)
+			l.side = jsonscan.IsTrue(val)
 		case "isCompactSummary":
-			l.compactSummary = isTrue(val)
+			l.compactSummary = jsonscan.IsTrue(val)
 		case "isMeta", "isVisibleInTranscriptOnly":
-			l.meta = l.meta || isTrue(val)
+			l.meta = l.meta || jsonscan.IsTrue(val)
 		case "uuid":
 			l.uuid = val
 		case "parentUuid":
@@ -98,7 +100,7 @@ func readClaudeLine(line []byte) (l claudeLine, ok bool) {
 			l.timestamp = val
 		}
 	}
-	return l, m.whole()
+	return l, m.Whole()
 }
 
 // claudeBlock is what ctxgit reads of a message content block: text
@@ -109,7 +111,7 @@ type claudeBlock struct {
 }
 
 func readClaudeBlock(b []byte) (blk claudeBlock) {
-	for key, val := range eachMember(b) {
+	for key, val := range jsonscan.EachMember(b) {
 		switch string(key) {
 		case "type":
 			blk.typ = val
@@ -139,22 +141,22 @@ func (c *claudeReader) line(n int, line []byte) bool {
 	}
 	if l.cwd != nil && !bytes.Equal(l.cwd, c.cwdRaw) {
 		c.cwdRaw = append(c.cwdRaw[:0], l.cwd...)
-		c.st.cwd = strOr(l.cwd)
+		c.st.cwd = jsonscan.StrOr(l.cwd)
 	}
 	c.st.when = l.timestamp
-	if !l.side && isString(l.uuid) && len(c.lineOf) < maxLineRefs {
+	if !l.side && jsonscan.IsString(l.uuid) && len(c.lineOf) < maxLineRefs {
 		c.lineOf[uuidHash(l.uuid)] = int32(n)
 	}
 	switch {
-	case keyIs(l.typ, "assistant"):
+	case jsonscan.KeyIs(l.typ, "assistant"):
 		c.assistant(l.message, l.side)
-	case keyIs(l.typ, "user"):
+	case jsonscan.KeyIs(l.typ, "user"):
 		c.user(n, l.message, l.parent, l.side, l.compactSummary, l.meta)
-	case keyIs(l.typ, "system") && keyIs(l.subtype, "compact_boundary"):
+	case jsonscan.KeyIs(l.typ, "system") && jsonscan.KeyIs(l.subtype, "compact_boundary"):
 		c.st.compaction()
-	case keyIs(l.typ, "queue-operation") && keyIs(l.op, "enqueue") && isString(l.content):
+	case jsonscan.KeyIs(l.typ, "queue-operation") && jsonscan.KeyIs(l.op, "enqueue") && jsonscan.IsString(l.content):
 		// A prompt typed while the agent was busy: it counts when queued.
-		text, kind := userText([]string{strOr(l.content)})
+		text, kind := userText([]string{jsonscan.StrOr(l.content)})
 		if kind != "" {
 			c.st.s.HostMessages++
 			return true
@@ -164,10 +166,10 @@ func (c *claudeReader) line(n int, line []byte) bool {
 			c.queued = c.queued[1:]
 		}
 		c.queued = append(c.queued, text)
-	case keyIs(l.typ, "attachment") && keyIs(field(l.attachment, "type"), "queued_command") && !l.side:
+	case jsonscan.KeyIs(l.typ, "attachment") && jsonscan.KeyIs(jsonscan.Field(l.attachment, "type"), "queued_command") && !l.side:
 		// A queued prompt handed to the model in the middle of a turn.
-		if p := field(l.attachment, "prompt"); isString(p) {
-			text, kind := userText([]string{strOr(p)})
+		if p := jsonscan.Field(l.attachment, "prompt"); jsonscan.IsString(p) {
+			text, kind := userText([]string{jsonscan.StrOr(p)})
 			if kind != "" {
 				c.st.s.HostMessages++
 				return true
@@ -185,7 +187,7 @@ func (c *claudeReader) parentLine(parent []byte) (int, bool) {
 	if string(parent) == "null" {
 		return 0, true
 	}
-	if !isString(parent) {
+	if !jsonscan.IsString(parent) {
 		return 0, false
 	}
 	pl, ok := c.lineOf[uuidHash(parent)]
@@ -228,7 +230,7 @@ func (c *claudeReader) prompt(n int, parent []byte, text string, queuing bool) {
 
 func (c *claudeReader) assistant(msg []byte, side bool) {
 	var id, content, usage []byte
-	for key, val := range eachMember(msg) {
+	for key, val := range jsonscan.EachMember(msg) {
 		switch string(key) {
 		case "id":
 			id = val
@@ -238,7 +240,7 @@ func (c *claudeReader) assistant(msg []byte, side bool) {
 			usage = val
 		}
 	}
-	msgID := strOr(id)
+	msgID := jsonscan.StrOr(id)
 	if !side && usage != nil {
 		// Sidechain usage is a subagent's context, not this session's.
 		u := claudeUsageKeys.read(usage)
@@ -246,21 +248,21 @@ func (c *claudeReader) assistant(msg []byte, side bool) {
 		c.st.usage(u)
 	}
 	var text strings.Builder
-	if isString(content) {
-		text.WriteString(strOr(content))
+	if jsonscan.IsString(content) {
+		text.WriteString(jsonscan.StrOr(content))
 	}
-	for b := range eachElement(content) {
+	for b := range jsonscan.EachElement(content) {
 		blk := readClaudeBlock(b)
 		switch {
-		case keyIs(blk.typ, "text"):
+		case jsonscan.KeyIs(blk.typ, "text"):
 			if text.Len() > 0 {
 				text.WriteByte('\n')
 			}
-			text.WriteString(strOr(blk.text))
-		case keyIs(blk.typ, "tool_use"):
-			name := strOr(blk.name)
-			c.st.toolCall(strOr(blk.id), name, side)
-			c.st.callInput(strOr(blk.id), name, blk.input)
+			text.WriteString(jsonscan.StrOr(blk.text))
+		case jsonscan.KeyIs(blk.typ, "tool_use"):
+			name := jsonscan.StrOr(blk.name)
+			c.st.toolCall(jsonscan.StrOr(blk.id), name, side)
+			c.st.callInput(jsonscan.StrOr(blk.id), name, blk.input)
 			if !side {
 				c.st.planCall(name, blk.input)
 			}
@@ -272,12 +274,12 @@ func (c *claudeReader) assistant(msg []byte, side bool) {
 }
 
 func (c *claudeReader) user(n int, msg, parent []byte, side, compactSummary, meta bool) {
-	content := field(msg, "content")
+	content := jsonscan.Field(msg, "content")
 	// A compaction summary, a host note or a subagent's message is not the
 	// user speaking: it is neither a prompt nor an interruption.
 	quiet := side || compactSummary || meta
-	if isString(content) {
-		text := strOr(content)
+	if jsonscan.IsString(content) {
+		text := jsonscan.StrOr(content)
 		switch {
 		case side:
 		case quiet:
@@ -295,24 +297,24 @@ func (c *claudeReader) user(n int, msg, parent []byte, side, compactSummary, met
 	}
 	var texts []string
 	results := false
-	blocks := arrayElements(content)
-	for b := range blocks.all() {
+	blocks := jsonscan.ArrayElements(content)
+	for b := range blocks.All() {
 		blk := readClaudeBlock(b)
 		switch {
-		case keyIs(blk.typ, "tool_result"):
+		case jsonscan.KeyIs(blk.typ, "tool_result"):
 			results = true
-			id := strOr(blk.toolUseID)
+			id := jsonscan.StrOr(blk.toolUseID)
 			switch {
-			case isTrue(blk.isError) && startsWith(blk.content, rejectionMarker):
+			case jsonscan.IsTrue(blk.isError) && startsWith(blk.content, rejectionMarker):
 				c.st.toolRejected(id)
 			default:
-				c.st.toolResult(id, "", outcome{failed: isTrue(blk.isError), text: func() string { return resultText(blk.content) }}, n)
+				c.st.toolResult(id, "", outcome{failed: jsonscan.IsTrue(blk.isError), text: func() string { return resultText(blk.content) }}, n)
 			}
 			if !quiet && startsWith(blk.content, interruptMarker) {
 				c.st.mark = true
 			}
-		case keyIs(blk.typ, "text"):
-			texts = append(texts, strOr(blk.text))
+		case jsonscan.KeyIs(blk.typ, "text"):
+			texts = append(texts, jsonscan.StrOr(blk.text))
 		}
 	}
 	if quiet {
@@ -325,7 +327,7 @@ func (c *claudeReader) user(n int, msg, parent []byte, side, compactSummary, met
 		c.st.mark = true
 		return
 	}
-	if results || !blocks.isArray() {
+	if results || !blocks.IsArray() {
 		return
 	}
 	text, kind := userText(texts)
@@ -339,21 +341,21 @@ func (c *claudeReader) user(n int, msg, parent []byte, side, compactSummary, met
 // resultText is the text of a tool result's content: a string, or blocks
 // of which the text ones count.
 func resultText(raw []byte) string {
-	if isString(raw) {
-		return strOr(raw)
+	if jsonscan.IsString(raw) {
+		return jsonscan.StrOr(raw)
 	}
 	var b strings.Builder
-	for el := range eachElement(raw) {
+	for el := range jsonscan.EachElement(raw) {
 		if b.Len() >= prefixBytes {
 			break
 		}
-		if isString(el) {
-			b.WriteString(prefix(strOr(el), prefixBytes))
+		if jsonscan.IsString(el) {
+			b.WriteString(prefix(jsonscan.StrOr(el), prefixBytes))
 			b.WriteByte('\n')
 			continue
 		}
-		if t := field(el, "text"); t != nil {
-			b.WriteString(prefix(strOr(t), prefixBytes))
+		if t := jsonscan.Field(el, "text"); t != nil {
+			b.WriteString(prefix(jsonscan.StrOr(t), prefixBytes))
 			b.WriteByte('\n')
 		}
 	}
@@ -363,13 +365,13 @@ func resultText(raw []byte) string {
 // startsWith checks whether a tool result's content (a string, or blocks
 // of which the first is text) starts with marker, without decoding it.
 func startsWith(raw []byte, marker string) bool {
-	if !isString(raw) {
-		e := arrayElements(raw)
-		el, ok := e.next()
+	if !jsonscan.IsString(raw) {
+		e := jsonscan.ArrayElements(raw)
+		el, ok := e.Next()
 		if !ok {
 			return false
 		}
-		if raw = field(el, "text"); raw == nil {
+		if raw = jsonscan.Field(el, "text"); raw == nil {
 			return false
 		}
 	}

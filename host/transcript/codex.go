@@ -3,6 +3,8 @@ package transcript
 import (
 	"strconv"
 	"strings"
+
+	"github.com/ctxgit/ctxgit/internal/jsonscan"
 )
 
 // codexReader reads a Codex rollout (docs/HOSTS.md, "Transcripts", HOSTS.md
@@ -45,8 +47,8 @@ func (c *codexReader) finish() {
 
 func (c *codexReader) line(n int, line []byte) bool {
 	var typ, payload, ts []byte
-	m := objectMembers(line)
-	for key, val := range m.all() {
+	m := jsonscan.ObjectMembers(line)
+	for key, val := range m.All() {
 		switch string(key) {
 		case "type":
 			typ = val
@@ -57,17 +59,17 @@ func (c *codexReader) line(n int, line []byte) bool {
 		}
 	}
 	c.st.when = ts
-	if !m.whole() {
+	if !m.Whole() {
 		return false
 	}
-	t := strOr(typ)
+	t := jsonscan.StrOr(typ)
 	if payload == nil && codexItemTypes[t] {
 		// An old rollout: response items without the envelope.
 		payload, t = line, "response_item"
 	}
 	switch t {
 	case "session_meta", "turn_context":
-		if cwd := strOr(field(payload, "cwd")); cwd != "" {
+		if cwd := jsonscan.StrOr(jsonscan.Field(payload, "cwd")); cwd != "" {
 			c.st.cwd = cwd
 		}
 		switch {
@@ -76,7 +78,7 @@ func (c *codexReader) line(n int, line []byte) bool {
 			// the thread it was forked from, then a copy of that thread's
 			// history: prompts in the copy are the parent's.
 			c.metaSeen = true
-			c.copying = isString(field(payload, "forked_from_id"))
+			c.copying = jsonscan.IsString(jsonscan.Field(payload, "forked_from_id"))
 		case t == "turn_context" && c.copying:
 			// The copy keeps no turn context when the fork took the last
 			// turns only; one when it took the whole history (Codex
@@ -91,7 +93,7 @@ func (c *codexReader) line(n int, line []byte) bool {
 		// later), before its tool calls run; the token_count event of the
 		// same response comes only after them, so a PostToolUse hook that
 		// read token_count alone would see the previous response's usage.
-		u := codexUsageKeys.read(field(payload, "usage"))
+		u := codexUsageKeys.read(jsonscan.Field(payload, "usage"))
 		u.ContextWindow = c.window
 		c.st.usage(u)
 	case "event_msg":
@@ -103,7 +105,7 @@ func (c *codexReader) line(n int, line []byte) bool {
 }
 
 func (c *codexReader) event(p []byte) {
-	switch strOr(field(p, "type")) {
+	switch jsonscan.StrOr(jsonscan.Field(p, "type")) {
 	case "token_count":
 		if u, ok := codexUsage(p); ok {
 			if u.ContextWindow > 0 {
@@ -118,7 +120,7 @@ func (c *codexReader) event(p []byte) {
 		}
 		c.evTurns++
 		c.st.promptSeen()
-		c.ev.prompt(ideRequest(strOr(field(p, "message"))))
+		c.ev.prompt(ideRequest(jsonscan.StrOr(jsonscan.Field(p, "message"))))
 	case "turn_aborted":
 		c.st.mark = true
 	}
@@ -127,19 +129,19 @@ func (c *codexReader) event(p []byte) {
 // codexUsage reads a token_count event's info. cached_input_tokens is a
 // part of input_tokens, so it is moved out of InputTokens (see Usage).
 func codexUsage(p []byte) (Usage, bool) {
-	info := field(p, "info")
-	last := field(info, "last_token_usage")
+	info := jsonscan.Field(p, "info")
+	last := jsonscan.Field(info, "last_token_usage")
 	if last == nil {
 		return Usage{}, false
 	}
 	u := codexUsageKeys.read(last)
-	u.ContextWindow, _ = num(field(info, "model_context_window"))
+	u.ContextWindow, _ = jsonscan.Num(jsonscan.Field(info, "model_context_window"))
 	return u, true
 }
 
 func (c *codexReader) item(n int, p []byte) {
 	var typ, role, content, name, args, input, callID, output []byte
-	for key, val := range eachMember(p) {
+	for key, val := range jsonscan.EachMember(p) {
 		switch string(key) {
 		case "type":
 			typ = val
@@ -159,10 +161,10 @@ func (c *codexReader) item(n int, p []byte) {
 			output = val
 		}
 	}
-	switch strOr(typ) {
+	switch jsonscan.StrOr(typ) {
 	case "message":
 		text := codexText(content)
-		switch strOr(role) {
+		switch jsonscan.StrOr(role) {
 		case "user":
 			// Injected context comes wrapped in one tag (<environment_context>
 			// …); a structural test, not a list of words.
@@ -182,36 +184,36 @@ func (c *codexReader) item(n int, p []byte) {
 			c.items.assistant("", text)
 		}
 	case "function_call":
-		tool := strOr(name)
-		c.st.toolCall(strOr(callID), tool, false)
-		c.st.callInput(strOr(callID), tool, args)
+		tool := jsonscan.StrOr(name)
+		c.st.toolCall(jsonscan.StrOr(callID), tool, false)
+		c.st.callInput(jsonscan.StrOr(callID), tool, args)
 		if tool == "update_plan" {
 			c.st.planCall(tool, args)
 		}
 	case "custom_tool_call":
-		tool := strOr(name)
-		c.st.toolCall(strOr(callID), tool, false)
-		c.st.callInput(strOr(callID), tool, input)
+		tool := jsonscan.StrOr(name)
+		c.st.toolCall(jsonscan.StrOr(callID), tool, false)
+		c.st.callInput(jsonscan.StrOr(callID), tool, input)
 	case "local_shell_call":
 		// {call_id, status, action: {type: exec, command: [argv]}}.
-		c.st.toolCall(strOr(callID), "local_shell", false)
-		c.st.callInput(strOr(callID), "local_shell", field(p, "action"))
+		c.st.toolCall(jsonscan.StrOr(callID), "local_shell", false)
+		c.st.callInput(jsonscan.StrOr(callID), "local_shell", jsonscan.Field(p, "action"))
 	case "function_call_output", "custom_tool_call_output":
-		c.st.toolResult(strOr(callID), "", codexOutput(output), n)
+		c.st.toolResult(jsonscan.StrOr(callID), "", codexOutput(output), n)
 	}
 }
 
 // codexText joins the text blocks (input_text, output_text, text) of a
 // message's content.
 func codexText(content []byte) string {
-	if isString(content) {
-		return strOr(content)
+	if jsonscan.IsString(content) {
+		return jsonscan.StrOr(content)
 	}
 	var parts []string
-	for b := range eachElement(content) {
-		switch strOr(field(b, "type")) {
+	for b := range jsonscan.EachElement(content) {
+		switch jsonscan.StrOr(jsonscan.Field(b, "type")) {
 		case "input_text", "output_text", "text":
-			parts = append(parts, strOr(field(b, "text")))
+			parts = append(parts, jsonscan.StrOr(jsonscan.Field(b, "text")))
 		}
 	}
 	return strings.Join(parts, "\n")
@@ -225,21 +227,21 @@ func codexText(content []byte) string {
 func codexOutput(raw []byte) outcome {
 	var s string
 	switch {
-	case isString(raw):
-		s = strOr(raw)
+	case jsonscan.IsString(raw):
+		s = jsonscan.StrOr(raw)
 	case len(raw) > 0 && raw[0] == '[':
 		// Content items ([{type: input_text, text}]), as the payload is
 		// written when the tool returned items: their text is the output.
 		s = codexText(raw)
 	default:
-		return outcome{failed: string(field(raw, "success")) == "false", text: func() string { return codexText(field(raw, "content")) }}
+		return outcome{failed: string(jsonscan.Field(raw, "success")) == "false", text: func() string { return codexText(jsonscan.Field(raw, "content")) }}
 	}
 	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
 		b := []byte(t)
-		if code, ok := num(path(b, "metadata", "exit_code")); ok {
-			return outcome{failed: code != 0, exit: int(code), hasExit: true, text: func() string { return strOr(field(b, "output")) }}
+		if code, ok := jsonscan.Num(jsonscan.Path(b, "metadata", "exit_code")); ok {
+			return outcome{failed: code != 0, exit: int(code), hasExit: true, text: func() string { return jsonscan.StrOr(jsonscan.Field(b, "output")) }}
 		}
-		if succ := field(b, "success"); succ != nil {
+		if succ := jsonscan.Field(b, "success"); succ != nil {
 			return outcome{failed: string(succ) == "false", text: func() string { return s }}
 		}
 	}

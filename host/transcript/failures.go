@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/ctxgit/ctxgit/internal/jsonscan"
 )
 
 // exitInText finds a command's exit status in the header of its result
@@ -116,11 +118,11 @@ func editTime(raw []byte) string {
 // recordTime decodes a record's raw timestamp: an RFC 3339 string or
 // milliseconds since the epoch.
 func recordTime(raw []byte) (time.Time, bool) {
-	if isString(raw) {
-		t, err := time.Parse(time.RFC3339Nano, strOr(raw))
+	if jsonscan.IsString(raw) {
+		t, err := time.Parse(time.RFC3339Nano, jsonscan.StrOr(raw))
 		return t.UTC(), err == nil
 	}
-	if ms, ok := num(raw); ok && ms > 0 {
+	if ms, ok := jsonscan.Num(raw); ok && ms > 0 {
 		return time.UnixMilli(ms).UTC(), true
 	}
 	return time.Time{}, false

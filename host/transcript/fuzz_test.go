@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -136,54 +135,6 @@ func FuzzRepair(f *testing.F) {
 		}
 		if err != nil || again.Changed {
 			t.Fatalf("not idempotent: first %+v, then %+v (%v)\nin:\n%s\nout:\n%s", rep, again, err, data, out)
-		}
-	})
-}
-
-// FuzzValidLine checks the scanner against encoding/json: the same idea
-// of one JSON object in UTF-8, the same members, the same strings.
-func FuzzValidLine(f *testing.F) {
-	for _, s := range []string{`{}`, `{"a":[1,2,{"b":null}]}`, `{"a":"\u00e9\n\ud83d\ude00\ud800x\/"}`, `{"a":1e5}`, `{"a":-0.5E-3}`, `{"a":01}`, `{"a":tru}`, "{\"a\":\"\x01\"}", ` {"a" : 1 } `, `{"a":1,}`, `[1]`, `{"k\u0041":"v"}`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		got := validLine(b)
-		t2 := bytes.TrimSpace(b)
-		want := utf8.Valid(b) && len(t2) > 0 && t2[0] == '{' && json.Valid(b)
-		if got != want {
-			t.Fatalf("validLine(%q) = %v, encoding/json says %v", b, got, want)
-		}
-		if utf8.Valid(b) {
-			// For valid UTF-8, the member loop's verdict is validLine's.
-			it := objectMembers(b)
-			for range it.all() {
-			}
-			if it.whole() != got {
-				t.Fatalf("members(%q).whole() = %v, validLine says %v", b, it.whole(), got)
-			}
-		}
-		if !got {
-			return
-		}
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatal(err)
-		}
-		it := objectMembers(b)
-		for key, v := range it.all() {
-			if m[string(key)] == nil {
-				t.Fatalf("key decoded as %q, which encoding/json does not see", key)
-			}
-			if isString(v) {
-				var want string
-				json.Unmarshal(v, &want)
-				if got, ok := str(v); !ok || got != want {
-					t.Fatalf("str(%s) = %q, %v; encoding/json says %q", v, got, ok, want)
-				}
-			}
-		}
-		if !it.whole() {
-			t.Fatal("members of a valid object failed")
 		}
 	})
 }

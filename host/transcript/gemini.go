@@ -3,6 +3,8 @@ package transcript
 import (
 	"strconv"
 	"strings"
+
+	"github.com/ctxgit/ctxgit/internal/jsonscan"
 )
 
 // geminiReader reads a Gemini CLI chat recording (docs/HOSTS.md,
@@ -49,8 +51,8 @@ func (g *geminiReader) finish() {}
 
 func (g *geminiReader) line(n int, line []byte) bool {
 	var id, rewind, set, messages []byte
-	m := objectMembers(line)
-	for key, val := range m.all() {
+	m := jsonscan.ObjectMembers(line)
+	for key, val := range m.All() {
 		switch string(key) {
 		case "id":
 			id = val
@@ -62,18 +64,18 @@ func (g *geminiReader) line(n int, line []byte) bool {
 			messages = val
 		}
 	}
-	if !m.whole() {
+	if !m.Whole() {
 		return false
 	}
 	g.doc = false
 	switch {
-	case isString(rewind):
-		g.rewind(strOr(rewind))
+	case jsonscan.IsString(rewind):
+		g.rewind(jsonscan.StrOr(rewind))
 	case set != nil:
-		if msgs := field(set, "messages"); msgs != nil {
+		if msgs := jsonscan.Field(set, "messages"); msgs != nil {
 			g.replaced(n, msgs)
 		}
-	case isString(id):
+	case jsonscan.IsString(id):
 		g.message(n, line, true)
 	case messages != nil:
 		// The older layout: the whole conversation in the metadata. Its
@@ -81,7 +83,7 @@ func (g *geminiReader) line(n int, line []byte) bool {
 		// index (a JSON pointer) instead.
 		g.doc = true
 		i := 0
-		for el := range eachElement(messages) {
+		for el := range jsonscan.EachElement(messages) {
 			g.index = i
 			g.message(n, el, true)
 			i++
@@ -102,8 +104,8 @@ func (g *geminiReader) replaced(n int, msgs []byte) {
 	prev := len(g.order)
 	g.st.s.Usage, g.st.s.UsageKnown = Usage{}, false
 	var ids []string
-	for el := range eachElement(msgs) {
-		id := strOr(field(el, "id"))
+	for el := range jsonscan.EachElement(msgs) {
+		id := jsonscan.StrOr(jsonscan.Field(el, "id"))
 		ids = append(ids, id)
 		if _, ok := g.known[id]; !ok {
 			g.message(n, el, false)
@@ -191,7 +193,7 @@ func geminiUsage(raw []byte) (Usage, bool) {
 // from a $set (their token counts are history).
 func (g *geminiReader) message(n int, raw []byte, usage bool) {
 	var id, typ, content, display, toolCalls, tokens, ts, model []byte
-	for key, val := range eachMember(raw) {
+	for key, val := range jsonscan.EachMember(raw) {
 		switch string(key) {
 		case "timestamp":
 			ts = val
@@ -211,14 +213,14 @@ func (g *geminiReader) message(n int, raw []byte, usage bool) {
 			tokens = val
 		}
 	}
-	mid := strOr(id)
+	mid := jsonscan.StrOr(id)
 	g.st.when = ts
 	_, seen := g.known[mid]
 	if !seen {
 		g.known[mid] = n
 		g.order = append(g.order, mid)
 	}
-	switch strOr(typ) {
+	switch jsonscan.StrOr(typ) {
 	case "user":
 		if seen {
 			return
@@ -246,7 +248,7 @@ func (g *geminiReader) message(n int, raw []byte, usage bool) {
 	case "gemini":
 		if u, ok := geminiUsage(tokens); ok && usage {
 			u.MessageID = mid
-			u.ContextWindow = GeminiWindow(strOr(model))
+			u.ContextWindow = GeminiWindow(jsonscan.StrOr(model))
 			g.st.usage(u)
 		}
 		if !g.texted[mid] {
@@ -268,24 +270,24 @@ func (g *geminiReader) message(n int, raw []byte, usage bool) {
 // the user declined or stopped it).
 func (g *geminiReader) toolCalls(n int, raw []byte) {
 	k := -1
-	for c := range eachElement(raw) {
+	for c := range jsonscan.EachElement(raw) {
 		k++
-		id, name := strOr(field(c, "id")), strOr(field(c, "name"))
+		id, name := jsonscan.StrOr(jsonscan.Field(c, "id")), jsonscan.StrOr(jsonscan.Field(c, "name"))
 		done, seen := g.calls[id]
 		if !seen {
 			g.calls[id] = false
 			g.st.toolCall(id, name, false)
-			args := field(c, "args")
+			args := jsonscan.Field(c, "args")
 			g.st.callInput(id, name, args)
 			g.st.planCall(name, args)
 		}
 		if done {
 			continue
 		}
-		if t := field(c, "timestamp"); t != nil {
+		if t := jsonscan.Field(c, "timestamp"); t != nil {
 			g.st.when = t
 		}
-		switch strOr(field(c, "status")) {
+		switch jsonscan.StrOr(jsonscan.Field(c, "status")) {
 		case "success":
 			g.calls[id] = true
 			g.st.toolResult(id, name, outcome{}, n)
@@ -307,18 +309,18 @@ func (g *geminiReader) toolCalls(n int, raw []byte) {
 // geminiText joins the text of a PartListUnion: a string, a part {text},
 // or a list of either.
 func geminiText(raw []byte) string {
-	if isString(raw) {
-		return strOr(raw)
+	if jsonscan.IsString(raw) {
+		return jsonscan.StrOr(raw)
 	}
 	if len(raw) > 0 && raw[0] == '{' {
-		return strOr(field(raw, "text"))
+		return jsonscan.StrOr(jsonscan.Field(raw, "text"))
 	}
 	var parts []string
-	for p := range eachElement(raw) {
-		if isString(p) {
-			parts = append(parts, strOr(p))
-		} else if t := field(p, "text"); isString(t) {
-			parts = append(parts, strOr(t))
+	for p := range jsonscan.EachElement(raw) {
+		if jsonscan.IsString(p) {
+			parts = append(parts, jsonscan.StrOr(p))
+		} else if t := jsonscan.Field(p, "text"); jsonscan.IsString(t) {
+			parts = append(parts, jsonscan.StrOr(t))
 		}
 	}
 	return joinLines(parts)
@@ -327,14 +329,14 @@ func geminiText(raw []byte) string {
 // geminiResultText is a failed call's message: its resultDisplay when a
 // string, else the error (or output) of its functionResponse.
 func geminiResultText(call []byte) string {
-	if d := field(call, "resultDisplay"); isString(d) {
-		return strOr(d)
+	if d := jsonscan.Field(call, "resultDisplay"); jsonscan.IsString(d) {
+		return jsonscan.StrOr(d)
 	}
-	for p := range eachElement(field(call, "result")) {
-		resp := path(p, "functionResponse", "response")
+	for p := range jsonscan.EachElement(jsonscan.Field(call, "result")) {
+		resp := jsonscan.Path(p, "functionResponse", "response")
 		for _, k := range []string{"error", "output"} {
-			if v := field(resp, k); isString(v) {
-				return strOr(v)
+			if v := jsonscan.Field(resp, k); jsonscan.IsString(v) {
+				return jsonscan.StrOr(v)
 			}
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/ctxgit/ctxgit/spec"
+
+	"github.com/ctxgit/ctxgit/internal/jsonscan"
 )
 
 // maxPlanSteps bounds a host plan, as plan.steps is bounded (SPEC §8.5).
@@ -37,23 +39,23 @@ func hostStatus(s string) string {
 // planCall reads a call of one of the host's plan tools; input is the
 // call's arguments (an object, or a string holding one).
 func (st *state) planCall(tool string, input []byte) {
-	if isString(input) {
-		input = []byte(strOr(input))
+	if jsonscan.IsString(input) {
+		input = []byte(jsonscan.StrOr(input))
 	}
 	if keys, ok := planTools[tool]; ok {
 		p := &spec.HostPlan{Tool: tool, Steps: []spec.HostPlanStep{}}
-		e := arrayElements(field(input, keys.list))
-		for el := range e.all() {
+		e := jsonscan.ArrayElements(jsonscan.Field(input, keys.list))
+		for el := range e.All() {
 			if len(p.Steps) == maxPlanSteps {
 				break
 			}
-			text := strings.TrimSpace(strOr(field(el, keys.text)))
+			text := strings.TrimSpace(jsonscan.StrOr(jsonscan.Field(el, keys.text)))
 			if text == "" {
 				continue
 			}
-			p.Steps = append(p.Steps, spec.HostPlanStep{Text: spec.Text(oneLine(text, gistChars)), Status: hostStatus(strOr(field(el, "status")))})
+			p.Steps = append(p.Steps, spec.HostPlanStep{Text: spec.Text(oneLine(text, gistChars)), Status: hostStatus(jsonscan.StrOr(jsonscan.Field(el, "status")))})
 		}
-		if e.err {
+		if e.Failed() {
 			return
 		}
 		st.plan = p
@@ -63,7 +65,7 @@ func (st *state) planCall(tool string, input []byte) {
 	case "TaskCreate":
 		// Claude Code's task tools build the list a call at a time; tasks
 		// are numbered from 1 in the order they are created.
-		subject := strings.TrimSpace(strOr(field(input, "subject")))
+		subject := strings.TrimSpace(jsonscan.StrOr(jsonscan.Field(input, "subject")))
 		if subject == "" {
 			return
 		}
@@ -79,9 +81,9 @@ func (st *state) planCall(tool string, input []byte) {
 		if st.plan == nil || st.plan.Tool != "TaskCreate" {
 			return
 		}
-		id := strOr(field(input, "taskId"))
+		id := jsonscan.StrOr(jsonscan.Field(input, "taskId"))
 		if id == "" {
-			if n, ok := num(field(input, "taskId")); ok {
+			if n, ok := jsonscan.Num(jsonscan.Field(input, "taskId")); ok {
 				id = strconv.FormatInt(n, 10)
 			}
 		}
@@ -89,10 +91,10 @@ func (st *state) planCall(tool string, input []byte) {
 			if tid != id {
 				continue
 			}
-			if s := field(input, "status"); isString(s) {
-				st.plan.Steps[i].Status = hostStatus(strOr(s))
+			if s := jsonscan.Field(input, "status"); jsonscan.IsString(s) {
+				st.plan.Steps[i].Status = hostStatus(jsonscan.StrOr(s))
 			}
-			if s := strings.TrimSpace(strOr(field(input, "subject"))); s != "" {
+			if s := strings.TrimSpace(jsonscan.StrOr(jsonscan.Field(input, "subject"))); s != "" {
 				st.plan.Steps[i].Text = spec.Text(oneLine(s, gistChars))
 			}
 		}

@@ -1,5 +1,7 @@
 package transcript
 
+import "github.com/ctxgit/ctxgit/internal/jsonscan"
+
 // openclawReader reads an OpenClaw session (docs/HOSTS.md, "Transcripts",
 // HOSTS.md "OpenClaw"): a header {type: "session", version, id, cwd}, then
 // entries {type, id, parentId, …}; type message holds message.role user,
@@ -12,8 +14,8 @@ func (c *openclawReader) finish() {}
 
 func (c *openclawReader) line(n int, line []byte) bool {
 	var typ, id, message, cwd, ts []byte
-	m := objectMembers(line)
-	for key, val := range m.all() {
+	m := jsonscan.ObjectMembers(line)
+	for key, val := range m.All() {
 		switch string(key) {
 		case "timestamp":
 			ts = val
@@ -27,19 +29,19 @@ func (c *openclawReader) line(n int, line []byte) bool {
 			cwd = val
 		}
 	}
-	if !m.whole() {
+	if !m.Whole() {
 		return false
 	}
 	c.st.when = ts
-	switch strOr(typ) {
+	switch jsonscan.StrOr(typ) {
 	case "session":
-		if s := strOr(cwd); s != "" {
+		if s := jsonscan.StrOr(cwd); s != "" {
 			c.st.cwd = s
 		}
 	case "compaction":
 		c.st.compaction()
 	case "message":
-		c.message(n, strOr(id), message)
+		c.message(n, jsonscan.StrOr(id), message)
 	}
 	return true
 }
@@ -50,7 +52,7 @@ var openclawCallTypes = map[string]bool{"toolCall": true, "toolUse": true, "func
 
 func (c *openclawReader) message(n int, entryID string, msg []byte) {
 	var role, content, usage, stop, callID, toolName, isErr []byte
-	for key, val := range eachMember(msg) {
+	for key, val := range jsonscan.EachMember(msg) {
 		switch string(key) {
 		case "role":
 			role = val
@@ -68,7 +70,7 @@ func (c *openclawReader) message(n int, entryID string, msg []byte) {
 			isErr = val
 		}
 	}
-	switch strOr(role) {
+	switch jsonscan.StrOr(role) {
 	case "user":
 		c.st.prompt(codexText(content))
 	case "assistant":
@@ -78,31 +80,31 @@ func (c *openclawReader) message(n int, entryID string, msg []byte) {
 			c.st.usage(u)
 		}
 		var text []string
-		for b := range eachElement(content) {
-			t := strOr(field(b, "type"))
+		for b := range jsonscan.EachElement(content) {
+			t := jsonscan.StrOr(jsonscan.Field(b, "type"))
 			switch {
 			case t == "text":
-				text = append(text, strOr(field(b, "text")))
+				text = append(text, jsonscan.StrOr(jsonscan.Field(b, "text")))
 			case openclawCallTypes[t]:
-				name := strOr(field(b, "name"))
-				callID := strOr(field(b, "id"))
+				name := jsonscan.StrOr(jsonscan.Field(b, "name"))
+				callID := jsonscan.StrOr(jsonscan.Field(b, "id"))
 				c.st.toolCall(callID, name, false)
-				args := field(b, "arguments")
+				args := jsonscan.Field(b, "arguments")
 				if args == nil {
-					args = field(b, "input")
+					args = jsonscan.Field(b, "input")
 				}
 				c.st.callInput(callID, name, args)
 			}
 		}
-		if isString(content) {
-			text = append(text, strOr(content))
+		if jsonscan.IsString(content) {
+			text = append(text, jsonscan.StrOr(content))
 		}
 		c.st.thread.assistant(entryID, joinLines(text))
-		if keyIs(stop, "aborted") {
+		if jsonscan.KeyIs(stop, "aborted") {
 			c.st.mark = true
 		}
 	case "toolResult":
-		c.st.toolResult(strOr(callID), strOr(toolName), outcome{failed: isTrue(isErr), text: func() string { return resultText(content) }}, n)
+		c.st.toolResult(jsonscan.StrOr(callID), jsonscan.StrOr(toolName), outcome{failed: jsonscan.IsTrue(isErr), text: func() string { return resultText(content) }}, n)
 	}
 }
 

@@ -16,6 +16,8 @@ import (
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/internal/proc"
 	"github.com/ctxgit/ctxgit/spec"
+
+	"github.com/ctxgit/ctxgit/internal/jsonscan"
 )
 
 // RepairOptions tune Repair.
@@ -297,7 +299,7 @@ func repairBytes(data []byte, now time.Time, rep *RepairReport) ([]byte, error) 
 		if len(line) == 0 {
 			continue
 		}
-		if !validLine(line) {
+		if !jsonscan.ValidLine(line) {
 			rep.DroppedUnparseable = append(rep.DroppedUnparseable, n)
 			continue
 		}
@@ -356,7 +358,7 @@ func callRef(id string, line int) string {
 
 func (r *repairer) parse(e *entry) {
 	var typ, msg, side, id, parent []byte
-	for key, val := range eachMember(e.raw) {
+	for key, val := range jsonscan.EachMember(e.raw) {
 		switch string(key) {
 		case "type":
 			typ = val
@@ -370,24 +372,24 @@ func (r *repairer) parse(e *entry) {
 			parent = val
 		}
 	}
-	e.id = strOr(id)
+	e.id = jsonscan.StrOr(id)
 	if e.id != "" {
 		r.ids[e.id] = true
 	}
 	if parent != nil {
 		e.hasParent = true
-		e.parent = strOr(parent)
-		e.parentNull = !isString(parent)
+		e.parent = jsonscan.StrOr(parent)
+		e.parentNull = !jsonscan.IsString(parent)
 	}
 	e.msg = msg
 	if r.f == ClaudeCode {
-		if isTrue(side) {
+		if jsonscan.IsTrue(side) {
 			return // a subagent's line: its pairing is its own business
 		}
-		switch strOr(typ) {
+		switch jsonscan.StrOr(typ) {
 		case "assistant":
 			e.kind = kAssistant
-			e.group = strOr(field(msg, "id"))
+			e.group = jsonscan.StrOr(jsonscan.Field(msg, "id"))
 			r.blocks(e)
 		case "user":
 			e.kind = kMessage
@@ -398,18 +400,18 @@ func (r *repairer) parse(e *entry) {
 		}
 		return
 	}
-	if strOr(typ) != "message" {
+	if jsonscan.StrOr(typ) != "message" {
 		return
 	}
-	switch strOr(field(msg, "role")) {
+	switch jsonscan.StrOr(jsonscan.Field(msg, "role")) {
 	case "assistant":
 		e.kind = kAssistant
-		stop := strOr(field(msg, "stopReason"))
+		stop := jsonscan.StrOr(jsonscan.Field(msg, "stopReason"))
 		e.noSynth = stop == "error" || stop == "aborted"
 		r.blocks(e)
 	case "toolResult":
 		e.kind = kResult
-		e.results = []result{{id: strOr(field(msg, "toolCallId")), block: -1}}
+		e.results = []result{{id: jsonscan.StrOr(jsonscan.Field(msg, "toolCallId")), block: -1}}
 	default:
 		e.kind = kMessage
 	}
@@ -418,16 +420,16 @@ func (r *repairer) parse(e *entry) {
 // blocks splits the message content into blocks and finds the calls
 // (assistant) or results (Claude Code user) among them.
 func (r *repairer) blocks(e *entry) {
-	content := field(e.msg, "content")
-	for b := range eachElement(content) {
+	content := jsonscan.Field(e.msg, "content")
+	for b := range jsonscan.EachElement(content) {
 		i := len(e.blocks)
 		e.blocks = append(e.blocks, b)
-		t := strOr(field(b, "type"))
+		t := jsonscan.StrOr(jsonscan.Field(b, "type"))
 		switch {
 		case e.kind == kAssistant && (t == "tool_use" || r.f == OpenClaw && openclawCallTypes[t]):
-			e.calls = append(e.calls, call{id: strOr(field(b, "id")), name: strOr(field(b, "name")), block: i})
+			e.calls = append(e.calls, call{id: jsonscan.StrOr(jsonscan.Field(b, "id")), name: jsonscan.StrOr(jsonscan.Field(b, "name")), block: i})
 		case e.kind != kAssistant && t == "tool_result":
-			e.results = append(e.results, result{id: strOr(field(b, "tool_use_id")), block: i})
+			e.results = append(e.results, result{id: jsonscan.StrOr(jsonscan.Field(b, "tool_use_id")), block: i})
 		}
 	}
 }
@@ -660,7 +662,7 @@ func (r *repairer) synthetic(a *entry, c call) *entry {
 		// Carry the session's identity over from the call, so the line
 		// looks like the host's own.
 		for _, k := range []string{"userType", "cwd", "sessionId", "version", "gitBranch", "slug"} {
-			if v := field(a.raw, k); v != nil {
+			if v := jsonscan.Field(a.raw, k); v != nil {
 				b.WriteString(`,` + jsonString(k) + `:`)
 				b.Write(v)
 			}
@@ -801,15 +803,15 @@ func (r *repairer) setParent(e *entry, p string, null bool) {
 // in place when present (the rest of the bytes untouched), appended
 // otherwise.
 func setMember(obj []byte, key string, val []byte) []byte {
-	m := objectMembers(obj)
+	m := jsonscan.ObjectMembers(obj)
 	start, end := -1, -1
-	for k, v := range m.all() {
+	for k, v := range m.All() {
 		if string(k) == key {
-			end = m.end()
+			end = m.End()
 			start = end - len(v)
 		}
 	}
-	if !m.valid() {
+	if !m.Valid() {
 		return obj
 	}
 	var b bytes.Buffer
@@ -819,7 +821,7 @@ func setMember(obj []byte, key string, val []byte) []byte {
 		b.Write(obj[end:])
 		return b.Bytes()
 	}
-	closeAt := bytes.LastIndexByte(obj[:m.end()], '}')
+	closeAt := bytes.LastIndexByte(obj[:m.End()], '}')
 	b.Write(obj[:closeAt])
 	if bytes.IndexByte(bytes.TrimSpace(obj[:closeAt]), ':') >= 0 {
 		b.WriteByte(',')

@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/ctxgit/ctxgit/spec"
+
+	"github.com/ctxgit/ctxgit/internal/jsonscan"
 )
 
 // DefaultTailBytes is how far back TailUsage looks when maxBack <= 0.
@@ -141,7 +143,7 @@ func (p tailProbe) check(line []byte) (u Usage, ok, stop bool) {
 	if len(line) == 0 || !bytes.Contains(line, p.marks[0]) && !bytes.Contains(line, p.marks[1]) && !bytes.Contains(line, []byte(`\u`)) {
 		return Usage{}, false, false
 	}
-	if !validLine(line) {
+	if !jsonscan.ValidLine(line) {
 		return Usage{}, false, false
 	}
 	u, usable, boundary := p.probe(line)
@@ -167,30 +169,30 @@ var tailProbes = map[Format]tailProbe{
 func claudeProbe(line []byte) (Usage, bool, bool) {
 	l, _ := readClaudeLine(line)
 	switch {
-	case keyIs(l.typ, "system") && keyIs(l.subtype, "compact_boundary"):
+	case jsonscan.KeyIs(l.typ, "system") && jsonscan.KeyIs(l.subtype, "compact_boundary"):
 		return Usage{}, false, true
-	case keyIs(l.typ, "assistant") && !l.side:
-		usage := field(l.message, "usage")
+	case jsonscan.KeyIs(l.typ, "assistant") && !l.side:
+		usage := jsonscan.Field(l.message, "usage")
 		if usage == nil {
 			return Usage{}, false, false
 		}
 		u := claudeUsageKeys.read(usage)
-		u.MessageID = strOr(field(l.message, "id"))
+		u.MessageID = jsonscan.StrOr(jsonscan.Field(l.message, "id"))
 		return u, u.Used() > 0, false
 	}
 	return Usage{}, false, false
 }
 
 func codexProbe(line []byte) (Usage, bool, bool) {
-	switch strOr(field(line, "type")) {
+	switch jsonscan.StrOr(jsonscan.Field(line, "type")) {
 	case "compacted":
 		return Usage{}, false, true
 	case "token_usage_record":
-		u := codexUsageKeys.read(field(field(line, "payload"), "usage"))
+		u := codexUsageKeys.read(jsonscan.Field(jsonscan.Field(line, "payload"), "usage"))
 		return u, u.Used() > 0, false
 	case "event_msg":
-		p := field(line, "payload")
-		if strOr(field(p, "type")) != "token_count" {
+		p := jsonscan.Field(line, "payload")
+		if jsonscan.StrOr(jsonscan.Field(p, "type")) != "token_count" {
 			return Usage{}, false, false
 		}
 		u, ok := codexUsage(p)
@@ -201,32 +203,32 @@ func codexProbe(line []byte) (Usage, bool, bool) {
 
 // codexWindow is the window of a token_count line, 0 for any other.
 func codexWindow(line []byte) int64 {
-	if !bytes.Contains(line, []byte(`model_context_window`)) || !validLine(line) || strOr(field(line, "type")) != "event_msg" {
+	if !bytes.Contains(line, []byte(`model_context_window`)) || !jsonscan.ValidLine(line) || jsonscan.StrOr(jsonscan.Field(line, "type")) != "event_msg" {
 		return 0
 	}
-	p := field(line, "payload")
-	if strOr(field(p, "type")) != "token_count" {
+	p := jsonscan.Field(line, "payload")
+	if jsonscan.StrOr(jsonscan.Field(p, "type")) != "token_count" {
 		return 0
 	}
-	w, _ := num(field(field(p, "info"), "model_context_window"))
+	w, _ := jsonscan.Num(jsonscan.Field(jsonscan.Field(p, "info"), "model_context_window"))
 	return w
 }
 
 func openclawProbe(line []byte) (Usage, bool, bool) {
-	switch strOr(field(line, "type")) {
+	switch jsonscan.StrOr(jsonscan.Field(line, "type")) {
 	case "compaction":
 		return Usage{}, false, true
 	case "message":
-		msg := field(line, "message")
-		if strOr(field(msg, "role")) != "assistant" {
+		msg := jsonscan.Field(line, "message")
+		if jsonscan.StrOr(jsonscan.Field(msg, "role")) != "assistant" {
 			return Usage{}, false, false
 		}
-		usage := field(msg, "usage")
+		usage := jsonscan.Field(msg, "usage")
 		if usage == nil {
 			return Usage{}, false, false
 		}
 		u := openclawUsageKeys.read(usage)
-		u.MessageID = strOr(field(line, "id"))
+		u.MessageID = jsonscan.StrOr(jsonscan.Field(line, "id"))
 		return u, u.Used() > 0, false
 	}
 	return Usage{}, false, false
@@ -236,14 +238,14 @@ func openclawProbe(line []byte) (Usage, bool, bool) {
 // usage before it is stale, as Read has it); a gemini message with tokens
 // is the usage.
 func geminiProbe(line []byte) (Usage, bool, bool) {
-	if set := field(line, "$set"); set != nil {
-		return Usage{}, false, field(set, "messages") != nil
+	if set := jsonscan.Field(line, "$set"); set != nil {
+		return Usage{}, false, jsonscan.Field(set, "messages") != nil
 	}
-	if strOr(field(line, "type")) != "gemini" || !isString(field(line, "id")) {
+	if jsonscan.StrOr(jsonscan.Field(line, "type")) != "gemini" || !jsonscan.IsString(jsonscan.Field(line, "id")) {
 		return Usage{}, false, false
 	}
-	u, ok := geminiUsage(field(line, "tokens"))
-	u.MessageID = strOr(field(line, "id"))
-	u.ContextWindow = GeminiWindow(strOr(field(line, "model")))
+	u, ok := geminiUsage(jsonscan.Field(line, "tokens"))
+	u.MessageID = jsonscan.StrOr(jsonscan.Field(line, "id"))
+	u.ContextWindow = GeminiWindow(jsonscan.StrOr(jsonscan.Field(line, "model")))
 	return u, ok && u.Used() > 0, false
 }

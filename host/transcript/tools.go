@@ -2,6 +2,8 @@ package transcript
 
 import (
 	"strings"
+
+	"github.com/ctxgit/ctxgit/internal/jsonscan"
 )
 
 // How tool calls name files. These are the hosts' tool protocols (Claude
@@ -25,8 +27,8 @@ var (
 // failed or refused write changed nothing.
 func (st *state) callInput(id, name string, input []byte) {
 	lower := strings.ToLower(name)
-	if isString(input) {
-		s := strOr(input)
+	if jsonscan.IsString(input) {
+		s := jsonscan.StrOr(input)
 		if lower == "apply_patch" && !strings.HasPrefix(strings.TrimSpace(s), "{") {
 			st.target(id, "apply_patch")
 			st.patchFiles(id, s)
@@ -37,14 +39,14 @@ func (st *state) callInput(id, name string, input []byte) {
 	if lower == "apply_patch" {
 		st.target(id, "apply_patch")
 		for _, k := range []string{"input", "patch"} {
-			if p := field(input, k); isString(p) {
-				st.patchFiles(id, strOr(p))
+			if p := jsonscan.Field(input, k); jsonscan.IsString(p) {
+				st.patchFiles(id, jsonscan.StrOr(p))
 			}
 		}
 		return
 	}
 	for _, k := range commandKeys {
-		if script, ok := shellScript(field(input, k)); ok {
+		if script, ok := shellScript(jsonscan.Field(input, k)); ok {
 			st.target(id, script)
 			if c, ok := st.open[id]; ok {
 				c.search = isSearch(script)
@@ -63,9 +65,9 @@ func (st *state) callInput(id, name string, input []byte) {
 		return
 	}
 	for _, k := range pathKeys {
-		if p := field(input, k); isString(p) {
-			st.target(id, strOr(p))
-			st.file(id, write, strOr(p))
+		if p := jsonscan.Field(input, k); jsonscan.IsString(p) {
+			st.target(id, jsonscan.StrOr(p))
+			st.file(id, write, jsonscan.StrOr(p))
 			return
 		}
 	}
@@ -75,18 +77,18 @@ func (st *state) callInput(id, name string, input []byte) {
 // whose script is its third element when it runs a shell with -c or -lc
 // (["bash", "-lc", "…"]), else its elements joined by spaces.
 func shellScript(raw []byte) (string, bool) {
-	if isString(raw) {
-		return strOr(raw), true
+	if jsonscan.IsString(raw) {
+		return jsonscan.StrOr(raw), true
 	}
 	if len(raw) == 0 || raw[0] != '[' {
 		return "", false
 	}
 	var argv []string
-	for el := range eachElement(raw) {
+	for el := range jsonscan.EachElement(raw) {
 		if len(argv) == 64 {
 			break
 		}
-		argv = append(argv, strOr(el))
+		argv = append(argv, jsonscan.StrOr(el))
 	}
 	if len(argv) == 0 {
 		return "", false

@@ -26,6 +26,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctxgit/ctxgit/spec"
+
+	"github.com/ctxgit/ctxgit/internal/jsonscan"
 )
 
 // Format names a host's transcript format.
@@ -116,19 +118,19 @@ var (
 // or not a number is 0.
 func (k *usageKeys) read(raw []byte) Usage {
 	var u Usage
-	for key, val := range eachMember(raw) {
+	for key, val := range jsonscan.EachMember(raw) {
 		switch string(key) {
 		case "":
 			// The name of a counter the host does not write: an empty key
 			// is none of the others.
 		case k.input:
-			u.InputTokens, _ = num(val)
+			u.InputTokens, _ = jsonscan.Num(val)
 		case k.cacheRead:
-			u.CacheReadTokens, _ = num(val)
+			u.CacheReadTokens, _ = jsonscan.Num(val)
 		case k.cacheWrite:
-			u.CacheCreationTokens, _ = num(val)
+			u.CacheCreationTokens, _ = jsonscan.Num(val)
 		case k.output:
-			u.OutputTokens, _ = num(val)
+			u.OutputTokens, _ = jsonscan.Num(val)
 		}
 	}
 	if k.readInInput {
@@ -274,12 +276,12 @@ func detectFileDocument(path string) (Format, error) {
 // "Transcripts", "Format detection"); a key several hosts share (sessionId,
 // type "user") never decides alone.
 func detectLine(line []byte) Format {
-	if !validLine(line) {
+	if !jsonscan.ValidLine(line) {
 		return ""
 	}
 	var typ, payload, message, role, id, content []byte
 	var claudeKeys, parentID, geminiKeys, sessionID bool
-	for key, val := range eachMember(line) {
+	for key, val := range jsonscan.EachMember(line) {
 		switch string(key) {
 		case "type":
 			typ = val
@@ -303,7 +305,7 @@ func detectLine(line []byte) Format {
 			geminiKeys = true
 		}
 	}
-	t := strOr(typ)
+	t := jsonscan.StrOr(typ)
 	switch {
 	case payload != nil && codexLineTypes[t]:
 		return Codex
@@ -313,7 +315,7 @@ func detectLine(line []byte) Format {
 		return OpenClaw
 	case claudeKeys || claudeLineTypes[t] && (message != nil || sessionID && t != "user" && t != "assistant"):
 		return ClaudeCode
-	case isString(id) && content != nil && message == nil && geminiMessageTypes[t]:
+	case jsonscan.IsString(id) && content != nil && message == nil && geminiMessageTypes[t]:
 		return Gemini
 	case role != nil && codexItemTypes[t]:
 		// An old Codex rollout: response items without the envelope.
@@ -334,10 +336,10 @@ var (
 // than JSON Lines: Gemini CLI's older chat layout {sessionId,
 // projectHash, messages}.
 func detectDocument(data []byte) Format {
-	if !validLine(data) {
+	if !jsonscan.ValidLine(data) {
 		return ""
 	}
-	if field(data, "projectHash") != nil && field(data, "messages") != nil {
+	if jsonscan.Field(data, "projectHash") != nil && jsonscan.Field(data, "messages") != nil {
 		return Gemini
 	}
 	return ""
@@ -356,7 +358,7 @@ func legacyDocument(br *bufio.Reader) bool {
 		return false
 	}
 	first, _, _ := bytes.Cut(head, []byte{'\n'})
-	return !validLine(first)
+	return !jsonscan.ValidLine(first)
 }
 
 // Read streams a transcript: constant memory in the file's size (except

@@ -6,14 +6,15 @@ import (
 	"errors"
 	"io"
 	"os"
+
+	"github.com/ctxgit/ctxgit/internal/jsonscan"
 )
 
 // The gauge's reading from a transcript's tail, for the hosts whose
 // tool-call hook reads one (Claude Code, Codex, Gemini CLI): the same
 // backward search as transcript.TailUsage (host/transcript/tail.go), on
-// the same scanner (jsonscan.go is a copy of host/transcript's, kept
-// byte-identical by TestJSONScanCopy in host/hooks), so that the two
-// binaries take the same reading. TestTailUsageAgrees (host/hooks)
+// the same scanner (internal/jsonscan, which host/transcript reads with
+// too), so that the two binaries take the same reading. TestTailUsageAgrees (host/hooks)
 // compares them on every transcript in host/transcript/testdata, cut at
 // every line.
 
@@ -105,7 +106,7 @@ func legacyDocument(br *bufio.Reader) bool {
 		return false
 	}
 	first, _, _ := bytes.Cut(head, []byte{'\n'})
-	return !validLine(first)
+	return !jsonscan.ValidLine(first)
 }
 
 type tailSearch struct {
@@ -145,7 +146,7 @@ func (p tailProbe) check(line []byte) (u Usage, ok, stop bool) {
 	if len(line) == 0 || !bytes.Contains(line, p.marks[0]) && !bytes.Contains(line, p.marks[1]) && !bytes.Contains(line, []byte(`\u`)) {
 		return Usage{}, false, false
 	}
-	if !validLine(line) {
+	if !jsonscan.ValidLine(line) {
 		return Usage{}, false, false
 	}
 	u, usable, boundary := p.probe(line)
@@ -186,15 +187,15 @@ var (
 
 func (k *usageKeys) read(raw []byte) Usage {
 	var u Usage
-	for key, val := range eachMember(raw) {
+	for key, val := range jsonscan.EachMember(raw) {
 		switch string(key) {
 		case "":
 		case k.input:
-			u.InputTokens, _ = num(val)
+			u.InputTokens, _ = jsonscan.Num(val)
 		case k.cacheRead:
-			u.CacheReadTokens, _ = num(val)
+			u.CacheReadTokens, _ = jsonscan.Num(val)
 		case k.cacheWrite:
-			u.CacheCreationTokens, _ = num(val)
+			u.CacheCreationTokens, _ = jsonscan.Num(val)
 		}
 	}
 	if k.readInInput {
@@ -209,7 +210,7 @@ func (k *usageKeys) read(raw []byte) Usage {
 func claudeProbe(line []byte) (Usage, bool, bool) {
 	var typ, subtype, message []byte
 	side := false
-	for key, val := range eachMember(line) {
+	for key, val := range jsonscan.EachMember(line) {
 		switch string(key) {
 		case "type":
 			typ = val
@@ -218,14 +219,14 @@ func claudeProbe(line []byte) (Usage, bool, bool) {
 		case "message":
 			message = val
 		case "isSidechain":
-			side = isTrue(val)
+			side = jsonscan.IsTrue(val)
 		}
 	}
 	switch {
-	case keyIs(typ, "system") && keyIs(subtype, "compact_boundary"):
+	case jsonscan.KeyIs(typ, "system") && jsonscan.KeyIs(subtype, "compact_boundary"):
 		return Usage{}, false, true
-	case keyIs(typ, "assistant") && !side:
-		usage := field(message, "usage")
+	case jsonscan.KeyIs(typ, "assistant") && !side:
+		usage := jsonscan.Field(message, "usage")
 		if usage == nil {
 			return Usage{}, false, false
 		}
@@ -236,54 +237,54 @@ func claudeProbe(line []byte) (Usage, bool, bool) {
 }
 
 func codexProbe(line []byte) (Usage, bool, bool) {
-	switch strOr(field(line, "type")) {
+	switch jsonscan.StrOr(jsonscan.Field(line, "type")) {
 	case "compacted":
 		return Usage{}, false, true
 	case "token_usage_record":
-		u := codexUsageKeys.read(field(field(line, "payload"), "usage"))
+		u := codexUsageKeys.read(jsonscan.Field(jsonscan.Field(line, "payload"), "usage"))
 		return u, u.Used() > 0, false
 	case "event_msg":
-		p := field(line, "payload")
-		if strOr(field(p, "type")) != "token_count" {
+		p := jsonscan.Field(line, "payload")
+		if jsonscan.StrOr(jsonscan.Field(p, "type")) != "token_count" {
 			return Usage{}, false, false
 		}
-		info := field(p, "info")
-		last := field(info, "last_token_usage")
+		info := jsonscan.Field(p, "info")
+		last := jsonscan.Field(info, "last_token_usage")
 		if last == nil {
 			return Usage{}, false, false
 		}
 		u := codexUsageKeys.read(last)
-		u.ContextWindow, _ = num(field(info, "model_context_window"))
+		u.ContextWindow, _ = jsonscan.Num(jsonscan.Field(info, "model_context_window"))
 		return u, u.Used() > 0, false
 	}
 	return Usage{}, false, false
 }
 
 func codexWindow(line []byte) int64 {
-	if !bytes.Contains(line, []byte(`model_context_window`)) || !validLine(line) || strOr(field(line, "type")) != "event_msg" {
+	if !bytes.Contains(line, []byte(`model_context_window`)) || !jsonscan.ValidLine(line) || jsonscan.StrOr(jsonscan.Field(line, "type")) != "event_msg" {
 		return 0
 	}
-	p := field(line, "payload")
-	if strOr(field(p, "type")) != "token_count" {
+	p := jsonscan.Field(line, "payload")
+	if jsonscan.StrOr(jsonscan.Field(p, "type")) != "token_count" {
 		return 0
 	}
-	w, _ := num(field(field(p, "info"), "model_context_window"))
+	w, _ := jsonscan.Num(jsonscan.Field(jsonscan.Field(p, "info"), "model_context_window"))
 	return w
 }
 
 func geminiProbe(line []byte) (Usage, bool, bool) {
-	if set := field(line, "$set"); set != nil {
-		return Usage{}, false, field(set, "messages") != nil
+	if set := jsonscan.Field(line, "$set"); set != nil {
+		return Usage{}, false, jsonscan.Field(set, "messages") != nil
 	}
-	if strOr(field(line, "type")) != "gemini" || !isString(field(line, "id")) {
+	if jsonscan.StrOr(jsonscan.Field(line, "type")) != "gemini" || !jsonscan.IsString(jsonscan.Field(line, "id")) {
 		return Usage{}, false, false
 	}
-	raw := field(line, "tokens")
+	raw := jsonscan.Field(line, "tokens")
 	if raw == nil || raw[0] != '{' {
 		return Usage{}, false, false
 	}
 	u := geminiUsageKeys.read(raw)
-	u.ContextWindow = GeminiWindow(strOr(field(line, "model")))
+	u.ContextWindow = GeminiWindow(jsonscan.StrOr(jsonscan.Field(line, "model")))
 	return u, u.Used() > 0, false
 }
 

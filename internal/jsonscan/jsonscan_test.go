@@ -1,4 +1,4 @@
-package transcript
+package jsonscan
 
 import (
 	"slices"
@@ -12,27 +12,27 @@ func TestMemberLoop(t *testing.T) {
 	for _, c := range []struct {
 		in           string
 		keys, vals   []string
-		valid, whole bool
+		Valid, Whole bool
 	}{
-		{in: `{}`, valid: true, whole: true},
-		{in: ` {"a" : 1, "b":"x"} `, keys: []string{"a", "b"}, vals: []string{`1`, `"x"`}, valid: true, whole: true},
-		{in: `{"k\u0041":[1,{"c":2}]}`, keys: []string{"kA"}, vals: []string{`[1,{"c":2}]`}, valid: true, whole: true},
-		{in: `{"a":1} x`, keys: []string{"a"}, vals: []string{`1`}, valid: true, whole: false},
+		{in: `{}`, Valid: true, Whole: true},
+		{in: ` {"a" : 1, "b":"x"} `, keys: []string{"a", "b"}, vals: []string{`1`, `"x"`}, Valid: true, Whole: true},
+		{in: `{"k\u0041":[1,{"c":2}]}`, keys: []string{"kA"}, vals: []string{`[1,{"c":2}]`}, Valid: true, Whole: true},
+		{in: `{"a":1} x`, keys: []string{"a"}, vals: []string{`1`}, Valid: true, Whole: false},
 		{in: `{"a":1,"b":tru}`, keys: []string{"a"}, vals: []string{`1`}},
 		{in: `{"a":1`, keys: []string{"a"}, vals: []string{`1`}},
 		{in: `[1]`},
 		{in: ``},
 	} {
 		var keys, vals []string
-		m := objectMembers([]byte(c.in))
-		for k, v := range m.all() {
+		m := ObjectMembers([]byte(c.in))
+		for k, v := range m.All() {
 			keys, vals = append(keys, string(k)), append(vals, string(v))
 		}
-		if !slices.Equal(keys, c.keys) || !slices.Equal(vals, c.vals) || m.valid() != c.valid || m.whole() != c.whole {
-			t.Errorf("%s: keys %q vals %q valid %v whole %v; want %q %q %v %v", c.in, keys, vals, m.valid(), m.whole(), c.keys, c.vals, c.valid, c.whole)
+		if !slices.Equal(keys, c.keys) || !slices.Equal(vals, c.vals) || m.Valid() != c.Valid || m.Whole() != c.Whole {
+			t.Errorf("%s: keys %q vals %q valid %v whole %v; want %q %q %v %v", c.in, keys, vals, m.Valid(), m.Whole(), c.keys, c.vals, c.Valid, c.Whole)
 		}
 		var each []string
-		for k := range eachMember([]byte(c.in)) {
+		for k := range EachMember([]byte(c.in)) {
 			each = append(each, string(k))
 		}
 		if !slices.Equal(each, c.keys) {
@@ -43,7 +43,7 @@ func TestMemberLoop(t *testing.T) {
 
 func TestMemberLoopStopsEarly(t *testing.T) {
 	n := 0
-	for range eachMember([]byte(`{"a":1,"b":2,"c":3}`)) {
+	for range EachMember([]byte(`{"a":1,"b":2,"c":3}`)) {
 		n++
 		if n == 2 {
 			break
@@ -53,7 +53,7 @@ func TestMemberLoopStopsEarly(t *testing.T) {
 		t.Fatalf("loop ran %d times after break at 2", n)
 	}
 	n = 0
-	for range eachElement([]byte(`[1,2,3]`)) {
+	for range EachElement([]byte(`[1,2,3]`)) {
 		n++
 		break
 	}
@@ -76,15 +76,15 @@ func TestElementLoop(t *testing.T) {
 		{in: ``},
 	} {
 		var vals []string
-		e := arrayElements([]byte(c.in))
-		for v := range e.all() {
+		e := ArrayElements([]byte(c.in))
+		for v := range e.All() {
 			vals = append(vals, string(v))
 		}
-		if !slices.Equal(vals, c.vals) || e.isArray() != c.array {
-			t.Errorf("%s: vals %q array %v; want %q %v", c.in, vals, e.isArray(), c.vals, c.array)
+		if !slices.Equal(vals, c.vals) || e.IsArray() != c.array {
+			t.Errorf("%s: vals %q array %v; want %q %v", c.in, vals, e.IsArray(), c.vals, c.array)
 		}
 		var each []string
-		for v := range eachElement([]byte(c.in)) {
+		for v := range EachElement([]byte(c.in)) {
 			each = append(each, string(v))
 		}
 		if !slices.Equal(each, c.vals) {
@@ -96,10 +96,10 @@ func TestElementLoop(t *testing.T) {
 // TestFieldLastWins: a repeated key keeps its last value, as in
 // encoding/json, and a broken object has no fields.
 func TestFieldLastWins(t *testing.T) {
-	if got := string(field([]byte(`{"a":1,"\u0061":2}`), "a")); got != "2" {
+	if got := string(Field([]byte(`{"a":1,"\u0061":2}`), "a")); got != "2" {
 		t.Errorf(`field = %q, want "2"`, got)
 	}
-	if got := field([]byte(`{"a":1,`), "a"); got != nil {
+	if got := Field([]byte(`{"a":1,`), "a"); got != nil {
 		t.Errorf("field of a broken object = %q, want nil", got)
 	}
 }

@@ -1,4 +1,15 @@
-package transcript
+// Package jsonscan is a small validating JSON scanner. Transcripts are
+// large and read on every hook call, and most of their bytes are fields
+// ctxgit never looks at (tool output echoed twice, hook progress).
+// Unmarshalling every line into structs costs several times more than
+// walking it once, so lines are validated and split into raw member
+// values here, and only the few values that matter are decoded. It uses
+// the standard library only: host/transcript and the small tool-call hook
+// (internal/hookpath, cmd/ctxgit-hook) both read with it.
+//
+// Every function is total: on any input it returns, without panicking and
+// without recursion (a line of a million '[' must not blow the stack).
+package jsonscan
 
 import (
 	"bytes"
@@ -9,16 +20,6 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 )
-
-// This file is a small validating JSON scanner. Transcripts are large and
-// read on every hook call, and most of their bytes are fields ctxgit never
-// looks at (tool output echoed twice, hook progress). Unmarshalling every
-// line into structs costs several times more than walking it once, so
-// lines are validated and split into raw member values here, and only the
-// few values that matter are decoded.
-//
-// Every function is total: on any input it returns, without panicking and
-// without recursion (a line of a million '[' must not blow the stack).
 
 // maxDepth bounds nesting, as encoding/json does, so a hostile line cannot
 // make the container stack grow without limit.
@@ -240,9 +241,9 @@ func skipKey(b []byte, i int) int {
 	return i + 1
 }
 
-// validLine reports whether line is one JSON object in valid UTF-8: the
+// ValidLine reports whether line is one JSON object in valid UTF-8: the
 // only shape a transcript line may have.
-func validLine(line []byte) bool {
+func ValidLine(line []byte) bool {
 	i := skipWS(line, 0)
 	if i >= len(line) || line[i] != '{' || !utf8.Valid(line) {
 		return false
@@ -251,12 +252,12 @@ func validLine(line []byte) bool {
 	return end >= 0 && skipWS(line, end) == len(line)
 }
 
-// members walks the members of the object b (which must start, after
+// Members walks the members of the object b (which must start, after
 // whitespace, with '{'), validating as it goes. It is the one loop every
 // reader uses to pick the members it needs: range over all, switch on the
 // key, then ask valid or whole when the object's validity matters. The
-// members seen before an error are not to be trusted.
-type members struct {
+// Members seen before an error are not to be trusted.
+type Members struct {
 	b     []byte
 	i     int
 	begun bool
@@ -264,15 +265,15 @@ type members struct {
 	err   bool
 }
 
-func objectMembers(b []byte) members { return members{b: b} }
+func ObjectMembers(b []byte) Members { return Members{b: b} }
 
-// all yields each member's key, decoded (escapes resolved, no quotes), and
+// All yields each member's key, decoded (escapes resolved, no quotes), and
 // its raw value. A key without escapes is a slice of b, so a switch on
 // string(key) costs no allocation.
-func (m *members) all() iter.Seq2[[]byte, []byte] {
+func (m *Members) All() iter.Seq2[[]byte, []byte] {
 	return func(yield func(key, val []byte) bool) {
 		for {
-			key, val, ok := m.next()
+			key, val, ok := m.Next()
 			if !ok || !yield(keyText(key), val) {
 				return
 			}
@@ -280,13 +281,13 @@ func (m *members) all() iter.Seq2[[]byte, []byte] {
 	}
 }
 
-// eachMember is all for a caller that takes what it can from the object
+// EachMember is all for a caller that takes what it can from the object
 // and does not need to know whether the rest of it was valid.
-func eachMember(b []byte) iter.Seq2[[]byte, []byte] {
+func EachMember(b []byte) iter.Seq2[[]byte, []byte] {
 	return func(yield func(key, val []byte) bool) {
-		m := objectMembers(b)
+		m := ObjectMembers(b)
 		for {
-			key, val, ok := m.next()
+			key, val, ok := m.Next()
 			if !ok || !yield(keyText(key), val) {
 				return
 			}
@@ -294,16 +295,16 @@ func eachMember(b []byte) iter.Seq2[[]byte, []byte] {
 	}
 }
 
-// valid reports, once all has run to its end, whether the object was valid.
-func (m *members) valid() bool { return m.done && !m.err }
+// Valid reports, once all has run to its end, whether the object was valid.
+func (m *Members) Valid() bool { return m.done && !m.err }
 
-// whole reports, once all has run to its end, whether b was one valid
+// Whole reports, once all has run to its end, whether b was one valid
 // object with nothing but whitespace after it: what a transcript line
 // must be.
-func (m *members) whole() bool { return m.valid() && skipWS(m.b, m.i) == len(m.b) }
+func (m *Members) Whole() bool { return m.Valid() && skipWS(m.b, m.i) == len(m.b) }
 
-// next returns the raw key (with quotes) and raw value of the next member.
-func (m *members) next() (key, val []byte, ok bool) {
+// Next returns the raw key (with quotes) and raw value of the next member.
+func (m *Members) Next() (key, val []byte, ok bool) {
 	if m.done {
 		return nil, nil, false
 	}
@@ -349,18 +350,18 @@ func (m *members) next() (key, val []byte, ok bool) {
 	return key, b[vs:ve], true
 }
 
-func (m *members) fail() ([]byte, []byte, bool) {
+func (m *Members) fail() ([]byte, []byte, bool) {
 	m.done, m.err = true, true
 	return nil, nil, false
 }
 
-// end is the index just past the object, valid once all has run to its
-// end without an error; during the loop, the index just past the current
+// End is the index just past the object, valid once all has run to its
+// End without an error; during the loop, the index just past the current
 // member's value.
-func (m *members) end() int { return m.i }
+func (m *Members) End() int { return m.i }
 
-// elements walks the values of the array b, as members walks an object.
-type elements struct {
+// Elements walks the values of the array b, as members walks an object.
+type Elements struct {
 	b     []byte
 	i     int
 	begun bool
@@ -368,13 +369,13 @@ type elements struct {
 	err   bool
 }
 
-func arrayElements(b []byte) elements { return elements{b: b} }
+func ArrayElements(b []byte) Elements { return Elements{b: b} }
 
-// all yields each raw value of the array.
-func (e *elements) all() iter.Seq[[]byte] {
+// All yields each raw value of the array.
+func (e *Elements) All() iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
 		for {
-			v, ok := e.next()
+			v, ok := e.Next()
 			if !ok || !yield(v) {
 				return
 			}
@@ -382,13 +383,13 @@ func (e *elements) all() iter.Seq[[]byte] {
 	}
 }
 
-// eachElement is all for a caller that takes what it can from the array.
+// EachElement is all for a caller that takes what it can from the array.
 // A value that is not an array yields nothing.
-func eachElement(b []byte) iter.Seq[[]byte] {
+func EachElement(b []byte) iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
-		e := arrayElements(b)
+		e := ArrayElements(b)
 		for {
-			v, ok := e.next()
+			v, ok := e.Next()
 			if !ok || !yield(v) {
 				return
 			}
@@ -396,11 +397,15 @@ func eachElement(b []byte) iter.Seq[[]byte] {
 	}
 }
 
-// isArray reports, once all has run to its end, whether the value was a
-// valid array.
-func (e *elements) isArray() bool { return e.done && !e.err }
+// IsArray reports, once all has run to its end, whether the value was a
+// Valid array.
+func (e *Elements) IsArray() bool { return e.done && !e.err }
 
-func (e *elements) next() ([]byte, bool) {
+// Failed reports whether the elements met so far were not a valid array,
+// whether or not the loop ran to its end.
+func (e *Elements) Failed() bool { return e.err }
+
+func (e *Elements) Next() ([]byte, bool) {
 	if e.done {
 		return nil, false
 	}
@@ -445,51 +450,51 @@ func keyText(raw []byte) []byte {
 	}
 	k := raw[1 : len(raw)-1]
 	if bytes.IndexByte(k, '\\') >= 0 {
-		return []byte(strOr(raw))
+		return []byte(StrOr(raw))
 	}
 	return k
 }
 
-// keyIs reports whether the raw key (with quotes) names k. It also serves
+// KeyIs reports whether the raw key (with quotes) names k. It also serves
 // to compare a raw string value with a constant: keyIs(typ, "user").
-func keyIs(raw []byte, k string) bool {
+func KeyIs(raw []byte, k string) bool {
 	if len(raw) == len(k)+2 && string(raw[1:len(raw)-1]) == k {
 		return true
 	}
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return false
 	}
-	s, ok := str(raw)
+	s, ok := Str(raw)
 	return ok && s == k
 }
 
-// field returns the raw value of the member k of object b, or nil.
-func field(b []byte, k string) []byte {
-	m := objectMembers(b)
+// Field returns the raw value of the member k of object b, or nil.
+func Field(b []byte, k string) []byte {
+	m := ObjectMembers(b)
 	var found []byte
-	for key, val := range m.all() {
+	for key, val := range m.All() {
 		if string(key) == k {
 			found = val // the last one wins, as in encoding/json
 		}
 	}
-	if !m.valid() {
+	if !m.Valid() {
 		return nil
 	}
 	return found
 }
 
-// path follows nested object members: path(b, "message", "usage").
-func path(b []byte, keys ...string) []byte {
+// Path follows nested object members: path(b, "message", "usage").
+func Path(b []byte, keys ...string) []byte {
 	for _, k := range keys {
-		if b = field(b, k); b == nil {
+		if b = Field(b, k); b == nil {
 			return nil
 		}
 	}
 	return b
 }
 
-// str decodes a raw JSON string; ok is false for any other value.
-func str(raw []byte) (string, bool) {
+// Str decodes a raw JSON string; ok is false for any other value.
+func Str(raw []byte) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return "", false
 	}
@@ -578,23 +583,23 @@ func hex4(b []byte) (rune, bool) {
 	return r, true
 }
 
-// strOr decodes a raw string, or returns "" for anything else.
-func strOr(raw []byte) string {
-	s, _ := str(raw)
+// StrOr decodes a raw string, or returns "" for anything else.
+func StrOr(raw []byte) string {
+	s, _ := Str(raw)
 	return s
 }
 
-// isString reports whether raw is a JSON string.
-func isString(raw []byte) bool { return len(raw) > 0 && raw[0] == '"' }
+// IsString reports whether raw is a JSON string.
+func IsString(raw []byte) bool { return len(raw) > 0 && raw[0] == '"' }
 
-// isTrue reports whether raw is the literal true.
-func isTrue(raw []byte) bool { return string(raw) == "true" }
+// IsTrue reports whether raw is the literal true.
+func IsTrue(raw []byte) bool { return string(raw) == "true" }
 
-// num reads a raw number (or a string holding one, since some hosts quote
+// Num reads a raw number (or a string holding one, since some hosts quote
 // counters) as an int64, truncating fractions and clamping overflow.
-func num(raw []byte) (int64, bool) {
-	if isString(raw) {
-		s, ok := str(raw)
+func Num(raw []byte) (int64, bool) {
+	if IsString(raw) {
+		s, ok := Str(raw)
 		if !ok {
 			return 0, false
 		}
