@@ -38,13 +38,12 @@ var truePath, _ = exec.LookPath("true")
 // initialisation) against about 10 ms for a checkpoint's own work, which
 // made go test ./... twice its 90 s budget (CONTRIBUTING.md, "Test
 // tiers"). A run inside the process is run(), the whole program after
-// main's collector settings, on the script's directory, environment and
-// streams. What needs a process of its own still gets one, the built
-// program: a line with stdin or a terminal (testscript keeps them for
-// the next started command, but a hook's payload is read here and
-// cleared by starting true), `exec ctxgit`, `exits` of anything else,
-// and every ctxgit that ctxgit itself, a git hook or a host's hook
-// command starts.
+// main's collector settings, on the script's directory, environment,
+// pending stdin and streams. What needs a process of its own still gets
+// one, the built program: a line with a terminal (or a stdout that
+// counts as one), a script that set its own PATH, `exec ctxgit`, and
+// every ctxgit that ctxgit itself, a git hook or a host's hook command
+// starts.
 func runCtxgit(ts *testscript.TestScript, args []string) (int, error) {
 	inProcessMu.Lock()
 	ctxgitLines++
@@ -62,10 +61,7 @@ func runCtxgit(ts *testscript.TestScript, args []string) (int, error) {
 	if ee, ok := err.(*exec.ExitError); ok {
 		return ee.ExitCode(), nil
 	}
-	if err != nil {
-		return 0, err
-	}
-	return 0, nil
+	return 0, err
 }
 
 // inProcessState is the script's environment when this line can run
