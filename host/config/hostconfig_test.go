@@ -109,6 +109,7 @@ var jsonHosts = []struct {
 	{Codex, false, ".codex/hooks.json"},
 	{Gemini, false, ".gemini/settings.json"},
 	{Cursor, false, ".cursor/hooks.json"},
+	{QwenCode, false, ".qwen/settings.json"},
 }
 
 func TestParseHost(t *testing.T) {
@@ -124,6 +125,8 @@ func TestParseHost(t *testing.T) {
 		{"gemini-cli", Gemini},
 		{" cursor ", Cursor},
 		{"OpenClaw", OpenClaw},
+		{"qwen", QwenCode},
+		{"qwen-code", QwenCode},
 	} {
 		got, err := ParseHost(tc.in)
 		if err != nil || got != tc.want {
@@ -248,6 +251,10 @@ var userFiles = map[Host]string{
 		          "SessionStart": [{"hooks": [{"name": "env", "type": "command", "command": "./env.sh"}]}]},
 		"general": {"vimMode": true}}`,
 	Cursor: `{"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}], "preToolUse": [{"command": "./audit.sh", "matcher": "Shell"}]}}`,
+	QwenCode: `{"model": {"name": "qwen3-coder-plus"}, "security": {"auth": {"selectedType": "openai"}},
+		"hooks": {"PreToolUse": [{"matcher": "^run_shell_command$", "hooks": [{"type": "command", "command": "./guard.sh", "name": "guard", "timeout": 10000}]}],
+		          "SessionStart": [{"hooks": [{"type": "command", "command": "echo started", "name": "hello"}]}]},
+		"tools": {"todoWrite": {"enabled": true}}}`,
 }
 
 // docs/cli.md#init: merging keeps every key of the user's, in their order, and

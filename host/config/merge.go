@@ -78,6 +78,26 @@ var (
 			{"AfterTool", "after-tool", "", 5000},
 		},
 	}
+	// Qwen Code reads Claude Code's shape from .qwen/settings.json
+	// (QwenLM/qwen-code docs/users/features/hooks.md). Its docs give
+	// timeouts in milliseconds; 0.24.4 reads them in seconds, except that
+	// a value of 1000 or more keeps its old millisecond meaning
+	// (packages/core/src/hooks/hook-timeout.ts): milliseconds of at least
+	// 1000 mean the same to both.
+	qwenHost = &jsonHost{
+		host: QwenCode, grouped: true, named: true,
+		hooks: []hookSpec{
+			{"SessionStart", "session-start", "", 30000},
+			{"PreCompact", "pre-compact", "", 30000},
+			{"PostToolUse", "post-tool-use", "", 5000},
+			{"UserPromptSubmit", "user-prompt-submit", "", 5000},
+			{"Stop", "stop", "", 5000},
+			{"SessionEnd", "session-end", "", 10000},
+		},
+		notes: []string{
+			"Qwen Code reads a project's .qwen/settings.json only in a folder it trusts when folder trust is on (security.folderTrust.enabled): trust this folder when Qwen Code asks",
+		},
+	}
 	cursorHost = &jsonHost{
 		host: Cursor, version: true,
 		hooks: []hookSpec{

@@ -13,6 +13,8 @@ import (
 //   - Codex: `$SHELL -lc` (default /bin/sh) on Unix; `%COMSPEC% /C`
 //     (cmd.exe) on Windows, and some releases PowerShell.
 //   - Gemini CLI: `bash -c` on Unix; PowerShell (`-Command`) on Windows.
+//   - Qwen Code: Gemini CLI's (its fork): `bash -c` on Unix, PowerShell
+//     (`-Command`) on Windows.
 //   - Cursor: its documentation says nothing; on Windows reports name
 //     PowerShell and cmd.exe.
 //   - OpenClaw: no shell; handler.ts spawns the program itself.
@@ -41,7 +43,7 @@ func hostShells(h Host, goos string) []shell {
 	switch h {
 	case ClaudeCode:
 		return []shell{shGitBash, shPowerShell}
-	case Gemini:
+	case Gemini, QwenCode:
 		return []shell{shPowerShell}
 	}
 	// Codex (cmd.exe in its source, PowerShell in reports) and Cursor

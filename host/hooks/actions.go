@@ -93,6 +93,9 @@ func (c *call) sessionStart() error {
 	// An env file ctxgit cannot use (a FIFO, a device) is logged, after
 	// the session got its recovery and base checkpoint anyway.
 	exportErr := c.exportSession()
+	if c.Host == "qwen-code" {
+		return errors.Join(c.qwenSessionStart(w), exportErr)
+	}
 	if c.p.Source != "compact" && c.p.Source != "clear" {
 		if done, err := c.geminiStart(w); err != nil || done {
 			return errors.Join(err, exportErr)

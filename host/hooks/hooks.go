@@ -30,6 +30,7 @@ var Events = map[string][]string{
 	"gemini":      {"session-start", "pre-compress", "before-agent", "after-tool"},
 	"cursor":      {"session-start", "pre-compact", "post-tool-use"},
 	"openclaw":    {"bootstrap", "compact-before", "compact-after"},
+	"qwen-code":   {"session-start", "pre-compact", "post-tool-use", "user-prompt-submit", "stop", "session-end"},
 }
 
 // retiredEvents were installed by earlier versions and did nothing useful
@@ -72,7 +73,11 @@ type Payload struct {
 	ContextUsagePercent *float64 `json:"context_usage_percent"`
 	ContextTokens       *int64   `json:"context_tokens"`
 	ContextWindowSize   *int64   `json:"context_window_size"`
-	Context             struct {
+	// Qwen Code's Stop reports the context it used and its window.
+	ContextUsage *float64 `json:"context_usage"`
+	ContextLimit *int64   `json:"context_limit"`
+	InputTokens  *int64   `json:"input_tokens"`
+	Context      struct {
 		WorkspaceDir string `json:"workspaceDir"`
 		SessionID    string `json:"sessionId"`
 		TokenCount   *int64 `json:"tokenCount"`
@@ -108,6 +113,9 @@ type call struct {
 	dir     string
 	rootDir string // found once: discovery is most of a no-op call
 	ws      *workspace.Workspace
+	// kept, while set, receives the text written before the model, to
+	// keep as the session's answer (keepAnswer).
+	kept *strings.Builder
 }
 
 // Handle answers one hook call. Errors are the caller's to log; output is
@@ -279,6 +287,8 @@ func (c *call) dispatch() error {
 		return c.promptSubmit()
 	case "bootstrap":
 		return c.bootstrap()
+	case "stop":
+		return c.qwenStop()
 	case "session-end":
 		w, err := c.workspace()
 		if err != nil {
@@ -334,6 +344,8 @@ func transcriptFormat(host string) (transcript.Format, bool) {
 		return transcript.OpenClaw, true
 	case "gemini":
 		return transcript.Gemini, true
+	case "qwen-code":
+		return transcript.QwenCode, true
 	}
 	return "", false
 }

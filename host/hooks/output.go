@@ -40,6 +40,7 @@ var hostEvents = map[string]map[string]string{
 	"claude-code": {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "post-tool-use": "PostToolUse"},
 	"codex":       {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "post-tool-use": "PostToolUse"},
 	"gemini":      {"session-start": "SessionStart", "before-agent": "BeforeAgent", "after-tool": "AfterTool"},
+	"qwen-code":   {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "post-tool-use": "PostToolUse"},
 }
 
 // canInject reports whether the event being answered has a documented way
@@ -61,8 +62,11 @@ func (c *call) writeContext(text string) error {
 	if !c.canInject() {
 		return fmt.Errorf("%s %s cannot put text before the model", c.Host, c.Event)
 	}
+	if c.kept != nil {
+		c.kept.WriteString(text)
+	}
 	switch c.Host {
-	case "claude-code", "codex", "gemini":
+	case "claude-code", "codex", "gemini", "qwen-code":
 		return writeOut(c.Out, map[string]any{"hookSpecificOutput": map[string]any{
 			"hookEventName": hostEvents[c.Host][c.Event], "additionalContext": text}})
 	case "cursor":

@@ -16,11 +16,13 @@ const maxPlanSteps = 50
 // a step's text (docs/HOSTS.md, "Transcripts", "Host plans"): Claude Code's
 // TodoWrite {todos: [{content, status, activeForm}]}, Codex's update_plan
 // {plan: [{step, status}]}, Gemini CLI's write_todos {todos: [{description,
-// status}]}. Each call carries the whole list, so the newest call is the plan.
+// status}]}, Qwen Code's todo_write {todos: [{id, content, status}]}. Each
+// call carries the whole list, so the newest call is the plan.
 var planTools = map[string]struct{ list, text string }{
 	"TodoWrite":   {"todos", "content"},
 	"update_plan": {"plan", "step"},
 	"write_todos": {"todos", "description"},
+	"todo_write":  {"todos", "content"},
 }
 
 // hostStatus maps a host's step status to the checkpoint's.

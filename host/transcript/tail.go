@@ -161,6 +161,7 @@ var tailProbes = map[Format]tailProbe{
 	Codex:      {marks: [2][]byte{[]byte(`token_`), []byte(`compacted`)}, probe: codexProbe, window: codexWindow},
 	OpenClaw:   {marks: [2][]byte{[]byte(`"usage"`), []byte(`compaction`)}, probe: openclawProbe},
 	Gemini:     {marks: [2][]byte{[]byte(`"tokens"`), []byte(`"$set"`)}, probe: geminiProbe},
+	QwenCode:   {marks: [2][]byte{[]byte(`"usageMetadata"`), []byte(`chat_compression`)}, probe: qwenProbe},
 }
 
 // The probes read a line exactly as Read does (same usage functions, same

@@ -39,12 +39,13 @@ const (
 	Codex      Format = "codex"
 	OpenClaw   Format = "openclaw"
 	Gemini     Format = "gemini"
+	QwenCode   Format = "qwen-code"
 )
 
 // Formats lists the formats ctxgit reads, for messages and flags.
-var Formats = []Format{ClaudeCode, Codex, OpenClaw, Gemini}
+var Formats = []Format{ClaudeCode, Codex, OpenClaw, Gemini, QwenCode}
 
-func (f Format) known() bool { return f == ClaudeCode || f == Codex || f == OpenClaw || f == Gemini }
+func (f Format) known() bool { return slices.Contains(Formats, f) }
 
 // Caps on what a Summary keeps, so memory stays constant however long the
 // session ran (SPEC §8.5).
@@ -251,7 +252,7 @@ func Detect(path string) (Format, error) {
 }
 
 // NotATranscript is the error of a file no reader recognises.
-const NotATranscript = "not a transcript ctxgit knows (Claude Code, Codex, OpenClaw or Gemini CLI)"
+const NotATranscript = "not a transcript ctxgit knows (Claude Code, Codex, OpenClaw, Gemini CLI or Qwen Code)"
 
 // detectFileDocument tries the file as one JSON document.
 func detectFileDocument(path string) (Format, error) {
@@ -280,7 +281,7 @@ func detectLine(line []byte) Format {
 		return ""
 	}
 	var typ, payload, message, role, id, content []byte
-	var claudeKeys, parentID, geminiKeys, sessionID bool
+	var claudeKeys, parentID, geminiKeys, sessionID, qwenKeys bool
 	for key, val := range jsonscan.EachMember(line) {
 		switch string(key) {
 		case "type":
@@ -303,12 +304,18 @@ func detectLine(line []byte) Format {
 			parentID = true
 		case "projectHash", "$rewindTo", "$set":
 			geminiKeys = true
+		case "provenance", "usageMetadata", "toolCallResult", "systemPayload":
+			qwenKeys = true
 		}
 	}
 	t := jsonscan.StrOr(typ)
 	switch {
 	case payload != nil && codexLineTypes[t]:
 		return Codex
+	case qwenKeys && claudeKeys:
+		// Qwen Code's records carry Claude Code's uuid and parentUuid
+		// besides keys of its own.
+		return QwenCode
 	case geminiKeys:
 		return Gemini
 	case t == "session" || t == "message" && message != nil && !claudeKeys || parentID && openclawEntryTypes[t]:
@@ -414,6 +421,15 @@ func read(r io.Reader, f Format, o ReadOptions) (*Summary, int, error) {
 	return st.summary(), 0, nil
 }
 
+// formatList names the formats for a message: "a, b or c".
+func formatList() string {
+	names := make([]string, len(Formats))
+	for i, f := range Formats {
+		names[i] = string(f)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
 // newHandler is the reader of format f.
 func newHandler(f Format, st *state) (lineHandler, error) {
 	switch f {
@@ -425,8 +441,10 @@ func newHandler(f Format, st *state) (lineHandler, error) {
 		return &openclawReader{st: st}, nil
 	case Gemini:
 		return newGeminiReader(st), nil
+	case QwenCode:
+		return &qwenReader{st: st}, nil
 	}
-	return nil, spec.Invalid("unknown transcript format %q (want %s, %s, %s or %s)", f, ClaudeCode, Codex, OpenClaw, Gemini)
+	return nil, spec.Invalid("unknown transcript format %q (want %s)", f, formatList())
 }
 
 // scan reads lines to the end. before, when set, is called ahead of a

@@ -152,6 +152,39 @@ func TestReadFixtures(t *testing.T) {
 			},
 		},
 		{
+			// Recorded from Qwen Code 0.24.4 (`qwen -p`, then `-c -p
+			// /compress`, then `-c -p`) against a scripted model: a
+			// todo_write list, read_file, edit, write_file, a failing
+			// run_shell_command, the compression, and prompts a
+			// UserPromptSubmit hook added context to.
+			name: "HOSTS.md Transcripts: Qwen Code", file: "qwen-code-session.jsonl", root: "/tmp/disc/qwen/repo3", format: QwenCode,
+			want: want{
+				lines: 33, turns: 2, compactions: 1,
+				usage:      Usage{InputTokens: 600, OutputTokens: 10, MessageID: "b5d2d9d7-df08-4160-bc97-c1853d1c5f12"},
+				usageKnown: true,
+				read:       []string{"parser.go"},
+				modified:   []string{"parser.go", "parser_test.go"},
+				tools:      []string{"todo_write", "read_file", "edit", "write_file", "run_shell_command"},
+				toolCalls:  5,
+				failures: []ToolFailure{
+					{Tool: "run_shell_command", Summary: "bash: line 1: go: command not found", Line: 24,
+						Target: "go test ./...", ExitCode: ptr(127), Error: "bash: line 1: go: command not found", Time: "2026-11-29T02:34:53Z"},
+				},
+				lastTool: "run_shell_command",
+				summary:  "fix the parser ... what next?",
+				exchanges: []spec.Exchange{
+					ex("user", "fix the parser"),
+					ex("assistant", "The tests fail: go is not here."),
+					ex("user", "what next?"),
+					ex("assistant", "<state_snapshot> <overall_goal>fix the parser</overall_goal> </state_snapshot>"),
+				},
+				plan: &spec.HostPlan{Tool: "todo_write", Steps: []spec.HostPlanStep{
+					{Text: "Read the parser", Status: "done"},
+					{Text: "Fix the off-by-one", Status: "in_progress"},
+					{Text: "Run the tests", Status: "pending"}}},
+			},
+		},
+		{
 			// Gemini CLI's older layout: one pretty-printed JSON document.
 			name: "HOSTS.md Transcripts: Gemini CLI, one JSON document", file: "gemini-session.json", root: "/home/dev/shop", format: Gemini,
 			want: want{
@@ -261,6 +294,8 @@ func TestDetect(t *testing.T) {
 		{"Gemini CLI rewind line", `{"$rewindTo":"u1"}` + "\n", Gemini},
 		{"Gemini CLI JSON document", "{\n  \"sessionId\": \"s\",\n  \"projectHash\": \"h\",\n  \"messages\": []\n}\n", Gemini},
 		{"Claude Code queue operation", `{"type":"queue-operation","operation":"enqueue","timestamp":"t","sessionId":"s","content":"hi"}` + "\n", ClaudeCode},
+		// uuid and parentUuid are Claude Code's too: provenance decides.
+		{"Qwen Code record", `{"uuid":"u1","parentUuid":null,"sessionId":"s","timestamp":"t","type":"user","provenance":"real_user","cwd":"/","message":{"role":"user","parts":[{"text":"hi"}]}}` + "\n", QwenCode},
 	}
 	for i, tc := range tests {
 		p := filepath.Join(dir, strings.Repeat("x", i+1)+".jsonl")
