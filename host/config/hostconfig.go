@@ -2,7 +2,8 @@
 // in a workspace (`ctxgit init --host <name>`), merging with what the user
 // has, and removes them again (docs/cli.md#init).
 //
-// JSON configs (Claude Code, Codex, Gemini CLI, Cursor, Qwen Code) are rewritten from
+// JSON configs (Claude Code, Codex, Gemini CLI, Cursor, Qwen Code, GitHub
+// Copilot CLI) are rewritten from
 // an order-preserving tree: the user's keys, their order, their other
 // hooks and their number text survive; ctxgit's entries are recognised by
 // their command ("<Command> hook ..."), so installing twice changes
@@ -36,19 +37,22 @@ const (
 	Cursor     Host = "cursor"
 	OpenClaw   Host = "openclaw"
 	QwenCode   Host = "qwen-code"
+	Copilot    Host = "copilot"
 )
 
 // Hosts lists the canonical host names in the order help text shows them.
-var Hosts = []Host{ClaudeCode, Codex, Gemini, Cursor, OpenClaw, QwenCode}
+var Hosts = []Host{ClaudeCode, Codex, Gemini, Cursor, OpenClaw, QwenCode, Copilot}
 
 var aliases = map[string]Host{
-	"claude":     ClaudeCode,
-	"gemini-cli": Gemini,
-	"qwen":       QwenCode,
+	"claude":      ClaudeCode,
+	"gemini-cli":  Gemini,
+	"qwen":        QwenCode,
+	"copilot-cli": Copilot,
 }
 
 // ParseHost turns a host name given on the command line into a Host. It
-// takes the canonical names, "claude", "gemini-cli" and "qwen", in any case.
+// takes the canonical names, "claude", "gemini-cli", "qwen" and
+// "copilot-cli", in any case.
 func ParseHost(s string) (Host, error) {
 	name := strings.ToLower(strings.TrimSpace(s))
 	for _, h := range Hosts {
@@ -141,6 +145,8 @@ func installHost(o Options) (*Result, error) {
 		return installJSON(o, cursorHost, ".cursor/hooks.json")
 	case QwenCode:
 		return installJSON(o, qwenHost, ".qwen/settings.json")
+	case Copilot:
+		return installJSON(o, copilotHost, copilotHooksFile)
 	}
 	return installOpenClaw(o)
 }

@@ -110,6 +110,7 @@ var jsonHosts = []struct {
 	{Gemini, false, ".gemini/settings.json"},
 	{Cursor, false, ".cursor/hooks.json"},
 	{QwenCode, false, ".qwen/settings.json"},
+	{Copilot, false, ".github/hooks/ctxgit.json"},
 }
 
 func TestParseHost(t *testing.T) {
@@ -127,6 +128,8 @@ func TestParseHost(t *testing.T) {
 		{"OpenClaw", OpenClaw},
 		{"qwen", QwenCode},
 		{"qwen-code", QwenCode},
+		{"copilot-cli", Copilot},
+		{"Copilot", Copilot},
 	} {
 		got, err := ParseHost(tc.in)
 		if err != nil || got != tc.want {
@@ -156,8 +159,8 @@ func TestFreshInstall(t *testing.T) {
 			got := readFile(t, root, tc.file)
 			golden(t, "fresh-"+string(tc.host)+".json", got)
 			want := "SessionStart: ctxgit hook " + string(tc.host) + " session-start"
-			if tc.host == Cursor {
-				want = "sessionStart: ctxgit hook cursor session-start"
+			if tc.host == Cursor || tc.host == Copilot {
+				want = "sessionStart: ctxgit hook " + string(tc.host) + " session-start"
 			}
 			if len(res.Added) == 0 || res.Added[0] != want {
 				t.Errorf("Added = %q, want %q first", res.Added, want)
@@ -251,6 +254,8 @@ var userFiles = map[Host]string{
 		          "SessionStart": [{"hooks": [{"name": "env", "type": "command", "command": "./env.sh"}]}]},
 		"general": {"vimMode": true}}`,
 	Cursor: `{"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}], "preToolUse": [{"command": "./audit.sh", "matcher": "Shell"}]}}`,
+	Copilot: `{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./scripts/guard.sh", "powershell": "./scripts/guard.ps1", "cwd": "scripts", "timeoutSec": 15}],
+		"sessionStart": [{"type": "prompt", "prompt": "/status"}]}}`,
 	QwenCode: `{"model": {"name": "qwen3-coder-plus"}, "security": {"auth": {"selectedType": "openai"}},
 		"hooks": {"PreToolUse": [{"matcher": "^run_shell_command$", "hooks": [{"type": "command", "command": "./guard.sh", "name": "guard", "timeout": 10000}]}],
 		          "SessionStart": [{"hooks": [{"type": "command", "command": "echo started", "name": "hello"}]}]},

@@ -15,6 +15,8 @@ import (
 //   - Gemini CLI: `bash -c` on Unix; PowerShell (`-Command`) on Windows.
 //   - Qwen Code: Gemini CLI's (its fork): `bash -c` on Unix, PowerShell
 //     (`-Command`) on Windows.
+//   - GitHub Copilot CLI: an entry's `bash` command on Unix, its
+//     `powershell` command on Windows.
 //   - Cursor: its documentation says nothing; on Windows reports name
 //     PowerShell and cmd.exe.
 //   - OpenClaw: no shell; handler.ts spawns the program itself.
@@ -43,7 +45,7 @@ func hostShells(h Host, goos string) []shell {
 	switch h {
 	case ClaudeCode:
 		return []shell{shGitBash, shPowerShell}
-	case Gemini, QwenCode:
+	case Gemini, QwenCode, Copilot:
 		return []shell{shPowerShell}
 	}
 	// Codex (cmd.exe in its source, PowerShell in reports) and Cursor

@@ -93,8 +93,8 @@ func (c *call) sessionStart() error {
 	// An env file ctxgit cannot use (a FIFO, a device) is logged, after
 	// the session got its recovery and base checkpoint anyway.
 	exportErr := c.exportSession()
-	if c.Host == "qwen-code" {
-		return errors.Join(c.qwenSessionStart(w), exportErr)
+	if keepsAnswer(c.Host) {
+		return errors.Join(c.processStart(w), exportErr)
 	}
 	if c.p.Source != "compact" && c.p.Source != "clear" {
 		if done, err := c.geminiStart(w); err != nil || done {
@@ -293,7 +293,9 @@ func (c *call) afterTool() error {
 
 // recoversAfterTool: hosts whose compaction is followed by no event that
 // injects before the next tool result (docs/cli.md#hook).
-func recoversAfterTool(host string) bool { return host == "cursor" || host == "gemini" }
+func recoversAfterTool(host string) bool {
+	return host == "cursor" || host == "gemini" || host == "copilot"
+}
 
 // deliverNudge writes an undelivered nudge marker's text in the host's
 // after-tool shape and marks it delivered — after writing, so a host that

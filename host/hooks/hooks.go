@@ -31,6 +31,7 @@ var Events = map[string][]string{
 	"cursor":      {"session-start", "pre-compact", "post-tool-use"},
 	"openclaw":    {"bootstrap", "compact-before", "compact-after"},
 	"qwen-code":   {"session-start", "pre-compact", "post-tool-use", "user-prompt-submit", "stop", "session-end"},
+	"copilot":     {"session-start", "user-prompt-submit", "post-tool-use", "pre-compact", "session-end"},
 }
 
 // retiredEvents were installed by earlier versions and did nothing useful
@@ -56,19 +57,22 @@ func Retired(host, event string) bool {
 // Payload is the union of the fields ctxgit reads from any host's hook
 // JSON; everything else is ignored.
 type Payload struct {
-	SessionID      string   `json:"session_id"`
-	ConversationID string   `json:"conversation_id"` // Cursor: the stable key
-	CursorVersion  string   `json:"cursor_version"`  // Cursor
-	SessionKey     string   `json:"sessionKey"`      // OpenClaw
-	TokenCount     *int64   `json:"tokenCount"`      // OpenClaw session:compact:before
-	SessionFile    string   `json:"sessionFile"`     // OpenClaw: the session's transcript
-	ContextWindow  *int64   `json:"contextWindow"`   // OpenClaw: the model's window, from its config
-	TranscriptPath string   `json:"transcript_path"`
-	Cwd            string   `json:"cwd"`
-	WorkspaceRoots []string `json:"workspace_roots"` // Cursor
-	Source         string   `json:"source"`          // SessionStart: startup|resume|clear|compact
-	Trigger        string   `json:"trigger"`         // PreCompact: manual|auto
-	ToolName       string   `json:"tool_name"`
+	SessionID      string `json:"session_id"`
+	SessionIDCamel string `json:"sessionId"`       // Copilot CLI (camelCase events)
+	ConversationID string `json:"conversation_id"` // Cursor: the stable key
+	CursorVersion  string `json:"cursor_version"`  // Cursor
+	SessionKey     string `json:"sessionKey"`      // OpenClaw
+	TokenCount     *int64 `json:"tokenCount"`      // OpenClaw session:compact:before
+	SessionFile    string `json:"sessionFile"`     // OpenClaw: the session's transcript
+	ContextWindow  *int64 `json:"contextWindow"`   // OpenClaw: the model's window, from its config
+	TranscriptPath string `json:"transcript_path"`
+	// Copilot CLI names its events.jsonl on preCompact and agentStop only.
+	TranscriptPathCamel string   `json:"transcriptPath"`
+	Cwd                 string   `json:"cwd"`
+	WorkspaceRoots      []string `json:"workspace_roots"` // Cursor
+	Source              string   `json:"source"`          // SessionStart: startup|resume|clear|compact
+	Trigger             string   `json:"trigger"`         // PreCompact: manual|auto
+	ToolName            string   `json:"tool_name"`
 	// Cursor's preCompact reports usage itself.
 	ContextUsagePercent *float64 `json:"context_usage_percent"`
 	ContextTokens       *int64   `json:"context_tokens"`
@@ -156,6 +160,9 @@ func Handle(req Request) error {
 }
 
 func (c *call) handle() error {
+	if c.Host == "copilot" {
+		c.copilotPayload()
+	}
 	if c.Host == "openclaw" {
 		c.openclawPayload()
 		ok, err := c.initialized()
@@ -220,6 +227,9 @@ func payloadDir(p Payload, env workspace.Env) string {
 // else the default.
 func sessionKey(host string, p Payload, env workspace.Env) string {
 	ids := []string{p.SessionID, p.ConversationID, p.SessionKey}
+	if host == "copilot" {
+		ids = []string{p.SessionIDCamel, p.SessionID}
+	}
 	if host == "cursor" {
 		// conversation_id is the same for every event of a Cursor
 		// conversation; a session_id some events carry is not the key
@@ -346,6 +356,8 @@ func transcriptFormat(host string) (transcript.Format, bool) {
 		return transcript.Gemini, true
 	case "qwen-code":
 		return transcript.QwenCode, true
+	case "copilot":
+		return transcript.Copilot, true
 	}
 	return "", false
 }

@@ -32,21 +32,23 @@ type openclawAnswer struct {
 }
 
 // answerPath is where the session's kept answer lives: OpenClaw's
-// bootstrap answers in openclaw-bootstrap/, Qwen Code's session-start
-// answers in qwen-session-start/.
+// bootstrap answers in openclaw-bootstrap/, the others' session-start
+// answers in HOST-session-start/.
 func (c *call) answerPath(root string) string {
 	dir := "openclaw-bootstrap"
-	if c.Host == "qwen-code" {
-		dir = "qwen-session-start"
+	if c.Host != "openclaw" {
+		dir = c.Host + "-session-start"
 	}
 	return localPath(root, dir, c.session+".json")
 }
 
 // keepsAnswer reports whether host's start event answers into one run's
 // context only, so what it answered is kept and answered again: OpenClaw's
-// bootstrap files, Qwen Code's session-start context (docs/HOSTS.md,
-// "Qwen Code").
-func keepsAnswer(host string) bool { return host == "openclaw" || host == "qwen-code" }
+// bootstrap files, Qwen Code's and Copilot CLI's session-start context
+// (processstart.go).
+func keepsAnswer(host string) bool {
+	return host == "openclaw" || host == "qwen-code" || host == "copilot"
+}
 
 // planHash is the SHA-256 of the workspace's plan file, "" when it cannot
 // be read.

@@ -41,6 +41,7 @@ var hostEvents = map[string]map[string]string{
 	"codex":       {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "post-tool-use": "PostToolUse"},
 	"gemini":      {"session-start": "SessionStart", "before-agent": "BeforeAgent", "after-tool": "AfterTool"},
 	"qwen-code":   {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "post-tool-use": "PostToolUse"},
+	"copilot":     {"session-start": "sessionStart", "user-prompt-submit": "userPromptSubmitted", "post-tool-use": "postToolUse"},
 }
 
 // canInject reports whether the event being answered has a documented way
@@ -71,6 +72,8 @@ func (c *call) writeContext(text string) error {
 			"hookEventName": hostEvents[c.Host][c.Event], "additionalContext": text}})
 	case "cursor":
 		return writeOut(c.Out, map[string]any{"additional_context": text})
+	case "copilot":
+		return writeOut(c.Out, map[string]any{"additionalContext": text})
 	}
 	if c.Write {
 		// OpenClaw with no bootstrap file list to add to: the file the

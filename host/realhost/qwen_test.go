@@ -94,6 +94,9 @@ func TestQwenCode(t *testing.T) {
 	requireTier(t)
 	in := installHost(t, "qwen-code")
 	w := NewWorkspace(t, in, "--host", "qwen-code")
+	// The detached checkpoints of the last run may still be writing when
+	// the temporary directory goes.
+	t.Cleanup(func() { codexWaitJobs(w) })
 	writePlan(w)
 	w.MustRun("ctxgit", "decide", "pack large batches")
 	qwenSettings(t, w)

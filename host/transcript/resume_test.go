@@ -24,6 +24,7 @@ var resumeFixtures = []struct {
 	{"gemini-session.jsonl", Gemini, "/home/dev/shop"},
 	{"openclaw-session.jsonl", OpenClaw, "/home/dev/site"},
 	{"qwen-code-session.jsonl", QwenCode, "/tmp/disc/qwen/repo3"},
+	{"copilot-events.jsonl", Copilot, "/tmp/disc/cop/repo4"},
 }
 
 // docs/design.md, "Transcript JSON": a reading resumed from any point of a

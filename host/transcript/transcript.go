@@ -40,10 +40,11 @@ const (
 	OpenClaw   Format = "openclaw"
 	Gemini     Format = "gemini"
 	QwenCode   Format = "qwen-code"
+	Copilot    Format = "copilot"
 )
 
 // Formats lists the formats ctxgit reads, for messages and flags.
-var Formats = []Format{ClaudeCode, Codex, OpenClaw, Gemini, QwenCode}
+var Formats = []Format{ClaudeCode, Codex, OpenClaw, Gemini, QwenCode, Copilot}
 
 func (f Format) known() bool { return slices.Contains(Formats, f) }
 
@@ -252,7 +253,7 @@ func Detect(path string) (Format, error) {
 }
 
 // NotATranscript is the error of a file no reader recognises.
-const NotATranscript = "not a transcript ctxgit knows (Claude Code, Codex, OpenClaw, Gemini CLI or Qwen Code)"
+const NotATranscript = "not a transcript ctxgit knows (Claude Code, Codex, OpenClaw, Gemini CLI, Qwen Code or Copilot CLI)"
 
 // detectFileDocument tries the file as one JSON document.
 func detectFileDocument(path string) (Format, error) {
@@ -280,7 +281,7 @@ func detectLine(line []byte) Format {
 	if !jsonscan.ValidLine(line) {
 		return ""
 	}
-	var typ, payload, message, role, id, content []byte
+	var typ, payload, message, role, id, content, data []byte
 	var claudeKeys, parentID, geminiKeys, sessionID, qwenKeys bool
 	for key, val := range jsonscan.EachMember(line) {
 		switch string(key) {
@@ -296,6 +297,8 @@ func detectLine(line []byte) Format {
 			id = val
 		case "content":
 			content = val
+		case "data":
+			data = val
 		case "parentUuid", "uuid", "isSidechain", "leafUuid", "userType":
 			claudeKeys = true
 		case "sessionId":
@@ -312,6 +315,8 @@ func detectLine(line []byte) Format {
 	switch {
 	case payload != nil && codexLineTypes[t]:
 		return Codex
+	case data != nil && copilotLineTypes[t]:
+		return Copilot
 	case qwenKeys && claudeKeys:
 		// Qwen Code's records carry Claude Code's uuid and parentUuid
 		// besides keys of its own.
@@ -337,6 +342,9 @@ var (
 	openclawEntryTypes = map[string]bool{"message": true, "compaction": true, "branch_summary": true, "custom": true, "custom_message": true, "model_change": true, "thinking_level_change": true, "label": true}
 	claudeLineTypes    = map[string]bool{"user": true, "assistant": true, "system": true, "progress": true, "summary": true, "file-history-snapshot": true, "queue-operation": true, "attachment": true}
 	geminiMessageTypes = map[string]bool{"user": true, "gemini": true, "info": true, "error": true, "warning": true}
+	copilotLineTypes   = map[string]bool{"session.start": true, "session.resume": true, "user.message": true, "assistant.message": true,
+		"assistant.turn_start": true, "tool.execution_start": true, "tool.execution_complete": true, "session.usage_record": true,
+		"hook.start": true, "hook.end": true, "system.message": true}
 )
 
 // detectDocument recognises a whole file that is one JSON document rather
@@ -443,6 +451,8 @@ func newHandler(f Format, st *state) (lineHandler, error) {
 		return newGeminiReader(st), nil
 	case QwenCode:
 		return &qwenReader{st: st}, nil
+	case Copilot:
+		return newCopilotReader(st), nil
 	}
 	return nil, spec.Invalid("unknown transcript format %q (want %s)", f, formatList())
 }

@@ -185,6 +185,38 @@ func TestReadFixtures(t *testing.T) {
 			},
 		},
 		{
+			// Recorded from GitHub Copilot CLI 1.0.102 (`copilot -p`, then
+			// `--continue -p /compact`, then `--continue -p`) against a
+			// scripted model, with hooks whose context the record keeps
+			// (transformedContent, and the postToolUse guidance in a
+			// result): view, edit, create, an edit of a missing file, a
+			// failing bash, the compaction.
+			name: "HOSTS.md Transcripts: Copilot CLI", file: "copilot-events.jsonl", root: "/tmp/disc/cop/repo4", format: Copilot,
+			want: want{
+				lines: 73, turns: 2, compactions: 1,
+				usage:      Usage{InputTokens: 3000, OutputTokens: 10, ContextWindow: 64000, MessageID: "1e3cc475-0240-408b-a71f-5dd221c06988"},
+				usageKnown: true,
+				read:       []string{"parser.go"},
+				modified:   []string{"parser.go", "parser_test.go"},
+				tools:      []string{"view", "edit", "create", "bash"},
+				toolCalls:  5,
+				failures: []ToolFailure{
+					{Tool: "edit", Summary: "Unhandled error: Error: ENOENT: no such file or directory, open '/tmp/disc/cop/repo4/missing.go'", Line: 36,
+						Target: "/tmp/disc/cop/repo4/missing.go", Error: "Unhandled error: Error: ENOENT: no such file or directory, open '/tmp/disc/cop/repo4/missing.go'", Time: "2026-11-29T02:46:03Z"},
+					{Tool: "bash", Summary: "/bin/bash: line 1: go: command not found", Line: 44,
+						Target: "go test ./...", ExitCode: ptr(127), Error: "/bin/bash: line 1: go: command not found", Time: "2026-11-29T02:46:04Z"},
+				},
+				lastTool: "bash",
+				summary:  "fix the parser ... what next?",
+				exchanges: []spec.Exchange{
+					ex("user", "fix the parser"),
+					ex("assistant", "The tests fail: go is not here."),
+					ex("user", "what next?"),
+					ex("assistant", "Next I would install go."),
+				},
+			},
+		},
+		{
 			// Gemini CLI's older layout: one pretty-printed JSON document.
 			name: "HOSTS.md Transcripts: Gemini CLI, one JSON document", file: "gemini-session.json", root: "/home/dev/shop", format: Gemini,
 			want: want{
@@ -295,6 +327,7 @@ func TestDetect(t *testing.T) {
 		{"Gemini CLI JSON document", "{\n  \"sessionId\": \"s\",\n  \"projectHash\": \"h\",\n  \"messages\": []\n}\n", Gemini},
 		{"Claude Code queue operation", `{"type":"queue-operation","operation":"enqueue","timestamp":"t","sessionId":"s","content":"hi"}` + "\n", ClaudeCode},
 		// uuid and parentUuid are Claude Code's too: provenance decides.
+		{"Copilot CLI event", `{"type":"session.start","data":{"sessionId":"s","context":{"cwd":"/"}},"id":"e1","timestamp":"t","parentId":null}` + "\n", Copilot},
 		{"Qwen Code record", `{"uuid":"u1","parentUuid":null,"sessionId":"s","timestamp":"t","type":"user","provenance":"real_user","cwd":"/","message":{"role":"user","parts":[{"text":"hi"}]}}` + "\n", QwenCode},
 	}
 	for i, tc := range tests {
