@@ -71,6 +71,8 @@ func DoctorHooks(w *workspace.Workspace) []workspace.Finding {
 				fix = "Codex runs a project's hooks only once the project and each hook are trusted: start codex here, trust the folder, then review and trust ctxgit's hooks in /hooks"
 			case Copilot:
 				fix = "Copilot CLI runs a repository's hooks only in a folder you trust: start copilot here and trust the folder"
+			case OpenCode:
+				fix = "start opencode here: it loads .opencode/plugins/ at startup"
 			}
 			r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingNote,
 				Message: fmt.Sprintf("%s: the hooks in %s have never run in this workspace", in.Host, in.Path), Fix: fix})

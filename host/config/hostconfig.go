@@ -8,7 +8,7 @@
 // hooks and their number text survive; ctxgit's entries are recognised by
 // their command ("<Command> hook ..."), so installing twice changes
 // nothing and uninstalling removes only them. OpenClaw gets a hook folder
-// of its own instead.
+// of its own instead, opencode a plugin file of its own.
 package hostconfig
 
 import (
@@ -38,10 +38,11 @@ const (
 	OpenClaw   Host = "openclaw"
 	QwenCode   Host = "qwen-code"
 	Copilot    Host = "copilot"
+	OpenCode   Host = "opencode"
 )
 
 // Hosts lists the canonical host names in the order help text shows them.
-var Hosts = []Host{ClaudeCode, Codex, Gemini, Cursor, OpenClaw, QwenCode, Copilot}
+var Hosts = []Host{ClaudeCode, Codex, Gemini, Cursor, OpenClaw, QwenCode, Copilot, OpenCode}
 
 var aliases = map[string]Host{
 	"claude":      ClaudeCode,
@@ -147,6 +148,8 @@ func installHost(o Options) (*Result, error) {
 		return installJSON(o, qwenHost, ".qwen/settings.json")
 	case Copilot:
 		return installJSON(o, copilotHost, copilotHooksFile)
+	case OpenCode:
+		return installOpenCode(o)
 	}
 	return installOpenClaw(o)
 }
@@ -190,7 +193,7 @@ func (o Options) normalize() (Options, error) {
 	if o.Command == "" {
 		o.Command = DefaultCommand
 	}
-	if o.ToolProgram != "" && o.Host != OpenClaw && spec.CheckArg("program", o.ToolProgram) == nil {
+	if o.ToolProgram != "" && o.Host != OpenClaw && o.Host != OpenCode && spec.CheckArg("program", o.ToolProgram) == nil {
 		// A path no host shell can run is no loss: ctxgit's hook answers
 		// the tool calls as before.
 		if cmd, err := ProgramCommand(o.Host, o.GOOS, o.ToolProgram); err == nil {

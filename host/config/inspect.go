@@ -53,6 +53,9 @@ func Inspect(root string) []Installed {
 	if in, ok := inspectOpenClaw(root); ok {
 		out = append(out, in)
 	}
+	if in, ok := inspectOpenCode(root); ok {
+		out = append(out, in)
+	}
 	return out
 }
 

@@ -20,6 +20,7 @@ import (
 //   - Cursor: its documentation says nothing; on Windows reports name
 //     PowerShell and cmd.exe.
 //   - OpenClaw: no shell; handler.ts spawns the program itself.
+//   - opencode: no shell; ctxgit's plugin spawns the program itself.
 //
 // A command ctxgit writes must mean the same in every shell its host may
 // use on the user's OS, so the program is written in the one form those
@@ -36,7 +37,7 @@ const (
 // hostShells lists the shells host h may run its hook commands with on
 // goos; none for OpenClaw, whose handler runs no shell.
 func hostShells(h Host, goos string) []shell {
-	if h == OpenClaw {
+	if h == OpenClaw || h == OpenCode {
 		return nil
 	}
 	if goos != "windows" {
@@ -79,7 +80,7 @@ func (e *ErrUnwritable) Error() string {
 // `.exe`. For OpenClaw, which runs no shell, the program is returned as
 // it is.
 func ProgramCommand(h Host, goos, program string) (string, error) {
-	if h == OpenClaw || isBareName(program) {
+	if h == OpenClaw || h == OpenCode || isBareName(program) {
 		return program, nil
 	}
 	shells := hostShells(h, goos)

@@ -288,6 +288,9 @@ func (c *call) afterTool() error {
 	if err := c.gaugeFromTranscript(); err != nil {
 		return err
 	}
+	if err := c.gaugeFromPayload(); err != nil {
+		return err
+	}
 	return c.deliverNudge(root)
 }
 
@@ -506,6 +509,8 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 			Utilization: float64(*p.ContextTokens) / float64(*p.ContextWindowSize), Source: "host"}
 	} else if p.ContextUsagePercent != nil {
 		o.Usage = spec.TokenUsage{Utilization: *p.ContextUsagePercent / 100, Source: "host"}
+	} else if u, ok := c.payloadUsage(w.Root); ok {
+		o.Usage = u
 	}
 	format, ok := transcriptFormat(c.Host)
 	if !ok || !regularFile(c.p.TranscriptPath) {

@@ -32,6 +32,7 @@ var Events = map[string][]string{
 	"openclaw":    {"bootstrap", "compact-before", "compact-after"},
 	"qwen-code":   {"session-start", "pre-compact", "post-tool-use", "user-prompt-submit", "stop", "session-end"},
 	"copilot":     {"session-start", "user-prompt-submit", "post-tool-use", "pre-compact", "session-end"},
+	"opencode":    {"session-start", "pre-compact", "post-tool-use"},
 }
 
 // retiredEvents were installed by earlier versions and did nothing useful
@@ -77,6 +78,8 @@ type Payload struct {
 	ContextUsagePercent *float64 `json:"context_usage_percent"`
 	ContextTokens       *int64   `json:"context_tokens"`
 	ContextWindowSize   *int64   `json:"context_window_size"`
+	// ctxgit's opencode plugin passes the session's newest usage.
+	Tokens *openCodeTokens `json:"tokens"`
 	// Qwen Code's Stop reports the context it used and its window.
 	ContextUsage *float64 `json:"context_usage"`
 	ContextLimit *int64   `json:"context_limit"`
@@ -358,6 +361,8 @@ func transcriptFormat(host string) (transcript.Format, bool) {
 		return transcript.QwenCode, true
 	case "copilot":
 		return transcript.Copilot, true
+	case "opencode":
+		return transcript.OpenCode, true
 	}
 	return "", false
 }

@@ -44,10 +44,10 @@ func (c *call) answerPath(root string) string {
 
 // keepsAnswer reports whether host's start event answers into one run's
 // context only, so what it answered is kept and answered again: OpenClaw's
-// bootstrap files, Qwen Code's and Copilot CLI's session-start context
-// (processstart.go).
+// bootstrap files, the session-start context of Qwen Code, Copilot CLI and
+// opencode (processstart.go).
 func keepsAnswer(host string) bool {
-	return host == "openclaw" || host == "qwen-code" || host == "copilot"
+	return host == "openclaw" || host == "qwen-code" || host == "copilot" || host == "opencode"
 }
 
 // planHash is the SHA-256 of the workspace's plan file, "" when it cannot
@@ -100,7 +100,7 @@ func (c *call) keepAnswer(w *workspace.Workspace, answer func() error) error {
 }
 
 // dropAnswer forgets the session's kept bootstrap (OpenClaw) or
-// session-start (Qwen Code) answer: a compaction brings a new one.
+// session-start answer: a compaction brings a new one.
 func (c *call) dropAnswer(root string) {
 	if keepsAnswer(c.Host) {
 		os.Remove(c.answerPath(root))

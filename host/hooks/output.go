@@ -42,6 +42,7 @@ var hostEvents = map[string]map[string]string{
 	"gemini":      {"session-start": "SessionStart", "before-agent": "BeforeAgent", "after-tool": "AfterTool"},
 	"qwen-code":   {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "post-tool-use": "PostToolUse"},
 	"copilot":     {"session-start": "sessionStart", "user-prompt-submit": "userPromptSubmitted", "post-tool-use": "postToolUse"},
+	"opencode":    {"session-start": "experimental.chat.system.transform", "post-tool-use": "tool.execute.after"},
 }
 
 // canInject reports whether the event being answered has a documented way
@@ -72,7 +73,7 @@ func (c *call) writeContext(text string) error {
 			"hookEventName": hostEvents[c.Host][c.Event], "additionalContext": text}})
 	case "cursor":
 		return writeOut(c.Out, map[string]any{"additional_context": text})
-	case "copilot":
+	case "copilot", "opencode":
 		return writeOut(c.Out, map[string]any{"additionalContext": text})
 	}
 	if c.Write {

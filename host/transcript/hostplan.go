@@ -16,13 +16,15 @@ const maxPlanSteps = 50
 // a step's text (docs/HOSTS.md, "Transcripts", "Host plans"): Claude Code's
 // TodoWrite {todos: [{content, status, activeForm}]}, Codex's update_plan
 // {plan: [{step, status}]}, Gemini CLI's write_todos {todos: [{description,
-// status}]}, Qwen Code's todo_write {todos: [{id, content, status}]}. Each
+// status}]}, Qwen Code's todo_write and opencode's todowrite {todos: [{id,
+// content, status}]}. Each
 // call carries the whole list, so the newest call is the plan.
 var planTools = map[string]struct{ list, text string }{
 	"TodoWrite":   {"todos", "content"},
 	"update_plan": {"plan", "step"},
 	"write_todos": {"todos", "description"},
 	"todo_write":  {"todos", "content"},
+	"todowrite":   {"todos", "content"},
 }
 
 // hostStatus maps a host's step status to the checkpoint's.

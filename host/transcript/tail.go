@@ -163,6 +163,7 @@ var tailProbes = map[Format]tailProbe{
 	Gemini:     {marks: [2][]byte{[]byte(`"tokens"`), []byte(`"$set"`)}, probe: geminiProbe},
 	QwenCode:   {marks: [2][]byte{[]byte(`"usageMetadata"`), []byte(`chat_compression`)}, probe: qwenProbe},
 	Copilot:    {marks: [2][]byte{[]byte(`session.usage_record`), []byte(`session.compaction_complete`)}, probe: copilotProbe},
+	OpenCode:   {marks: [2][]byte{[]byte(`"tokens"`), []byte(`"compaction"`)}, probe: opencodeProbe},
 }
 
 // The probes read a line exactly as Read does (same usage functions, same

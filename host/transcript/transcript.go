@@ -41,10 +41,11 @@ const (
 	Gemini     Format = "gemini"
 	QwenCode   Format = "qwen-code"
 	Copilot    Format = "copilot"
+	OpenCode   Format = "opencode"
 )
 
 // Formats lists the formats ctxgit reads, for messages and flags.
-var Formats = []Format{ClaudeCode, Codex, OpenClaw, Gemini, QwenCode, Copilot}
+var Formats = []Format{ClaudeCode, Codex, OpenClaw, Gemini, QwenCode, Copilot, OpenCode}
 
 func (f Format) known() bool { return slices.Contains(Formats, f) }
 
@@ -253,7 +254,7 @@ func Detect(path string) (Format, error) {
 }
 
 // NotATranscript is the error of a file no reader recognises.
-const NotATranscript = "not a transcript ctxgit knows (Claude Code, Codex, OpenClaw, Gemini CLI, Qwen Code or Copilot CLI)"
+const NotATranscript = "not a transcript ctxgit knows (Claude Code, Codex, OpenClaw, Gemini CLI, Qwen Code, Copilot CLI or opencode)"
 
 // detectFileDocument tries the file as one JSON document.
 func detectFileDocument(path string) (Format, error) {
@@ -281,7 +282,7 @@ func detectLine(line []byte) Format {
 	if !jsonscan.ValidLine(line) {
 		return ""
 	}
-	var typ, payload, message, role, id, content, data []byte
+	var typ, payload, message, role, id, content, data, info, parts []byte
 	var claudeKeys, parentID, geminiKeys, sessionID, qwenKeys bool
 	for key, val := range jsonscan.EachMember(line) {
 		switch string(key) {
@@ -299,6 +300,10 @@ func detectLine(line []byte) Format {
 			content = val
 		case "data":
 			data = val
+		case "info":
+			info = val
+		case "parts":
+			parts = val
 		case "parentUuid", "uuid", "isSidechain", "leafUuid", "userType":
 			claudeKeys = true
 		case "sessionId":
@@ -317,6 +322,11 @@ func detectLine(line []byte) Format {
 		return Codex
 	case data != nil && copilotLineTypes[t]:
 		return Copilot
+	case info != nil && parts != nil && typ == nil:
+		// ctxgit's opencode plugin's export: {info, parts} per message.
+		if r := jsonscan.StrOr(jsonscan.Field(info, "role")); r == "user" || r == "assistant" {
+			return OpenCode
+		}
 	case qwenKeys && claudeKeys:
 		// Qwen Code's records carry Claude Code's uuid and parentUuid
 		// besides keys of its own.
@@ -453,6 +463,8 @@ func newHandler(f Format, st *state) (lineHandler, error) {
 		return &qwenReader{st: st}, nil
 	case Copilot:
 		return newCopilotReader(st), nil
+	case OpenCode:
+		return &opencodeReader{st: st}, nil
 	}
 	return nil, spec.Invalid("unknown transcript format %q (want %s)", f, formatList())
 }

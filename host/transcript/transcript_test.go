@@ -217,6 +217,41 @@ func TestReadFixtures(t *testing.T) {
 			},
 		},
 		{
+			// Exported by ctxgit's opencode plugin from opencode 1.18.33
+			// (`opencode run`, then `opencode run --continue`) against a
+			// scripted model, at the second of two automatic compactions:
+			// todowrite, read, edit, a failed edit, write, bash exiting 127,
+			// the first compaction (its summary, opencode's synthetic
+			// "Continue" message), a prompt, bash exiting 2, the second.
+			name: "HOSTS.md Transcripts: opencode", file: "opencode-session.jsonl", root: "/tmp/disc/oc2/repo", format: OpenCode,
+			want: want{
+				lines: 14, turns: 2, compactions: 2, hostMessages: 1,
+				read:      []string{"parser.go"},
+				modified:  []string{"parser.go", "parser_test.go"},
+				tools:     []string{"todowrite", "read", "edit", "write", "bash"},
+				toolCalls: 7,
+				failures: []ToolFailure{
+					{Tool: "edit", Summary: "Could not find oldString in the file. It must match exactly, including whitespace, indentation, and line endings.", Line: 5,
+						Target: "/tmp/disc/oc2/repo/parser.go", Error: "Could not find oldString in the file. It must match exactly, including whitespace, indentation, and line endings.", Time: "2026-11-29T02:58:02Z"},
+					{Tool: "bash", Summary: "/bin/bash: line 1: go: command not found", Line: 7,
+						Target: "go test ./...", ExitCode: ptr(127), Error: "/bin/bash: line 1: go: command not found", Time: "2026-11-29T02:58:06Z"},
+					{Tool: "bash", Summary: "ls: cannot access '/nonexistent': No such file or directory", Line: 13,
+						Target: "ls /nonexistent", ExitCode: ptr(2), Error: "ls: cannot access '/nonexistent': No such file or directory", Time: "2026-11-29T02:58:30Z"},
+				},
+				lastTool: "bash",
+				summary:  "\"fix the parser\" ... \"look around\"",
+				exchanges: []spec.Exchange{
+					ex("user", "\"fix the parser\""),
+					ex("assistant", "The tests fail: go is not here."),
+					ex("user", "\"look around\""),
+				},
+				plan: &spec.HostPlan{Tool: "todowrite", Steps: []spec.HostPlanStep{
+					{Text: "Read the parser", Status: "done"},
+					{Text: "Fix the off-by-one", Status: "in_progress"},
+					{Text: "Run the tests", Status: "pending"}}},
+			},
+		},
+		{
 			// Gemini CLI's older layout: one pretty-printed JSON document.
 			name: "HOSTS.md Transcripts: Gemini CLI, one JSON document", file: "gemini-session.json", root: "/home/dev/shop", format: Gemini,
 			want: want{
@@ -328,6 +363,7 @@ func TestDetect(t *testing.T) {
 		{"Claude Code queue operation", `{"type":"queue-operation","operation":"enqueue","timestamp":"t","sessionId":"s","content":"hi"}` + "\n", ClaudeCode},
 		// uuid and parentUuid are Claude Code's too: provenance decides.
 		{"Copilot CLI event", `{"type":"session.start","data":{"sessionId":"s","context":{"cwd":"/"}},"id":"e1","timestamp":"t","parentId":null}` + "\n", Copilot},
+		{"opencode export", `{"info":{"id":"msg_1","sessionID":"ses_1","role":"user","time":{"created":1}},"parts":[{"id":"prt_1","type":"text","text":"hi"}]}` + "\n", OpenCode},
 		{"Qwen Code record", `{"uuid":"u1","parentUuid":null,"sessionId":"s","timestamp":"t","type":"user","provenance":"real_user","cwd":"/","message":{"role":"user","parts":[{"text":"hi"}]}}` + "\n", QwenCode},
 	}
 	for i, tc := range tests {

@@ -65,3 +65,23 @@ func TestCopilotResults(t *testing.T) {
 		t.Errorf("failures %+v, compactions %d; want none", s.ToolFailures, s.Compactions)
 	}
 }
+
+// docs/HOSTS.md, "Transcripts": an opencode assistant message's tokens
+// are the usage, its input without the cache reads; the summary a
+// compaction writes is not a reading, and the compaction ends the usage
+// before it.
+func TestOpenCodeUsage(t *testing.T) {
+	msg := func(id string, summary bool, input, read int) string {
+		return js(obj{"info": obj{"id": id, "sessionID": "ses_1", "role": "assistant", "summary": summary, "time": obj{"created": 1},
+			"tokens": obj{"input": input, "output": 10, "reasoning": 0, "cache": obj{"read": read, "write": 0}}}, "parts": []obj{}})
+	}
+	compaction := js(obj{"info": obj{"id": "msg_c", "sessionID": "ses_1", "role": "user", "time": obj{"created": 2}},
+		"parts": []obj{{"id": "prt_c", "type": "compaction", "auto": true}}})
+	s := readLines(t, OpenCode, msg("msg_1", false, 3000, 1000))
+	if !s.UsageKnown || s.Usage.Used() != 4000 || s.Usage.CacheReadTokens != 1000 || s.Usage.MessageID != "msg_1" {
+		t.Errorf("usage %+v %v; want 4000 with 1000 read from the cache", s.Usage, s.UsageKnown)
+	}
+	if s := readLines(t, OpenCode, msg("msg_1", false, 19000, 0), compaction, msg("msg_s", true, 500, 0)); s.UsageKnown || s.Compactions != 1 {
+		t.Errorf("after a compaction and its summary: usage %+v %v, compactions %d; want none known, 1", s.Usage, s.UsageKnown, s.Compactions)
+	}
+}
