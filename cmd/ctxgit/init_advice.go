@@ -10,7 +10,7 @@ import (
 )
 
 // printCommitAdvice says which of the files init made belong in the
-// repository, and why, as the README's "What to commit" does: the shared
+// repository, and why, as the README's "What ctxgit writes" does: the shared
 // settings and the hooks yes, the task's record by choice (checkpoints keep
 // it either way), the machine-local files never. program is what the hooks
 // run: a host config naming this machine's absolute path is not for others.
