@@ -134,13 +134,61 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 
 // setUsageError makes a bad flag one "ctxgit: …" line with the usage exit
 // code, instead of urfave/cli's help dump.
-func setUsageError(c *cli.Command) {
+func setUsageError(c *cli.Command, parents ...string) {
+	path := append(append([]string{}, parents...), c.Name)
 	c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
-		return spec.Usage("%v", err)
+		return flagUsageError(c, path, err)
 	}
 	for _, sub := range c.Subcommands {
-		setUsageError(sub)
+		setUsageError(sub, path...)
 	}
+}
+
+// flagUsageError rewrites the flag package's "flag provided but not
+// defined: -sesions" as a person reads it: the flag as typed, with both
+// dashes, the nearest flag the command has, and where its flags are
+// listed.
+func flagUsageError(c *cli.Command, path []string, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	if !ok {
+		return spec.Usage("%v", err)
+	}
+	name = strings.TrimLeft(name, "-")
+	dashes := func(n string) string {
+		if len(n) == 1 {
+			return "-" + n
+		}
+		return "--" + n
+	}
+	see := "ctxgit " + strings.Join(path, " ") + " --help"
+	if s := nearestFlag(c.Flags, name); s != "" {
+		return spec.Usage("unknown flag %s: did you mean %s? (see %s)", dashes(name), dashes(s), see)
+	}
+	return spec.Usage("unknown flag %s (see %s)", dashes(name), see)
+}
+
+// nearestFlag is the name of the command's flag closest to name, by the
+// rule nearestCommand applies to commands; "" when none is that near.
+func nearestFlag(flags []cli.Flag, name string) string {
+	if len(name) < 2 {
+		return "" // every one-letter flag is one edit from every other
+	}
+	best, bestDist := "", max(1, len(name)/3)+1
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if len(n) == 1 {
+				continue
+			}
+			d := editDistance(name, n)
+			if len(name) >= 3 && strings.HasPrefix(n, name) {
+				d = 1
+			}
+			if d < bestDist {
+				best, bestDist = n, d
+			}
+		}
+	}
+	return best
 }
 
 func (a *app) run(args []string) int {
@@ -369,13 +417,14 @@ func (a *app) printJSON(v any) error {
 }
 
 // warn and note print one line each, folded: their text often carries a
-// file name or a message from a state file.
+// file name or a message from a state file. A note is not an error, and
+// does not look like one: "note: …", where errors say "ctxgit: …".
 func (a *app) warn(format string, args ...any) {
 	fmt.Fprintf(a.stderr, "ctxgit: warning: %s\n", a.rel(oneLine(fmt.Sprintf(format, args...))))
 }
 
 func (a *app) note(format string, args ...any) {
-	fmt.Fprintf(a.stderr, "ctxgit: %s\n", a.rel(oneLine(fmt.Sprintf(format, args...))))
+	fmt.Fprintf(a.stderr, "note: %s\n", a.rel(oneLine(fmt.Sprintf(format, args...))))
 }
 
 // permute moves a command's flags ahead of its positional arguments, so

@@ -99,10 +99,10 @@ func (a *app) reportLeftOut(res *workspace.CheckpointResult, secrets bool) {
 		}
 		tracked := s.ExcludedTracked[rule]
 		if n := s.Excluded[rule] - tracked; n > 0 {
-			a.note("left out %d file(s) matching secret pattern %q", n, rule)
+			a.note("left out %s matching secret pattern %q", spec.Plural(n, "file"), rule)
 		}
 		if tracked > 0 {
-			a.note("left out %d file(s) git tracks matching secret pattern %q (never stored by ctxgit)", tracked, rule)
+			a.note("left out %s git tracks matching secret pattern %q (never stored by ctxgit)", spec.Plural(tracked, "file"), rule)
 		}
 	}
 	for _, f := range s.TooLarge {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/restore"
+	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -65,7 +66,7 @@ func (a *app) restoreFrom(c *cli.Context, w *workspace.Workspace, sess, name str
 		a.note("the safety checkpoint %s holds the workspace as it was before (ctxgit restore --delete %s puts it back)", safety, safety)
 	}
 	if res != nil && res.RemovedTemp > 0 {
-		a.note("removed %d temporary file(s) an interrupted write left behind", res.RemovedTemp)
+		a.note("removed %s an interrupted write left behind", spec.Plural(res.RemovedTemp, "temporary file"))
 	}
 	var refused *restore.RefusedError
 	if err != nil && !(errors.As(err, &refused) && res != nil && res.DryRun) {

@@ -240,7 +240,7 @@ func (a *app) printWhere(v *where, now time.Time, pressure spec.PressureConfig) 
 			if k > len(shown) {
 				more = ", …"
 			}
-			line += fmt.Sprintf(" · %d file(s) changed since: %s%s", k, strings.Join(quoted, ", "), more)
+			line += fmt.Sprintf(" · %s changed since: %s%s", spec.Plural(k, "file"), strings.Join(quoted, ", "), more)
 		}
 		fmt.Fprintf(out, "newest    %s\n", line)
 	}
