@@ -183,7 +183,7 @@ func (w *Workspace) resolve(name, session string, validate func(string) error, p
 	if err != nil {
 		return nil, err
 	}
-	found, err := resolveInChain(store, head, name, session)
+	found, err := resolveInChain(store, head, name, w.ShortSession(session))
 	if errors.Is(err, spec.ErrNotFound) && !sessionNamed && hexRE().MatchString(name) {
 		// A commit id is global: one of another session is found there
 		// (docs/cli.md#show).

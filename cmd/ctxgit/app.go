@@ -308,7 +308,7 @@ var (
 // sessionFallback is the session a command works on when neither
 // --session nor CTXGIT_SESSION names one (SPEC §6.3; docs/cli.md#log has
 // the details).
-const sessionFallback = "the host session hooks recorded in the last 12 hours, else default"
+const sessionFallback = "the running host session hooks recorded (until it ends, at most 12 hours), else default"
 
 func sessionFlag() *cli.StringFlag {
 	return &cli.StringFlag{Name: "session", Aliases: []string{"s"}, EnvVars: []string{"CTXGIT_SESSION"}, Value: spec.DefaultSession, DefaultText: sessionFallback, Usage: "session key"}
@@ -362,15 +362,14 @@ func (a *app) sessionWorkspaceWith(c *cli.Context, open func(*cli.Context) (*wor
 
 // pickSession applies SPEC §6.3 to the session a command was given: the
 // host session the hooks recorded when none was named, and for commands
-// that only read history a unique prefix or the newest session. A read
-// says on stderr which session it picked when it was not the one named.
+// that only read history a unique prefix or the newest session. The
+// output names the session where a person reads it (the overview's first
+// line, log's heading, checkpoint's line), once, by its short id: no
+// note on stderr for every read.
 func (a *app) pickSession(c *cli.Context, w *workspace.Workspace, sess string, read bool) (string, error) {
 	choice, err := workspace.PickSession(w, sess, c.IsSet("session"), read)
 	if err != nil {
 		return "", err
-	}
-	if choice.Why != "" && (read || choice.Why == "short id") {
-		a.note("session %s (%s)", choice.Session, choice.Why)
 	}
 	return choice.Session, nil
 }
@@ -414,6 +413,15 @@ func (a *app) printJSON(v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// short is a session as a person reads it: its short id in the open
+// workspace (Workspace.ShortSession), the key when there is none.
+func (a *app) short(key string) string {
+	if a.ws == nil {
+		return key
+	}
+	return a.ws.ShortSession(key)
 }
 
 // warn and note print one line each, folded: their text often carries a

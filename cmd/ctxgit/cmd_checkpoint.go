@@ -67,10 +67,17 @@ func (a *app) checkpointCommand() *cli.Command {
 			case res.ChangesUnlisted:
 				changed = "changes since " + cp.Meta.PreviousCheckpoint + " not listed"
 			case cp.Meta.PreviousCheckpoint != "":
-				changed = fmt.Sprintf("%d files changed since %s", cp.Resources.ChangedCount, cp.Meta.PreviousCheckpoint)
+				changed = fmt.Sprintf("%s changed since %s", spec.Plural(cp.Resources.ChangedCount, "file"), cp.Meta.PreviousCheckpoint)
 			}
-			fmt.Fprintf(a.stdout, "checkpoint %s · session %s · %s · %d files · commit %s on %s\n",
-				cp.Meta.CheckpointID, cp.Meta.SessionKey, changed, res.Snapshot.Files, res.Commit.Short(), res.Ref)
+			// The session by its short id; its ref only when that names
+			// it whole (a host's 36-character id is not for reading).
+			short := w.ShortSession(cp.Meta.SessionKey)
+			where := ""
+			if short == cp.Meta.SessionKey {
+				where = " on " + res.Ref
+			}
+			fmt.Fprintf(a.stdout, "checkpoint %s · session %s · %s · %s · commit %s%s\n",
+				cp.Meta.CheckpointID, short, changed, spec.Plural(res.Snapshot.Files, "file"), res.Commit.Short(), where)
 			return nil
 		},
 	})

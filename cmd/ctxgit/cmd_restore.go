@@ -37,7 +37,7 @@ func (a *app) restoreCommand() *cli.Command {
 					return err
 				}
 				for _, src := range sources {
-					a.note("%s from %s:%s, the newest checkpoint that holds it", strings.Join(src.Paths, ", "), src.Session, src.CheckpointID)
+					a.note("%s from %s:%s, the newest checkpoint that holds it", strings.Join(src.Paths, ", "), a.short(src.Session), src.CheckpointID)
 					if err := a.restoreFrom(c, w, sess, src.Name, src.Paths); err != nil {
 						return err
 					}
@@ -93,7 +93,7 @@ func (a *app) restoreFrom(c *cli.Context, w *workspace.Workspace, sess, name str
 	// Checkpoints of this session are named by its short id, as people
 	// read and type them (any SESSION: argument takes it); another
 	// session's, or a fetched one's, keep their full key.
-	short := sessionShortID(w, sess)
+	short := w.ShortSession(sess)
 	fromSession := res.From.Session
 	if fromSession == sess {
 		fromSession = short

@@ -200,7 +200,7 @@ func (a *app) printShow(out io.Writer, r *workspace.Resolved, s *showSince, now 
 			fmt.Fprintln(out, line)
 		}
 	}
-	name := func(id string) string { return safetext.Line(r.Session) + ":" + id }
+	name := func(id string) string { return safetext.Line(a.short(r.Session)) + ":" + id }
 	hint := fmt.Sprintf("ctxgit show --yaml %s prints the whole checkpoint", name(m.CheckpointID))
 	if s.prev != "" {
 		hint += fmt.Sprintf("; ctxgit diff -p %s %s the patch", name(s.prev), name(m.CheckpointID))
