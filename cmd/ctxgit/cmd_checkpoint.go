@@ -59,25 +59,7 @@ func (a *app) checkpointCommand() *cli.Command {
 					Skipped: nonNil(res.Snapshot.Skipped), Problems: errorStrings(res.Problems),
 				})
 			}
-			changed := "first checkpoint of the session"
-			switch {
-			case res.Unchanged:
-				// Nothing to record: the head stands (SPEC §8.7).
-				changed = "unchanged, no new commit"
-			case res.ChangesUnlisted:
-				changed = "changes since " + cp.Meta.PreviousCheckpoint + " not listed"
-			case cp.Meta.PreviousCheckpoint != "":
-				changed = fmt.Sprintf("%s changed since %s", spec.Plural(cp.Resources.ChangedCount, "file"), cp.Meta.PreviousCheckpoint)
-			}
-			// The session by its short id; its ref only when that names
-			// it whole (a host's 36-character id is not for reading).
-			short := w.ShortSession(cp.Meta.SessionKey)
-			where := ""
-			if short == cp.Meta.SessionKey {
-				where = " on " + res.Ref
-			}
-			fmt.Fprintf(a.stdout, "checkpoint %s · session %s · %s · %s · commit %s%s\n",
-				cp.Meta.CheckpointID, short, changed, spec.Plural(res.Snapshot.Files, "file"), res.Commit.Short(), where)
+			fmt.Fprintln(a.stdout, w.CheckpointLine(res))
 			return nil
 		},
 	})
