@@ -424,6 +424,15 @@ func (a *app) short(key string) string {
 	return a.ws.ShortSession(key)
 }
 
+// shortName is a SESSION:ID checkpoint name with the session by its
+// short id.
+func (a *app) shortName(name string) string {
+	if sess, id, ok := strings.Cut(name, ":"); ok {
+		return a.short(sess) + ":" + id
+	}
+	return name
+}
+
 // warn and note print one line each, folded: their text often carries a
 // file name or a message from a state file. A note is not an error, and
 // does not look like one: "note: …", where errors say "ctxgit: …".

@@ -94,10 +94,7 @@ func (a *app) restoreFrom(c *cli.Context, w *workspace.Workspace, sess, name str
 	// read and type them (any SESSION: argument takes it); another
 	// session's, or a fetched one's, keep their full key.
 	short := w.ShortSession(sess)
-	fromSession := res.From.Session
-	if fromSession == sess {
-		fromSession = short
-	}
+	fromSession := w.ShortSession(res.From.Session)
 	from := fromSession + ":" + res.From.Checkpoint.Meta.CheckpointID
 	switch {
 	case res.DryRun:

@@ -136,7 +136,7 @@ func (a *app) printStatus(st *taskstate.Status, asJSON bool) error {
 			fmt.Fprintf(a.stdout, "missing: %s\n", strings.Join(st.Missing, ", "))
 		}
 		if st.Halt != nil {
-			fmt.Fprintf(a.stdout, "halted: %s at %.0f%% (checkpoint %s, summary %s)\n", st.Halt.At.Format("2006-01-02T15:04:05Z"), st.Halt.Pressure*100, orDash(st.Halt.Checkpoint), orDash(st.Halt.Summary))
+			fmt.Fprintf(a.stdout, "halted: %s at %.0f%% (checkpoint %s, summary %s)\n", st.Halt.At.Format("2006-01-02T15:04:05Z"), st.Halt.Pressure*100, orDash(a.shortName(st.Halt.Checkpoint)), orDash(st.Halt.Summary))
 		}
 		if len(st.Required) == 0 {
 			fmt.Fprintln(a.stdout, "required: nothing")
