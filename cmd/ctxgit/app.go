@@ -173,22 +173,15 @@ func nearestFlag(flags []cli.Flag, name string) string {
 	if len(name) < 2 {
 		return "" // every one-letter flag is one edit from every other
 	}
-	best, bestDist := "", max(1, len(name)/3)+1
+	var names []string
 	for _, f := range flags {
 		for _, n := range f.Names() {
-			if len(n) == 1 {
-				continue
-			}
-			d := editDistance(name, n)
-			if len(name) >= 3 && strings.HasPrefix(n, name) {
-				d = 1
-			}
-			if d < bestDist {
-				best, bestDist = n, d
+			if len(n) > 1 {
+				names = append(names, n)
 			}
 		}
 	}
-	return best
+	return nearestName(names, name)
 }
 
 func (a *app) run(args []string) int {
