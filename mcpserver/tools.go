@@ -421,11 +421,11 @@ func (s *Server) diff(_ context.Context, c *call, in diffArgs) (diffResult, stri
 		out.Task = append(out.Task, taskChange{Field: tc.Field, From: tc.From, To: tc.To})
 	}
 	var b strings.Builder
-	toName := d.To.Session + ":" + d.To.Checkpoint.Meta.CheckpointID
+	toName := c.w.ShortSession(d.To.Session) + ":" + d.To.Checkpoint.Meta.CheckpointID
 	if d.From == nil {
 		fmt.Fprintf(&b, "%s (the session's first checkpoint: everything in it is new)\n", safetext.Line(toName))
 	} else {
-		fmt.Fprintf(&b, "%s → %s\n", safetext.Line(d.From.Session+":"+d.From.Checkpoint.Meta.CheckpointID), safetext.Line(toName))
+		fmt.Fprintf(&b, "%s → %s\n", safetext.Line(c.w.ShortSession(d.From.Session)+":"+d.From.Checkpoint.Meta.CheckpointID), safetext.Line(toName))
 	}
 	t := out.Totals
 	fmt.Fprintf(&b, "files: %d changed, +%d -%d\n", t.Files, t.Added, t.Removed)
