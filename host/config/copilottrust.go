@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ctxgit/ctxgit/internal/hookpath"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -28,16 +29,9 @@ const maxCopilotConfig = 4 << 20
 
 // copilotConfigPath is Copilot CLI's config.json, "" when no home is known.
 func copilotConfigPath(getenv func(string) string) string {
-	home := getenv("COPILOT_HOME")
+	home := hookpath.HostHome(getenv, "COPILOT_HOME", ".copilot")
 	if home == "" {
-		h := getenv("HOME")
-		if h == "" {
-			h = getenv("USERPROFILE")
-		}
-		if h == "" {
-			return ""
-		}
-		home = filepath.Join(h, ".copilot")
+		return ""
 	}
 	return filepath.Join(home, "config.json")
 }

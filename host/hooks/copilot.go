@@ -31,16 +31,9 @@ func copilotEventsPath(getenv func(string) string, id string) string {
 	if !hookpath.PlainKey(id) {
 		return ""
 	}
-	home := getenv("COPILOT_HOME")
+	home := hookpath.HostHome(getenv, "COPILOT_HOME", ".copilot")
 	if home == "" {
-		h := getenv("HOME")
-		if h == "" {
-			h = getenv("USERPROFILE")
-		}
-		if h == "" {
-			return ""
-		}
-		home = filepath.Join(h, ".copilot")
+		return ""
 	}
 	return filepath.Join(home, "session-state", id, "events.jsonl")
 }

@@ -11,31 +11,14 @@ import (
 )
 
 // opencodeKind tells opencode's requests apart by their first system
-// message: the title generator's, the compaction's summarization agent's,
-// and the main loop's (the build agent's). ctxgit's standing context is a
-// system message of its own after the first.
+// message: the compaction's summarization agent's, the main loop's (the
+// build agent's), and the title generator's. ctxgit's standing context is
+// a system message of its own after the first.
 func opencodeKind(r Request) string {
-	msgs := chatMessages(r.Body)
-	if len(msgs) == 0 || msgs[0].Role != "system" {
-		return "other"
-	}
-	switch first := msgs[0].Text; {
-	case strings.HasPrefix(first, "You are a context summarization agent"):
+	if msgs := chatMessages(r.Body); len(msgs) > 0 && strings.HasPrefix(msgs[0].Text, "You are a context summarization agent") {
 		return "summary"
-	case strings.HasPrefix(first, "You are opencode"):
-		return "main"
 	}
-	return "other"
-}
-
-// opencodeSession drives `opencode run` in one workspace.
-type opencodeSession struct {
-	t      *testing.T
-	w      *Workspace
-	in     hostInstall
-	fake   *FakeAPI
-	script *chatScript
-	env    []string
+	return chatKind("You are opencode", "")(r)
 }
 
 // opencodeSetup writes opencode's user config: the fake as an
@@ -45,11 +28,7 @@ type opencodeSession struct {
 // npm and opencode caches are kept beside the install, shared by runs.
 func opencodeSetup(t *testing.T, w *Workspace, in hostInstall, url string) []string {
 	t.Helper()
-	dir := filepath.Join(w.Home, ".config", "opencode")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfg := map[string]any{
+	writeHomeJSON(t, w, ".config/opencode/opencode.json", map[string]any{
 		"$schema":    "https://opencode.ai/config.json",
 		"model":      "fake/fake-model",
 		"autoupdate": false,
@@ -60,48 +39,12 @@ func opencodeSetup(t *testing.T, w *Workspace, in hostInstall, url string) []str
 			"options": map[string]any{"baseURL": url + "/v1", "apiKey": "sk-fake"},
 			"models":  map[string]any{"fake-model": map[string]any{"name": "Fake", "limit": map[string]any{"context": 20000, "output": 4000}}},
 		}},
-	}
-	data, _ := json.MarshalIndent(cfg, "", "  ")
-	if err := os.WriteFile(filepath.Join(dir, "opencode.json"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	})
 	cache := filepath.Join(filepath.Dir(in.Bin), "..", "..", "..", "opencode-cache")
 	// opencode takes its project directory from PWD, not from the
 	// process's working directory: the test's own would be it.
 	return []string{"PWD=" + w.Dir, "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1",
 		"XDG_CACHE_HOME=" + filepath.Join(cache, "xdg"), "npm_config_cache=" + filepath.Join(cache, "npm")}
-}
-
-// run runs `opencode run ARGS...` and returns the main-loop requests it
-// made, in order, and the index of the first main request after a
-// compaction's summary request (-1 when there was none).
-func (s *opencodeSession) run(args ...string) (main []Request, afterSummary int) {
-	s.t.Helper()
-	before := len(s.fake.Requests())
-	r := s.w.Run(5*time.Minute, s.env, s.in.Bin, append([]string{"run", "--auto", "--print-logs"}, args...)...)
-	if r.Err != nil {
-		s.t.Fatalf("opencode run %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), r.Err, r.Stdout, r.Stderr)
-	}
-	if os.Getenv("CTXGIT_REALHOST_DUMP") != "" {
-		s.t.Logf("opencode run %s:\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), r.Stdout, r.Stderr)
-	}
-	afterSummary = -1
-	summary := false
-	for i, q := range s.fake.Requests()[before:] {
-		kind := s.script.kinds[before+i]
-		s.t.Logf("opencode run %s: request %d %s: blocks %d card %d nudge %d", strings.Join(args, " "), i, kind,
-			CountBlocks(q.Body), Count(q.Body, cardMarker), Count(q.Body, nudgeMarker))
-		switch kind {
-		case "summary":
-			summary = true
-		case "main":
-			if summary && afterSummary < 0 {
-				afterSummary = len(main)
-			}
-			main = append(main, q)
-		}
-	}
-	return main, afterSummary
 }
 
 // TestOpenCode runs opencode through the tier's scenario (docs/HOSTS.md,
@@ -130,7 +73,8 @@ func TestOpenCode(t *testing.T) {
 		bash(4, 19_500),
 		chatTurn{Text: "Done.", Prompt: 3000})
 	fake := NewFakeAPI(t, script.respond)
-	s := &opencodeSession{t: t, w: w, in: in, fake: fake, script: script, env: opencodeSetup(t, w, in, fake.URL)}
+	s := &chatSession{t: t, w: w, bin: in.Bin, fake: fake, script: script, env: opencodeSetup(t, w, in, fake.URL),
+		argv: func(args []string) []string { return append([]string{"run", "--auto", "--print-logs"}, args...) }}
 
 	main, after := s.run("Run echo for each step.")
 	if after < 4 || after >= len(main) {

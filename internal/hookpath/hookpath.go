@@ -274,3 +274,20 @@ func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }
+
+// HostHome is a host's folder of its own: the one the environment
+// variable envVar names (CODEX_HOME, COPILOT_HOME), else dot under the
+// user's home (HOME, else USERPROFILE); "" when no home is known.
+func HostHome(getenv func(string) string, envVar, dot string) string {
+	if home := getenv(envVar); home != "" {
+		return home
+	}
+	h := getenv("HOME")
+	if h == "" {
+		h = getenv("USERPROFILE")
+	}
+	if h == "" {
+		return ""
+	}
+	return filepath.Join(h, dot)
+}
