@@ -676,7 +676,7 @@ func (c *call) exportSession() error {
 	if lastSessionExport(data) == line {
 		return nil
 	}
-	f, err := regfile.OpenAppend(path, 0o600)
+	f, err := regfile.OpenAppendFollowing(path, 0o600)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 )
 
 // ErrNotRegular is returned for a symlink, FIFO, socket, device or
@@ -128,4 +129,16 @@ func ReadTail(path string, n int64) ([]byte, error) {
 		err = nil
 	}
 	return buf[:got], err
+}
+
+// OpenAppend opens a regular file for appending, creating it with perm. A
+// symbolic link in its place, dangling or not, is refused (ErrNotRegular)
+// and nothing is created through it; so is a FIFO, without blocking.
+func OpenAppend(path string, perm uint32) (*os.File, error) { return openAppend(path, perm, false) }
+
+// OpenAppendFollowing is OpenAppend for a file another program names for
+// ctxgit to append to (a host's env file), which may be a link: the final
+// link is followed, and what it reaches must still be a regular file.
+func OpenAppendFollowing(path string, perm uint32) (*os.File, error) {
+	return openAppend(path, perm, true)
 }

@@ -32,3 +32,27 @@ func TestFIFORefusedWithoutBlocking(t *testing.T) {
 		t.Fatal("ReadFile on a FIFO blocked")
 	}
 }
+
+// A FIFO in place of a log is refused at once, with or without a reader.
+func TestOpenAppendFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "fifo")
+	if err := unix.Mkfifo(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		f, err := OpenAppend(p, 0o644)
+		if f != nil {
+			f.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotRegular) {
+			t.Fatalf("err = %v, want ErrNotRegular", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("OpenAppend on a FIFO blocked")
+	}
+}
