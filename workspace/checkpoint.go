@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/vcs/ignore"
@@ -447,7 +448,7 @@ func readStateEntry(path string, limit int64) (uint32, []byte, error) {
 	case !fi.Mode().IsRegular():
 		return 0, nil, fmt.Errorf("%s: not a regular file", path)
 	}
-	data, err := readRegularLimited(path, fi, limit)
+	data, err := regfile.ReadFile(path, limit) // never follows, never blocks
 	return vcs.ModeFile, data, err
 }
 

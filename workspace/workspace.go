@@ -15,6 +15,7 @@ import (
 	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/vcs/ignore"
 )
 
 // Env is what a workspace takes from the outside world, injected so tests
@@ -66,6 +67,8 @@ type Workspace struct {
 	// badSessions are the broken session refs listings skipped (badref.go).
 	badSessions map[string]BadSession
 	lostNotes   []string
+	// secrets is secretMatcher's, made on first use.
+	secrets *ignore.Matcher
 }
 
 // FindRoot applies SPEC §2: an explicit root (--root, then CTXGIT_ROOT),
@@ -217,6 +220,9 @@ func Open(env Env, root string) (*Workspace, error) {
 	switch {
 	case err == nil:
 		if w.Config, err = spec.ParseConfig(spec.ConfigPath, data); err != nil {
+			return nil, err
+		}
+		if err := w.checkConfigPaths(data); err != nil {
 			return nil, err
 		}
 	case !errors.Is(err, fs.ErrNotExist):

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -131,14 +132,22 @@ func ReadTail(path string, n int64) ([]byte, error) {
 	return buf[:got], err
 }
 
-// OpenAppend opens a regular file for appending, creating it with perm. A
-// symbolic link in its place, dangling or not, is refused (ErrNotRegular)
-// and nothing is created through it; so is a FIFO, without blocking.
-func OpenAppend(path string, perm uint32) (*os.File, error) { return openAppend(path, perm, false) }
+// OpenFile opens a regular file for writing with flag (os.O_* flags, say
+// os.O_RDWR|os.O_CREATE) and, when it is created, perm. A symbolic link in
+// its place, dangling or not, is refused (ErrNotRegular) and nothing is
+// created through it; so is a FIFO or a device, without blocking.
+func OpenFile(path string, flag int, perm fs.FileMode) (*os.File, error) {
+	return openWrite(path, flag, perm, false)
+}
+
+// OpenAppend is OpenFile for appending, creating the file with perm.
+func OpenAppend(path string, perm fs.FileMode) (*os.File, error) {
+	return OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
+}
 
 // OpenAppendFollowing is OpenAppend for a file another program names for
 // ctxgit to append to (a host's env file), which may be a link: the final
 // link is followed, and what it reaches must still be a regular file.
-func OpenAppendFollowing(path string, perm uint32) (*os.File, error) {
-	return openAppend(path, perm, true)
+func OpenAppendFollowing(path string, perm fs.FileMode) (*os.File, error) {
+	return openWrite(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm, true)
 }

@@ -56,19 +56,23 @@ func (h handle) seek(off int64) error {
 	return err
 }
 
-// openAppend opens a regular file for appending, creating it with perm.
+// openWrite opens a regular file for writing, creating it (with
+// os.O_CREATE) with perm.
 // What is there is checked first (without follow, by Lstat: a symlink or
 // junction is refused) and must be the very file opened; a missing file is
 // created exclusively, which follows no link (Go opens it with
 // FILE_FLAG_OPEN_REPARSE_POINT on Windows).
-func openAppend(path string, perm uint32, follow bool) (*os.File, error) {
+func openWrite(path string, flag int, perm fs.FileMode, follow bool) (*os.File, error) {
+	if flag&(os.O_CREATE|os.O_EXCL) == os.O_CREATE|os.O_EXCL {
+		return os.OpenFile(path, flag, perm) // an exclusive create follows nothing
+	}
 	stat := os.Lstat
 	if follow {
 		stat = os.Stat
 	}
 	before, err := stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		f, cerr := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL, os.FileMode(perm))
+	if errors.Is(err, fs.ErrNotExist) && flag&os.O_CREATE != 0 {
+		f, cerr := os.OpenFile(path, flag|os.O_EXCL, perm)
 		if cerr == nil {
 			return f, nil
 		}
@@ -83,7 +87,7 @@ func openAppend(path string, perm uint32, follow bool) (*os.File, error) {
 	if !before.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	f, err := os.OpenFile(path, flag&^(os.O_CREATE|os.O_EXCL), 0)
 	if err != nil {
 		return nil, err
 	}

@@ -70,19 +70,19 @@ func (h handle) seek(off int64) error {
 	return err
 }
 
-// openAppend opens a regular file for appending, creating it with perm.
-// O_NONBLOCK keeps a FIFO in its place from hanging the open; it and any
-// other non-regular file are refused. Without follow, O_NOFOLLOW refuses
-// a final symlink, dangling or not, before anything is created.
-func openAppend(path string, perm uint32, follow bool) (*os.File, error) {
-	flags := syscall.O_WRONLY | syscall.O_APPEND | syscall.O_CREAT | syscall.O_NONBLOCK | syscall.O_CLOEXEC
+// openWrite opens a regular file for writing. O_NONBLOCK keeps a FIFO in
+// its place from hanging the open; it and any other non-regular file are
+// refused. Without follow, O_NOFOLLOW refuses a final symlink, dangling or
+// not, before anything is created.
+func openWrite(path string, flag int, perm fs.FileMode, follow bool) (*os.File, error) {
+	flags := flag | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 	if !follow {
 		flags |= syscall.O_NOFOLLOW
 	}
 	var fd int
 	var err error
 	for {
-		fd, err = syscall.Open(path, flags, perm)
+		fd, err = syscall.Open(path, flags, uint32(perm.Perm()))
 		if err != syscall.EINTR {
 			break
 		}
