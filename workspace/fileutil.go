@@ -22,4 +22,3 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 // maxStateFile bounds what ctxgit reads of one state file, so a runaway
 // file cannot exhaust memory on the hook path.
 const maxStateFile = 64 << 20
-
