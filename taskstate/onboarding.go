@@ -2,7 +2,6 @@ package taskstate
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/ctxgit/ctxgit/workspace"
@@ -48,6 +47,6 @@ func OnboardingCard(w *workspace.Workspace) string {
 // HasPlan reports whether the workspace has a plan file, so `ctxgit plan
 // mark` has something to mark: the card and the nudge teach it only then.
 func HasPlan(w *workspace.Workspace) bool {
-	fi, err := os.Stat(w.Path(w.Config.Paths.Plan))
-	return err == nil && !fi.IsDir()
+	fi, err := w.StatStateFile(w.Config.Paths.Plan)
+	return err == nil && fi.Mode().IsRegular()
 }

@@ -56,19 +56,44 @@ func secretPattern(m *ignore.Matcher, rel string) string {
 	return ""
 }
 
-// refused is a file the rule refuses: one line naming it and why, exit 3.
-func refused(rel, format string, args ...any) error {
-	return &spec.FileError{Path: rel, Err: spec.Invalid(format, args...)}
-}
-
 // ErrRefused matches every error of the file rule (a link out, a special
 // file, a secret, a place ctxgit keeps no state file), for callers that
 // say so differently from a missing or unreadable file.
 var ErrRefused = errors.New("refused by the file rule")
 
-type ruleError struct{ error }
+// The short reasons of a refusal (Refusal).
+const (
+	whyOutside = "outside the workspace"
+	whyLinked  = "a symbolic link"
+	whySpecial = "not a regular file"
+	whyPlace   = "in .git or " + spec.LocalDir
+	whySecret  = "a secret"
+)
+
+// ruleError is a refusal: a *spec.FileError naming the file and why (exit
+// 3), with the reason in short.
+type ruleError struct {
+	error
+	why string
+}
 
 func (e ruleError) Is(target error) bool { return target == ErrRefused }
+
+// refused is a file the rule refuses: one line naming it and why.
+func refused(rel, why, format string, args ...any) error {
+	return ruleError{&spec.FileError{Path: rel, Err: spec.Invalid(format, args...)}, why}
+}
+
+// Refusal is the short reason the file rule refused a file ("outside the
+// workspace", "not a regular file", …), for a listing that says it
+// beside the file's name; ok is false for any other error.
+func Refusal(err error) (why string, ok bool) {
+	var re ruleError
+	if errors.As(err, &re) {
+		return re.why, true
+	}
+	return "", false
+}
 
 // resolveState is where the state file rel leads (slash-separated, under
 // the root), or the error refusing it; verb ("read", "written") ends the
@@ -79,11 +104,11 @@ func (w *Workspace) resolveState(rel, verb string) (string, error) {
 	switch {
 	case errors.As(err, &le) && errors.Is(err, regfile.ErrOutside):
 		if le.Link == rel {
-			return "", ruleError{refused(rel, "is a symbolic link to %s, outside the workspace: not %s", le.Target, verb)}
+			return "", refused(rel, whyOutside, "is a symbolic link to %s, outside the workspace: not %s", le.Target, verb)
 		}
-		return "", ruleError{refused(rel, "%s is a symbolic link to %s, outside the workspace: not %s", le.Link, le.Target, verb)}
+		return "", refused(rel, whyOutside, "%s is a symbolic link to %s, outside the workspace: not %s", le.Link, le.Target, verb)
 	case errors.Is(err, regfile.ErrSymlink), errors.Is(err, regfile.ErrNotDir):
-		return "", ruleError{refused(rel, "%s: not %s", w.relErr(err), verb)}
+		return "", refused(rel, whySpecial, "%s: not %s", w.relErr(err), verb)
 	case err != nil:
 		return "", &spec.FileError{Path: rel, Err: unwrapPathError(err)}
 	}
@@ -92,10 +117,10 @@ func (w *Workspace) resolveState(rel, verb string) (string, error) {
 		where = "leads to " + real + " and"
 	}
 	if spec.CheckRelPath(real) != nil {
-		return "", ruleError{refused(rel, "%s through a symbolic link, where ctxgit keeps no state file (.git, %s): not %s", strings.TrimSuffix(where, " and"), spec.LocalDir, verb)}
+		return "", refused(rel, whyPlace, "%s through a symbolic link, where ctxgit keeps no state file (.git, %s): not %s", strings.TrimSuffix(where, " and"), spec.LocalDir, verb)
 	}
 	if pat := secretPattern(w.secretMatcher(), real); pat != "" {
-		return "", ruleError{refused(rel, "%s matches the secret pattern %q: not %s", where, pat, verb)}
+		return "", refused(rel, fmt.Sprintf("%s (%q)", whySecret, pat), "%s matches the secret pattern %q: not %s", where, pat, verb)
 	}
 	return real, nil
 }
@@ -130,28 +155,44 @@ func describe(path string) string {
 	return "not a regular file"
 }
 
-// ReadStateFile reads the state file rel under the file rule, at most
-// limit bytes. A missing file is an error matching fs.ErrNotExist; a
-// refused one (ErrRefused), a special file or one over limit is a
+// OpenStateFile opens the state file rel under the file rule, to be read
+// only to the size it had when opened. A missing file is an error
+// matching fs.ErrNotExist; a refused one (ErrRefused) is a
 // *spec.FileError naming rel and saying why.
-func (w *Workspace) ReadStateFile(rel string, limit int64) ([]byte, error) {
+func (w *Workspace) OpenStateFile(rel string) (*regfile.File, error) {
 	real, err := w.resolveState(rel, "read")
 	if err != nil {
 		return nil, err
 	}
 	path := w.Path(real)
-	data, err := regfile.ReadFile(path, limit)
+	f, err := regfile.Open(path)
 	switch {
 	case err == nil:
-		return data, nil
+		return f, nil
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, err
 	case errors.Is(err, regfile.ErrNotRegular):
-		return nil, ruleError{refused(rel, "is %s, not a regular file: not read", describe(path))}
-	case errors.Is(err, regfile.ErrTooLarge):
-		return nil, &spec.FileError{Path: rel, Err: tooLarge(limit)}
+		return nil, refused(rel, whySpecial, "is %s, not a regular file: not read", describe(path))
 	}
 	return nil, &spec.FileError{Path: rel, Err: unwrapPathError(err)}
+}
+
+// ReadStateFile reads the state file rel as OpenStateFile opens it, at
+// most limit bytes: a larger one is an error (exit 3), never read.
+func (w *Workspace) ReadStateFile(rel string, limit int64) ([]byte, error) {
+	f, err := w.OpenStateFile(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := f.ReadAll(limit)
+	switch {
+	case errors.Is(err, regfile.ErrTooLarge):
+		return nil, &spec.FileError{Path: rel, Err: tooLarge(limit)}
+	case err != nil:
+		return nil, &spec.FileError{Path: rel, Err: unwrapPathError(err)}
+	}
+	return data, nil
 }
 
 // tooLarge is a state file over its bound: bad input (exit 3) that
@@ -198,18 +239,18 @@ func (w *Workspace) WriteStateFile(rel string, data []byte) error {
 	path := w.Path(real)
 	if real != rel {
 		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-			return refused(rel, "is a symbolic link to %s, which does not exist: not written", real)
+			return refused(rel, whyLinked, "is a symbolic link to %s, which does not exist: not written", real)
 		}
 	}
 	perm := fs.FileMode(0o644)
 	if fi, err := os.Lstat(path); err == nil {
 		if !fi.Mode().IsRegular() {
-			return refused(rel, "is %s, not a regular file: not written", describe(path))
+			return refused(rel, whySpecial, "is %s, not a regular file: not written", describe(path))
 		}
 		perm = fi.Mode().Perm()
 	}
 	if err := regfile.Dirs(w.Root, real, true); err != nil {
-		return ruleError{refused(rel, "%s: not written", w.relErr(err))}
+		return refused(rel, whySpecial, "%s: not written", w.relErr(err))
 	}
 	if err := w.Publish(path, data, perm); err != nil {
 		if errors.Is(err, spec.ErrConflict) {
@@ -260,7 +301,7 @@ func localErr(root string, err error) error {
 		if errors.Is(err, regfile.ErrNotDir) {
 			what = "is not a directory"
 		}
-		return ruleError{refused(filepath.ToSlash(rel), "%s", what)}
+		return refused(filepath.ToSlash(rel), whyLinked, "%s", what)
 	}
 	return err
 }
@@ -270,10 +311,14 @@ func localFileErr(root, path string, err error) error {
 	rel, _ := filepath.Rel(root, path)
 	rel = filepath.ToSlash(rel)
 	if errors.Is(err, regfile.ErrNotRegular) {
-		return ruleError{refused(rel, "is %s, not a regular file: ctxgit reads and writes nothing through it", describe(path))}
+		return refused(rel, whySpecial, "is %s, not a regular file: ctxgit reads and writes nothing through it", describe(path))
 	}
 	return &spec.FileError{Path: rel, Err: unwrapPathError(err)}
 }
+
+// MaxMarker bounds the read of a marker or record under .ctxgit/local/:
+// a line or two of JSON that ctxgit wrote.
+const MaxMarker = 64 << 10
 
 // ReadLocal reads the file at path under .ctxgit/local/ of the workspace
 // at root, at most limit bytes, reached through no link. A missing file is

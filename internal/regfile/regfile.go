@@ -95,8 +95,19 @@ func readFile(path string, limit int64, follow bool) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	data, err := f.ReadAll(limit)
+	if errors.Is(err, ErrTooLarge) {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return data, err
+}
+
+// ReadAll reads the whole file, as it was when opened, if that is at most
+// limit bytes: a larger one is ErrTooLarge, never read. A file that shrank
+// while read gives the bytes it still had.
+func (f *File) ReadAll(limit int64) ([]byte, error) {
 	if f.info.Size > limit {
-		return nil, fmt.Errorf("%s: %w (%d bytes, at most %d read)", path, ErrTooLarge, f.info.Size, limit)
+		return nil, fmt.Errorf("%w (%d bytes, at most %d read)", ErrTooLarge, f.info.Size, limit)
 	}
 	buf := make([]byte, f.info.Size)
 	n, err := io.ReadFull(f, buf)
