@@ -45,7 +45,6 @@ func RecordCurrentSession(root, session, host string, now time.Time) error {
 	return WriteLocal(root, path, append(data, '\n'), 0o644)
 }
 
-
 func readCurrentSession(root, path string) (CurrentSession, bool) {
 	var cur CurrentSession
 	data, err := ReadLocal(root, path, MaxMarker)
