@@ -2,10 +2,8 @@ package workspace
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/ctxgit/ctxgit/spec"
-	"github.com/ctxgit/ctxgit/vcs/ignore"
 )
 
 // checkConfigPaths refuses, as the config loads, a state path it sets that
@@ -17,7 +15,6 @@ import (
 // read or written, so a workspace without such settings pays nothing here.
 func (w *Workspace) checkConfigPaths(src []byte) error {
 	p, def := w.Config.Paths, spec.DefaultConfig().Paths
-	defaults := ignore.New(ignore.ParsePatterns([]byte(strings.Join(spec.DefaultSecretExcludes, "\n")), "", "secrets"))
 	for _, f := range []struct{ key, v, def string }{
 		{"plan", p.Plan, def.Plan}, {"failure_log", p.FailureLog, def.FailureLog},
 		{"failure_log_fallback", p.FailureLogFallback, def.FailureLogFallback}, {"decisions", p.Decisions, def.Decisions},
@@ -28,7 +25,7 @@ func (w *Workspace) checkConfigPaths(src []byte) error {
 			continue
 		}
 		key := "paths." + f.key
-		if pat := secretPattern(defaults, f.v); pat != "" {
+		if pat := secretPattern(defaultSecrets(), f.v); pat != "" {
 			return spec.InvalidAt(spec.ConfigPath, spec.KeyLine(src, key),
 				"%s: %q matches the secret pattern %q: a state file's content goes into every checkpoint", key, f.v, pat)
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/internal/regfile"
@@ -78,6 +79,7 @@ type ruleError struct {
 }
 
 func (e ruleError) Is(target error) bool { return target == ErrRefused }
+func (e ruleError) Unwrap() error        { return e.error }
 
 // refused is a file the rule refuses: one line naming it and why.
 func refused(rel, why, format string, args ...any) error {
@@ -99,7 +101,30 @@ func Refusal(err error) (why string, ok bool) {
 // the root), or the error refusing it; verb ("read", "written") ends the
 // message.
 func (w *Workspace) resolveState(rel, verb string) (string, error) {
-	real, err := regfile.Resolve(w.Root, rel)
+	return resolveIn(w.Root, w.secretMatcher(), rel, verb)
+}
+
+// defaultSecrets matches the default secret patterns (SPEC §9.3).
+var defaultSecrets = sync.OnceValue(func() *ignore.Matcher {
+	return ignore.New(ignore.ParsePatterns([]byte(strings.Join(spec.DefaultSecretExcludes, "\n")), "", "secrets"))
+})
+
+// ResolveFile is the absolute path the workspace file rel (slash-separated)
+// leads to under the file rule, links followed only while they stay in
+// the workspace at root and not into .git, .ctxgit/local/ or a file
+// matching a default secret pattern; else the refusal (ErrRefused), whose
+// message ends "not " + verb. For the files a workspace holds that are
+// not its state (a host's settings file in the workspace).
+func ResolveFile(root, rel, verb string) (string, error) {
+	real, err := resolveIn(root, defaultSecrets(), rel, verb)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, filepath.FromSlash(real)), nil
+}
+
+func resolveIn(root string, secrets *ignore.Matcher, rel, verb string) (string, error) {
+	real, err := regfile.Resolve(root, rel)
 	var le *regfile.LinkError
 	switch {
 	case errors.As(err, &le) && errors.Is(err, regfile.ErrOutside):
@@ -108,7 +133,7 @@ func (w *Workspace) resolveState(rel, verb string) (string, error) {
 		}
 		return "", refused(rel, whyOutside, "%s is a symbolic link to %s, outside the workspace: not %s", le.Link, le.Target, verb)
 	case errors.Is(err, regfile.ErrSymlink), errors.Is(err, regfile.ErrNotDir):
-		return "", refused(rel, whySpecial, "%s: not %s", w.relErr(err), verb)
+		return "", refused(rel, whySpecial, "%s: not %s", relErr(root, err), verb)
 	case err != nil:
 		return "", &spec.FileError{Path: rel, Err: unwrapPathError(err)}
 	}
@@ -117,21 +142,23 @@ func (w *Workspace) resolveState(rel, verb string) (string, error) {
 		where = "leads to " + real + " and"
 	}
 	if spec.CheckRelPath(real) != nil {
-		return "", refused(rel, whyPlace, "%s through a symbolic link, where ctxgit keeps no state file (.git, %s): not %s", strings.TrimSuffix(where, " and"), spec.LocalDir, verb)
+		return "", refused(rel, whyPlace, "%s through a symbolic link, inside .git or %s: not %s", strings.TrimSuffix(where, " and"), spec.LocalDir, verb)
 	}
-	if pat := secretPattern(w.secretMatcher(), real); pat != "" {
+	if pat := secretPattern(secrets, real); pat != "" {
 		return "", refused(rel, fmt.Sprintf("%s (%q)", whySecret, pat), "%s matches the secret pattern %q: not %s", where, pat, verb)
 	}
 	return real, nil
 }
 
 // relErr is a path error's message with the workspace root dropped.
-func (w *Workspace) relErr(err error) string {
+func relErr(root string, err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return fmt.Sprintf("%s is %v", filepath.ToSlash(w.Rel(pe.Path)), pe.Err)
+		if r, rerr := filepath.Rel(root, pe.Path); rerr == nil {
+			return fmt.Sprintf("%s is %v", filepath.ToSlash(r), pe.Err)
+		}
 	}
-	return w.Rel(err.Error())
+	return err.Error()
 }
 
 // describe names what a non-regular file is, for a refusal.
@@ -250,7 +277,7 @@ func (w *Workspace) WriteStateFile(rel string, data []byte) error {
 		perm = fi.Mode().Perm()
 	}
 	if err := regfile.Dirs(w.Root, real, true); err != nil {
-		return refused(rel, whySpecial, "%s: not written", w.relErr(err))
+		return refused(rel, whySpecial, "%s: not written", relErr(w.Root, err))
 	}
 	if err := w.Publish(path, data, perm); err != nil {
 		if errors.Is(err, spec.ErrConflict) {
@@ -319,6 +346,11 @@ func localFileErr(root, path string, err error) error {
 // MaxMarker bounds the read of a marker or record under .ctxgit/local/:
 // a line or two of JSON that ctxgit wrote.
 const MaxMarker = 64 << 10
+
+// MakeLocalDirs makes the directories between .ctxgit/local/ and path,
+// none of them a link, for a writer of its own under .ctxgit/local/ (a
+// numbered backup).
+func MakeLocalDirs(root, path string) error { return localDirs(root, path, true) }
 
 // ReadLocal reads the file at path under .ctxgit/local/ of the workspace
 // at root, at most limit bytes, reached through no link. A missing file is

@@ -103,7 +103,7 @@ func (w *Workspace) createFromTemplate(tmpl, rel string) (bool, error) {
 		return false, err
 	}
 	if err := regfile.Dirs(w.Root, real, true); err != nil {
-		return false, refused(rel, whySpecial, "%s: not written", w.relErr(err))
+		return false, refused(rel, whySpecial, "%s: not written", relErr(w.Root, err))
 	}
 	path := w.Path(real)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
