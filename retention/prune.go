@@ -333,12 +333,12 @@ func applyPrune(w *workspace.Workspace, ctx context.Context, store vcs.Store, re
 // harmless, and the marker's own cap drops them in time.
 func remapRecovered(w *workspace.Workspace, session string, ids map[vcs.Hash]vcs.Hash) error {
 	path := w.RecoveredPath(session)
-	data, err := os.ReadFile(path)
+	data, err := workspace.ReadLocal(w.Root, path, workspace.MaxMarker)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("%s/recovered/%s: %w", spec.LocalDir, session, workspace.UnwrapPathError(err))
+		return err
 	}
 	lines := strings.Fields(string(data))
 	out := append([]string(nil), lines...)
@@ -352,5 +352,5 @@ func remapRecovered(w *workspace.Workspace, session string, ids map[vcs.Hash]vcs
 	if len(out) == len(lines) {
 		return nil
 	}
-	return workspace.WriteFileAtomic(path, []byte(strings.Join(out, "\n")+"\n"), 0o644)
+	return workspace.WriteLocal(w.Root, path, []byte(strings.Join(out, "\n")+"\n"), 0o644)
 }

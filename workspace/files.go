@@ -366,6 +366,19 @@ func ReadLocal(root, path string, limit int64) ([]byte, error) {
 	return data, err
 }
 
+// ReadLocalTail reads at most the last n bytes of the file at path under
+// .ctxgit/local/ (a log that grows), by the rule ReadLocal reads.
+func ReadLocalTail(root, path string, n int64) ([]byte, error) {
+	if err := localDirs(root, path, false); err != nil {
+		return nil, err
+	}
+	data, err := regfile.ReadTail(path, n)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, localFileErr(root, path, err)
+	}
+	return data, err
+}
+
 // WriteLocal replaces the file at path under .ctxgit/local/ atomically
 // (a link in its place is replaced, never followed), making the
 // directories on the way, none of them a link.

@@ -670,7 +670,7 @@ func (c *call) exportSession() error {
 	// The file is the host's: read only as a regular file, only its
 	// tail, and only its last export counts — start A, start B, resume A
 	// with one shared file must leave A current (issue 24 item 5).
-	data, err := regfile.ReadTail(path, envFileTail)
+	data, err := regfile.ReadTailFollowing(path, envFileTail)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%s: %w", path, err)
 	}

@@ -120,11 +120,16 @@ func (f *File) ReadAll(limit int64) ([]byte, error) {
 	return buf[:n], nil
 }
 
-// ReadTail reads at most the last n bytes of a regular file, following a
-// final symlink: a file another program names for ctxgit to append to
-// (a host's env file) may be a link, and may have grown without bound.
-func ReadTail(path string, n int64) ([]byte, error) {
-	f, err := OpenFollowing(path)
+// ReadTail reads at most the last n bytes of a regular file, which may
+// have grown without bound (a log), never following a final symlink.
+func ReadTail(path string, n int64) ([]byte, error) { return readTail(path, n, false) }
+
+// ReadTailFollowing is ReadTail through a final symlink: a file another
+// program names for ctxgit to append to (a host's env file) may be a link.
+func ReadTailFollowing(path string, n int64) ([]byte, error) { return readTail(path, n, true) }
+
+func readTail(path string, n int64, follow bool) ([]byte, error) {
+	f, err := openFile(path, follow)
 	if err != nil {
 		return nil, err
 	}
