@@ -27,7 +27,7 @@ func (w *Workspace) checkConfigPaths(src []byte) error {
 		key := "paths." + f.key
 		if pat := secretPattern(defaultSecrets(), f.v); pat != "" {
 			return spec.InvalidAt(spec.ConfigPath, spec.KeyLine(src, key),
-				"%s: %q matches the secret pattern %q: a state file's content goes into every checkpoint", key, f.v, pat)
+				"%s: %q matches the secret pattern %q: state files go into every checkpoint", key, f.v, pat)
 		}
 		if _, err := w.resolveState(f.v, "used"); errors.Is(err, ErrRefused) {
 			return spec.InvalidAt(spec.ConfigPath, spec.KeyLine(src, key), "%s: %v", key, err)
