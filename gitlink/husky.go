@@ -105,15 +105,15 @@ func lineIndex(data []byte, line string) int {
 	}
 }
 
-// maxHuskyHook bounds the read of husky's hook file, a short script.
-const maxHuskyHook = 1 << 20
+// maxHook bounds the read of a hook file, a short script.
+const maxHook = 1 << 20
 
-// readHuskyHook reads husky's hook file, which the repository commits, by
-// the file rule (SPEC §3.4): a regular file read within a bound, never a
-// link followed (its target's content would be rewritten into the
-// working tree) or a FIFO waited on.
-func readHuskyHook(path string) ([]byte, error) {
-	data, err := regfile.ReadFile(path, maxHuskyHook)
+// readHook reads a hook file by the file rule (SPEC §3.4): a regular file
+// read within a bound, never a link followed or a FIFO waited on. Husky's
+// hook file is the repository's, committed with it: a link's target
+// would be rewritten into the working tree.
+func readHook(path string) ([]byte, error) {
+	data, err := regfile.ReadFile(path, maxHook)
 	if errors.Is(err, regfile.ErrNotRegular) {
 		return nil, fmt.Errorf("%s is not a regular file (a link, a FIFO): ctxgit edits no hook through it", path)
 	}
@@ -125,7 +125,7 @@ func readHuskyHook(path string) ([]byte, error) {
 // message cannot drop the trailer), creating the file when missing.
 func installBlock(path, command string) (InstallResult, error) {
 	res := InstallResult{Path: path, Action: "installed", Manager: ManagerHusky}
-	old, err := readHuskyHook(path)
+	old, err := readHook(path)
 	if errors.Is(err, os.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return res, err
@@ -169,7 +169,7 @@ func installBlock(path, command string) (InstallResult, error) {
 // the file when ctxgit created it and nothing else was added since.
 func uninstallBlock(path string) (InstallResult, error) {
 	res := InstallResult{Path: path, Action: "absent", Manager: ManagerHusky}
-	old, err := readHuskyHook(path)
+	old, err := readHook(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return res, nil
 	}
