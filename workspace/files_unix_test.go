@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -34,6 +35,33 @@ func TestStateFileFIFORefused(t *testing.T) {
 	within(t, "ReadLocal", func() {
 		if _, err := workspace.ReadLocal(root, filepath.Join(local, "current-session.json"), 1<<10); !errors.Is(err, workspace.ErrRefused) {
 			t.Errorf("ReadLocal(FIFO) = %v", err)
+		}
+	})
+}
+
+// A lock a repository commits as a FIFO is not read (reading the holder
+// waited on it forever): once old, it is taken for the junk it is,
+// removed, and the lock taken.
+func TestLockFIFOTakenOver(t *testing.T) {
+	w, root, _ := fileRuleWS(t)
+	lock := filepath.Join(root, ".ctxgit", "local", "lock")
+	os.MkdirAll(filepath.Dir(lock), 0o755)
+	if err := syscall.Mkfifo(lock, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	old := fixedNow.Add(-time.Hour)
+	if err := os.Chtimes(lock, old, old); err != nil {
+		t.Fatal(err)
+	}
+	within(t, "Lock", func() {
+		l, err := w.Lock()
+		if err != nil {
+			t.Errorf("Lock over a FIFO: %v", err)
+			return
+		}
+		defer l.Unlock()
+		if fi, err := os.Lstat(lock); err != nil || !fi.Mode().IsRegular() {
+			t.Errorf("the lock is not ctxgit's regular file: %v", err)
 		}
 	})
 }
