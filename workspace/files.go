@@ -30,8 +30,8 @@ import (
 //     without following a link.
 //
 // The checks are Lstats before the open (see internal/regfile): per state
-// file one per path component, per local file one per directory below
-// .ctxgit/local/ (the two above it are checked once by CheckOwnDirs).
+// file one per path component, per local file one per directory on its
+// way from the root (docs/design.md, "The file rule").
 
 // secretMatcher matches the secret patterns a state file may never be:
 // the defaults of SPEC §9.3 whatever the config says, and the config's own.
