@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"time"
 
 	"github.com/ctxgit/ctxgit/markdown"
@@ -99,6 +100,8 @@ func readStateFile(w *Workspace, st *State, rel string) ([]byte, bool) {
 		return data, true
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, false
+	case errors.Is(err, ErrRefused) && !slices.Contains(w.refusals, err.Error()):
+		w.refusals = append(w.refusals, err.Error())
 	}
 	st.Problems = append(st.Problems, err)
 	return nil, false

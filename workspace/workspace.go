@@ -69,6 +69,9 @@ type Workspace struct {
 	lostNotes   []string
 	// secrets is secretMatcher's, made on first use.
 	secrets *ignore.Matcher
+	// refusals are the state files ReadState refused, said once each
+	// (StoreNotices).
+	refusals []string
 }
 
 // FindRoot applies SPEC §2: an explicit root (--root, then CTXGIT_ROOT),
