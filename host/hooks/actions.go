@@ -507,8 +507,14 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 	if !ok || !regularFile(c.p.TranscriptPath) {
 		return o
 	}
-	s, err := transcript.ReadFileResume(c.p.TranscriptPath, format, transcript.ReadOptions{Root: w.Root, MaxExchanges: w.Config.Caps.Exchanges},
-		transcriptStatePath(w.Root, c.session))
+	// The saved reading lives under .ctxgit/local/transcripts/: with a
+	// link on the way (the file rule, SPEC §3.4) the transcript is read
+	// whole and nothing is saved.
+	state := transcriptStatePath(w.Root, c.session)
+	if workspace.MakeLocalDirs(w.Root, state) != nil {
+		state = ""
+	}
+	s, err := transcript.ReadFileResume(c.p.TranscriptPath, format, transcript.ReadOptions{Root: w.Root, MaxExchanges: w.Config.Caps.Exchanges}, state)
 	if err != nil {
 		return o
 	}
