@@ -174,6 +174,12 @@ func TestConfigStatePathsChecked(t *testing.T) {
 			t.Errorf("%q: %v, want %q (exit 3)", c.yaml, err, c.want)
 		}
 	}
+	// The config itself linked out of the workspace is not read.
+	os.WriteFile(filepath.Join(outside, "config.yaml"), []byte("version: 1\n"), 0o644)
+	link(t, filepath.Join(outside, "config.yaml"), cfg)
+	if _, err := workspace.Open(testEnv(root, nil), root); err == nil || err.Error() != ".ctxgit/config.yaml: is a symbolic link, not a regular file: not read" || spec.ExitCode(err) != spec.ExitInvalid {
+		t.Errorf("a linked config: %v", err)
+	}
 }
 
 // Under .ctxgit/local/ no link is followed at all: not a directory on the

@@ -228,8 +228,11 @@ func Open(env Env, root string) (*Workspace, error) {
 		if err := w.checkConfigPaths(data); err != nil {
 			return nil, err
 		}
+	case errors.Is(err, regfile.ErrNotRegular):
+		// The file rule (SPEC §3.4): a link or a FIFO is not read.
+		return nil, refused(spec.ConfigPath, whySpecial, "is %s, not a regular file: not read", describe(w.Path(spec.ConfigPath)))
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, &spec.FileError{Path: spec.ConfigPath, Err: err}
+		return nil, &spec.FileError{Path: spec.ConfigPath, Err: unwrapPathError(err)}
 	}
 	if err := w.findRepo(); err != nil {
 		return nil, err
