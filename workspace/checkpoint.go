@@ -399,15 +399,17 @@ func (w *Workspace) snapshotOptions(store *vcs.GitStore) vcs.SnapshotOptions {
 
 // overlayStateFiles adds the state files to the tree even when the user's
 // ignore rules left them out: a checkpoint always holds its own state.
-// Two rules still win over that (issue 13 items 3 and 8): a state-file
-// path that matches a secret pattern is never stored, and a state file
-// that is a symlink is stored as the link, never as its target's content
-// (which may lie outside the workspace).
+// Three rules still win over that (issue 13 items 3 and 8, issue 32): a
+// state-file path that matches a secret pattern is never stored, a state
+// file that is a symlink is stored as the link, never as its target's
+// content (which may lie outside the workspace), and one behind a
+// directory that is a link is not stored at all (the walk stored the
+// link; what it leads to is not the workspace's).
 func (w *Workspace) overlayStateFiles(s vcs.Store, tree vcs.Hash, st *State) (vcs.Hash, error) {
 	secret := ignore.New(ignore.ParsePatterns([]byte(strings.Join(w.Config.Snapshot.SecretExcludes, "\n")), "", "secrets"))
 	var entries []vcs.PathEntry
 	for _, rel := range []string{st.PlanPath, st.FailurePath, st.DecisionsPath, w.Config.Paths.TaskState} {
-		if secret.Match(rel, false) {
+		if secret.Match(rel, false) || regfile.Dirs(w.Root, rel, false) != nil {
 			continue
 		}
 		if _, err := vcs.Lookup(s, tree, rel); err == nil {
