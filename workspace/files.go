@@ -356,23 +356,20 @@ func MakeLocalDirs(root, path string) error { return localDirs(root, path, true)
 // at root, at most limit bytes, reached through no link. A missing file is
 // an error matching fs.ErrNotExist.
 func ReadLocal(root, path string, limit int64) ([]byte, error) {
-	if err := localDirs(root, path, false); err != nil {
-		return nil, err
-	}
-	data, err := regfile.ReadFile(path, limit)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, localFileErr(root, path, err)
-	}
-	return data, err
+	return readLocal(root, path, limit, regfile.ReadFile)
 }
 
 // ReadLocalTail reads at most the last n bytes of the file at path under
 // .ctxgit/local/ (a log that grows), by the rule ReadLocal reads.
 func ReadLocalTail(root, path string, n int64) ([]byte, error) {
+	return readLocal(root, path, n, regfile.ReadTail)
+}
+
+func readLocal(root, path string, n int64, read func(string, int64) ([]byte, error)) ([]byte, error) {
 	if err := localDirs(root, path, false); err != nil {
 		return nil, err
 	}
-	data, err := regfile.ReadTail(path, n)
+	data, err := read(path, n)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, localFileErr(root, path, err)
 	}

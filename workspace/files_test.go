@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -41,19 +41,6 @@ func link(t *testing.T, target, at string) {
 	os.Remove(at)
 	if err := os.Symlink(target, at); err != nil {
 		t.Skip("no symlinks here:", err)
-	}
-}
-
-// within runs f, failing the test if it has not returned in 10 s: a read
-// that blocks on a FIFO or never ends fails here rather than hanging.
-func within(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); f() }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatalf("%s did not return", what)
 	}
 }
 
@@ -206,7 +193,7 @@ func TestLocalFilesNoLinks(t *testing.T) {
 	if err := workspace.AppendLocal(root, filepath.Join(local, "ctxgit.log"), []byte("$(touch PWNED)\n")); !errors.Is(err, workspace.ErrRefused) {
 		t.Errorf("AppendLocal to a link: %v", err)
 	}
-	within(t, "ReadLocal(/dev/zero)", func() {
+	wstest.Within(t, "ReadLocal(/dev/zero)", func() {
 		if _, err := workspace.ReadLocal(root, filepath.Join(local, "hookpath.json"), 1<<10); !errors.Is(err, workspace.ErrRefused) {
 			t.Errorf("ReadLocal of a link to /dev/zero: %v", err)
 		}

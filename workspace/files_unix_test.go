@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -21,7 +22,7 @@ func TestStateFileFIFORefused(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(root, ".active-plan.md"), 0o644); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
-	within(t, "ReadState", func() {
+	wstest.Within(t, "ReadState", func() {
 		st := w.ReadState()
 		if st.Plan != nil || len(st.Problems) != 1 || st.Problems[0].Error() != ".active-plan.md: is a FIFO, not a regular file: not read" {
 			t.Errorf("ReadState: plan %v, problems %v", st.Plan, st.Problems)
@@ -32,7 +33,7 @@ func TestStateFileFIFORefused(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(local, "current-session.json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	within(t, "ReadLocal", func() {
+	wstest.Within(t, "ReadLocal", func() {
 		if _, err := workspace.ReadLocal(root, filepath.Join(local, "current-session.json"), 1<<10); !errors.Is(err, workspace.ErrRefused) {
 			t.Errorf("ReadLocal(FIFO) = %v", err)
 		}
@@ -53,7 +54,7 @@ func TestLockFIFOTakenOver(t *testing.T) {
 	if err := os.Chtimes(lock, old, old); err != nil {
 		t.Fatal(err)
 	}
-	within(t, "Lock", func() {
+	wstest.Within(t, "Lock", func() {
 		l, err := w.Lock()
 		if err != nil {
 			t.Errorf("Lock over a FIFO: %v", err)

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ctxgit/ctxgit/internal/wstest"
 )
 
 // PeekAt (the overview bare `ctxgit` and the MCP status tool print) reads
@@ -31,14 +33,9 @@ func TestPeekAtRefusesLinkedMarkers(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "gemini-after-tool.json"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan Peek, 1)
-	go func() { done <- PeekAt(root, "s1") }()
-	select {
-	case p := <-done:
-		if len(p.Failures) != 1 || p.Failures[0].Host != "gemini" {
+	wstest.Within(t, "PeekAt", func() {
+		if p := PeekAt(root, "s1"); len(p.Failures) != 1 || p.Failures[0].Host != "gemini" {
 			t.Errorf("failures %+v, want the one regular marker", p.Failures)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("PeekAt did not return")
-	}
+	})
 }

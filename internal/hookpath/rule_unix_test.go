@@ -8,19 +8,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// within fails the test if f has not returned in 10 s.
-func within(t *testing.T, what string, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); f() }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatalf("%s did not return", what)
-	}
-}
+	"github.com/ctxgit/ctxgit/internal/wstest"
+)
 
 // The markers ctxgit-hook reads on every tool call are read by the file
 // rule: a repository that commits one as a link to /dev/zero or as a FIFO
@@ -44,23 +34,23 @@ func TestMarkersReadByTheRule(t *testing.T) {
 	if err := syscall.Mkfifo(ReadingPath(root, "s"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	within(t, "ReadGaugeConfig", func() {
+	wstest.Within(t, "ReadGaugeConfig", func() {
 		if _, ok := ReadGaugeConfig(root); ok {
 			t.Error("a gauge file linked to /dev/zero read")
 		}
 	})
-	within(t, "ReadJSON", func() {
+	wstest.Within(t, "ReadJSON", func() {
 		var v map[string]any
 		if _, err := ReadJSON(StatePath(root, "s"), &v); err == nil {
 			t.Error("ReadJSON of a link to /dev/zero read it")
 		}
 	})
-	within(t, "nudgeDelivered", func() {
+	wstest.Within(t, "nudgeDelivered", func() {
 		if nudgeDelivered(root, "s") {
 			t.Error("a FIFO nudge marker taken for a delivered one")
 		}
 	})
-	within(t, "recorded", func() {
+	wstest.Within(t, "recorded", func() {
 		if recorded(root, "s", 0.5, time.Now()) {
 			t.Error("a FIFO reading taken for a recorded one")
 		}
