@@ -31,7 +31,8 @@ import (
 //
 // The checks are Lstats before the open (see internal/regfile): per state
 // file one per path component, per local file one per directory on its
-// way from the root (docs/design.md, "The file rule").
+// way from the root (docs/design.md, "State files and the workspace
+// root": the file rule).
 
 // secretMatcher matches the secret patterns a state file may never be:
 // the defaults of SPEC §9.3 whatever the config says, and the config's own.
