@@ -45,6 +45,19 @@ func RecordCurrentSession(root, session, host string, now time.Time) error {
 	return WriteLocal(root, path, append(data, '\n'), 0o644)
 }
 
+// EndCurrentSession retires the record when it names session: a host
+// session that ended (SessionEnd) is no longer the one a person's
+// commands land in, which go to their own session again (SPEC §6.3). A
+// record another session wrote since is left alone.
+func EndCurrentSession(root, session string) error {
+	path := filepath.Join(root, filepath.FromSlash(spec.LocalDir), currentSessionFile)
+	cur, ok := readCurrentSession(root, path)
+	if !ok || cur.Session != session {
+		return nil
+	}
+	return RemoveLocal(root, path)
+}
+
 func readCurrentSession(root, path string) (CurrentSession, bool) {
 	var cur CurrentSession
 	data, err := ReadLocal(root, path, MaxMarker)
