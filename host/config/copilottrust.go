@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/ctxgit/ctxgit/internal/hookpath"
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -40,18 +39,12 @@ func copilotConfigPath(getenv func(string) string) string {
 // holding it is listed); ok is false when the config exists but cannot be
 // read as Copilot writes it.
 func copilotTrusts(path, root string) (trusted, ok bool) {
-	f, err := os.Open(path)
+	// User-level, maybe linked from a dotfiles folder: followed, but
+	// opened without blocking and read within a bound.
+	data, err := regfile.ReadFileFollowing(path, maxCopilotConfig)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, true // nothing trusted yet
 	}
-	if err != nil {
-		return false, false
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return false, false
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxCopilotConfig))
 	if err != nil {
 		return false, false
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // opencode has no command hooks: it loads the JavaScript modules of a
@@ -72,7 +73,10 @@ func pluginCommand(data []byte, def string) string {
 // installOpenCode writes, rewrites or removes ctxgit's plugin file.
 func installOpenCode(o Options) (*Result, error) {
 	rel := opencodePluginFile
-	abs := filepath.Join(o.Root, filepath.FromSlash(rel))
+	abs, err := configPath(o, rel)
+	if err != nil {
+		return nil, err
+	}
 	res := &Result{Path: rel}
 	old, perm, existed, err := readConfig(abs, rel)
 	if err != nil {
@@ -92,30 +96,27 @@ func installOpenCode(o Options) (*Result, error) {
 		if res.Backup, err = backup(o, rel, old, perm); err != nil {
 			return nil, err
 		}
-		if err := os.Remove(abs); err != nil {
+		link := filepath.Join(o.Root, filepath.FromSlash(rel))
+		if err := os.Remove(link); err != nil {
 			return nil, &spec.FileError{Path: rel, Err: unwrapPath(err)}
 		}
 		res.Changed = true
 		res.Removed = opencodeEntries(oldCommand)
-		// The folders go only when ctxgit's file was all they held.
-		if os.Remove(filepath.Dir(abs)) == nil {
-			os.Remove(filepath.Dir(filepath.Dir(abs)))
-		}
+		// The folders go only when ctxgit's file was all they held, and
+		// only real folders (a link stays).
+		removeEmptyDir(filepath.Dir(link))
+		removeEmptyDir(filepath.Dir(filepath.Dir(link)))
 		return res, nil
 	}
 	want := opencodePlugin(o.Command)
 	if existed && string(old) == want {
 		return res, nil
 	}
-	if existed {
-		if res.Backup, err = backup(o, rel, old, perm); err != nil {
-			return nil, err
-		}
-	} else {
+	if !existed {
 		perm = 0o644
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			return nil, &spec.FileError{Path: filepath.ToSlash(filepath.Dir(rel)), Err: unwrapPath(err)}
-		}
+	}
+	if err := prepareWrite(o, rel, abs, old, perm, existed, res); err != nil {
+		return nil, err
 	}
 	if err := atomicfile.Write(abs, []byte(want), perm); err != nil {
 		return nil, &spec.FileError{Path: rel, Err: unwrapPath(err)}
@@ -131,12 +132,24 @@ func installOpenCode(o Options) (*Result, error) {
 	return res, nil
 }
 
+// removeEmptyDir removes dir when it is an empty directory, not a link.
+func removeEmptyDir(dir string) {
+	if fi, err := os.Lstat(dir); err == nil && fi.IsDir() {
+		os.Remove(dir)
+	}
+}
+
 // inspectOpenCode reports ctxgit's plugin file, when the workspace holds
 // one.
 func inspectOpenCode(root string) (Installed, bool) {
 	rel := opencodePluginFile
 	in := Installed{Host: OpenCode, Path: rel}
-	data, _, existed, err := readConfig(filepath.Join(root, filepath.FromSlash(rel)), rel)
+	abs, err := workspace.ResolveFile(root, rel, "read")
+	if err != nil {
+		in.Err = err
+		return in, true
+	}
+	data, _, existed, err := readConfig(abs, rel)
 	if errors.Is(err, fs.ErrNotExist) || err == nil && (!existed || !ownPlugin(data)) {
 		return in, false
 	}

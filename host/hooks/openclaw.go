@@ -4,12 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -53,7 +53,7 @@ func keepsAnswer(host string) bool {
 // planHash is the SHA-256 of the workspace's plan file, "" when it cannot
 // be read.
 func planHash(w *workspace.Workspace) string {
-	data, err := os.ReadFile(filepath.Join(w.Root, filepath.FromSlash(w.Config.Paths.Plan)))
+	data, err := w.ReadStateFile(w.Config.Paths.Plan, workspace.MaxStateFile)
 	if err != nil {
 		return ""
 	}
@@ -67,14 +67,14 @@ func planHash(w *workspace.Workspace) string {
 func (c *call) keptAnswer(w *workspace.Workspace) (string, bool) {
 	path := c.answerPath(w.Root)
 	var a openclawAnswer
-	if ok, err := readJSON(path, &a); !ok || err != nil {
+	if ok, err := readJSON(w.Root, path, &a); !ok || err != nil {
 		if err != nil {
-			os.Remove(path) // damaged: answer afresh
+			workspace.RemoveLocal(w.Root, path) // damaged: answer afresh
 		}
 		return "", false
 	}
 	if a.Text == "" || a.Plan != planHash(w) || (a.SessionID != "" && c.p.Context.SessionID != "" && a.SessionID != c.p.Context.SessionID) {
-		os.Remove(path)
+		workspace.RemoveLocal(w.Root, path)
 		return "", false
 	}
 	return a.Text, true
@@ -93,7 +93,7 @@ func (c *call) keepAnswer(w *workspace.Workspace, answer func() error) error {
 	c.kept = nil
 	path := c.answerPath(w.Root)
 	if err != nil || buf.Len() == 0 {
-		os.Remove(path)
+		workspace.RemoveLocal(w.Root, path)
 		return err
 	}
 	return c.writeJSON(path, openclawAnswer{Text: buf.String(), Plan: planHash(w), SessionID: c.p.Context.SessionID, At: w.Now()})
@@ -103,7 +103,7 @@ func (c *call) keepAnswer(w *workspace.Workspace, answer func() error) error {
 // session-start answer: a compaction brings a new one.
 func (c *call) dropAnswer(root string) {
 	if keepsAnswer(c.Host) {
-		os.Remove(c.answerPath(root))
+		workspace.RemoveLocal(root, c.answerPath(root))
 	}
 }
 
@@ -114,7 +114,7 @@ func (c *call) recordWindow(w *workspace.Workspace) error {
 		return nil
 	}
 	var st hookState
-	readJSON(statePath(w.Root, c.session), &st)
+	readJSON(w.Root, statePath(w.Root, c.session), &st)
 	if st.Window == *c.p.ContextWindow {
 		return nil
 	}
@@ -148,7 +148,7 @@ func openclawRootsPath() string {
 
 func readOpenClawRoots(path string) map[string]openclawRoot {
 	roots := map[string]openclawRoot{}
-	if data, err := os.ReadFile(path); err == nil && len(data) <= 1<<20 {
+	if data, err := regfile.ReadFile(path, 1<<20); err == nil {
 		json.Unmarshal(data, &roots)
 	}
 	return roots
