@@ -385,8 +385,10 @@ func (s *Server) status(ctx context.Context, c *call, _ noArgs) (map[string]any,
 	return out, res.Block, nil
 }
 
-// diff resolves both sides as `ctxgit diff` does: with neither named,
-// a session's first checkpoint is compared with nothing.
+// diff compares two checkpoints, as `ctxgit diff FROM TO` does (the
+// tool never compares the working tree): with neither named, the
+// previous and the newest, and a session's first checkpoint is compared
+// with nothing.
 func (s *Server) diff(_ context.Context, c *call, in diffArgs) (diffResult, string, error) {
 	from, to, err := review.DiffSides(c.w, in.From, in.To, c.session)
 	if err != nil {

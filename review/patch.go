@@ -57,17 +57,7 @@ func WritePatch(w *workspace.Workspace, out io.Writer, from, to *workspace.Resol
 	if err != nil {
 		return err
 	}
-	if o.Paint == nil {
-		o.Paint = func(_ PatchPart, s string) string { return s }
-	}
-	bw := bufio.NewWriter(out)
-	p := &patchWriter{w: bw, paint: o.Paint}
-	for _, c := range changes {
-		if err := p.change(store, c); err != nil {
-			return fmt.Errorf("%s: %w", c.Path, err)
-		}
-	}
-	return bw.Flush()
+	return writePatch(out, store, changes, o)
 }
 
 type patchWriter struct {
