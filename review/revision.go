@@ -39,7 +39,12 @@ func resolveBase(w *workspace.Workspace, store vcs.Store, ref string) (vcs.Hash,
 				return id, nil
 			}
 		}
-		return vcs.ZeroHash, unknownBase(ref)
+		if rest != "" {
+			if _, err := vcs.RevParseCommit(context.Background(), w.Repo.WorkTree, name); err == nil {
+				return vcs.ZeroHash, unknownBase(ref) // the name is there; its ~N or ^N is not
+			}
+		}
+		return vcs.ZeroHash, unknownBaseIn(w, store, ref)
 	default:
 		return vcs.ZeroHash, fmt.Errorf("--base %s: git rev-parse: %w", ref, err)
 	}
@@ -172,7 +177,7 @@ func resolveRevisionName(w *workspace.Workspace, store vcs.Store, rev, name stri
 	if alt := remoteBranch(store, name); alt != "" {
 		return store.ReadRef("refs/" + alt)
 	}
-	return vcs.ZeroHash, unknownBase(rev)
+	return vcs.ZeroHash, unknownBaseIn(w, store, rev)
 }
 
 // upstreamOf reports whether name is BRANCH@{u} or BRANCH@{upstream}

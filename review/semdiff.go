@@ -45,6 +45,17 @@ type FileDiff struct {
 	NewSize int64 `json:"new_size"`
 	// sameContent is a rename or mode change: the blob is unchanged.
 	sameContent bool
+	// Patch is the file's unified patch, for the HTML report's files
+	// (ReportOptions.Patches); "" unless asked for.
+	Patch string `json:"-"`
+	// src is where the patch is read from: the change and a store
+	// holding both sides' blobs.
+	src *patchSource
+}
+
+type patchSource struct {
+	store  vcs.Store
+	change vcs.Change
 }
 
 // FileTotals sums a list of FileDiff.

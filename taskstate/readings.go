@@ -1,11 +1,16 @@
 package taskstate
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
+
+	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/regfile"
 
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -49,7 +54,96 @@ func RecordReading(root, session string, p Pressure, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	return workspace.WriteFileAtomic(path, append(data, '\n'), 0o644)
+	if err := workspace.WriteFileAtomic(path, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	appendHistory(historyPath(root, session), append(data, '\n'))
+	return nil
+}
+
+// The reading history: every reading RecordReading keeps is also
+// appended, one JSON line each, to SESSION.jsonl beside the newest, for
+// the report's chart (docs/cli.md#report), which plots what was measured
+// rather than a line between checkpoints. An append of one short line
+// (O_APPEND) is whole even when hooks run at once. Past historyMaxBytes
+// the file is replaced by its newer half, atomically: an append racing
+// that replacement may be lost, never half-written.
+const historyMaxBytes = 256 << 10
+
+func historyPath(root, session string) string {
+	return filepath.Join(root, filepath.FromSlash(spec.LocalDir), readingsDir, session+".jsonl")
+}
+
+// appendHistory appends line to the history at path. It is best effort:
+// the history only draws the chart, and a hook must not fail for it.
+func appendHistory(path string, line []byte) {
+	if fi, err := os.Lstat(path); err == nil {
+		if !fi.Mode().IsRegular() {
+			return // never written through a link or into a FIFO
+		}
+		if fi.Size()+int64(len(line)) > historyMaxBytes {
+			trimHistory(path)
+		}
+	}
+	f, err := regfile.OpenAppend(path, 0o644)
+	if err != nil {
+		return
+	}
+	f.Write(line)
+	f.Close()
+}
+
+// trimHistory keeps the newer half of the history's lines.
+func trimHistory(path string) {
+	data, err := regfile.ReadTail(path, historyMaxBytes)
+	if err != nil {
+		os.Remove(path) // unreadable: start over
+		return
+	}
+	half := data[len(data)/2:]
+	if i := bytes.IndexByte(half, '\n'); i >= 0 {
+		half = half[i+1:]
+	}
+	atomicfile.Write(path, half, 0o644)
+}
+
+// HistoryReading is one reading of the history.
+type HistoryReading struct {
+	At     time.Time
+	Value  float64
+	Tokens int64
+	Window int64
+	Source string
+}
+
+// ReadingHistory is session's reading history, oldest first: every
+// reading a hook or the status line recorded, lines that do not read as
+// one left out. A workspace's local files are read as untrusted: as a
+// regular file only, bounded.
+func ReadingHistory(w *workspace.Workspace, session string) []HistoryReading {
+	if spec.ValidateSessionKey(session) != nil {
+		return nil
+	}
+	path := historyPath(w.Root, session)
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+		return nil // none, or a link or another file where it should be
+	}
+	// The tail, should the file have grown past its bound some other way.
+	data, err := regfile.ReadTail(path, historyMaxBytes)
+	if err != nil {
+		return nil
+	}
+	var out []HistoryReading
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var r recordedReading
+		if len(line) == 0 || json.Unmarshal(line, &r) != nil || math.IsNaN(r.Value) || math.IsInf(r.Value, 0) ||
+			r.Value < 0 || r.Value > 10 || r.At.IsZero() {
+			continue
+		}
+		out = append(out, HistoryReading{At: r.At.UTC(), Value: r.Value, Tokens: r.Tokens, Window: r.Window, Source: r.Source})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
+	return out
 }
 
 // ForgetReading drops the session's reading: after a compaction the
