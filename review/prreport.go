@@ -454,6 +454,10 @@ func branchCommits(w *workspace.Workspace, store vcs.Store, head, base vcs.Hash)
 	if err != nil {
 		return nil, err
 	}
+	// Oldest first: the walk met children before their parents, so its
+	// reverse orders commits of one time (a rebase, a script) as git
+	// log --reverse does.
+	slices.Reverse(out)
 	slices.SortStableFunc(out, func(a, b ReportCommit) int { return a.When.Compare(b.When) })
 	return out, nil
 }

@@ -125,7 +125,7 @@ const (
 	chartWidth  = 960
 	chartLeft   = 96
 	chartRight  = 24
-	chartTop    = 40
+	chartTop    = 44
 	plotHeight  = 200
 	laneGap     = 26
 	chartHeight = chartTop + plotHeight + 34 + 3*laneGap + 8
@@ -168,13 +168,55 @@ type htmlMark struct {
 	X, Y  float64
 	Class string
 	Hover string
+	// Shape is the mark itself, drawn by markShape.
+	Shape template.HTML
 	// Label is a compaction's text, "" when it would overlap another;
-	// LabelY its baseline.
-	Label  string
-	LabelY float64
+	// LabelX and Anchor place it, LabelY is its baseline.
+	Label          string
+	LabelX, LabelY float64
+	Anchor         string
 }
 
-type htmlLegend struct{ Class, Label string }
+// htmlLegend is one key of the legend: the mark as the chart draws it
+// (markShape, at the key's size), and what it means.
+type htmlLegend struct {
+	Shape template.HTML
+	Label string
+}
+
+// The kinds of mark the chart draws, each with its legend key's words,
+// in the legend's order. The key and the plotted mark come from one
+// function, markShape, so they cannot differ.
+var markKinds = []struct{ kind, label string }{
+	{"reading", "reading by a hook or the status line"},
+	{"cp auto", "hook checkpoint"},
+	{"cp manual", "manual checkpoint"},
+	{"cp compaction", "compaction checkpoint"},
+	{"compaction-rule", "compaction"},
+	{"decision", "decision"},
+	{"failure open", "failure, open"},
+	{"failure resolved", "failure, resolved"},
+}
+
+// markShape draws a mark of kind centred on x, y; height is a rule's
+// length (from y down). Every value is a number or one of markKinds'
+// classes, so the markup is safe as it is.
+func markShape(kind string, x, y, height float64) template.HTML {
+	var s string
+	switch kind {
+	case "reading":
+		s = fmt.Sprintf(`<circle class="dot reading" data-mark="reading" cx="%g" cy="%g" r="3"/>`, x, y)
+	case "cp auto", "cp manual", "cp compaction":
+		s = fmt.Sprintf(`<circle class="dot %s" data-mark="%s" cx="%g" cy="%g" r="5"/>`, kind, kind, x, y)
+	case "compaction-rule":
+		s = fmt.Sprintf(`<line class="rule" data-mark="compaction-rule" x1="%g" x2="%g" y1="%g" y2="%g"/>`, x, x, y, y+height)
+	case "decision":
+		s = fmt.Sprintf(`<path class="decision" data-mark="decision" d="M%g %g m0 -6 l6 6 l-6 6 l-6 -6 z"/>`, x, y)
+	case "failure open", "failure resolved":
+		s = fmt.Sprintf(`<path class="%s" data-mark="%s" d="M%g %g m-4 -4 l8 8 m0 -8 l-8 8"/>`, kind, kind, x, y)
+	}
+	return template.HTML(s) // numbers and fixed classes only: nothing to escape
+}
 
 func htmlPage(r *Report) htmlReport {
 	p := htmlReport{Title: safetext.Line(r.Title), Goal: safetext.Line(r.Goal), Multi: len(r.Sessions) > 1, Sections: r.Sections()}
@@ -423,9 +465,12 @@ func htmlTimeline(r *Report) *htmlChart {
 		}
 		c.Checkpoints = append(c.Checkpoints, htmlMark{X: xi, Y: laneY(0), Class: "cp " + triggerClass(row.Trigger), Hover: checkpointHover(r, row, name)})
 		if row.Trigger == spec.TriggerCompaction {
-			m := htmlMark{X: xi, Hover: "compaction at " + row.CheckpointID + " (" + r.at(row.CreatedAt).Text + ", " + stamp(row.CreatedAt) + ")"}
-			if y, ok := labels.place(xi, textWidth("compaction", true), []float64{float64(c.Top) - 8, float64(c.Top) - 22}); ok {
-				m.Label, m.LabelY = "compaction", y
+			m := htmlMark{X: xi, Y: float64(c.Top), Class: "compaction-rule", Shape: markShape("compaction-rule", xi, float64(c.Top), plotHeight),
+				Hover: "compaction at " + row.CheckpointID + " (" + r.at(row.CreatedAt).Text + ", " + stamp(row.CreatedAt) + ")"}
+			w := textWidth("compaction", true)
+			lx, anchor, x0 := fitLabel(xi, w, float64(c.Left), float64(c.Right))
+			if y, ok := labels.place(x0, w, []float64{float64(c.Top) - 10, float64(c.Top) - 24}); ok {
+				m.Label, m.LabelX, m.LabelY, m.Anchor = "compaction", lx, y, anchor
 			}
 			c.Compactions = append(c.Compactions, m)
 		}
@@ -446,9 +491,12 @@ func htmlTimeline(r *Report) *htmlChart {
 				Area: fmt.Sprintf("%g,%d %s %g,%d", xOfTime(piece[0].At), c.Base, points, xOfTime(piece[len(piece)-1].At), c.Base)})
 		}
 		c.Series = append(c.Series, s)
+		label := "context, as measured (each reading holds until the next)"
 		if len(r.Sessions) > 1 {
-			c.Legend = append(c.Legend, htmlLegend{Class: s.Class, Label: "session " + r.plainTitled(line.Session)})
+			label = "session " + r.plainTitled(line.Session)
 		}
+		c.Legend = append(c.Legend, htmlLegend{Label: label,
+			Shape: template.HTML(fmt.Sprintf(`<line class="fill %s" data-mark="line %s" x1="1" x2="17" y1="7" y2="7"/>`, s.Class, s.Class))}) // a fixed class: nothing to escape
 	}
 	// A decision or failure is marked when it was recorded, if that is in
 	// the chart's span; else at the checkpoint that first shows it (one
@@ -465,7 +513,7 @@ func htmlTimeline(r *Report) *htmlChart {
 		return float64(c.Left)
 	}
 	for _, d := range r.Decisions {
-		c.Decisions = append(c.Decisions, htmlMark{X: at(d.When, d.At), Y: laneY(1), Hover: removedPrefix(d.Change) + DecisionText(d.Decision) + " (" + atText(d.Change, d.At) + ")"})
+		c.Decisions = append(c.Decisions, htmlMark{X: at(d.When, d.At), Y: laneY(1), Class: "decision", Hover: removedPrefix(d.Change) + DecisionText(d.Decision) + " (" + atText(d.Change, d.At) + ")"})
 	}
 	for _, f := range r.Failures {
 		hover := removedPrefix(f.Change) + FailureText(f.FailureEntry) + " (" + atText(f.Change, f.At) + ")"
@@ -476,7 +524,35 @@ func htmlTimeline(r *Report) *htmlChart {
 		if f.IsResolved() {
 			cls = "resolved"
 		}
-		c.Failures = append(c.Failures, htmlMark{X: at(f.When, f.At), Y: laneY(2), Class: cls, Hover: hover})
+		c.Failures = append(c.Failures, htmlMark{X: at(f.When, f.At), Y: laneY(2), Class: "failure " + cls, Hover: hover})
+	}
+	// Each mark drawn, and a legend key for each kind drawn: no key for a
+	// mark the chart does not have.
+	drawn := map[string]bool{}
+	for _, list := range [][]htmlMark{c.Checkpoints, c.Decisions, c.Failures} {
+		for i := range list {
+			list[i].Shape = markShape(list[i].Class, list[i].X, list[i].Y, 0)
+			drawn[list[i].Class] = true
+		}
+	}
+	for _, s := range c.Series {
+		for i := range s.Dots {
+			s.Dots[i].Shape = markShape(s.Dots[i].Class, s.Dots[i].X, s.Dots[i].Y, 0)
+			drawn[s.Dots[i].Class] = true
+		}
+	}
+	if len(c.Compactions) > 0 {
+		drawn["compaction-rule"] = true
+	}
+	for _, k := range markKinds {
+		if !drawn[k.kind] {
+			continue
+		}
+		y := 7.0
+		if k.kind == "compaction-rule" {
+			y = 0 // a rule runs the key's height
+		}
+		c.Legend = append(c.Legend, htmlLegend{Shape: markShape(k.kind, 9, y, 14), Label: k.label})
 	}
 	return c
 }
@@ -513,10 +589,10 @@ type labelRows struct{ placed []labelBox }
 type labelBox struct{ x0, x1, y float64 }
 
 // place finds the first row (a baseline of ys) where a label of width
-// centred on x overlaps nothing placed; ok is false when none has room.
-func (l *labelRows) place(x, width float64, ys []float64) (float64, bool) {
+// starting at x0 overlaps nothing placed; ok is false when none has room.
+func (l *labelRows) place(x0, width float64, ys []float64) (float64, bool) {
 	const gap = 6
-	x0, x1 := x-width/2, x+width/2
+	x1 := x0 + width
 	for _, y := range ys {
 		free := true
 		for _, b := range l.placed {
@@ -531,6 +607,19 @@ func (l *labelRows) place(x, width float64, ys []float64) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// fitLabel places a label of width w for a mark at x within [lo, hi]:
+// centred on x where it fits, else starting at lo or ending at hi. It
+// returns the text's x, its text-anchor and where it starts.
+func fitLabel(x, w, lo, hi float64) (textX float64, anchor string, x0 float64) {
+	switch {
+	case x-w/2 < lo:
+		return lo, "start", lo
+	case x+w/2 > hi:
+		return hi, "end", hi - w
+	}
+	return x, "middle", x - w/2
 }
 
 // textWidth is an upper estimate of a label's width at the chart's 11 px
@@ -629,19 +718,14 @@ func timeTicks(r *Report, first, last time.Time, byTime bool, left, width float6
 		}
 		x := round1(left + width*float64(t.Sub(first))/float64(span))
 		w := textWidth(label, false)
-		anchor, x0 := "middle", x-w/2
-		if x0 < 4 {
-			anchor, x0 = "start", x // the first label may not reach past the left edge
-		}
-		if x0+w > chartWidth-4 {
-			anchor, x0 = "end", x-w
-		}
+		// Within the plot's width: clear of the axis labels on its left.
+		tx, anchor, x0 := fitLabel(x, w, left, left+width)
 		if x0 < lastEnd+8 {
 			continue
 		}
 		dated = true
 		lastEnd = x0 + w
-		ticks = append(ticks, htmlTick{X: x, Label: label, Anchor: anchor})
+		ticks = append(ticks, htmlTick{X: tx, Label: label, Anchor: anchor})
 	}
 	return ticks
 }

@@ -86,15 +86,15 @@ func TestRenderReportHTML(t *testing.T) {
 	// The context as measured: each reading held until the next (a step,
 	// not a slope), and the compaction at 10:20 a vertical drop from the
 	// 85% it began at to the 30% read after it. Time across (ten minutes
-	// apart over a 30-minute span), fill up (0% at y=240, 100% at 40).
-	m := regexp.MustCompile(`<polyline class="fill s0" data-mark="line" points="([^"]+)"/>`).FindStringSubmatch(page)
+	// apart over a 30-minute span), fill up (0% at y=244, 100% at 44).
+	m := regexp.MustCompile(`<polyline class="fill s0" data-mark="line s0" points="([^"]+)"/>`).FindStringSubmatch(page)
 	if m == nil {
 		t.Fatalf("no context line in the chart:\n%s", page)
 	}
-	if want := "96,220 376,220 376,76 656,76 656,70 656,180 936,180"; m[1] != want {
+	if want := "96,224 376,224 376,80 656,80 656,74 656,184 936,184"; m[1] != want {
 		t.Errorf("context line points = %q, want %q", m[1], want)
 	}
-	if !strings.Contains(page, `<line class="rule" x1="656" x2="656"`) {
+	if !strings.Contains(page, `<line class="rule" data-mark="compaction-rule" x1="656" x2="656" y1="44" y2="244"/>`) {
 		t.Error("the compaction rule is not at the drop (x=656)")
 	}
 	// A dot on every reading, each saying what it measured.
@@ -106,7 +106,7 @@ func TestRenderReportHTML(t *testing.T) {
 	}
 	// The time axis at round times of the zone, the first with its date.
 	var ticks []string
-	for _, m := range regexp.MustCompile(`<text class="label tick" x="([0-9.]+)" y="240" dy="18" text-anchor="[a-z]+">([^<]+)</text>`).FindAllStringSubmatch(page, -1) {
+	for _, m := range regexp.MustCompile(`<text class="label tick" x="([0-9.]+)" y="244" dy="18" text-anchor="[a-z]+">([^<]+)</text>`).FindAllStringSubmatch(page, -1) {
 		ticks = append(ticks, m[1]+" "+m[2])
 	}
 	if got, want := strings.Join(ticks, ", "), "96 2026-11-22 10:00 UTC, 376 10:10, 656 10:20, 936 10:30"; got != want {
@@ -124,7 +124,7 @@ func TestRenderReportHTML(t *testing.T) {
 	}
 	// Decisions and failures in their lanes, at the time they were
 	// recorded (before cp_002, on the clock of cp_001's end: 10:10).
-	if !strings.Contains(page, `<g class="mark decision"><title>d_001 Keep v1 read-only — why: rollback (cp_002)</title><path class="decision" data-mark="decision" d="M376 313`) {
+	if !strings.Contains(page, `<g class="mark decision"><title>d_001 Keep v1 read-only — why: rollback (cp_002)</title><path class="decision" data-mark="decision" d="M376 317`) {
 		t.Error("the decision is not marked in its lane at 10:10")
 	}
 	if !strings.Contains(page, `<g class="mark failure"><title>`) || !strings.Contains(page, "dual write loses events (cp_002)</title>") {
@@ -132,16 +132,27 @@ func TestRenderReportHTML(t *testing.T) {
 	}
 	// The legend draws each mark as the chart does: the failure's cross,
 	// the compaction's dashed rule, not a dot for each.
+	legend := page[strings.Index(page, `<ul class="legend">`):]
+	legend = legend[:strings.Index(legend, "</ul>")]
+	var keys []string
+	for _, m := range regexp.MustCompile(`<svg class="key" viewBox="0 0 18 14">(.*?)</svg>([^<]+)</li>`).FindAllStringSubmatch(legend, -1) {
+		keys = append(keys, m[2])
+	}
+	// A key for each kind of mark drawn, and none for a kind not drawn
+	// (no hook reading, manual checkpoint or resolved failure here).
+	if got, want := strings.Join(keys, "|"), "context, as measured (each reading holds until the next)|hook checkpoint|compaction checkpoint|compaction|decision|failure, open"; got != want {
+		t.Errorf("legend keys:\n%s\nwant\n%s", got, want)
+	}
 	for _, key := range []string{
 		`<path class="failure open" data-mark="failure open" d="M9 7 m-4 -4 l8 8 m0 -8 l-8 8"/>`,
-		`<line class="rule" data-mark="compaction-rule" x1="9" x2="9"`,
+		`<line class="rule" data-mark="compaction-rule" x1="9" x2="9" y1="0" y2="14"/>`,
 		`<path class="decision" data-mark="decision" d="M9 7 m0 -6 l6 6 l-6 6 l-6 -6 z"/>`,
 	} {
-		if !strings.Contains(page, key) {
+		if !strings.Contains(legend, key) {
 			t.Errorf("the legend lacks %s", key)
 		}
 	}
-	if !strings.Contains(page, `<path class="failure open" data-mark="failure open" d="M376 339 m-4 -4 l8 8 m0 -8 l-8 8"/>`) {
+	if !strings.Contains(page, `<path class="failure open" data-mark="failure open" d="M376 343 m-4 -4 l8 8 m0 -8 l-8 8"/>`) {
 		t.Error("the plotted failure is not the legend's cross")
 	}
 	for _, want := range []string{

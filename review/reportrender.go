@@ -226,7 +226,7 @@ func (m *mdReport) section(sec ReportSection) {
 		m.printf("The user's instructions, in order, as the checkpoints recorded them:\n\n")
 		shown := take(len(r.Instructions), l.entries)
 		for i, in := range r.Instructions[:shown] {
-			m.printf("%d. %s (%s, %s)\n", i+1, safetext.Line(in.Text), in.At, m.when(r.at(in.When)))
+			m.printf("%d. %s (recorded by %s at %s)\n", i+1, safetext.Line(in.Text), in.At, m.when(r.at(in.When)))
 		}
 		m.cuts.note(shown, len(r.Instructions), "instructions")
 	case SectionChecklist:

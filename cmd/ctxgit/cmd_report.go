@@ -61,7 +61,7 @@ func (a *app) reportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if choice.Why != "" && len(r.Sessions) == 1 && r.Session == choice.Session {
+			if choice.Why != "" && r.Scope == review.ScopeSession && len(r.Sessions) == 1 && r.Session == choice.Session {
 				a.note("session %s (%s)", choice.Session, choice.Why)
 			}
 			for _, p := range r.Problems {
