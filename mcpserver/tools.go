@@ -340,8 +340,8 @@ func (s *Server) addTools() {
 	add(s, tool{name: "diff", title: "Compare two checkpoints", read: true,
 		description: "What changed between two checkpoints (default: the previous and the newest): files with line counts, task state, plan steps, decisions, failures (ctxgit diff FROM TO). Read only."},
 		s.diff)
-	add(s, tool{name: "report", title: "Session report", read: true,
-		description: "The session's history as Markdown for a pull request: goal, plan, decisions, failures, checkpoints, files (ctxgit report). Read only."},
+	add(s, tool{name: "report", title: "Pull request report", read: true,
+		description: "The pull request as Markdown, as ctxgit report gives it: on a branch other than the default one, the branch's commits, files and uncommitted work with every session of the branch; else the session's history. Goal, plan, instructions, decisions, failures (resolved ones marked), checkpoints, files. Read only."},
 		func(_ context.Context, c *call, in reportArgs) (reportResult, string, error) {
 			r, err := review.BuildReport(c.w, review.ReportOptions{Session: c.session, Since: in.Since})
 			if err != nil {
