@@ -1,8 +1,8 @@
 package review
 
 import (
+	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/ctxgit/ctxgit/internal/regfile"
@@ -99,41 +99,32 @@ func reportScope(w *workspace.Workspace) (base, why string) {
 	return ref, ""
 }
 
-// baseNames are the bases a repository offers, for an error that names
-// none: its default branch first, then its other local branches, at most
-// maxBaseNames in all.
-func baseNames(w *workspace.Workspace, store vcs.Store) []string {
-	var out []string
-	name, ref := DefaultBranch(w, store)
-	if ref != "" {
-		out = append(out, ref+" (the default branch)")
-	}
-	refs, err := store.ListRefs("refs/heads/")
-	if err != nil {
-		return out
-	}
-	for _, r := range refs {
-		b := strings.TrimPrefix(r.Name, "refs/heads/")
-		if b == name && ref == name || slices.Contains(out, b) {
-			continue
-		}
-		if len(out) == maxBaseNames {
-			out = append(out, "…")
-			break
-		}
-		out = append(out, b)
-	}
-	return out
-}
-
-const maxBaseNames = 8
-
-// unknownBaseIn is unknownBase naming what the repository has: `--base
-// main` in a repository whose default branch is master names master.
+// unknownBaseIn is unknownBase naming the repository's default branch
+// first: `--base main` in a repository whose default branch is master
+// names master, a remote-tracking one too (a clone with no local
+// branch of that name).
 func unknownBaseIn(w *workspace.Workspace, store vcs.Store, ref string) error {
-	names := baseNames(w, store)
-	if len(names) == 0 {
-		return unknownBase(ref)
+	name, def := DefaultBranch(w, store)
+	if def == "" {
+		return unknownBase(store, ref)
 	}
-	return spec.NotFound("--base %s: no such branch, remote branch, tag or commit in the repository; its branches: %s", ref, strings.Join(names, ", "))
+	var others []string
+	if refs, err := store.ListRefs("refs/heads/"); err == nil {
+		for _, r := range refs {
+			if b := strings.TrimPrefix(r.Name, "refs/heads/"); b != def && b != name {
+				others = append(others, b)
+			}
+		}
+	}
+	hint := "default branch: " + def
+	if len(others) > 0 {
+		const shown = 5
+		more := ""
+		if len(others) > shown {
+			more = fmt.Sprintf(" and %d more", len(others)-shown)
+			others = others[:shown]
+		}
+		hint += "; other branches: " + strings.Join(others, ", ") + more
+	}
+	return spec.NotFound("--base %s: no such branch, remote branch, tag or commit in the repository (%s)", ref, hint)
 }

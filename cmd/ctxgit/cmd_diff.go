@@ -139,7 +139,7 @@ func (a *app) patchPaint(part review.PatchPart, line string) string {
 // With defaulted sides, a comparison of checkpoints says the working
 // tree matches the newer: that is why it was not compared.
 func (a *app) printDiff(w io.Writer, d *review.Diff, defaulted bool) {
-	name := func(r *workspace.Resolved) string { return r.Session + ":" + r.Checkpoint.Meta.CheckpointID }
+	name := func(r *workspace.Resolved) string { return a.short(r.Session) + ":" + r.Checkpoint.Meta.CheckpointID }
 	matches := ""
 	if defaulted && !d.Worktree {
 		matches = "; the working tree matches " + name(d.To)

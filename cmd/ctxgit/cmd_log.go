@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -52,10 +51,11 @@ func (a *app) logCommand() *cli.Command {
 			// thousands of lines.
 			out := bufio.NewWriter(a.stdout)
 			now := w.Env.Now()
-			if a.tty && len(entries) > 0 {
-				// People see whose log this is; piped output stays one
-				// line per checkpoint for the tools that read it.
-				fmt.Fprintln(out, a.paint(styleBold, a.sessionHeading(w, sess)))
+			if a.tty {
+				// People see whose log this is, and that there are
+				// others; piped output stays one line per checkpoint for
+				// the tools that read it.
+				a.logHeading(out, w, sess, len(entries))
 			}
 			a.writeLogRows(out, logRows(entries, func(t time.Time) string { return a.when(now, t) }))
 			out.Flush() // a write error is kept in a.out and reported by run
@@ -119,10 +119,38 @@ func padLeft(s string, n int) string {
 	return strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s))) + s
 }
 
+// logHeading is log's heading on a terminal: the session by short id and
+// title, and, when there are others, how many and where they are listed.
+func (a *app) logHeading(out *bufio.Writer, w *workspace.Workspace, key string, n int) {
+	if n > 0 {
+		fmt.Fprintln(out, a.paint(styleBold, a.sessionHeading(w, key)))
+	} else {
+		fmt.Fprintln(out, a.paint(styleBold, "session "+oneLine(w.ShortSession(key))+": no checkpoints yet"))
+	}
+	others := 0
+	if sessions, err := w.Sessions(); err == nil {
+		for _, s := range sessions {
+			if s.Name != key {
+				others++
+			}
+		}
+	}
+	if remote, err := w.RemoteSessions(); err == nil {
+		for _, s := range remote {
+			if s.Name() != key {
+				others++
+			}
+		}
+	}
+	if others > 0 {
+		fmt.Fprintf(out, "%s too: ctxgit log --sessions lists them, ctxgit log -s ID shows one\n", spec.Plural(others, "other session"))
+	}
+}
+
 // sessionHeading names a session for people: its short id (unique among
 // the workspace's sessions), its title and its host.
 func (a *app) sessionHeading(w *workspace.Workspace, key string) string {
-	line := "session " + oneLine(sessionShortID(w, key))
+	line := "session " + oneLine(w.ShortSession(key))
 	if head, err := w.ResolveRead("@", key); err == nil {
 		names := workspace.NamesOf(w, head)
 		if names.Title != "" {
@@ -133,21 +161,6 @@ func (a *app) sessionHeading(w *workspace.Workspace, key string) string {
 		}
 	}
 	return line
-}
-
-// sessionShortID is a session key's shortest prefix unique among the
-// workspace's sessions, which every SESSION: argument takes.
-func sessionShortID(w *workspace.Workspace, key string) string {
-	var keys []string
-	if sessions, err := w.Sessions(); err == nil {
-		for _, s := range sessions {
-			keys = append(keys, s.Name)
-		}
-	}
-	if !slices.Contains(keys, key) {
-		keys = append(keys, key)
-	}
-	return workspace.ShortIDs(keys)[key]
 }
 
 func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
