@@ -89,29 +89,29 @@ func (s *worktreeSide) state(w *workspace.Workspace) (*cpState, error) {
 	return st, nil
 }
 
+// worktreeChanges reads the working tree and what differs from
+// checkpoint from to it.
+func worktreeChanges(w *workspace.Workspace, from *workspace.Resolved, session string) (*worktreeSide, []vcs.Change, error) {
+	s, err := readWorktreeSide(w, session)
+	if err != nil {
+		return nil, nil, err
+	}
+	changes, err := s.changesFrom(from.Commit)
+	return s, changes, err
+}
+
 // WorktreeDiffers reports whether the working tree differs from
 // checkpoint from: a file, a state file, or the task state.
 func WorktreeDiffers(w *workspace.Workspace, from *workspace.Resolved, session string) (bool, error) {
-	s, err := readWorktreeSide(w, session)
-	if err != nil {
-		return false, err
-	}
-	changes, err := s.changesFrom(from.Commit)
-	if err != nil {
-		return false, err
-	}
-	return len(changes) > 0, nil
+	_, changes, err := worktreeChanges(w, from, session)
+	return len(changes) > 0, err
 }
 
 // DiffWorktree compares checkpoint from with the working tree as a
 // checkpoint of session would take it now, as `git diff COMMIT` compares
 // a commit with the working tree. The Diff's To is nil and Worktree set.
 func DiffWorktree(w *workspace.Workspace, from *workspace.Resolved, session string, o DiffOptions) (*Diff, error) {
-	s, err := readWorktreeSide(w, session)
-	if err != nil {
-		return nil, err
-	}
-	changes, err := s.changesFrom(from.Commit)
+	s, changes, err := worktreeChanges(w, from, session)
 	if err != nil {
 		return nil, err
 	}
@@ -146,11 +146,7 @@ func DiffWorktree(w *workspace.Workspace, from *workspace.Resolved, session stri
 // working tree, as WritePatch does between two checkpoints and as `git
 // diff COMMIT` prints it.
 func WritePatchWorktree(w *workspace.Workspace, out io.Writer, from *workspace.Resolved, session string, o PatchOptions) error {
-	s, err := readWorktreeSide(w, session)
-	if err != nil {
-		return err
-	}
-	changes, err := s.changesFrom(from.Commit)
+	s, changes, err := worktreeChanges(w, from, session)
 	if err != nil {
 		return err
 	}
