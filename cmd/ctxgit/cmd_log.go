@@ -313,10 +313,10 @@ type logEntry struct {
 	CheckpointID string `json:"checkpoint_id"`
 	Commit       string `json:"commit"`
 	CreatedAt    string `json:"created_at"`
+	Message      string `json:"message"`
 	Remote       string `json:"remote,omitempty"`
 	Session      string `json:"session"`
 	Subject      string `json:"subject"`
-	Message      string `json:"message"`
 	Trigger      string `json:"trigger"`
 	Utilization  string `json:"utilization"`
 }

@@ -129,13 +129,9 @@ func (a *app) writeReport(c *cli.Context, out []byte, v any) error {
 
 // reportResult is `ctxgit report --json`.
 type reportResult struct {
-	Scope        string                     `json:"scope"`
-	ScopeWhy     string                     `json:"scope_why,omitempty"`
-	Branch       string                     `json:"branch,omitempty"`
-	BaseFound    bool                       `json:"base_found"`
-	Instructions []review.ReportInstruction `json:"instructions"`
-	Readings     []review.ReportReading     `json:"readings"`
 	Base         *checkpointRef             `json:"base"`
+	BaseFound    bool                       `json:"base_found"`
+	Branch       string                     `json:"branch,omitempty"`
 	Checklist    []checklistStep            `json:"checklist"`
 	Checkpoints  []review.ReportRow         `json:"checkpoints"`
 	Commits      []review.ReportCommit      `json:"commits"`
@@ -145,9 +141,13 @@ type reportResult struct {
 	FilesBase    *review.ReportBase         `json:"files_base"`
 	Goal         string                     `json:"goal"`
 	Head         *checkpointRef             `json:"head"`
+	Instructions []review.ReportInstruction `json:"instructions"`
 	Open         []string                   `json:"open"`
 	OpenItems    []review.ReportOpenItem    `json:"open_items"`
 	Plan         reportPlan                 `json:"plan"`
+	Readings     []review.ReportReading     `json:"readings"`
+	Scope        string                     `json:"scope"`
+	ScopeWhy     string                     `json:"scope_why,omitempty"`
 	Session      string                     `json:"session"`
 	Sessions     []string                   `json:"sessions"`
 	Since        bool                       `json:"since"`
