@@ -96,6 +96,9 @@ func reportScope(w *workspace.Workspace) (base, why string) {
 	case name == branch:
 		return "", "HEAD is on the default branch, " + name
 	}
+	if _, _, err := mergeBaseWith(w, ref); err != nil {
+		return "", "branch " + branch + " has no history in common with " + ref
+	}
 	return ref, ""
 }
 
