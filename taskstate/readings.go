@@ -9,9 +9,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/ctxgit/ctxgit/internal/atomicfile"
-	"github.com/ctxgit/ctxgit/internal/regfile"
-
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -41,23 +38,17 @@ func RecordReading(root, session string, p Pressure, now time.Time) error {
 		return nil
 	}
 	path := readingPath(root, session)
-	if old, ok := readReading(path); ok && math.Abs(old.Value-p.Value) < 0.01 && now.Sub(old.At) < time.Minute && !now.Before(old.At) {
+	if old, ok := readReading(root, path); ok && math.Abs(old.Value-p.Value) < 0.01 && now.Sub(old.At) < time.Minute && !now.Before(old.At) {
 		return nil
-	}
-	if err := workspace.PrepareLocal(root); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
 	}
 	data, err := json.Marshal(recordedReading{Value: p.Value, Tokens: p.Tokens, Window: p.Window, Source: p.Source, At: now.UTC()})
 	if err != nil {
 		return err
 	}
-	if err := workspace.WriteFileAtomic(path, append(data, '\n'), 0o644); err != nil {
+	if err := workspace.WriteLocal(root, path, append(data, '\n'), 0o644); err != nil {
 		return err
 	}
-	appendHistory(historyPath(root, session), append(data, '\n'))
+	appendHistory(root, historyPath(root, session), append(data, '\n'))
 	return nil
 }
 
@@ -74,37 +65,33 @@ func historyPath(root, session string) string {
 	return filepath.Join(root, filepath.FromSlash(spec.LocalDir), readingsDir, session+".jsonl")
 }
 
-// appendHistory appends line to the history at path. It is best effort:
-// the history only draws the chart, and a hook must not fail for it.
-func appendHistory(path string, line []byte) {
+// appendHistory appends line to the history at path, under the file
+// rule for .ctxgit/local/ (SPEC §3.4). It is best effort: the history
+// only draws the chart, and a hook must not fail for it.
+func appendHistory(root, path string, line []byte) {
 	if fi, err := os.Lstat(path); err == nil {
 		if !fi.Mode().IsRegular() {
 			return // never written through a link or into a FIFO
 		}
 		if fi.Size()+int64(len(line)) > historyMaxBytes {
-			trimHistory(path)
+			trimHistory(root, path)
 		}
 	}
-	f, err := regfile.OpenAppend(path, 0o644)
-	if err != nil {
-		return
-	}
-	f.Write(line)
-	f.Close()
+	workspace.AppendLocal(root, path, line)
 }
 
 // trimHistory keeps the newer half of the history's lines.
-func trimHistory(path string) {
-	data, err := regfile.ReadTail(path, historyMaxBytes)
+func trimHistory(root, path string) {
+	data, err := workspace.ReadLocalTail(root, path, historyMaxBytes)
 	if err != nil {
-		os.Remove(path) // unreadable: start over
+		workspace.RemoveLocal(root, path) // unreadable: start over
 		return
 	}
 	half := data[len(data)/2:]
 	if i := bytes.IndexByte(half, '\n'); i >= 0 {
 		half = half[i+1:]
 	}
-	atomicfile.Write(path, half, 0o644)
+	workspace.WriteLocal(root, path, half, 0o644)
 }
 
 // HistoryReading is one reading of the history.
@@ -129,7 +116,7 @@ func ReadingHistory(w *workspace.Workspace, session string) []HistoryReading {
 		return nil // none, or a link or another file where it should be
 	}
 	// The tail, should the file have grown past its bound some other way.
-	data, err := regfile.ReadTail(path, historyMaxBytes)
+	data, err := workspace.ReadLocalTail(w.Root, path, historyMaxBytes)
 	if err != nil {
 		return nil
 	}
@@ -149,12 +136,12 @@ func ReadingHistory(w *workspace.Workspace, session string) []HistoryReading {
 // ForgetReading drops the session's reading: after a compaction the
 // context is small again and the old reading says nothing.
 func ForgetReading(root, session string) {
-	os.Remove(readingPath(root, session))
+	workspace.RemoveLocal(root, readingPath(root, session))
 }
 
-func readReading(path string) (recordedReading, bool) {
+func readReading(root, path string) (recordedReading, bool) {
 	var r recordedReading
-	data, err := os.ReadFile(path)
+	data, err := workspace.ReadLocal(root, path, workspace.MaxMarker)
 	if err != nil || json.Unmarshal(data, &r) != nil || math.IsNaN(r.Value) || r.Value < 0 {
 		return recordedReading{}, false
 	}
@@ -164,7 +151,7 @@ func readReading(path string) (recordedReading, bool) {
 // RecordedReading is the session's newest hook reading, as a Pressure
 // whose source says where and when it was taken.
 func RecordedReading(w *workspace.Workspace, session string) (Pressure, bool) {
-	r, ok := readReading(readingPath(w.Root, session))
+	r, ok := readReading(w.Root, readingPath(w.Root, session))
 	if !ok {
 		return Pressure{}, false
 	}
@@ -180,7 +167,7 @@ func RecordedReading(w *workspace.Workspace, session string) (Pressure, bool) {
 // directory stays when a compaction forgets a session's reading): only a
 // workspace without one has no pressure source at all.
 func anyReading(w *workspace.Workspace) bool {
-	fi, err := os.Stat(w.LocalPath(readingsDir))
+	fi, err := os.Lstat(w.LocalPath(readingsDir))
 	return err == nil && fi.IsDir()
 }
 
@@ -193,7 +180,7 @@ const ReadingMaxAge = 10 * time.Minute
 // token usage, when it was taken at most ReadingMaxAge before the
 // workspace clock (not after it) and its source is one SPEC §8 names.
 func RecentUsage(w *workspace.Workspace, session string) (spec.TokenUsage, bool) {
-	r, ok := readReading(readingPath(w.Root, session))
+	r, ok := readReading(w.Root, readingPath(w.Root, session))
 	if !ok || r.Value > 10 {
 		return spec.TokenUsage{}, false
 	}
