@@ -29,7 +29,7 @@ func (a *app) gitHookCommand() *cli.Command {
 			}()
 			w, err := a.open(c)
 			if err == nil {
-				_, err = gitlink.PrepareCommitMsg(c.Context, w, c.Args().Get(1), os.Getenv("CTXGIT_SESSION"))
+				_, err = gitlink.PrepareCommitMsg(c.Context, w, c.Args().Get(1), c.Args().Get(2), os.Getenv("CTXGIT_SESSION"))
 			}
 			if err != nil {
 				fmt.Fprintf(a.stderr, "ctxgit: git hook: %s (no Ctxgit-Checkpoint trailer)\n", safetext.Line(err.Error()))
