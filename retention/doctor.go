@@ -41,8 +41,9 @@ type DoctorOptions struct {
 	// Hooks is the check of the host hooks installed in the workspace
 	// (docs/cli.md#doctor). Host configs are host code, which sits above
 	// workspace (ARCHITECTURE.md), so the command composes it in; nil
-	// leaves the check out.
-	Hooks func(w *workspace.Workspace) []Finding
+	// leaves the check out. fix is Fix, unless doctor was interrupted:
+	// the repairs the check may make then wait for the next run.
+	Hooks func(w *workspace.Workspace, fix bool) []Finding
 }
 
 // DefaultLooseThreshold is the loose object count above which doctor
@@ -111,7 +112,7 @@ func Doctor(w *workspace.Workspace, opts DoctorOptions, configErr error) (*Docto
 	}
 	doctorTemp(w, r, store, fix)
 	if opts.Hooks != nil {
-		for _, f := range opts.Hooks(w) {
+		for _, f := range opts.Hooks(w, fix) {
 			r.add(f)
 		}
 	}
