@@ -3,9 +3,11 @@ package gitlink
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/spec"
@@ -23,7 +25,16 @@ type PrepareResult struct {
 	Link    spec.CheckpointLink
 	// Took is true when the hook took a checkpoint first.
 	Took bool
+	// Busy is true when the hook would have taken one but another
+	// ctxgit write held the workspace past LockWait: Link is then the
+	// newest checkpoint as it was.
+	Busy bool
 }
+
+// LockWait bounds how long the hook waits for the workspace lock before
+// it links the newest checkpoint without taking one: a commit never
+// waits on ctxgit (docs/cli.md#init), whatever lock.timeout says.
+const LockWait = time.Second
 
 // replaying are the files git keeps while it replays commits that already
 // have their messages: a rebase, a cherry-pick. A revert is not among
@@ -57,24 +68,32 @@ func PrepareCommitMsg(ctx context.Context, w *workspace.Workspace, msgFile, sour
 		}
 		session = cur.Session
 	}
-	store, err := w.ReadStore()
+	cp, err := sessionHead(w, session)
 	if err != nil {
 		return PrepareResult{}, err
 	}
-	var cp *spec.Checkpoint
-	if store != nil {
-		if _, cp, err = w.SessionHead(store, session); err != nil {
-			return PrepareResult{}, err
-		}
-	}
 	res := PrepareResult{}
 	if cp == nil || stagedAfter(w, cp) {
+		if time.Duration(w.Config.Lock.Timeout) > LockWait {
+			w.Config.Lock.Timeout = spec.Duration(LockWait)
+		}
 		out, err := w.Checkpoint(workspace.CheckpointOptions{Session: session, Trigger: TriggerCommit,
 			Message: "before a commit", Ctx: ctx})
-		if err != nil {
+		switch {
+		case err == nil:
+			cp, res.Took = out.Checkpoint, true
+		case errors.Is(err, spec.ErrConflict):
+			// Another ctxgit write holds the workspace (a host hook's
+			// checkpoint, as likely as not of this very change): link
+			// the newest checkpoint as it stands now.
+			newest, herr := sessionHead(w, session)
+			if herr != nil || newest == nil {
+				return PrepareResult{}, err
+			}
+			cp, res.Busy = newest, true
+		default:
 			return PrepareResult{}, err
 		}
-		cp, res.Took = out.Checkpoint, true
 	}
 	res.Link = spec.LinkTo(session, cp.Meta.CheckpointID)
 	trailer := spec.TrailerKey + ": " + res.Link.String()
@@ -158,6 +177,16 @@ func commentString(ctx context.Context, dir string) string {
 		comment = "#"
 	}
 	return comment
+}
+
+// sessionHead is the session's newest checkpoint, nil when it has none.
+func sessionHead(w *workspace.Workspace, session string) (*spec.Checkpoint, error) {
+	store, err := w.ReadStore()
+	if err != nil || store == nil {
+		return nil, err
+	}
+	_, cp, err := w.SessionHead(store, session)
+	return cp, err
 }
 
 // stagedAfter reports whether the index was written after the checkpoint:
