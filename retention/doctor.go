@@ -142,6 +142,25 @@ func doctorConfig(w *workspace.Workspace, r *DoctorResult, configErr error) {
 	default:
 		r.add(Finding{Check: "config", Level: FindingOK, Message: spec.ConfigPath + " is valid"})
 	}
+	// What the config asks for beyond the defaults' protection (SPEC
+	// §11.1), every time: the stderr notice is once per clone.
+	t := w.Trust
+	if len(t.Weakenings) == 0 {
+		return
+	}
+	var keys []string
+	for _, wk := range t.Weakenings {
+		keys = append(keys, wk.Key+": "+wk.Value+" ("+wk.Why+")")
+	}
+	if t.Accepted {
+		r.add(Finding{Check: "config", Level: FindingOK, Message: fmt.Sprintf("%s settings weaker than the defaults, accepted in git config (%s %s): %s",
+			spec.ConfigPath, spec.AcceptConfigKey, t.Token, safetext.Line(strings.Join(keys, "; ")))})
+		return
+	}
+	r.add(Finding{Check: "config", Level: FindingWarning,
+		Message: fmt.Sprintf("%s asks for %d setting(s) weaker than the defaults, not applied until you accept them (SPEC §11.1): %s",
+			spec.ConfigPath, len(keys), safetext.Line(strings.Join(keys, "; "))),
+		Fix: "if you trust this repository's settings: " + w.AcceptCommand()})
 }
 
 func doctorState(w *workspace.Workspace, r *DoctorResult) {
