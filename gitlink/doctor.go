@@ -78,10 +78,16 @@ func Doctor(ctx context.Context, w *workspace.Workspace, fix bool) []workspace.F
 }
 
 // restoreStranded moves the chained hook back to path, which must still
-// be free: a hook written there since is not overwritten.
+// be free: a hook written there since is not overwritten (a link fails
+// on an existing name; a rename, where links are not to be had, is
+// tried only while the name is free).
 func restoreStranded(path string) error {
-	if err := os.Link(path+chainedSuffix, path); err != nil {
+	err := os.Link(path+chainedSuffix, path)
+	if err == nil {
+		return os.Remove(path + chainedSuffix)
+	}
+	if _, serr := os.Lstat(path); !errors.Is(serr, fs.ErrNotExist) {
 		return err
 	}
-	return os.Remove(path + chainedSuffix)
+	return os.Rename(path+chainedSuffix, path)
 }
