@@ -47,24 +47,9 @@ var guards = []guard{
 		func(c *Config) any { return append([]string{}, c.Snapshot.SecretExcludes...) },
 		func(c, d *Config) string { return weakerSecrets(c.Snapshot.SecretExcludes, d.Snapshot.SecretExcludes) },
 		func(c, d *Config) { c.Snapshot.SecretExcludes = d.Snapshot.SecretExcludes }},
-	{"retention.keep",
-		func(c *Config) any { return c.Retention.Keep },
-		func(c, d *Config) string {
-			return below(c.Retention.Keep, d.Retention.Keep, "prune would keep %d checkpoint(s) of each session, not %d")
-		},
-		func(c, d *Config) { c.Retention.Keep = d.Retention.Keep }},
-	{"retention.max_idle_days",
-		func(c *Config) any { return c.Retention.MaxIdleDays },
-		func(c, d *Config) string {
-			return below(c.Retention.MaxIdleDays, d.Retention.MaxIdleDays, "prune would drop sessions idle %d day(s), not %d")
-		},
-		func(c, d *Config) { c.Retention.MaxIdleDays = d.Retention.MaxIdleDays }},
-	{"retention.max_sessions",
-		func(c *Config) any { return c.Retention.MaxSessions },
-		func(c, d *Config) string {
-			return below(c.Retention.MaxSessions, d.Retention.MaxSessions, "prune would keep %d session(s), not %d")
-		},
-		func(c, d *Config) { c.Retention.MaxSessions = d.Retention.MaxSessions }},
+	limitGuard("keep", func(r *RetentionConfig) *int { return &r.Keep }, "prune would keep %d checkpoint(s) of each session, not %d"),
+	limitGuard("max_idle_days", func(r *RetentionConfig) *int { return &r.MaxIdleDays }, "prune would drop sessions idle %d day(s), not %d"),
+	limitGuard("max_sessions", func(r *RetentionConfig) *int { return &r.MaxSessions }, "prune would keep %d session(s), not %d"),
 	{"lock.timeout",
 		func(c *Config) any { return time.Duration(c.Lock.Timeout).String() },
 		func(c, d *Config) string {
@@ -96,13 +81,19 @@ func pathGuard(name string, field func(*PathsConfig) *string) guard {
 		func(c, d *Config) { *field(&c.Paths) = *field(&d.Paths) }}
 }
 
-// below says why a limit that drops history is weaker: set (0 is no
-// limit) and under the default's.
-func below(v, def int, format string) string {
-	if v == 0 || v >= def {
-		return ""
-	}
-	return fmt.Sprintf(format, v, def)
+// limitGuard guards a retention limit: one set (0 is no limit) and
+// under the default's drops history the default keeps.
+func limitGuard(name string, field func(*RetentionConfig) *int, format string) guard {
+	return guard{"retention." + name,
+		func(c *Config) any { return *field(&c.Retention) },
+		func(c, d *Config) string {
+			v, def := *field(&c.Retention), *field(&d.Retention)
+			if v == 0 || v >= def {
+				return ""
+			}
+			return fmt.Sprintf(format, v, def)
+		},
+		func(c, d *Config) { *field(&c.Retention) = *field(&d.Retention) }}
 }
 
 // weakerSecrets says why a secret pattern list is weaker than the
