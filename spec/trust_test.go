@@ -82,6 +82,14 @@ func TestAcceptToken(t *testing.T) {
 	if got := spec.AcceptToken(ws); got != "646452e2875d1805" {
 		t.Errorf("token %s", got)
 	}
+	// JSON as written by hand: no HTML escapes.
+	cfg, err = spec.ParseConfig(configPath, []byte("paths:\n  plan: \"a&b<c>.md\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ws := cfg.Weakenings(); len(ws) != 1 || ws[0].Value != `"a&b<c>.md"` {
+		t.Errorf("weakenings %+v", ws)
+	}
 	if !regexp.MustCompile(`^[0-9a-f]{16}$`).MatchString(spec.AcceptToken(ws[:1])) || spec.AcceptToken(ws[:1]) == spec.AcceptToken(ws) {
 		t.Error("a token does not name its values")
 	}
