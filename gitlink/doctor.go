@@ -91,3 +91,15 @@ func restoreStranded(path string) error {
 	}
 	return os.Rename(path+chainedSuffix, path)
 }
+
+// Installed reports whether ctxgit's prepare-commit-msg hook is in place
+// and runs (doctor's check finds it ok), so advice does not offer to
+// install it again.
+func Installed(ctx context.Context, w *workspace.Workspace) bool {
+	for _, f := range Doctor(ctx, w, false) {
+		if f.Level == workspace.FindingOK {
+			return true
+		}
+	}
+	return false
+}
