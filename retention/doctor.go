@@ -158,8 +158,8 @@ func doctorConfig(w *workspace.Workspace, r *DoctorResult, configErr error) {
 		return
 	}
 	r.add(Finding{Check: "config", Level: FindingWarning,
-		Message: fmt.Sprintf("%s asks for %d setting(s) weaker than the defaults, not applied until you accept them (SPEC §11.1): %s",
-			spec.ConfigPath, len(keys), safetext.Line(strings.Join(keys, "; "))),
+		Message: fmt.Sprintf("%s asks for %s weaker than the defaults, not applied until you accept them (SPEC §11.1): %s",
+			spec.ConfigPath, spec.Plural(len(keys), "setting"), safetext.Line(strings.Join(keys, "; "))),
 		Fix: "if you trust this repository's settings: " + w.AcceptCommand()})
 }
 

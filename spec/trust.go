@@ -47,9 +47,9 @@ var guards = []guard{
 		func(c *Config) any { return append([]string{}, c.Snapshot.SecretExcludes...) },
 		func(c, d *Config) string { return weakerSecrets(c.Snapshot.SecretExcludes, d.Snapshot.SecretExcludes) },
 		func(c, d *Config) { c.Snapshot.SecretExcludes = d.Snapshot.SecretExcludes }},
-	limitGuard("keep", func(r *RetentionConfig) *int { return &r.Keep }, "prune would keep %d checkpoint(s) of each session, not %d"),
-	limitGuard("max_idle_days", func(r *RetentionConfig) *int { return &r.MaxIdleDays }, "prune would drop sessions idle %d day(s), not %d"),
-	limitGuard("max_sessions", func(r *RetentionConfig) *int { return &r.MaxSessions }, "prune would keep %d session(s), not %d"),
+	limitGuard("keep", func(r *RetentionConfig) *int { return &r.Keep }, "prune would keep %s of each session, not %d", "checkpoint"),
+	limitGuard("max_idle_days", func(r *RetentionConfig) *int { return &r.MaxIdleDays }, "prune would drop sessions idle %s, not %d", "day"),
+	limitGuard("max_sessions", func(r *RetentionConfig) *int { return &r.MaxSessions }, "prune would keep %s, not %d", "session"),
 	{"lock.timeout",
 		func(c *Config) any { return time.Duration(c.Lock.Timeout).String() },
 		func(c, d *Config) string {
@@ -82,8 +82,9 @@ func pathGuard(name string, field func(*PathsConfig) *string) guard {
 }
 
 // limitGuard guards a retention limit: one set (0 is no limit) and
-// under the default's drops history the default keeps.
-func limitGuard(name string, field func(*RetentionConfig) *int, format string) guard {
+// under the default's drops history the default keeps. format takes the
+// value as a count of noun, then the default.
+func limitGuard(name string, field func(*RetentionConfig) *int, format, noun string) guard {
 	return guard{"retention." + name,
 		func(c *Config) any { return *field(&c.Retention) },
 		func(c, d *Config) string {
@@ -91,7 +92,7 @@ func limitGuard(name string, field func(*RetentionConfig) *int, format string) g
 			if v == 0 || v >= def {
 				return ""
 			}
-			return fmt.Sprintf(format, v, def)
+			return fmt.Sprintf(format, Plural(v, noun), def)
 		},
 		func(c, d *Config) { *field(&c.Retention) = *field(&d.Retention) }}
 }
@@ -117,8 +118,10 @@ func weakerSecrets(list, defaults []string) string {
 	switch {
 	case len(missing) == len(defaults):
 		why = append([]string{"drops every default secret pattern"}, why...)
+	case len(missing) == 1:
+		why = append([]string{"drops the secret pattern " + missing[0]}, why...)
 	case len(missing) > 0:
-		why = append([]string{"drops the secret pattern(s) " + strings.Join(missing, ", ")}, why...)
+		why = append([]string{"drops the secret patterns " + strings.Join(missing, ", ")}, why...)
 	}
 	if len(why) == 0 {
 		return ""

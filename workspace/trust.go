@@ -68,8 +68,8 @@ func (w *Workspace) ConfigNotice() []string {
 	if data, err := regfile.ReadFile(w.LocalPath(configNoticeFile), 64); err == nil && strings.TrimSpace(string(data)) == t.Token {
 		return nil
 	}
-	lines := []string{fmt.Sprintf("%s asks for %d setting(s) weaker than ctxgit's defaults; the defaults stay in force until you accept them (SPEC §11.1):",
-		spec.ConfigPath, len(t.Weakenings))}
+	lines := []string{fmt.Sprintf("%s asks for %s weaker than ctxgit's defaults; the defaults stay in force until you accept them (SPEC §11.1):",
+		spec.ConfigPath, spec.Plural(len(t.Weakenings), "setting"))}
 	for _, wk := range t.Weakenings {
 		lines = append(lines, "  "+wk.Key+": "+wk.Value+" ("+wk.Why+")")
 	}
