@@ -89,7 +89,7 @@ func (c *call) preCompress() error {
 	}
 	path := compressPath(root, c.session)
 	var m compressMarker
-	if ok, err := readJSON(path, &m); !ok || err != nil || m.Candidate {
+	if ok, err := readJSON(root, path, &m); !ok || err != nil || m.Candidate {
 		return nil // nothing due (nearly always), or marked already
 	}
 	m.Candidate, m.At = true, c.Env.Now()
@@ -106,11 +106,8 @@ func (c *call) noteCompressionDue(root string, p taskstate.Pressure) error {
 		return nil
 	}
 	path := compressPath(root, c.session)
-	if exists(path) {
+	if workspace.LocalExists(root, path) {
 		return nil
-	}
-	if err := os.MkdirAll(localPath(root, "compress"), 0o755); err != nil {
-		return err
 	}
 	return c.writeJSON(path, compressMarker{Tokens: p.Tokens, Window: p.Window, At: c.Env.Now()})
 }
@@ -126,7 +123,7 @@ func (c *call) geminiStart(w *workspace.Workspace) (done bool, err error) {
 	if done, err := c.confirmCompression(w.Root); err != nil || done {
 		return done, err
 	}
-	if !exists(pendingPath(w.Root, c.session)) {
+	if !workspace.LocalExists(w.Root, pendingPath(w.Root, c.session)) {
 		return false, nil
 	}
 	return true, c.deliverPending(w)
@@ -155,9 +152,9 @@ func (c *call) confirmCompression(root string) (bool, error) {
 	}
 	path := compressPath(root, c.session)
 	var m compressMarker
-	if ok, err := readJSON(path, &m); !ok || err != nil || !m.Candidate {
+	if ok, err := readJSON(root, path, &m); !ok || err != nil || !m.Candidate {
 		if err != nil {
-			os.Remove(path) // damaged: no compression rather than a wrong one
+			workspace.RemoveLocal(root, path) // damaged: no compression rather than a wrong one
 		}
 		return false, nil
 	}
@@ -177,7 +174,7 @@ func (c *call) confirmCompression(root string) (bool, error) {
 	if !known || float64(u.Used()) >= float64(m.Tokens)*compressDrop {
 		// Not compressed (or nothing answered since): a later reading
 		// past the point marks it due again.
-		return false, os.Remove(path)
+		return false, workspace.RemoveLocal(root, path)
 	}
 	// Claim it: Gemini runs parallel tool calls' AfterTool hooks at once,
 	// and one compression is one checkpoint and one recovery.
@@ -207,6 +204,6 @@ func (c *call) confirmCompression(root string) (bool, error) {
 	c.clearCycle(w.Root)
 	// The pending marker of a manual compression, if one is left, is
 	// served by this same delivery.
-	os.Remove(pendingPath(w.Root, c.session))
+	workspace.RemoveLocal(w.Root, pendingPath(w.Root, c.session))
 	return true, c.recoverInto(w, false)
 }

@@ -203,7 +203,7 @@ func TestGeminiCandidateNotConfirmed(t *testing.T) {
 		t.Fatalf("%d compaction checkpoints with no compression", n)
 	}
 	var m compressMarker
-	if ok, _ := readJSON(compressPath(dir, "gem-1"), &m); !ok || m.Candidate || m.Tokens != 610_000 {
+	if ok, _ := readJSON(dir, compressPath(dir, "gem-1"), &m); !ok || m.Candidate || m.Tokens != 610_000 {
 		t.Fatalf("marker after an unconfirmed candidate: %+v (present %v)", m, ok)
 	}
 }
