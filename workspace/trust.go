@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
 )
@@ -65,7 +64,7 @@ func (w *Workspace) ConfigNotice() []string {
 	if len(t.Weakenings) == 0 || t.Accepted {
 		return nil
 	}
-	if data, err := regfile.ReadFile(w.LocalPath(configNoticeFile), 64); err == nil && strings.TrimSpace(string(data)) == t.Token {
+	if data, err := ReadLocal(w.Root, w.LocalPath(configNoticeFile), 64); err == nil && strings.TrimSpace(string(data)) == t.Token {
 		return nil
 	}
 	lines := []string{fmt.Sprintf("%s asks for %s weaker than ctxgit's defaults; the defaults stay in force until you accept them (SPEC §11.1):",
@@ -80,6 +79,6 @@ func (w *Workspace) ConfigNotice() []string {
 // where `.ctxgit/local/` exists by now: telling creates nothing.
 func (w *Workspace) MarkConfigTold() {
 	if w.Trust.Token != "" && !w.Trust.Accepted && localExists(w.Root) {
-		WriteFileAtomic(w.LocalPath(configNoticeFile), []byte(w.Trust.Token+"\n"), 0o644)
+		WriteLocal(w.Root, w.LocalPath(configNoticeFile), []byte(w.Trust.Token+"\n"), 0o644)
 	}
 }
