@@ -3,7 +3,6 @@ package spec
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -139,19 +138,9 @@ func (c *Config) Weakenings() []Weakening {
 		if why == "" {
 			continue
 		}
-		out = append(out, Weakening{Key: g.key, Value: compactJSON(g.value(c)), Why: why})
+		out = append(out, Weakening{Key: g.key, Value: CompactJSON(g.value(c)), Why: why})
 	}
 	return out
-}
-
-// compactJSON is v as compact JSON, with `<`, `>` and `&` as themselves
-// (encoding/json escapes them for HTML by default).
-func compactJSON(v any) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v)
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // ResetWeakenings puts the default back for each of ws's keys.
