@@ -191,7 +191,9 @@ func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
 		if err != nil {
 			return err
 		}
-		entries, err := w.Log(name, 1)
+		// The whole chain: after a prune the newest id's number says how
+		// many checkpoints the session made, not how many it holds.
+		entries, err := w.Log(name, 0)
 		if err != nil {
 			return err
 		}
@@ -200,8 +202,7 @@ func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
 		}
 		names := workspace.NamesOf(w, head)
 		row := sessionRow{logEntry: entryJSON(entries[0]), ShortID: short[name], Title: names.Title,
-			Host: names.Host, Branch: head.Checkpoint.Meta.Branch}
-		row.Checkpoints, _ = spec.ParseCheckpointID(head.Checkpoint.Meta.CheckpointID)
+			Host: names.Host, Branch: head.Checkpoint.Meta.Branch, Checkpoints: len(entries)}
 		if i >= len(sessions) {
 			rs := remote[i-len(sessions)]
 			row.Session, row.Remote = name, rs.Remote
