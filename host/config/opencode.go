@@ -35,18 +35,14 @@ func opencodePlugin(command string) string {
 
 // opencodeHooks are the plugin hooks that run ctxgit, with the event each
 // runs.
-var opencodeHooks = []struct{ hook, event string }{
+var opencodeHooks = []pluginEvent{
 	{"experimental.chat.system.transform", "session-start"},
 	{"experimental.session.compacting", "pre-compact"},
 	{"tool.execute.after", "post-tool-use"},
 }
 
 func opencodeEntries(command string) []string {
-	out := make([]string, len(opencodeHooks))
-	for i, h := range opencodeHooks {
-		out[i] = h.hook + ": " + command + " hook opencode " + h.event
-	}
-	return out
+	return pluginEntries(opencodeHooks, command, OpenCode)
 }
 
 // ownPlugin reports whether a plugin file's text is ctxgit's: its first
