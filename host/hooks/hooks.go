@@ -68,12 +68,15 @@ type Payload struct {
 	ContextWindow  *int64 `json:"contextWindow"`   // OpenClaw: the model's window, from its config
 	TranscriptPath string `json:"transcript_path"`
 	// Copilot CLI names its events.jsonl on preCompact and agentStop only.
-	TranscriptPathCamel string   `json:"transcriptPath"`
-	Cwd                 string   `json:"cwd"`
-	WorkspaceRoots      []string `json:"workspace_roots"` // Cursor
-	Source              string   `json:"source"`          // SessionStart: startup|resume|clear|compact
-	Trigger             string   `json:"trigger"`         // PreCompact: manual|auto
-	ToolName            string   `json:"tool_name"`
+	TranscriptPathCamel string `json:"transcriptPath"`
+	// Copilot CLI: the event's time in ms, which its record's hook.start
+	// line repeats (raw: other hosts' timestamps are other shapes).
+	Timestamp      json.RawMessage `json:"timestamp"`
+	Cwd            string          `json:"cwd"`
+	WorkspaceRoots []string        `json:"workspace_roots"` // Cursor
+	Source         string          `json:"source"`          // SessionStart: startup|resume|clear|compact
+	Trigger        string          `json:"trigger"`         // PreCompact: manual|auto
+	ToolName       string          `json:"tool_name"`
 	// Cursor's preCompact reports usage itself.
 	ContextUsagePercent *float64 `json:"context_usage_percent"`
 	ContextTokens       *int64   `json:"context_tokens"`

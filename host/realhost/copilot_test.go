@@ -1,7 +1,9 @@
 package realhost_test
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -24,6 +26,7 @@ func TestCopilotCLI(t *testing.T) {
 	// The detached checkpoints of the last run may still be writing when
 	// the temporary directory goes.
 	t.Cleanup(func() { codexWaitJobs(w) })
+	t.Cleanup(func() { logCopilotRecord(t, w) })
 	writePlan(w)
 	w.MustRun("ctxgit", "decide", "pack large batches")
 	script := newChatScript(copilotKind,
@@ -61,4 +64,37 @@ func TestCopilotCLI(t *testing.T) {
 	// alone; the next run's sessionStart "resume" carries the recovery.
 	s.scenario([]string{"-p", "Run echo hello."}, []string{"--continue", "-p", "/compact"},
 		[]string{"--continue", "-p", "What next?"}, []string{"--continue", "-p", "And then?"})
+}
+
+// logCopilotRecord logs, when the test failed, what Copilot recorded of
+// its sessions that tells when each hook ran (the usage records, the
+// tool calls, the hooks with their output), ctxgit's hook state and the
+// end of Copilot's process logs.
+func logCopilotRecord(t *testing.T, w *Workspace) {
+	if !t.Failed() {
+		return
+	}
+	files, _ := filepath.Glob(filepath.Join(w.Home, ".copilot", "session-state", "*", "events.jsonl"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var b strings.Builder
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.Contains(line, `"type":"session.usage_record"`) || strings.Contains(line, `"type":"hook.`) ||
+				strings.Contains(line, `"type":"tool.execution_`) {
+				b.WriteString(line[:min(len(line), 600)] + "\n")
+			}
+		}
+		t.Logf("%s:\n%s", f, b.String())
+	}
+	for _, pat := range []string{filepath.Join(w.Dir, ".ctxgit", "local", "*", "*.json"), filepath.Join(w.Home, ".cache", "ctxgit", "*"), filepath.Join(w.Home, ".copilot", "logs", "*")} {
+		more, _ := filepath.Glob(pat)
+		for _, f := range more {
+			if data, err := os.ReadFile(f); err == nil {
+				t.Logf("%s:\n%s", f, data[max(0, len(data)-20000):])
+			}
+		}
+	}
 }

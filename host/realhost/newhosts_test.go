@@ -71,7 +71,9 @@ func (s *chatSession) run(args ...string) (main []Request, afterSummary int) {
 	s.t.Helper()
 	before := len(s.fake.Requests())
 	name := filepath.Base(s.bin) + " " + strings.Join(args, " ")
+	began := time.Now()
 	r := s.w.Run(5*time.Minute, s.env, s.bin, s.argv(args)...)
+	s.t.Logf("%s: ran %s", name, time.Since(began).Round(time.Millisecond))
 	if r.Err != nil {
 		s.t.Fatalf("%s: %v\nstdout:\n%s\nstderr:\n%s", name, r.Err, r.Stdout, r.Stderr)
 	}
