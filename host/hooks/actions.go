@@ -369,7 +369,7 @@ func (c *call) gaugeFromTranscript() error {
 }
 
 // tailBytes bounds how far back the gauge looks for usage.
-const tailBytes = 4 << 20
+const tailBytes = hookpath.TailBytes
 
 // readState is the session's hook record, or a zero one.
 func (c *call) readState() hookState {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ctxgit/ctxgit/internal/jsonscan"
+	"github.com/ctxgit/ctxgit/internal/tail"
 )
 
 // codexReader reads a Codex rollout (docs/HOSTS.md, "Transcripts", HOSTS.md
@@ -93,7 +94,7 @@ func (c *codexReader) line(n int, line []byte) bool {
 		// later), before its tool calls run; the token_count event of the
 		// same response comes only after them, so a PostToolUse hook that
 		// read token_count alone would see the previous response's usage.
-		u := codexUsageKeys.read(jsonscan.Field(payload, "usage"))
+		u := tail.CodexKeys.Read(jsonscan.Field(payload, "usage"))
 		u.ContextWindow = c.window
 		c.st.usage(u)
 	case "event_msg":
@@ -107,7 +108,7 @@ func (c *codexReader) line(n int, line []byte) bool {
 func (c *codexReader) event(p []byte) {
 	switch jsonscan.StrOr(jsonscan.Field(p, "type")) {
 	case "token_count":
-		if u, ok := codexUsage(p); ok {
+		if u, ok := tail.CodexUsage(p); ok {
 			if u.ContextWindow > 0 {
 				c.window = u.ContextWindow
 			}
@@ -124,19 +125,6 @@ func (c *codexReader) event(p []byte) {
 	case "turn_aborted":
 		c.st.mark = true
 	}
-}
-
-// codexUsage reads a token_count event's info. cached_input_tokens is a
-// part of input_tokens, so it is moved out of InputTokens (see Usage).
-func codexUsage(p []byte) (Usage, bool) {
-	info := jsonscan.Field(p, "info")
-	last := jsonscan.Field(info, "last_token_usage")
-	if last == nil {
-		return Usage{}, false
-	}
-	u := codexUsageKeys.read(last)
-	u.ContextWindow, _ = jsonscan.Num(jsonscan.Field(info, "model_context_window"))
-	return u, true
 }
 
 func (c *codexReader) item(n int, p []byte) {

@@ -1,6 +1,9 @@
 package transcript
 
-import "github.com/ctxgit/ctxgit/internal/jsonscan"
+import (
+	"github.com/ctxgit/ctxgit/internal/jsonscan"
+	"github.com/ctxgit/ctxgit/internal/tail"
+)
 
 // openclawReader reads an OpenClaw session (docs/HOSTS.md, "Transcripts",
 // HOSTS.md "OpenClaw"): a header {type: "session", version, id, cwd}, then
@@ -75,7 +78,7 @@ func (c *openclawReader) message(n int, entryID string, msg []byte) {
 		c.st.prompt(codexText(content))
 	case "assistant":
 		if usage != nil {
-			u := openclawUsageKeys.read(usage)
+			u := tail.OpenClawKeys.Read(usage)
 			u.MessageID = entryID
 			c.st.usage(u)
 		}

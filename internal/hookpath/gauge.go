@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/ctxgit/ctxgit/internal/tail"
 )
 
 // The gauge's steady state, for the hosts whose tool call reads the
@@ -61,6 +63,10 @@ func ReadGaugeConfig(root string) (GaugeConfig, bool) {
 	return g, true
 }
 
+// TailBytes is how far back the gauge looks for usage in a transcript's
+// tail (host/hooks reads as far).
+const TailBytes = 4 << 20
+
 // defaultWindow is host/hooks' defaultWindow.
 const defaultWindow = 200_000
 
@@ -106,13 +112,14 @@ func steadyReading(host, root, session, transcript string, now time.Time) bool {
 	if fi, err := os.Stat(transcript); err != nil || !fi.Mode().IsRegular() {
 		return true // ctxgit hook reads no reading from it either
 	}
-	u, known, err := TailUsage(transcript, host)
+	r, err := tail.File(transcript, host, tail.Options{MaxBack: TailBytes})
 	if err != nil {
-		return false
+		return false // the older Gemini layout, or an error: ctxgit hook reads it
 	}
-	if !known {
+	if !r.Known {
 		return true
 	}
+	u := r.Usage
 	var st hookState
 	if _, err := ReadJSON(StatePath(root, session), &st); err != nil {
 		return false
@@ -134,9 +141,9 @@ func steadyReading(host, root, session, transcript string, now time.Time) bool {
 	}
 	if host == "gemini" {
 		if window <= 0 {
-			window = GeminiWindow("")
+			window = tail.GeminiWindow("")
 		}
-		window = int64(float64(window) * GeminiCompressAt)
+		window = int64(float64(window) * tail.GeminiCompressAt)
 	}
 	if window <= 0 {
 		return false
