@@ -14,6 +14,7 @@ import (
 	"github.com/ctxgit/ctxgit/host/transcript"
 	"github.com/ctxgit/ctxgit/internal/hookpath"
 	"github.com/ctxgit/ctxgit/internal/regfile"
+	"github.com/ctxgit/ctxgit/internal/tail"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/taskstate"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -46,6 +47,10 @@ type hookState struct {
 	// began: until the host writes the compaction into the transcript, its
 	// tail still shows that reading, which must not count again.
 	StaleTokens int64 `json:"stale_tokens,omitempty"`
+	// CallMisses counts the tool calls in a row whose message the host
+	// had not written within the wait (awaitCall); from
+	// hookpath.MaxCallMisses on, tool calls stop waiting.
+	CallMisses int `json:"call_misses,omitempty"`
 }
 
 // nudgeMarker is the flush nudge's per-session marker (docs/cli.md#hook).
@@ -344,10 +349,11 @@ func (c *call) gaugeFromTranscript() error {
 	if !ok || !regularFile(c.p.TranscriptPath) {
 		return nil
 	}
-	u, known, err := transcript.TailUsage(c.p.TranscriptPath, format, tailBytes)
-	if err != nil || !known {
+	r, err := c.awaitCall(format)
+	if err != nil || !r.Known {
 		return err
 	}
+	u := r.Usage
 	if st := c.readState(); st.StaleTokens != 0 && u.Used() == st.StaleTokens {
 		return nil // the reading the last compaction began at, not a new one
 	}
@@ -370,6 +376,88 @@ func (c *call) gaugeFromTranscript() error {
 
 // tailBytes bounds how far back the gauge looks for usage.
 const tailBytes = hookpath.TailBytes
+
+// callWait bounds how long a tool call's hook waits for the host to write
+// the message that called the tool, and callPoll is how often it looks
+// (awaitCall). Claude Code queues its transcript lines and writes them
+// every 100 ms (FLUSH_INTERVAL_MS in 2.1.332's bundled store), beside the
+// hooks it runs: the wait ends as soon as the line is there.
+const (
+	callWait = time.Second
+	callPoll = 10 * time.Millisecond
+)
+
+// awaitCall reads the transcript's tail for the gauge. On a tool call whose
+// message the host may not have written yet (hookpath.AwaitedCall: Claude
+// Code's PostToolUse runs before it, about one call in eight in `claude
+// -p`, seen in the real-host tier), it waits for that message, at most
+// callWait (Request.CallWait), so that the reading is the call's turn and
+// the nudge it calls for goes out with this call's result: in a one-prompt
+// `-p` run there is no next prompt to take it. The tail is read again only
+// when the file grew. A session whose waits keep ending without the
+// message (hookpath.MaxCallMisses in a row) stops waiting; a tail that
+// holds the call starts the count over. ctxgit-hook hands every call that
+// would wait, or change the count, to ctxgit hook (hookpath.Steady).
+func (c *call) awaitCall(format transcript.Format) (tail.Reading, error) {
+	call := hookpath.AwaitedCall(c.Host, c.Event, c.p.ToolUseID, c.p.AgentID)
+	o := tail.Options{MaxBack: tailBytes, Call: call}
+	r, err := transcript.TailReading(c.p.TranscriptPath, format, o)
+	if err != nil || call == "" {
+		return r, err
+	}
+	st := c.readState()
+	waited := !r.HoldsCall && st.CallMisses < hookpath.MaxCallMisses
+	if waited {
+		wait := c.CallWait
+		if wait <= 0 {
+			wait = callWait
+		}
+		size := fileSize(c.p.TranscriptPath)
+		for deadline := time.Now().Add(wait); !r.HoldsCall && time.Now().Before(deadline); {
+			time.Sleep(callPoll)
+			if n := fileSize(c.p.TranscriptPath); n != size {
+				size = n
+				if r, err = transcript.TailReading(c.p.TranscriptPath, format, o); err != nil {
+					return r, err
+				}
+			}
+		}
+	}
+	switch {
+	case r.HoldsCall && st.CallMisses > 0:
+		return r, c.countCall(true)
+	case !r.HoldsCall && waited:
+		return r, c.countCall(false)
+	}
+	return r, nil
+}
+
+// countCall records whether a wait for a tool call's message found it.
+func (c *call) countCall(found bool) error {
+	w, err := c.workspace()
+	if err != nil {
+		return err
+	}
+	lock, err := w.Lock()
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	st := c.readState()
+	if st.CallMisses++; found {
+		st.CallMisses = 0
+	}
+	return c.writeJSON(statePath(w.Root, c.session), st)
+}
+
+// fileSize is the size of the file at path, -1 when it cannot be read.
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return -1
+	}
+	return fi.Size()
+}
 
 // readState is the session's hook record, or a zero one.
 func (c *call) readState() hookState {

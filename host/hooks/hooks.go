@@ -68,6 +68,8 @@ type Payload struct {
 	Source         string   `json:"source"`          // SessionStart: startup|resume|clear|compact
 	Trigger        string   `json:"trigger"`         // PreCompact: manual|auto
 	ToolName       string   `json:"tool_name"`
+	ToolUseID      string   `json:"tool_use_id"` // Claude Code, Codex: the call a tool hook answers
+	AgentID        string   `json:"agent_id"`    // Claude Code: set on a subagent's calls
 	// Cursor's preCompact reports usage itself.
 	ContextUsagePercent *float64 `json:"context_usage_percent"`
 	ContextTokens       *int64   `json:"context_tokens"`
@@ -94,6 +96,9 @@ type Request struct {
 	Spawn func(args []string) error
 	// Job names the job file when this process is such a detached child.
 	Job string
+	// CallWait bounds the wait for a tool call's message (awaitCall);
+	// 0 is callWait.
+	CallWait time.Duration
 }
 
 // ReadInput reads a hook's stdin, refusing more than a hook payload can
