@@ -119,9 +119,15 @@ func (c *codexReader) event(p []byte) {
 			c.copiedPrompts++
 			return
 		}
+		text := ideRequest(jsonscan.StrOr(jsonscan.Field(p, "message")))
+		if hostCommand(Codex, text) {
+			// `codex exec "/compact"` sends the command as text.
+			c.st.s.HostMessages++
+			return
+		}
 		c.evTurns++
 		c.st.promptSeen()
-		c.ev.prompt(ideRequest(jsonscan.StrOr(jsonscan.Field(p, "message"))))
+		c.ev.prompt(text)
 	case "turn_aborted":
 		c.st.mark = true
 	}
@@ -156,7 +162,7 @@ func (c *codexReader) item(n int, p []byte) {
 		case "user":
 			// Injected context comes wrapped in one tag (<environment_context>
 			// …); a structural test, not a list of words.
-			if t := strings.TrimSpace(text); wholeTag(t) || agentsInstructions(t) {
+			if t := strings.TrimSpace(text); wholeTag(t) || agentsInstructions(t) || hostCommand(Codex, ideRequest(t)) {
 				return
 			}
 			if c.copying {

@@ -215,10 +215,12 @@ func (g *geminiReader) message(n int, raw []byte, usage bool) {
 		prompt := withoutHookContext(text)
 		hookOnly := prompt != text && strings.TrimSpace(prompt) == ""
 		text = prompt
-		if t := strings.TrimSpace(text); hookOnly || strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") {
+		if t := strings.TrimSpace(text); hookOnly || strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") || hostCommand(Gemini, t) {
 			// Context the host injects comes wrapped in one tag
 			// (<state_snapshot> after a compression): a structural test,
-			// as for Codex, not a list of words.
+			// as for Codex, not a list of words. A host command is the
+			// host's too: headless, `-p "/compress"` reaches the model as
+			// this prompt while the chat is compressed.
 			g.st.s.HostMessages++
 			return
 		}

@@ -75,7 +75,12 @@ func (c *openclawReader) message(n int, entryID string, msg []byte) {
 	}
 	switch jsonscan.StrOr(role) {
 	case "user":
-		c.st.prompt(codexText(content))
+		text := codexText(content)
+		if hostCommand(OpenClaw, text) {
+			c.st.s.HostMessages++
+			return
+		}
+		c.st.prompt(text)
 	case "assistant":
 		if usage != nil {
 			u := tail.OpenClawKeys.Read(usage)
