@@ -69,7 +69,7 @@ func (a *app) initCommand() *cli.Command {
 				return err
 			}
 			if !c.Bool("json") {
-				printCommitAdvice(a.stdout, results, hookProgram())
+				printCommitAdvice(a.stdout, results, hookProgram(), w.Root)
 			}
 			if c.Bool("json") {
 				return a.printJSON(initResult{Created: nonNil(res.Created), Existing: nonNil(res.Existing), Hosts: nonNil(results), GitHooks: gh, Root: w.Root, Store: res.Store})
