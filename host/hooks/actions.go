@@ -573,11 +573,18 @@ func (c *call) bootstrap() error {
 // the host is about to compact).
 func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compacting bool) workspace.CheckpointOptions {
 	o := workspace.CheckpointOptions{Session: c.session, Trigger: trigger, Host: c.Host}
+	// estimated: the usage is OpenClaw's tokenCount, which for a
+	// compaction it was not told the size of (`openclaw sessions
+	// compact`) is its own estimate of the messages, far below what the
+	// provider reported (seen: "context 0%" of 100k over a 1,000-token
+	// prompt); the transcript's usage, the provider's, replaces it.
+	estimated := false
 	if p := c.p; p.TokenCount != nil && *p.TokenCount > 0 {
 		// OpenClaw's count before compaction.
 		// OpenClaw's handler passes the window from the config; else the
 		// one its bootstrap recorded, else the default, so the header
 		// never reads "context 0%" at 150k tokens.
+		estimated = c.Host == "openclaw"
 		window := c.knownWindow(w.Root)
 		if p.ContextWindow != nil && *p.ContextWindow > 0 {
 			window = *p.ContextWindow
@@ -608,8 +615,11 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 	o.FilesRead, o.FilesModified, o.FilesModifiedAt, o.ToolsUsed = s.FilesRead, s.FilesModified, s.FilesModifiedAt, s.ToolsUsed
 	o.Interrupted, o.LastToolCall = s.Interrupted, s.LastToolCall
 	o.ToolFailure = lastToolFailure(s)
-	if o.Usage.Source == "" && s.UsageKnown {
+	if (o.Usage.Source == "" || estimated) && s.UsageKnown {
 		window := s.Usage.ContextWindow
+		if window == 0 && c.p.ContextWindow != nil && *c.p.ContextWindow > 0 {
+			window = *c.p.ContextWindow
+		}
 		if window == 0 {
 			window = c.knownWindow(w.Root)
 		}

@@ -107,6 +107,10 @@ func (c *codexReader) line(n int, line []byte) bool {
 
 func (c *codexReader) event(p []byte) {
 	switch jsonscan.StrOr(jsonscan.Field(p, "type")) {
+	case "task_started":
+		if w, ok := tail.CodexWindow(p); ok {
+			c.window = w
+		}
 	case "token_count":
 		if u, ok := tail.CodexUsage(p); ok {
 			if u.ContextWindow > 0 {

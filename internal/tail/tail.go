@@ -416,17 +416,31 @@ func codexLine(line []byte) (Usage, bool, bool) {
 	return Usage{}, false, false
 }
 
-// codexWindow is the window of a token_count line, 0 for any other.
+// codexWindow is the window a token_count or task_started line reports, 0
+// for any other line.
 func codexWindow(line []byte) int64 {
 	if !contains(line, `model_context_window`) || !jsonscan.ValidLine(line) || jsonscan.StrOr(jsonscan.Field(line, "type")) != "event_msg" {
 		return 0
 	}
-	p := jsonscan.Field(line, "payload")
-	if jsonscan.StrOr(jsonscan.Field(p, "type")) != "token_count" {
-		return 0
-	}
-	w, _ := jsonscan.Num(jsonscan.Field(jsonscan.Field(p, "info"), "model_context_window"))
+	w, _ := CodexWindow(jsonscan.Field(line, "payload"))
 	return w
+}
+
+// CodexWindow is the model's window a Codex event reports: token_count's
+// info.model_context_window, and task_started's model_context_window,
+// which Codex (0.169) writes at the start of every turn, before the
+// turn's first response: a tool call in the session's first turn has
+// the window its token_count reports only after the call.
+func CodexWindow(p []byte) (int64, bool) {
+	switch jsonscan.StrOr(jsonscan.Field(p, "type")) {
+	case "token_count":
+		p = jsonscan.Field(p, "info")
+	case "task_started":
+	default:
+		return 0, false
+	}
+	w, ok := jsonscan.Num(jsonscan.Field(p, "model_context_window"))
+	return w, ok && w > 0
 }
 
 func openclawLine(line []byte) (Usage, bool, bool) {
