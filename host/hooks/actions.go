@@ -215,18 +215,29 @@ func pointerText(r *workspace.Resolved, plan string) string {
 // the next prompt event injects recovery where the host has no
 // post-compaction event.
 func (c *call) preCompact() error {
-	w, err := c.workspace()
+	w, err := c.compactionCheckpoint()
 	if err != nil {
 		return err
+	}
+	return workspace.WriteFileAtomic(pendingPath(w.Root, c.session), []byte(w.Now().Format(time.RFC3339)+"\n"), 0o644)
+}
+
+// compactionCheckpoint takes the checkpoint of a compaction about to
+// happen, after the session's detached checkpoints in flight, and starts
+// a new compaction cycle.
+func (c *call) compactionCheckpoint() (*workspace.Workspace, error) {
+	w, err := c.workspace()
+	if err != nil {
+		return nil, err
 	}
 	c.recordSession(w.Root)
 	c.awaitJobs(w.Root, compactionJobWait)
 	if _, err := w.Checkpoint(c.checkpointOptions(w, spec.TriggerCompaction, true)); err != nil {
-		return err
+		return nil, err
 	}
 	c.clearCycle(w.Root)
 	c.dropAnswer(w.Root)
-	return workspace.WriteFileAtomic(pendingPath(w.Root, c.session), []byte(w.Now().Format(time.RFC3339)+"\n"), 0o644)
+	return w, nil
 }
 
 // postCompact starts a new compaction cycle.

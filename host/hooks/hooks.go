@@ -67,6 +67,7 @@ type Payload struct {
 	WorkspaceRoots []string `json:"workspace_roots"` // Cursor
 	Source         string   `json:"source"`          // SessionStart: startup|resume|clear|compact
 	Trigger        string   `json:"trigger"`         // PreCompact: manual|auto
+	Prompt         string   `json:"prompt"`          // UserPromptSubmit, Gemini BeforeAgent
 	ToolName       string   `json:"tool_name"`
 	ToolUseID      string   `json:"tool_use_id"` // Claude Code, Codex: the call a tool hook answers
 	AgentID        string   `json:"agent_id"`    // Claude Code: set on a subagent's calls
