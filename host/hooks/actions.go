@@ -326,15 +326,11 @@ func (c *call) deliverNudge(root string) error {
 	if m.Flushed {
 		return nil
 	}
-	w, err := c.workspace()
+	w, unlock, err := c.lockedWorkspace()
 	if err != nil {
 		return err
 	}
-	lock, err := w.Lock()
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
+	defer unlock()
 	// Again under the lock: a parallel call may have delivered it.
 	if ok, err := readJSON(path, &m); !ok || err != nil || m.Flushed {
 		return nil
@@ -445,15 +441,11 @@ func (c *call) awaitCall(format transcript.Format) (tail.Reading, error) {
 
 // countCall records whether a wait for a tool call's message found it.
 func (c *call) countCall(found bool) error {
-	w, err := c.workspace()
+	w, unlock, err := c.lockedWorkspace()
 	if err != nil {
 		return err
 	}
-	lock, err := w.Lock()
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
+	defer unlock()
 	st := c.readState()
 	if st.CallMisses++; found {
 		st.CallMisses = 0

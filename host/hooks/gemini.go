@@ -222,18 +222,11 @@ func (c *call) confirmCompression(root string) (bool, error) {
 		// past the point marks it due again.
 		return false, os.Remove(path)
 	}
-	// Claim it: Gemini runs parallel tool calls' AfterTool hooks at once,
-	// and one compression is one checkpoint and one recovery.
-	claimed := path + ".claimed"
-	if err := os.Rename(path, claimed); err != nil {
-		return false, nil // another hook took it
-	}
-	defer os.Remove(claimed)
-	w, err := c.workspace()
-	if err != nil {
+	w, release, err := c.claimCompression(path)
+	if w == nil || err != nil {
 		return false, err
 	}
-	c.recordSession(w.Root)
+	defer release()
 	if rec != c.p.TranscriptPath {
 		c.p.TranscriptPath = rec
 	}
@@ -284,18 +277,32 @@ func (c *call) manualRecovery(path string, m compressMarker) (bool, error) {
 	case c.Event != "before-agent" || !geminiKeepsPrompt(c.p.Prompt):
 		return false, nil
 	}
-	claimed := path + ".claimed"
-	if err := os.Rename(path, claimed); err != nil {
-		return false, nil // another hook took it
-	}
-	defer os.Remove(claimed)
-	w, err := c.workspace()
-	if err != nil {
+	w, release, err := c.claimCompression(path)
+	if w == nil || err != nil {
 		return false, err
 	}
-	c.recordSession(w.Root)
+	defer release()
 	os.Remove(pendingPath(w.Root, c.session))
 	return true, c.recoverInto(w, false)
+}
+
+// claimCompression takes a compression marker for this call alone (Gemini
+// runs parallel tool calls' AfterTool hooks at once, and one compression
+// is one checkpoint and one recovery), then opens the workspace and
+// records the session; release drops the claimed marker. w is nil when
+// another hook took it.
+func (c *call) claimCompression(path string) (w *workspace.Workspace, release func(), err error) {
+	claimed := path + ".claimed"
+	if err := os.Rename(path, claimed); err != nil {
+		return nil, nil, nil
+	}
+	release = func() { os.Remove(claimed) }
+	if w, err = c.workspace(); err != nil {
+		release()
+		return nil, nil, err
+	}
+	c.recordSession(w.Root)
+	return w, release, nil
 }
 
 // geminiKeepsPrompt reports whether a resumed Gemini CLI chat keeps a user

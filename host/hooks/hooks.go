@@ -266,6 +266,19 @@ func (c *call) workspace() (*workspace.Workspace, error) {
 	return c.ws, err
 }
 
+// lockedWorkspace opens the workspace and takes its lock; unlock releases
+// it.
+func (c *call) lockedWorkspace() (w *workspace.Workspace, unlock func(), err error) {
+	if w, err = c.workspace(); err != nil {
+		return nil, nil, err
+	}
+	lock, err := w.Lock()
+	if err != nil {
+		return nil, nil, err
+	}
+	return w, func() { lock.Unlock() }, nil
+}
+
 // hookLockWait bounds how long a hook waits for the workspace lock.
 const hookLockWait = 2 * time.Second
 

@@ -1,6 +1,7 @@
 package realhost_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -279,39 +280,14 @@ func (s *claudeSession) sessions() int {
 
 // latestInstruction is the instruction the recovery block in a request
 // body quotes as the user's latest ("The user's latest instruction:"
-// then "> TEXT"), "" when there is none.
+// then "> TEXT", JSON-escaped in the body), "" when there is none.
 func latestInstruction(body []byte) string {
-	var texts []string
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case string:
-			if strings.Contains(x, "# Post-Compaction Recovery") {
-				texts = append(texts, x)
-			}
-		case map[string]any:
-			for _, e := range x {
-				walk(e)
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
-		}
-	}
-	var v any
-	if json.Unmarshal(body, &v) != nil {
+	_, rest, ok := bytes.Cut(body, []byte(`The user's latest instruction:\n> `))
+	if !ok {
 		return ""
 	}
-	walk(v)
-	for _, t := range texts {
-		_, rest, ok := strings.Cut(t, "The user's latest instruction:\n> ")
-		if ok {
-			line, _, _ := strings.Cut(rest, "\n")
-			return line
-		}
-	}
-	return ""
+	line, _, _ := bytes.Cut(rest, []byte(`\n`))
+	return string(line)
 }
 
 // claudeHeadlessRuns is how many one-prompt `claude -p` sessions
