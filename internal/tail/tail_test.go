@@ -47,7 +47,9 @@ func claudeAsst(id string, input int64, content string) string {
 		`],"usage":{"input_tokens":` + strconv.FormatInt(input, 10) + `,"output_tokens":3}}}` + "\n"
 }
 
-func toolUse(id string) string { return `{"type":"tool_use","id":"` + id + `","name":"Read","input":{}}` }
+func toolUse(id string) string {
+	return `{"type":"tool_use","id":"` + id + `","name":"Read","input":{}}`
+}
 
 // TestHoldsCall: a search asked for a tool call says whether the tail
 // holds it in a line no older than the usage's message: Claude Code writes
