@@ -260,12 +260,14 @@ func (c *call) manualRecovery(path string, m compressMarker) (bool, error) {
 	if rec == "" || !regularFile(rec) {
 		rec = c.p.TranscriptPath
 	}
-	if !regularFile(rec) {
-		return false, nil // nothing to tell by yet
-	}
-	compressed, err := transcript.GeminiCompressedSince(rec, m.Offset)
-	if err != nil {
-		return false, err
+	// With no recording to tell by, as in Gemini's older one-document
+	// layout, the compression is taken as done.
+	compressed := true
+	if regularFile(rec) {
+		var err error
+		if compressed, err = transcript.GeminiCompressedSince(rec, m.Offset); err != nil {
+			return false, err
+		}
 	}
 	switch {
 	case !compressed && c.Event == "session-start":
