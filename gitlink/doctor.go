@@ -58,3 +58,15 @@ func Doctor(ctx context.Context, w *workspace.Workspace) []workspace.Finding {
 	}
 	return nil
 }
+
+// Installed reports whether ctxgit's prepare-commit-msg hook is in place
+// and runs (doctor's check finds it ok), so advice does not offer to
+// install it again.
+func Installed(ctx context.Context, w *workspace.Workspace) bool {
+	for _, f := range Doctor(ctx, w) {
+		if f.Level == workspace.FindingOK {
+			return true
+		}
+	}
+	return false
+}

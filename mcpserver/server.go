@@ -159,13 +159,21 @@ func add[In, Out any](s *Server, t tool, h handler[In, Out]) {
 	if !t.read {
 		ann.DestructiveHint = new(bool) // additive: a line appended, a mark set, a checkpoint added
 	}
-	mcp.AddTool(s.srv, &mcp.Tool{Name: t.name, Title: t.title, Description: t.description, Annotations: ann},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+	inSchema, err := portableSchema[In]()
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: input schema: %v", t.name, err)) // a type of this package: a programming error
+	}
+	outSchema, err := portableSchema[Out]()
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: output schema: %v", t.name, err))
+	}
+	mcp.AddTool(s.srv, &mcp.Tool{Name: t.name, Title: t.title, Description: t.description, Annotations: ann,
+		InputSchema: inSchema, OutputSchema: outSchema},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out any, err error) {
 			var w *workspace.Workspace
 			defer func() {
 				if p := recover(); p != nil {
-					var zero Out
-					res, out, err = nil, zero, fmt.Errorf("ctxgit: internal error in %s: %v (please report it)", t.name, p)
+					res, out, err = nil, nil, fmt.Errorf("ctxgit: internal error in %s: %v (please report it)", t.name, p)
 				}
 			}()
 			c, err := s.open(t.read)
@@ -174,16 +182,22 @@ func add[In, Out any](s *Server, t tool, h handler[In, Out]) {
 			}
 			if err == nil {
 				var text string
-				out, text, err = h(ctx, c, in)
+				var result Out
+				result, text, err = h(ctx, c, in)
 				if err == nil {
 					if !t.read {
 						s.notify(ctx, t.touches...)
 					}
-					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
+					// The schema has no null types: the result is sent
+					// without its nulls.
+					structured, err := withoutNulls(result)
+					if err != nil {
+						return nil, nil, toolError(w, err)
+					}
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, structured, nil
 				}
 			}
-			var zero Out
-			return nil, zero, toolError(w, err)
+			return nil, nil, toolError(w, err)
 		})
 }
 

@@ -556,7 +556,7 @@ func (w *ws) planRestore(s vcs.Store, from *workspace.Resolved, target, cur vcs.
 	out := make([]Change, 0, len(p.byPath))
 	for _, c := range p.byPath {
 		if c.blocked > 0 {
-			c.Reason += fmt.Sprintf("; %d path(s) of the checkpoint below it not restored", c.blocked)
+			c.Reason += fmt.Sprintf("; %s of the checkpoint below it not restored", spec.Plural(c.blocked, "path"))
 		}
 		out = append(out, *c)
 	}

@@ -305,8 +305,8 @@ func doctorStore(w *workspace.Workspace, r *DoctorResult, store scannedStore, op
 		}
 	}
 	if healthy {
-		r.add(Finding{Check: "store", Level: FindingOK, Message: fmt.Sprintf("%d ref(s) under %s in %s, every chain and tree readable (%d objects)",
-			len(refs)-quarantined, spec.RefPrefix, w.Rel(store.CommonDir()), len(seen))})
+		r.add(Finding{Check: "store", Level: FindingOK, Message: fmt.Sprintf("%s under %s in %s, every chain and tree readable (%d objects)",
+			spec.Plural(len(refs)-quarantined, "ref"), spec.RefPrefix, w.Rel(store.CommonDir()), len(seen))})
 	}
 	return seen, healthy
 }
@@ -332,7 +332,7 @@ func doctorObjects(w *workspace.Workspace, r *DoctorResult, store vcs.ObjectFile
 		return nil
 	}
 	ours := count
-	msg := fmt.Sprintf("%d loose object(s), %s", count, HumanBytes(bytes))
+	msg := fmt.Sprintf("%s, %s", spec.Plural(count, "loose object"), HumanBytes(bytes))
 	if w.Repo != nil {
 		// In a shared repository only ctxgit's share is ctxgit's to pack.
 		ours = 0
@@ -341,7 +341,7 @@ func doctorObjects(w *workspace.Workspace, r *DoctorResult, store vcs.ObjectFile
 				ours++
 			}
 		}
-		msg = fmt.Sprintf("%d loose object(s) in the repository, %d of them reachable from %s", count, ours, spec.RefPrefix)
+		msg = fmt.Sprintf("%s in the repository, %d of them reachable from %s", spec.Plural(count, "loose object"), ours, spec.RefPrefix)
 	}
 	if ours <= opts.LooseThreshold {
 		r.add(Finding{Check: "objects", Level: FindingOK, Message: msg})
@@ -391,7 +391,7 @@ func doctorTemp(w *workspace.Workspace, r *DoctorResult, store tempStore, fix bo
 		objects := w.Rel(filepath.Join(store.CommonDir(), "objects"))
 		if len(stale) > 0 {
 			f := r.add(Finding{Check: "temp", Level: FindingWarning,
-				Message: fmt.Sprintf("%d temporary file(s) in %s left by interrupted writes, %s", len(stale), objects, HumanBytes(tempBytes(stale))),
+				Message: fmt.Sprintf("%s in %s left by interrupted writes, %s", spec.Plural(len(stale), "temporary file"), objects, HumanBytes(tempBytes(stale))),
 				Fix:     "--fix removes them"})
 			if fix {
 				if n, size, err := store.RemoveStaleTemp(private); err == nil && n > 0 {
@@ -401,13 +401,13 @@ func doctorTemp(w *workspace.Workspace, r *DoctorResult, store tempStore, fix bo
 		}
 		if len(live) > 0 {
 			r.add(Finding{Check: "temp", Level: FindingNote,
-				Message: fmt.Sprintf("%d temporary file(s) in %s, %s, kept: a running writer may own them", len(live), objects, HumanBytes(tempBytes(live))),
+				Message: fmt.Sprintf("%s in %s, %s, kept: a running writer may own them", spec.Plural(len(live), "temporary file"), objects, HumanBytes(tempBytes(live))),
 				Fix:     "ctxgit's go once their writer has exited, git's after two weeks (as git prune does)"})
 		}
 	}
 	if found := w.FindStrayTemps(); found.Len() > 0 {
 		f := r.add(Finding{Check: "temp", Level: FindingWarning,
-			Message: fmt.Sprintf("%d temporary file(s) in the workspace left by killed ctxgit writes, %s: %s", found.Len(), HumanBytes(found.Size()), listShort(found.Paths())),
+			Message: fmt.Sprintf("%s in the workspace left by killed ctxgit writes, %s: %s", spec.Plural(found.Len(), "temporary file"), HumanBytes(found.Size()), listShort(found.Paths())),
 			Fix:     "--fix removes them"})
 		if fix {
 			if n, size := found.Remove(); n > 0 {
@@ -461,7 +461,7 @@ func doctorSecrets(w *workspace.Workspace, r *DoctorResult) {
 	sort.Strings(rules)
 	for _, rule := range rules {
 		r.add(Finding{Check: "secrets", Level: FindingNote,
-			Message: fmt.Sprintf("the newest checkpoint (%s) left out %d file(s) matching secret pattern %q", name, ex[rule], rule),
+			Message: fmt.Sprintf("the newest checkpoint (%s) left out %s matching secret pattern %q", name, spec.Plural(ex[rule], "file"), rule),
 			Fix:     "snapshot.secret_excludes in " + spec.ConfigPath + " decides what counts as a secret"})
 	}
 }
@@ -471,16 +471,16 @@ func RepackSummary(r *RepackResult) string {
 	if r == nil {
 		return "no store"
 	}
-	s := fmt.Sprintf("%d object(s) reachable", r.Reachable)
+	s := spec.Plural(r.Reachable, "object") + " reachable"
 	if r.Packed > 0 {
 		s += fmt.Sprintf(", %d packed into %s (%s)", r.Packed, r.Pack, HumanBytes(r.PackBytes))
 	}
-	s += fmt.Sprintf("; removed %d loose object(s)", r.RemovedLoose)
+	s += "; removed " + spec.Plural(r.RemovedLoose, "loose object")
 	if r.RemovedPacks > 0 {
-		s += fmt.Sprintf(", %d pack(s)", r.RemovedPacks)
+		s += ", " + spec.Plural(r.RemovedPacks, "pack")
 	}
 	if r.RemovedTemp > 0 {
-		s += fmt.Sprintf(", %d temporary file(s)", r.RemovedTemp)
+		s += ", " + spec.Plural(r.RemovedTemp, "temporary file")
 	}
 	rec := r.Reclaimed()
 	if rec >= 0 {

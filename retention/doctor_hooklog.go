@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/internal/safetext"
+	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -64,6 +65,6 @@ func doctorHookLog(w *workspace.Workspace, r *DoctorResult) {
 		counts = append(counts, fmt.Sprintf("%s ×%d", e, perEvent[e]))
 	}
 	r.add(Finding{Check: "hooks", Level: FindingWarning,
-		Message: fmt.Sprintf("%d hook failure(s) in the last 24 hours (%s); newest: %s", n, strings.Join(counts, ", "), safetext.Line(newest)),
+		Message: fmt.Sprintf("%s in the last 24 hours (%s); newest: %s", spec.Plural(n, "hook failure"), strings.Join(counts, ", "), safetext.Line(newest)),
 		Fix:     "see .ctxgit/local/ctxgit.log; hooks fail open, so the host went on without ctxgit"})
 }

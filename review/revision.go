@@ -39,14 +39,36 @@ func resolveBase(w *workspace.Workspace, store vcs.Store, ref string) (vcs.Hash,
 				return id, nil
 			}
 		}
-		return vcs.ZeroHash, unknownBase(ref)
+		return vcs.ZeroHash, unknownBase(store, ref)
 	default:
 		return vcs.ZeroHash, fmt.Errorf("--base %s: git rev-parse: %w", ref, err)
 	}
 }
 
-func unknownBase(ref string) error {
-	return spec.NotFound("--base %s: no such branch, remote branch, tag or commit in the repository", ref)
+func unknownBase(store vcs.Store, ref string) error {
+	return spec.NotFound("--base %s: no such branch, remote branch, tag or commit in the repository%s", ref, branchesHint(store))
+}
+
+// branchesHint names the branches there are, for an error about one that
+// is not: " (branches: main, feature/x, … and 3 more)", "" when it has none.
+func branchesHint(store vcs.Store) string {
+	refs, err := store.ListRefs("refs/heads/")
+	if err != nil || len(refs) == 0 {
+		return ""
+	}
+	const shown = 5
+	names := make([]string, 0, shown)
+	for i, r := range refs {
+		if i == shown {
+			break
+		}
+		names = append(names, strings.TrimPrefix(r.Name, "refs/heads/"))
+	}
+	more := ""
+	if len(refs) > shown {
+		more = fmt.Sprintf(" and %d more", len(refs)-shown)
+	}
+	return " (branches: " + strings.Join(names, ", ") + more + ")"
 }
 
 func ambiguousBase(ref string) error {
@@ -79,7 +101,7 @@ func resolveRevision(w *workspace.Workspace, store vcs.Store, rev string) (vcs.H
 		if op == '^' && strings.HasPrefix(suffixes, "{") {
 			peel, after, ok := strings.Cut(suffixes[1:], "}")
 			if !ok || (peel != "commit" && peel != "") {
-				return vcs.ZeroHash, unknownBase(rev)
+				return vcs.ZeroHash, unknownBase(store, rev)
 			}
 			suffixes = after
 			continue
@@ -88,7 +110,7 @@ func resolveRevision(w *workspace.Workspace, store vcs.Store, rev string) (vcs.H
 		n := 1
 		if digits > 0 {
 			if n, err = strconv.Atoi(suffixes[:digits]); err != nil {
-				return vcs.ZeroHash, unknownBase(rev)
+				return vcs.ZeroHash, unknownBase(store, rev)
 			}
 			suffixes = suffixes[digits:]
 		}
@@ -101,7 +123,7 @@ func resolveRevision(w *workspace.Workspace, store vcs.Store, rev string) (vcs.H
 				return vcs.ZeroHash, err
 			}
 			if n > len(c.Parents) {
-				return vcs.ZeroHash, unknownBase(rev)
+				return vcs.ZeroHash, unknownBase(store, rev)
 			}
 			id = c.Parents[n-1]
 			continue
@@ -112,7 +134,7 @@ func resolveRevision(w *workspace.Workspace, store vcs.Store, rev string) (vcs.H
 				return vcs.ZeroHash, err
 			}
 			if len(c.Parents) == 0 {
-				return vcs.ZeroHash, unknownBase(rev)
+				return vcs.ZeroHash, unknownBase(store, rev)
 			}
 			id = c.Parents[0]
 		}
@@ -172,7 +194,7 @@ func resolveRevisionName(w *workspace.Workspace, store vcs.Store, rev, name stri
 	if alt := remoteBranch(store, name); alt != "" {
 		return store.ReadRef("refs/" + alt)
 	}
-	return vcs.ZeroHash, unknownBase(rev)
+	return vcs.ZeroHash, unknownBase(store, rev)
 }
 
 // upstreamOf reports whether name is BRANCH@{u} or BRANCH@{upstream}
@@ -280,5 +302,5 @@ func peelCommit(store vcs.Store, rev string, id vcs.Hash) (vcs.Hash, error) {
 	}
 	// As git rev-parse REF^{commit} fails on a tree or blob: nothing
 	// this REF names is a commit.
-	return vcs.ZeroHash, unknownBase(rev)
+	return vcs.ZeroHash, unknownBase(store, rev)
 }

@@ -1,6 +1,9 @@
 package spec
 
-import "unicode/utf8"
+import (
+	"strconv"
+	"unicode/utf8"
+)
 
 // invalidUTF8Line returns the 1-based line of the first invalid UTF-8 byte,
 // or 0 when src is valid.
@@ -20,4 +23,13 @@ func invalidUTF8Line(src []byte) int {
 		i += n
 	}
 	return line
+}
+
+// Plural renders a count with its noun as a person reads it: "1 file",
+// "2 files". word is the singular, and takes an "s".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
 }

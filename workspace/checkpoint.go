@@ -262,7 +262,8 @@ func (w *Workspace) CheckpointHeld(opts CheckpointOptions) (*CheckpointResult, e
 		return res, nil
 	}
 	md := []byte(RenderRecovery(cp, RenderOptions{Budget: w.Config.BudgetChars(), ChangedFiles: w.Config.Recovery.ChangedFiles,
-		CompactionWarn: w.Config.Recovery.CompactionWarn, FullName: opts.Session + ":" + cp.Meta.CheckpointID, StateFiles: w.StateFiles()}))
+		CompactionWarn: w.Config.Recovery.CompactionWarn, FullName: w.ShortSession(opts.Session) + ":" + cp.Meta.CheckpointID,
+		Session: w.ShortSession(opts.Session), StateFiles: w.StateFiles()}))
 	yamlID, err := pending.WriteObject(vcs.BlobObject, yamlData)
 	if err != nil {
 		return nil, err
@@ -786,4 +787,29 @@ func ctxErr(ctx context.Context) error {
 		return nil
 	}
 	return ctx.Err()
+}
+
+// CheckpointLine is the one line `ctxgit checkpoint` and the MCP
+// checkpoint tool say: the id, the session by its short id, what changed,
+// the files and the commit; the ref only when the short id names the
+// session whole (a host's 36-character id is not for reading).
+func (w *Workspace) CheckpointLine(res *CheckpointResult) string {
+	cp := res.Checkpoint
+	changed := "first checkpoint of the session"
+	switch {
+	case res.Unchanged:
+		// Nothing to record: the head stands (SPEC §8.7).
+		changed = "unchanged, no new commit"
+	case res.ChangesUnlisted:
+		changed = "changes since " + cp.Meta.PreviousCheckpoint + " not listed"
+	case cp.Meta.PreviousCheckpoint != "":
+		changed = spec.Plural(cp.Resources.ChangedCount, "file") + " changed since " + cp.Meta.PreviousCheckpoint
+	}
+	short := w.ShortSession(cp.Meta.SessionKey)
+	where := ""
+	if short == cp.Meta.SessionKey {
+		where = " on " + res.Ref
+	}
+	return fmt.Sprintf("checkpoint %s · session %s · %s · %s · commit %s%s",
+		cp.Meta.CheckpointID, short, changed, spec.Plural(res.Snapshot.Files, "file"), res.Commit.Short(), where)
 }

@@ -183,7 +183,7 @@ func (w *Workspace) resolve(name, session string, validate func(string) error, p
 	if err != nil {
 		return nil, err
 	}
-	found, err := resolveInChain(store, head, name, session)
+	found, err := resolveInChain(store, head, name, w.ShortSession(session))
 	if errors.Is(err, spec.ErrNotFound) && !sessionNamed && hexRE().MatchString(name) {
 		// A commit id is global: one of another session is found there
 		// (docs/cli.md#show).
@@ -226,6 +226,17 @@ func wellFormedName(name string) bool {
 	return name == "" || hexRE().MatchString(name)
 }
 
+// whatExists says which checkpoints a session has, for an id it has not:
+// its newest, and its oldest when the walk went that far.
+func whatExists(newest, oldest string) string {
+	switch {
+	case oldest == "" || oldest == newest:
+		return "its newest is " + newest
+	default:
+		return "it has " + oldest + " to " + newest
+	}
+}
+
 func resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.Hash, error) {
 	if name == "" {
 		name = "@"
@@ -246,21 +257,27 @@ func resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.H
 		return id, nil
 	}
 	if seq, ok := spec.ParseCheckpointID(name); ok {
+		newest, oldest := "", ""
 		for id := head; !id.IsZero(); {
 			c, err := vcs.ReadCommit(store, id)
 			if err != nil {
 				return vcs.ZeroHash, err
 			}
 			e := entryOf(id, c)
+			if newest == "" {
+				newest = e.CheckpointID
+			}
+			oldest = e.CheckpointID
 			if n, _ := spec.ParseCheckpointID(e.CheckpointID); n == seq {
 				return id, nil
 			}
 			if n, _ := spec.ParseCheckpointID(e.CheckpointID); n != 0 && n < seq {
+				oldest = ""
 				break // ids only fall along the chain
 			}
 			id = e.Parent
 		}
-		return vcs.ZeroHash, spec.NotFound("no checkpoint %s in session %s", name, session)
+		return vcs.ZeroHash, spec.NotFound("no checkpoint %s in session %s (%s; ctxgit log lists them)", name, session, whatExists(newest, oldest))
 	}
 	if hexRE().MatchString(name) {
 		name = strings.ToLower(name)

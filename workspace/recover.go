@@ -97,7 +97,7 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 		return nil, err
 	}
 	res := &RecoverResult{Resolved: r, Age: w.Env.Now().Sub(r.Checkpoint.Meta.CreatedAt)}
-	name := r.Session + ":" + r.Checkpoint.Meta.CheckpointID
+	name := w.ShortSession(r.Session) + ":" + r.Checkpoint.Meta.CheckpointID
 	if !r.Explicit {
 		switch {
 		case res.Age < -time.Minute:
@@ -130,7 +130,7 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 	}
 	res.Block = RenderRecovery(r.Checkpoint, RenderOptions{
 		Budget: o.Budget, ChangedFiles: w.Config.Recovery.ChangedFiles,
-		CompactionWarn: w.Config.Recovery.CompactionWarn, Status: o.Status, FullName: name, Title: o.Title,
+		CompactionWarn: w.Config.Recovery.CompactionWarn, Status: o.Status, FullName: name, Title: o.Title, Session: w.ShortSession(r.Session),
 		StateFiles: w.StateFiles(),
 	})
 	if o.Write {
@@ -167,13 +167,25 @@ func (w *Workspace) retireContextCheckpoint(r *Resolved) error {
 	if err != nil {
 		return &spec.FileError{Path: spec.ContextCheckpoint, Err: unwrapPathError(err)}
 	}
-	if !strings.Contains(string(data), checkpointLine(r.Checkpoint)) {
+	// The file names the session by the short id it had when written,
+	// which a later session sharing its first characters lengthens.
+	if !strings.Contains(string(data), checkpointLine(r.Checkpoint, w.ShortSession(r.Session))) &&
+		!strings.Contains(string(data), checkpointLine(r.Checkpoint, r.Session)) &&
+		!strings.Contains(string(data), checkpointLine(r.Checkpoint, shortPrefix(r.Session))) {
 		return nil
 	}
 	if err := os.Rename(w.Path(spec.ContextCheckpoint), w.Path(spec.ContextRecovered)); err != nil {
 		return &spec.FileError{Path: spec.ContextCheckpoint, Err: unwrapPathError(err)}
 	}
 	return nil
+}
+
+// shortPrefix is a session key's shortest short id (spec.ShortSessionLen).
+func shortPrefix(key string) string {
+	if len(key) > spec.ShortSessionLen {
+		return key[:spec.ShortSessionLen]
+	}
+	return key
 }
 
 func (w *Workspace) pickRecovery(o RecoverOptions) (*Resolved, error) {

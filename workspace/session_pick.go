@@ -2,6 +2,8 @@ package workspace
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -47,6 +49,22 @@ func RecordCurrentSession(root, session, host string, now time.Time) error {
 		return err
 	}
 	return WriteFileAtomic(path, append(data, '\n'), 0o644)
+}
+
+// EndCurrentSession retires the record when it names session: a host
+// session that ended (SessionEnd) is no longer the one a person's
+// commands land in, which go to their own session again (SPEC §6.3). A
+// record another session wrote since is left alone.
+func EndCurrentSession(root, session string) error {
+	path := filepath.Join(root, filepath.FromSlash(spec.LocalDir), currentSessionFile)
+	cur, ok := readCurrentSession(path)
+	if !ok || cur.Session != session {
+		return nil
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 func readCurrentSession(path string) (CurrentSession, bool) {

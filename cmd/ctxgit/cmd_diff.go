@@ -104,11 +104,11 @@ func (a *app) patchPaint(part review.PatchPart, line string) string {
 // printDiff writes the human form: a line naming both sides, then one
 // section per kind of change, each left out when empty (docs/cli.md#diff).
 func (a *app) printDiff(w io.Writer, d *review.Diff) {
-	to := d.To.Session + ":" + d.To.Checkpoint.Meta.CheckpointID
+	to := a.short(d.To.Session) + ":" + d.To.Checkpoint.Meta.CheckpointID
 	if d.From == nil {
 		fmt.Fprintf(w, "%s (the session's first checkpoint: everything in it is new)\n", to)
 	} else {
-		fmt.Fprintf(w, "%s → %s\n", d.From.Session+":"+d.From.Checkpoint.Meta.CheckpointID, to)
+		fmt.Fprintf(w, "%s → %s\n", a.short(d.From.Session)+":"+d.From.Checkpoint.Meta.CheckpointID, to)
 	}
 	empty := true
 	section := func(title string) {

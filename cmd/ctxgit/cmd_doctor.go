@@ -70,7 +70,7 @@ func (a *app) doctorCommand() *cli.Command {
 				}
 			}
 			if n > 0 {
-				a.note("%d problem(s) remain", n)
+				a.note("%s remain", spec.Plural(n, "problem"))
 				return exitError{code: spec.ExitUnhealthy}
 			}
 			return nil

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -49,10 +48,11 @@ func (a *app) logCommand() *cli.Command {
 			// thousands of lines.
 			out := bufio.NewWriter(a.stdout)
 			now := w.Env.Now()
-			if a.tty && len(entries) > 0 {
-				// People see whose log this is; piped output stays one
-				// line per checkpoint for the tools that read it.
-				fmt.Fprintln(out, a.paint(styleBold, a.sessionHeading(w, sess)))
+			if a.tty {
+				// People see whose log this is, and that there are
+				// others; piped output stays one line per checkpoint for
+				// the tools that read it.
+				a.logHeading(out, w, sess, len(entries))
 			}
 			for _, e := range entries {
 				// On a terminal the time is relative, in a column.
@@ -69,10 +69,38 @@ func (a *app) logCommand() *cli.Command {
 	})
 }
 
+// logHeading is log's heading on a terminal: the session by short id and
+// title, and, when there are others, how many and where they are listed.
+func (a *app) logHeading(out *bufio.Writer, w *workspace.Workspace, key string, n int) {
+	if n > 0 {
+		fmt.Fprintln(out, a.paint(styleBold, a.sessionHeading(w, key)))
+	} else {
+		fmt.Fprintln(out, a.paint(styleBold, "session "+oneLine(w.ShortSession(key))+": no checkpoints yet"))
+	}
+	others := 0
+	if sessions, err := w.Sessions(); err == nil {
+		for _, s := range sessions {
+			if s.Name != key {
+				others++
+			}
+		}
+	}
+	if remote, err := w.RemoteSessions(); err == nil {
+		for _, s := range remote {
+			if s.Name() != key {
+				others++
+			}
+		}
+	}
+	if others > 0 {
+		fmt.Fprintf(out, "%s too: ctxgit log --sessions lists them, ctxgit log -s ID shows one\n", spec.Plural(others, "other session"))
+	}
+}
+
 // sessionHeading names a session for people: its short id (unique among
 // the workspace's sessions), its title and its host.
 func (a *app) sessionHeading(w *workspace.Workspace, key string) string {
-	line := "session " + oneLine(sessionShortID(w, key))
+	line := "session " + oneLine(w.ShortSession(key))
 	if head, err := w.ResolveRead("@", key); err == nil {
 		names := workspace.NamesOf(w, head)
 		if names.Title != "" {
@@ -83,21 +111,6 @@ func (a *app) sessionHeading(w *workspace.Workspace, key string) string {
 		}
 	}
 	return line
-}
-
-// sessionShortID is a session key's shortest prefix unique among the
-// workspace's sessions, which every SESSION: argument takes.
-func sessionShortID(w *workspace.Workspace, key string) string {
-	var keys []string
-	if sessions, err := w.Sessions(); err == nil {
-		for _, s := range sessions {
-			keys = append(keys, s.Name)
-		}
-	}
-	if !slices.Contains(keys, key) {
-		keys = append(keys, key)
-	}
-	return workspace.ShortIDs(keys)[key]
 }
 
 func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {

@@ -40,7 +40,7 @@ func (a *app) mcpCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			argv := []string{mcpProgram, "--root", root, "--server-version", buildInfo().String()}
+			argv := []string{mcpProgram, "--root", root, "--server-version", buildInfo().SemVer()}
 			// A bad session is refused here, before anything is served.
 			if sess := c.String("session"); c.IsSet("session") && sess != "" {
 				if err := workspace.ValidateReadSession(sess); err != nil {

@@ -362,7 +362,7 @@ func alsoIn(o Options, h *jsonHost, rel string) []string {
 	if rel == ".claude/settings.local.json" {
 		flag = " --local"
 	}
-	return []string{fmt.Sprintf("%s also holds %d ctxgit hook(s): Claude Code runs both files' hooks, so each would run twice; remove one set with `ctxgit init --host claude-code%s --uninstall`", rel, n, flag)}
+	return []string{fmt.Sprintf("%s also holds %s: Claude Code runs both files' hooks, so each would run twice; remove one set with `ctxgit init --host claude-code%s --uninstall`", rel, spec.Plural(n, "ctxgit hook"), flag)}
 }
 
 // unwrapPath drops the absolute path an *fs.PathError carries: the

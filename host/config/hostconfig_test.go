@@ -570,7 +570,7 @@ func TestLocal(t *testing.T) {
 	if res.Path != ".claude/settings.local.json" {
 		t.Errorf("path %q", res.Path)
 	}
-	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], ".claude/settings.json also holds 5 ctxgit hook(s)") {
+	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], ".claude/settings.json also holds 5 ctxgit hooks") {
 		t.Errorf("notes %q", res.Notes)
 	}
 	_, err := Install(Options{Root: root, Host: Codex, Local: true})

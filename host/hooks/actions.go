@@ -163,7 +163,7 @@ func (c *call) startupInjection(w *workspace.Workspace) error {
 	}
 	text := card
 	if !injected && newest != nil {
-		text += pointerText(newest, w.Config.Paths.Plan)
+		text += pointerText(newest, w.ShortSession(newest.Session), w.Config.Paths.Plan)
 	}
 	if !injected && text != "" {
 		if err := c.writeContext(strings.TrimRight(text, "\n") + "\n"); err != nil {
@@ -204,8 +204,8 @@ func sameGoal(w *workspace.Workspace, cp *spec.Checkpoint) bool {
 
 // pointerText tells a brand-new session, in at most three lines, that
 // earlier work exists and how to see it, without injecting it.
-func pointerText(r *workspace.Resolved, plan string) string {
-	name := r.Session + ":" + r.Checkpoint.Meta.CheckpointID
+func pointerText(r *workspace.Resolved, session, plan string) string {
+	name := session + ":" + r.Checkpoint.Meta.CheckpointID
 	return "# Earlier work in this workspace (ctxgit)\n" +
 		"Newest checkpoint: " + name + ", taken " + r.Checkpoint.Meta.CreatedAt.UTC().Format("2006-01-02 15:04 UTC") + "; not loaded here.\n" +
 		"`ctxgit recover " + name + "` shows it; the plan is " + plan + ".\n"

@@ -303,6 +303,9 @@ func (c *call) dispatch() error {
 		if err != nil {
 			return err
 		}
+		// The person's own commands no longer land in the session
+		// that ended; its last checkpoint names it explicitly.
+		workspace.EndCurrentSession(w.Root, c.session)
 		if c.sessionEndInline() {
 			_, err := w.Checkpoint(c.checkpointOptions(w, spec.TriggerSessionEnd, false))
 			return err
