@@ -151,7 +151,7 @@ func TestCodex(t *testing.T) {
 		t.Fatalf("untrusted run: %d requests; the card reached the model though the hooks await trust", len(reqs))
 	}
 	doctor := w.MustRun("ctxgit", "doctor")
-	for _, want := range []string{"5 of 5 ctxgit hook(s) await your trust in Codex", "codex: the hooks in .codex/hooks.json have never run in this workspace"} {
+	for _, want := range []string{"5 of 5 ctxgit hooks await your trust in Codex", "codex: the hooks in .codex/hooks.json have never run in this workspace"} {
 		if !strings.Contains(doctor, want) {
 			t.Errorf("doctor after an untrusted run lacks %q:\n%s", want, doctor)
 		}
