@@ -30,14 +30,14 @@ func Doctor(ctx context.Context, w *workspace.Workspace) []workspace.Finding {
 		return p
 	}
 	path := filepath.Join(hooks, HookName)
-	script, _ := os.ReadFile(path)
+	script, _ := readHook(path)
 	if user := huskyHook(hooks); user != "" {
 		if isOurs(script) {
 			return []workspace.Finding{{Check: "git-hook", Level: workspace.FindingWarning,
 				Message: fmt.Sprintf("%s is an older install in husky's own directory, which every npm install rewrites", rel(path)),
 				Fix:     "ctxgit init --git-hooks moves it into .husky/prepare-commit-msg"}}
 		}
-		data, _ := os.ReadFile(user)
+		data, _ := readHook(user)
 		if _, _, _, ok, _ := findBlock(data); ok {
 			return []workspace.Finding{{Check: "git-hook", Level: workspace.FindingOK,
 				Message: fmt.Sprintf("ctxgit's block in %s (husky v9 runs it from %s)", rel(user), rel(hooks))}}

@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
@@ -960,19 +961,19 @@ func matchesEntry(abs string, e vcs.TreeEntry, flags vcs.FSFlags) bool {
 
 // fileHashes reports whether the regular file at abs (fi, from Lstat) has
 // blob id id, reading it as a stream: a file of any size is checked in
-// bounded memory. A file swapped for another since the Lstat does not
-// match.
+// bounded memory. A file swapped for another since the Lstat is hashed
+// as it is, and only a regular file is.
 func fileHashes(abs string, fi fs.FileInfo, id vcs.Hash) bool {
-	f, err := os.Open(abs)
+	f, err := regfile.Open(abs) // no link followed, no FIFO waited on
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	if opened, err := f.Stat(); err != nil || !os.SameFile(fi, opened) || !opened.Mode().IsRegular() {
+	if f.Info().Size != fi.Size() {
 		return false
 	}
 	hw := vcs.NewBlobHasher(fi.Size())
-	if _, err := io.Copy(hw, io.LimitReader(f, fi.Size()+1)); err != nil {
+	if _, err := io.Copy(hw, f); err != nil {
 		return false
 	}
 	return hw.Sum() == id

@@ -158,7 +158,7 @@ func doctorState(w *workspace.Workspace, r *DoctorResult) {
 	}
 	var present []string
 	for _, p := range []string{st.PlanPath, st.FailurePath, st.DecisionsPath} {
-		if _, err := os.Stat(w.Path(p)); err == nil {
+		if w.StateFileExists(p) {
 			present = append(present, p)
 		}
 	}

@@ -3,8 +3,6 @@ package retention
 import (
 	"bytes"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -24,15 +22,10 @@ const hookLogTail = 256 << 10
 // docs/cli.md#hook): hooks fail open, so without this a failing hook is
 // silent.
 func doctorHookLog(w *workspace.Workspace, r *DoctorResult) {
-	f, err := os.Open(w.LocalPath("ctxgit.log"))
+	data, err := workspace.ReadLocalTail(w.Root, w.LocalPath("ctxgit.log"), hookLogTail)
 	if err != nil {
 		return
 	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() > hookLogTail {
-		f.Seek(fi.Size()-hookLogTail, io.SeekStart)
-	}
-	data, _ := io.ReadAll(io.LimitReader(f, hookLogTail))
 	since := w.Env.Now().Add(-hookLogWindow)
 	n, newest := 0, ""
 	perEvent := map[string]int{}

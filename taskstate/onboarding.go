@@ -2,7 +2,6 @@ package taskstate
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/ctxgit/ctxgit/workspace"
@@ -29,7 +28,7 @@ func OnboardingCard(w *workspace.Workspace) string {
 	// A file is named as where it is when it exists, else as where the
 	// command taught writes it: the card names no file that is not there.
 	kept := func(what, path, cmd string) {
-		if fi, err := os.Stat(w.Path(path)); err == nil && !fi.IsDir() {
+		if fi, err := w.StatStateFile(path); err == nil && fi.Mode().IsRegular() {
 			fmt.Fprintf(&b, "- %s: %s (%s)\n", what, path, cmd)
 			return
 		}
@@ -57,6 +56,6 @@ func OnboardingCard(w *workspace.Workspace) string {
 // HasPlan reports whether the workspace has a plan file, so `ctxgit plan
 // mark` has something to mark: the card and the nudge teach it only then.
 func HasPlan(w *workspace.Workspace) bool {
-	fi, err := os.Stat(w.Path(w.Config.Paths.Plan))
-	return err == nil && !fi.IsDir()
+	fi, err := w.StatStateFile(w.Config.Paths.Plan)
+	return err == nil && fi.Mode().IsRegular()
 }

@@ -36,31 +36,25 @@ func RecordReading(root, session string, p Pressure, now time.Time) error {
 		return nil
 	}
 	path := readingPath(root, session)
-	if old, ok := readReading(path); ok && math.Abs(old.Value-p.Value) < 0.01 && now.Sub(old.At) < time.Minute && !now.Before(old.At) {
+	if old, ok := readReading(root, path); ok && math.Abs(old.Value-p.Value) < 0.01 && now.Sub(old.At) < time.Minute && !now.Before(old.At) {
 		return nil
-	}
-	if err := workspace.PrepareLocal(root); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
 	}
 	data, err := json.Marshal(recordedReading{Value: p.Value, Tokens: p.Tokens, Window: p.Window, Source: p.Source, At: now.UTC()})
 	if err != nil {
 		return err
 	}
-	return workspace.WriteFileAtomic(path, append(data, '\n'), 0o644)
+	return workspace.WriteLocal(root, path, append(data, '\n'), 0o644)
 }
 
 // ForgetReading drops the session's reading: after a compaction the
 // context is small again and the old reading says nothing.
 func ForgetReading(root, session string) {
-	os.Remove(readingPath(root, session))
+	workspace.RemoveLocal(root, readingPath(root, session))
 }
 
-func readReading(path string) (recordedReading, bool) {
+func readReading(root, path string) (recordedReading, bool) {
 	var r recordedReading
-	data, err := os.ReadFile(path)
+	data, err := workspace.ReadLocal(root, path, workspace.MaxMarker)
 	if err != nil || json.Unmarshal(data, &r) != nil || math.IsNaN(r.Value) || r.Value < 0 {
 		return recordedReading{}, false
 	}
@@ -70,7 +64,7 @@ func readReading(path string) (recordedReading, bool) {
 // RecordedReading is the session's newest hook reading, as a Pressure
 // whose source says where and when it was taken.
 func RecordedReading(w *workspace.Workspace, session string) (Pressure, bool) {
-	r, ok := readReading(readingPath(w.Root, session))
+	r, ok := readReading(w.Root, readingPath(w.Root, session))
 	if !ok {
 		return Pressure{}, false
 	}
@@ -86,7 +80,7 @@ func RecordedReading(w *workspace.Workspace, session string) (Pressure, bool) {
 // directory stays when a compaction forgets a session's reading): only a
 // workspace without one has no pressure source at all.
 func anyReading(w *workspace.Workspace) bool {
-	fi, err := os.Stat(w.LocalPath(readingsDir))
+	fi, err := os.Lstat(w.LocalPath(readingsDir))
 	return err == nil && fi.IsDir()
 }
 
@@ -99,7 +93,7 @@ const ReadingMaxAge = 10 * time.Minute
 // token usage, when it was taken at most ReadingMaxAge before the
 // workspace clock (not after it) and its source is one SPEC §8 names.
 func RecentUsage(w *workspace.Workspace, session string) (spec.TokenUsage, bool) {
-	r, ok := readReading(readingPath(w.Root, session))
+	r, ok := readReading(w.Root, readingPath(w.Root, session))
 	if !ok || r.Value > 10 {
 		return spec.TokenUsage{}, false
 	}

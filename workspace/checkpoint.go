@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/vcs/ignore"
@@ -399,15 +400,17 @@ func (w *Workspace) snapshotOptions(store *vcs.GitStore) vcs.SnapshotOptions {
 
 // overlayStateFiles adds the state files to the tree even when the user's
 // ignore rules left them out: a checkpoint always holds its own state.
-// Two rules still win over that (issue 13 items 3 and 8): a state-file
-// path that matches a secret pattern is never stored, and a state file
-// that is a symlink is stored as the link, never as its target's content
-// (which may lie outside the workspace).
+// Three rules still win over that (issue 13 items 3 and 8, issue 32): a
+// state-file path that matches a secret pattern is never stored, a state
+// file that is a symlink is stored as the link, never as its target's
+// content (which may lie outside the workspace), and one behind a
+// directory that is a link is not stored at all (the walk stored the
+// link; what it leads to is not the workspace's).
 func (w *Workspace) overlayStateFiles(s vcs.Store, tree vcs.Hash, st *State) (vcs.Hash, error) {
 	secret := ignore.New(ignore.ParsePatterns([]byte(strings.Join(w.Config.Snapshot.SecretExcludes, "\n")), "", "secrets"))
 	var entries []vcs.PathEntry
 	for _, rel := range []string{st.PlanPath, st.FailurePath, st.DecisionsPath, w.Config.Paths.TaskState} {
-		if secret.Match(rel, false) {
+		if secret.Match(rel, false) || regfile.Dirs(w.Root, rel, false) != nil {
 			continue
 		}
 		if _, err := vcs.Lookup(s, tree, rel); err == nil {
@@ -448,7 +451,7 @@ func readStateEntry(path string, limit int64) (uint32, []byte, error) {
 	case !fi.Mode().IsRegular():
 		return 0, nil, fmt.Errorf("%s: not a regular file", path)
 	}
-	data, err := readRegularLimited(path, fi, limit)
+	data, err := regfile.ReadFile(path, limit) // never follows, never blocks
 	return vcs.ModeFile, data, err
 }
 

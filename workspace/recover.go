@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 )
 
@@ -160,8 +161,10 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 // .context-checkpoint.recovered.md if it is the checkpoint just recovered
 // (another session's newer one stays for its own recovery).
 func (w *Workspace) retireContextCheckpoint(r *Resolved) error {
-	data, err := os.ReadFile(w.Path(spec.ContextCheckpoint))
-	if errors.Is(err, fs.ErrNotExist) {
+	// ctxgit's own output, never a link or a FIFO when ctxgit wrote it:
+	// anything else in its place is not this checkpoint's, and stays.
+	data, err := regfile.ReadFile(w.Path(spec.ContextCheckpoint), maxStateFile)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, regfile.ErrNotRegular) || errors.Is(err, regfile.ErrTooLarge) {
 		return nil
 	}
 	if err != nil {
@@ -204,8 +207,12 @@ func (w *Workspace) RecoveredPath(session string) string {
 	return w.LocalPath("recovered/" + session)
 }
 
+// maxRecoveredFile bounds the replay marker's read: maxRecoveredIDs ids
+// of at most 64 hex digits, a line each.
+const maxRecoveredFile = 8 << 10
+
 func (w *Workspace) wasRecovered(r *Resolved) bool {
-	data, err := os.ReadFile(w.RecoveredPath(r.Session))
+	data, err := ReadLocal(w.Root, w.RecoveredPath(r.Session), maxRecoveredFile)
 	if err != nil {
 		return false
 	}
@@ -218,7 +225,10 @@ const maxRecoveredIDs = 64
 
 func (w *Workspace) markRecovered(r *Resolved) error {
 	path := w.RecoveredPath(r.Session)
-	data, _ := os.ReadFile(path)
+	if err := localDirs(w.Root, path, true); err != nil {
+		return err
+	}
+	data, _ := ReadLocal(w.Root, path, maxRecoveredFile)
 	var ids []string
 	for _, id := range strings.Fields(string(data)) {
 		if id != r.Commit.String() {
@@ -241,7 +251,7 @@ func (w *Workspace) stateNewerThan(t time.Time) string {
 		if rel == "" {
 			continue
 		}
-		fi, err := os.Stat(w.Path(rel))
+		fi, err := w.StatStateFile(rel)
 		if err == nil && fi.ModTime().After(t.Add(time.Second)) {
 			return rel
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -64,8 +63,19 @@ func nudgePath(root, session string) string   { return hookpath.NudgePath(root, 
 func pendingPath(root, session string) string { return hookpath.PendingPath(root, session) }
 func statePath(root, session string) string   { return hookpath.StatePath(root, session) }
 
-// readJSON reads a marker or state file, as ctxgit-hook reads it.
-func readJSON(path string, v any) (bool, error) { return hookpath.ReadJSON(path, v) }
+// readJSON reads a marker or state file under root's .ctxgit/local/ by
+// the file rule (workspace.ReadLocal): ok false when there is none, err
+// when it is there but does not read (a link, a FIFO, bad JSON).
+func readJSON(root, path string, v any) (ok bool, err error) {
+	data, err := workspace.ReadLocal(root, path, workspace.MaxMarker)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return true, err
+	}
+	return true, json.Unmarshal(data, v)
+}
 
 // writeJSON writes a marker or state file under the call's .ctxgit/local/.
 func (c *call) writeJSON(path string, v any) error {
@@ -77,10 +87,7 @@ func (c *call) writeJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := workspace.PrepareLocal(root); err != nil {
-		return err
-	}
-	return workspace.WriteFileAtomic(path, append(data, '\n'), 0o644)
+	return workspace.WriteLocal(root, path, append(data, '\n'), 0o644)
 }
 
 // sessionStart injects recovery after compaction (source compact); on
@@ -103,7 +110,7 @@ func (c *call) sessionStart() error {
 			return errors.Join(err, exportErr)
 		}
 	}
-	if c.p.Source != "clear" && exists(pendingPath(w.Root, c.session)) {
+	if c.p.Source != "clear" && workspace.LocalExists(w.Root, pendingPath(w.Root, c.session)) {
 		// A compaction's recovery waits (Codex compacts a resumed thread
 		// before its SessionStart "resume", then fires SessionStart
 		// "compact"; a Cursor release that drops postToolUse context
@@ -134,7 +141,7 @@ func (c *call) sessionStart() error {
 func (c *call) startupInjection(w *workspace.Workspace) error {
 	card := ""
 	marker := localPath(w.Root, "onboarded", c.session)
-	if w.Config.Recovery.Onboarding && !w.HasCheckpoints(c.session) && !exists(marker) {
+	if w.Config.Recovery.Onboarding && !w.HasCheckpoints(c.session) && !workspace.LocalExists(w.Root, marker) {
 		card = taskstate.OnboardingCard(w) + "\n"
 	}
 	session, title := c.session, workspace.ResumedTitle(c.session)
@@ -172,13 +179,7 @@ func (c *call) startupInjection(w *workspace.Workspace) error {
 	}
 	if card != "" {
 		// Shown: a session gets its card once.
-		if err := workspace.PrepareLocal(w.Root); err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Dir(marker), 0o755); err != nil {
-			return err
-		}
-		return workspace.WriteFileAtomic(marker, nil, 0o644)
+		return workspace.WriteLocal(w.Root, marker, nil, 0o644)
 	}
 	return nil
 }
@@ -219,7 +220,7 @@ func (c *call) preCompact() error {
 	if err != nil {
 		return err
 	}
-	return workspace.WriteFileAtomic(pendingPath(w.Root, c.session), []byte(w.Now().Format(time.RFC3339)+"\n"), 0o644)
+	return workspace.WriteLocal(w.Root, pendingPath(w.Root, c.session), []byte(w.Now().Format(time.RFC3339)+"\n"), 0o644)
 }
 
 // compactionCheckpoint takes the checkpoint of a compaction about to
@@ -253,11 +254,11 @@ func (c *call) postCompact() error {
 // clearCycle forgets the nudge and the auto-checkpoint baseline: after a
 // compaction both start over.
 func (c *call) clearCycle(root string) {
-	os.Remove(nudgePath(root, c.session))
-	os.Remove(compressPath(root, c.session))
+	workspace.RemoveLocal(root, nudgePath(root, c.session))
+	workspace.RemoveLocal(root, compressPath(root, c.session))
 	taskstate.ForgetReading(root, c.session)
 	var st hookState
-	ok, _ := readJSON(statePath(root, c.session), &st)
+	ok, _ := readJSON(root, statePath(root, c.session), &st)
 	stale := st.StaleTokens
 	if format, known := transcriptFormat(c.Host); known && regularFile(c.p.TranscriptPath) {
 		if u, found, err := transcript.TailUsage(c.p.TranscriptPath, format, tailBytes); err == nil && found {
@@ -291,7 +292,7 @@ func (c *call) afterTool() error {
 		// model. The recovery stays pending for the next sessionStart.
 		return nil
 	}
-	if recoversAfterTool(c.Host) && exists(pendingPath(root, c.session)) {
+	if recoversAfterTool(c.Host) && workspace.LocalExists(root, pendingPath(root, c.session)) {
 		w, err := c.workspace()
 		if err != nil {
 			return err
@@ -314,13 +315,13 @@ func recoversAfterTool(host string) bool { return host == "cursor" || host == "g
 // marker it costs one stat; only an undelivered one takes the lock.
 func (c *call) deliverNudge(root string) error {
 	path := nudgePath(root, c.session)
-	if !exists(path) {
+	if !workspace.LocalExists(root, path) {
 		return nil
 	}
 	// Markers are written atomically: a read is the old or the new one.
 	var m nudgeMarker
-	if ok, err := readJSON(path, &m); !ok || err != nil {
-		os.Remove(path) // gone, or damaged: no nudge rather than a wrong one
+	if ok, err := readJSON(root, path, &m); !ok || err != nil {
+		workspace.RemoveLocal(root, path) // gone, or damaged: no nudge rather than a wrong one
 		return nil
 	}
 	if m.Flushed {
@@ -332,11 +333,11 @@ func (c *call) deliverNudge(root string) error {
 	}
 	defer unlock()
 	// Again under the lock: a parallel call may have delivered it.
-	if ok, err := readJSON(path, &m); !ok || err != nil || m.Flushed {
+	if ok, err := readJSON(root, path, &m); !ok || err != nil || m.Flushed {
 		return nil
 	}
 	if w.Now().Sub(m.Timestamp) > time.Duration(w.Config.Pressure.NudgeStale) {
-		return os.Remove(path)
+		return workspace.RemoveLocal(root, path)
 	}
 	nudge := fmt.Sprintf(NudgeTextNoPlan, m.UsedPct)
 	if taskstate.HasPlan(w) {
@@ -466,14 +467,14 @@ func fileSize(path string) int64 {
 func (c *call) readState() hookState {
 	var st hookState
 	if root, err := c.root(); err == nil {
-		readJSON(statePath(root, c.session), &st)
+		readJSON(root, statePath(root, c.session), &st)
 	}
 	return st
 }
 
 func (c *call) knownWindow(root string) int64 {
 	var st hookState
-	if ok, _ := readJSON(statePath(root, c.session), &st); ok && st.Window > 0 {
+	if ok, _ := readJSON(root, statePath(root, c.session), &st); ok && st.Window > 0 {
 		return st.Window
 	}
 	return defaultWindow
@@ -492,7 +493,7 @@ func (c *call) promptSubmit() error {
 	if done, err := c.geminiPrompt(root); err != nil || done {
 		return err
 	}
-	if !exists(pendingPath(root, c.session)) {
+	if !workspace.LocalExists(root, pendingPath(root, c.session)) {
 		return c.promptGauge(root)
 	}
 	w, err := c.workspace()
@@ -519,7 +520,7 @@ func (c *call) promptGauge(root string) error {
 		return err
 	}
 	var m nudgeMarker
-	if ok, err := readJSON(nudgePath(root, c.session), &m); !ok || err != nil || m.Flushed {
+	if ok, err := readJSON(root, nudgePath(root, c.session), &m); !ok || err != nil || m.Flushed {
 		return nil
 	}
 	w, err := c.workspace()
@@ -541,7 +542,7 @@ func (c *call) deliverPending(w *workspace.Workspace) error {
 		return err
 	}
 	// Delivered (or nothing to deliver): later events inject nothing.
-	if err := os.Remove(pendingPath(w.Root, c.session)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := workspace.RemoveLocal(w.Root, pendingPath(w.Root, c.session)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	return nil
@@ -562,7 +563,7 @@ func (c *call) bootstrap() error {
 	if err := c.recordWindow(w); err != nil {
 		return err
 	}
-	if exists(pendingPath(w.Root, c.session)) {
+	if workspace.LocalExists(w.Root, pendingPath(w.Root, c.session)) {
 		return c.keepAnswer(w, func() error { return c.deliverPending(w) })
 	}
 	if text, ok := c.keptAnswer(w); ok {
@@ -604,8 +605,14 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 	if !ok || !regularFile(c.p.TranscriptPath) {
 		return o
 	}
-	s, err := transcript.ReadFileResume(c.p.TranscriptPath, format, transcript.ReadOptions{Root: w.Root, MaxExchanges: w.Config.Caps.Exchanges},
-		transcriptStatePath(w.Root, c.session))
+	// The saved reading lives under .ctxgit/local/transcripts/: with a
+	// link on the way (the file rule, SPEC §3.4) the transcript is read
+	// whole and nothing is saved.
+	state := transcriptStatePath(w.Root, c.session)
+	if workspace.MakeLocalDirs(w.Root, state) != nil {
+		state = ""
+	}
+	s, err := transcript.ReadFileResume(c.p.TranscriptPath, format, transcript.ReadOptions{Root: w.Root, MaxExchanges: w.Config.Caps.Exchanges}, state)
 	if err != nil {
 		return o
 	}
@@ -706,11 +713,11 @@ func (c *call) gaugeWork(w *workspace.Workspace, p taskstate.Pressure) gaugeTodo
 	var todo gaugeTodo
 	if p.Value >= t.Flush {
 		var m nudgeMarker
-		ok, err := readJSON(nudgePath(w.Root, c.session), &m)
+		ok, err := readJSON(w.Root, nudgePath(w.Root, c.session), &m)
 		stale := ok && err == nil && !m.Flushed && w.Now().Sub(m.Timestamp) > time.Duration(t.NudgeStale)
 		todo.nudge = !ok || err != nil || stale
 	}
-	readJSON(statePath(w.Root, c.session), &todo.state)
+	readJSON(w.Root, statePath(w.Root, c.session), &todo.state)
 	todo.window = p.Window > 0 && p.Window != todo.state.Window
 	last := todo.state.LastAutoTokens
 	todo.checkpoint = p.Value >= t.AutoCheckpoint && p.Tokens > 0 &&
@@ -770,14 +777,14 @@ func (c *call) exportSession() error {
 	// The file is the host's: read only as a regular file, only its
 	// tail, and only its last export counts — start A, start B, resume A
 	// with one shared file must leave A current (issue 24 item 5).
-	data, err := regfile.ReadTail(path, envFileTail)
+	data, err := regfile.ReadTailFollowing(path, envFileTail)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if lastSessionExport(data) == line {
 		return nil
 	}
-	f, err := regfile.OpenAppend(path, 0o600)
+	f, err := regfile.OpenAppendFollowing(path, 0o600)
 	if err != nil {
 		return err
 	}

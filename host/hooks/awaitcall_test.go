@@ -73,7 +73,7 @@ func TestPostToolUseWaitsForTheCallsMessage(t *testing.T) {
 		t.Fatalf("the hook did not wait for the call's usage: %q", out)
 	}
 	var st hookState
-	readJSON(statePath(dir, "s1"), &st)
+	readJSON(dir, statePath(dir, "s1"), &st)
 	if st.CallMisses != 0 {
 		t.Errorf("call_misses %d after a wait that found the call", st.CallMisses)
 	}
@@ -93,7 +93,7 @@ func TestPostToolUseWaitIsBounded(t *testing.T) {
 			t.Fatalf("miss %d: output %q after %v; want none after waiting %v", i, out, took, short)
 		}
 		var st hookState
-		readJSON(statePath(dir, "s1"), &st)
+		readJSON(dir, statePath(dir, "s1"), &st)
 		if st.CallMisses != i {
 			t.Fatalf("after miss %d: call_misses %d", i, st.CallMisses)
 		}
@@ -104,14 +104,14 @@ func TestPostToolUseWaitIsBounded(t *testing.T) {
 	appendTo(t, transcript, claudeToolTurn("msg_2", "toolu_2", 30000))
 	postToolUse(t, dir, transcript, "toolu_2", "", short)
 	var st hookState
-	readJSON(statePath(dir, "s1"), &st)
+	readJSON(dir, statePath(dir, "s1"), &st)
 	if st.CallMisses != 0 {
 		t.Fatalf("call_misses %d after a tail that held the call", st.CallMisses)
 	}
 	if _, took := postToolUse(t, dir, transcript, "toolu_sub", `,"agent_id":"agent-1"`, 30*time.Second); took > 15*time.Second {
 		t.Fatalf("a subagent's call waited %v", took)
 	}
-	readJSON(statePath(dir, "s1"), &st)
+	readJSON(dir, statePath(dir, "s1"), &st)
 	if st.CallMisses != 0 {
 		t.Fatalf("a subagent's call counted a miss: %d", st.CallMisses)
 	}

@@ -108,7 +108,7 @@ func (c *call) preCompress() error {
 	}
 	path := compressPath(root, c.session)
 	var m compressMarker
-	if ok, err := readJSON(path, &m); !ok || err != nil || m.Candidate || m.Manual {
+	if ok, err := readJSON(root, path, &m); !ok || err != nil || m.Candidate || m.Manual {
 		return nil // nothing due (nearly always), marked already, or a /compress's
 	}
 	m.Candidate, m.At = true, c.Env.Now()
@@ -129,9 +129,6 @@ func (c *call) manualCompress() error {
 	if regularFile(c.p.TranscriptPath) {
 		m.Transcript, m.Offset = c.p.TranscriptPath, fileSize(c.p.TranscriptPath)
 	}
-	if err := os.MkdirAll(localPath(w.Root, "compress"), 0o755); err != nil {
-		return err
-	}
 	return c.writeJSON(compressPath(w.Root, c.session), m)
 }
 
@@ -142,11 +139,8 @@ func (c *call) noteCompressionDue(root string, p taskstate.Pressure) error {
 		return nil
 	}
 	path := compressPath(root, c.session)
-	if exists(path) {
+	if workspace.LocalExists(root, path) {
 		return nil
-	}
-	if err := os.MkdirAll(localPath(root, "compress"), 0o755); err != nil {
-		return err
 	}
 	return c.writeJSON(path, compressMarker{Tokens: p.Tokens, Window: p.Window, At: c.Env.Now()})
 }
@@ -162,7 +156,7 @@ func (c *call) geminiStart(w *workspace.Workspace) (done bool, err error) {
 	if done, err := c.confirmCompression(w.Root); err != nil || done {
 		return done, err
 	}
-	if !exists(pendingPath(w.Root, c.session)) {
+	if !workspace.LocalExists(w.Root, pendingPath(w.Root, c.session)) {
 		return false, nil
 	}
 	return true, c.deliverPending(w)
@@ -191,15 +185,15 @@ func (c *call) confirmCompression(root string) (bool, error) {
 	}
 	path := compressPath(root, c.session)
 	var m compressMarker
-	ok, err := readJSON(path, &m)
+	ok, err := readJSON(root, path, &m)
 	if err != nil {
-		os.Remove(path) // damaged: no compression rather than a wrong one
+		workspace.RemoveLocal(root, path) // damaged: no compression rather than a wrong one
 	}
 	if !ok || err != nil {
 		return false, nil
 	}
 	if m.Manual {
-		return c.manualRecovery(path, m)
+		return c.manualRecovery(root, path, m)
 	}
 	if !m.Candidate {
 		return false, nil
@@ -220,7 +214,7 @@ func (c *call) confirmCompression(root string) (bool, error) {
 	if !known || float64(u.Used()) >= float64(m.Tokens)*compressDrop {
 		// Not compressed (or nothing answered since): a later reading
 		// past the point marks it due again.
-		return false, os.Remove(path)
+		return false, workspace.RemoveLocal(root, path)
 	}
 	w, release, err := c.claimCompression(path)
 	if w == nil || err != nil {
@@ -243,7 +237,7 @@ func (c *call) confirmCompression(root string) (bool, error) {
 	c.clearCycle(w.Root)
 	// The pending marker of a manual compression, if one is left, is
 	// served by this same delivery.
-	os.Remove(pendingPath(w.Root, c.session))
+	workspace.RemoveLocal(w.Root, pendingPath(w.Root, c.session))
 	return true, c.recoverInto(w, false)
 }
 
@@ -255,7 +249,7 @@ func (c *call) confirmCompression(root string) (bool, error) {
 // with nothing said, holding it for the BeforeAgent that follows (its
 // text, put before the prompt, would make a resume leave the prompt out);
 // an AfterTool, or a prompt a resume drops, leaves it waiting.
-func (c *call) manualRecovery(path string, m compressMarker) (bool, error) {
+func (c *call) manualRecovery(root, path string, m compressMarker) (bool, error) {
 	rec := m.Transcript
 	if rec == "" || !regularFile(rec) {
 		rec = c.p.TranscriptPath
@@ -271,7 +265,7 @@ func (c *call) manualRecovery(path string, m compressMarker) (bool, error) {
 	}
 	switch {
 	case !compressed && c.Event == "session-start":
-		return false, os.Remove(path)
+		return false, workspace.RemoveLocal(root, path)
 	case !compressed:
 		return false, nil // under way, in this run
 	case c.Event == "session-start":
@@ -284,7 +278,7 @@ func (c *call) manualRecovery(path string, m compressMarker) (bool, error) {
 		return false, err
 	}
 	defer release()
-	os.Remove(pendingPath(w.Root, c.session))
+	workspace.RemoveLocal(w.Root, pendingPath(w.Root, c.session))
 	return true, c.recoverInto(w, false)
 }
 

@@ -204,7 +204,7 @@ func TestGeminiCandidateNotConfirmed(t *testing.T) {
 		t.Fatalf("%d compaction checkpoints with no compression", n)
 	}
 	var m compressMarker
-	if ok, _ := readJSON(compressPath(dir, "gem-1"), &m); !ok || m.Candidate || m.Tokens != 610_000 {
+	if ok, _ := readJSON(dir, compressPath(dir, "gem-1"), &m); !ok || m.Candidate || m.Tokens != 610_000 {
 		t.Fatalf("marker after an unconfirmed candidate: %+v (present %v)", m, ok)
 	}
 }
@@ -223,7 +223,7 @@ func TestGeminiManualCompression(t *testing.T) {
 		t.Fatalf("manual pre-compress: %d compaction checkpoints, pending %v; want 1, none", n, exists(pendingPath(dir, "gem-1")))
 	}
 	var m compressMarker
-	if ok, _ := readJSON(compressPath(dir, "gem-1"), &m); !ok || !m.Manual || m.Offset == 0 {
+	if ok, _ := readJSON(dir, compressPath(dir, "gem-1"), &m); !ok || !m.Manual || m.Offset == 0 {
 		t.Fatalf("manual pre-compress: marker %+v (present %v)", m, ok)
 	}
 	// The /compress run's own prompt, the compression still under way: nothing.
@@ -232,7 +232,7 @@ func TestGeminiManualCompression(t *testing.T) {
 	}
 	// An automatic PreCompress leaves the marker as it is.
 	run(t, dir, "gemini", "pre-compress", g.payload("PreCompress", `,"trigger":"auto"`))
-	if ok, _ := readJSON(compressPath(dir, "gem-1"), &m); !ok || !m.Manual || m.Candidate {
+	if ok, _ := readJSON(dir, compressPath(dir, "gem-1"), &m); !ok || !m.Manual || m.Candidate {
 		t.Fatalf("after an automatic pre-compress: marker %+v", m)
 	}
 	if out := run(t, dir, "gemini", "before-agent", g.payload("BeforeAgent", `,"prompt":"next"`)); out != "" {

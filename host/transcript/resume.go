@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 )
 
@@ -152,13 +153,19 @@ func fingerprint(r io.ReaderAt, off int64) (string, bool) {
 	return hex.EncodeToString(h.Sum(nil)), true
 }
 
+// maxSaved bounds the read of a saved reading: the state of a reading of
+// a large transcript, far below this.
+const maxSaved = 64 << 20
+
 // loadSaved reads the saved reading at statePath if it is key's and the
 // file (of size size) is the one it read, grown at its end; else nil.
 func loadSaved(statePath string, key savedKey, f io.ReaderAt, size int64) *savedReading {
 	if statePath == "" {
 		return nil
 	}
-	data, err := os.ReadFile(statePath)
+	// Under .ctxgit/local/, where a repository may have committed a link
+	// to /dev/zero or a FIFO: read as a regular file, bounded (SPEC §3.4).
+	data, err := regfile.ReadFile(statePath, maxSaved)
 	if err != nil {
 		return nil
 	}

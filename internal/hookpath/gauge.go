@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/internal/tail"
 )
 
@@ -52,7 +53,7 @@ func ConfigStamp(root string) (size, modNanos int64, err error) {
 // there is none, it does not parse, or the config changed since.
 func ReadGaugeConfig(root string) (GaugeConfig, bool) {
 	var g GaugeConfig
-	data, err := os.ReadFile(GaugeFile(root))
+	data, err := regfile.ReadFile(GaugeFile(root), maxMarker)
 	if err != nil || json.Unmarshal(data, &g) != nil {
 		return GaugeConfig{}, false
 	}
@@ -113,10 +114,15 @@ func StatePath(root, session string) string { return LocalPath(root, "hooks", se
 // ReadingPath is session's newest reading (taskstate readingPath).
 func ReadingPath(root, session string) string { return LocalPath(root, "readings", session+".json") }
 
-// ReadJSON reads a marker: ok false when there is none, err when it is
-// there but does not read.
+// maxMarker bounds the read of a marker: a line or two of JSON that ctxgit
+// wrote (workspace.MaxMarker).
+const maxMarker = 64 << 10
+
+// ReadJSON reads a marker as a regular file within maxMarker, never
+// following a link in its place or blocking on a FIFO (internal/regfile):
+// ok false when there is none, err when it is there but does not read.
 func ReadJSON(path string, v any) (ok bool, err error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path, maxMarker)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
