@@ -601,6 +601,53 @@ func TestEndOfInputAnswersEverything(t *testing.T) {
 	}
 }
 
+// TestDuplicateIDDoesNotHoldTheEnd: a client that reuses the id of a
+// request still in flight gets no second answer (the SDK drops it), and
+// the end of input must not wait drainWait for that answer (issue 32,
+// defect 12). The first request waits on the workspace lock, held by a
+// live process on another host, for the configured second, so the
+// second is read while the first is in flight.
+func TestDuplicateIDDoesNotHoldTheEnd(t *testing.T) {
+	dir, env := newWorkspace(t)
+	if err := os.WriteFile(filepath.Join(dir, ".ctxgit", "config.yaml"), []byte("version: 1\nlock:\n  timeout: 1s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".ctxgit", "local"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lock := `{"pid": 4242, "host": "some-other-host", "started": "2026-11-22T09:00:00Z", "token": "4242-1"}`
+	if err := os.WriteFile(filepath.Join(dir, ".ctxgit", "local", "lock"), []byte(lock), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Root: dir, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"checkpoint","arguments":{}}}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"plan","arguments":{}}}
+`)
+	var out strings.Builder
+	done := make(chan error, 1)
+	go func() { done <- s.ServeIO(context.Background(), in, &out) }()
+	// Well inside drainWait (30 s), far beyond the lock's second.
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(drainWait * 2 / 3):
+		t.Fatalf("the end of input still waits %s after the last answer", drainWait*2/3)
+	}
+	if n := strings.Count(out.String(), `"id":2,`); n != 1 {
+		t.Errorf("%d answers with id 2, want the one the SDK gives:\n%s", n, out.String())
+	}
+	if !strings.Contains(out.String(), "workspace is locked") {
+		t.Errorf("the checkpoint did not wait on the lock:\n%s", out.String())
+	}
+}
+
 // TestResultFieldsKeepSortedKeys: the tools' structured results keep
 // their fields in sorted key order, as the CLI's --json results do.
 func TestResultFieldsKeepSortedKeys(t *testing.T) {

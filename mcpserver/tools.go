@@ -356,8 +356,8 @@ func (s *Server) addTools() {
 	add(s, tool{name: "diff", title: "Compare two checkpoints", read: true,
 		description: "What changed between two checkpoints (default: the previous and the newest): files with line counts, task state, plan steps, decisions, failures (ctxgit diff FROM TO). Read only."},
 		s.diff)
-	add(s, tool{name: "report", title: "Session report", read: true,
-		description: "The session's history as Markdown for a pull request: goal, plan, decisions, failures, checkpoints, files (ctxgit report). Read only."},
+	add(s, tool{name: "report", title: "Pull request report", read: true,
+		description: "The pull request as Markdown, as ctxgit report gives it: on a branch other than the default one, the branch's commits, files and uncommitted work with every session of the branch; else the session's history. Goal, plan, instructions, decisions, failures (resolved ones marked), checkpoints, files. Read only."},
 		func(_ context.Context, c *call, in reportArgs) (reportResult, string, error) {
 			r, err := review.BuildReport(c.w, review.ReportOptions{Session: c.session, Since: in.Since})
 			if err != nil {
@@ -401,8 +401,10 @@ func (s *Server) status(ctx context.Context, c *call, _ noArgs) (map[string]any,
 	return out, res.Block, nil
 }
 
-// diff resolves both sides as `ctxgit diff` does: with neither named,
-// a session's first checkpoint is compared with nothing.
+// diff compares two checkpoints, as `ctxgit diff FROM TO` does (the
+// tool never compares the working tree): with neither named, the
+// previous and the newest, and a session's first checkpoint is compared
+// with nothing.
 func (s *Server) diff(_ context.Context, c *call, in diffArgs) (diffResult, string, error) {
 	from, to, err := review.DiffSides(c.w, in.From, in.To, c.session)
 	if err != nil {

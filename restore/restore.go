@@ -320,36 +320,59 @@ func refusedChanges(changes []Change) []Change {
 	return out
 }
 
-// restoreMessage is the safety checkpoint's message: what is restored,
-// the checkpoint named by its session's short id and the session's title
-// (docs/cli.md#restore). Its first line becomes the commit's subject,
-// whose topic is cut at 60 characters: the scope stays on it when it
-// fits, else it is the message's second line.
+// restoreMessage is the safety checkpoint's message: its first line, the
+// commit's subject (cut at 60 characters), says what is restored: the
+// checkpoint, named by its session's short id, and the paths that fit,
+// or (whole snapshot). The session's title, and the paths when not all
+// fit, are the message's body (docs/cli.md#restore).
 func restoreMessage(label, title string, scope []string) string {
-	head := "before restoring " + label
-	if title != "" {
-		head += " “" + clipRunes(title, 30) + "”"
-	}
-	var what string
+	subject := "before restoring " + label
+	var body []string
 	if len(scope) == 0 {
-		what = " (whole snapshot)"
+		subject += " (whole snapshot)"
 	} else {
-		shown := scope
-		if len(shown) > 5 {
-			shown = shown[:5]
+		shown := 0
+		for shown < len(scope) {
+			next := subject + ", " + scope[shown]
+			if shown == 0 {
+				next = subject + ": " + scope[0]
+			}
+			more := ""
+			if n := len(scope) - shown - 1; n > 0 {
+				more = fmt.Sprintf(" and %d more", n)
+			}
+			if shown > 0 && utf8.RuneCountInString(next+more) > subjectTopicRunes {
+				break
+			}
+			subject = next
+			shown++
 		}
-		what = ": " + strings.Join(shown, ", ")
-		if n := len(scope) - len(shown); n > 0 {
-			what += fmt.Sprintf(" and %d more", n)
+		if n := len(scope) - shown; n > 0 {
+			subject += fmt.Sprintf(" and %d more", n)
+			listed := scope
+			if len(listed) > maxListedPaths {
+				listed = listed[:maxListedPaths]
+			}
+			line := "paths: " + strings.Join(listed, ", ")
+			if n := len(scope) - len(listed); n > 0 {
+				line += fmt.Sprintf(" and %d more", n)
+			}
+			body = append(body, line)
 		}
 	}
-	m := head + what
-	if title != "" && utf8.RuneCountInString(m) > subjectTopicRunes {
-		m = head + "\n\n" + strings.TrimPrefix(strings.TrimPrefix(what, " "), ": ")
+	if title != "" {
+		body = append([]string{"session “" + clipRunes(title, 60) + "”"}, body...)
+	}
+	m := subject
+	if len(body) > 0 {
+		m += "\n\n" + strings.Join(body, "\n")
 	}
 	// A path can hold any bytes; a checkpoint message holds text.
 	return strings.ToValidUTF8(strings.ReplaceAll(m, "\x00", ""), "?")
 }
+
+// maxListedPaths bounds the paths a restore's message lists.
+const maxListedPaths = 20
 
 // subjectTopicRunes is how much of a message a checkpoint's subject
 // keeps (workspace's commitMessage).

@@ -41,8 +41,9 @@ type DoctorOptions struct {
 	// Hooks is the check of the host hooks installed in the workspace
 	// (docs/cli.md#doctor). Host configs are host code, which sits above
 	// workspace (ARCHITECTURE.md), so the command composes it in; nil
-	// leaves the check out.
-	Hooks func(w *workspace.Workspace) []Finding
+	// leaves the check out. fix is Fix, unless doctor was interrupted:
+	// the repairs the check may make then wait for the next run.
+	Hooks func(w *workspace.Workspace, fix bool) []Finding
 }
 
 // DefaultLooseThreshold is the loose object count above which doctor
@@ -111,7 +112,7 @@ func Doctor(w *workspace.Workspace, opts DoctorOptions, configErr error) (*Docto
 	}
 	doctorTemp(w, r, store, fix)
 	if opts.Hooks != nil {
-		for _, f := range opts.Hooks(w) {
+		for _, f := range opts.Hooks(w, fix) {
 			r.add(f)
 		}
 	}
@@ -141,6 +142,25 @@ func doctorConfig(w *workspace.Workspace, r *DoctorResult, configErr error) {
 	default:
 		r.add(Finding{Check: "config", Level: FindingOK, Message: spec.ConfigPath + " is valid"})
 	}
+	// What the config asks for beyond the defaults' protection (SPEC
+	// §11.1), every time: the stderr notice is once per clone.
+	t := w.Trust
+	if len(t.Weakenings) == 0 {
+		return
+	}
+	var keys []string
+	for _, wk := range t.Weakenings {
+		keys = append(keys, wk.Key+": "+wk.Value+" ("+wk.Why+")")
+	}
+	if t.Accepted {
+		r.add(Finding{Check: "config", Level: FindingOK, Message: fmt.Sprintf("%s settings weaker than the defaults, accepted in git config (%s %s): %s",
+			spec.ConfigPath, spec.AcceptConfigKey, t.Token, safetext.Line(strings.Join(keys, "; ")))})
+		return
+	}
+	r.add(Finding{Check: "config", Level: FindingWarning,
+		Message: fmt.Sprintf("%s asks for %s weaker than the defaults, not applied until you accept them (SPEC §11.1): %s",
+			spec.ConfigPath, spec.Plural(len(keys), "setting"), safetext.Line(strings.Join(keys, "; "))),
+		Fix: "if you trust this repository's settings: " + w.AcceptCommand()})
 }
 
 func doctorState(w *workspace.Workspace, r *DoctorResult) {

@@ -21,6 +21,16 @@ import (
 // name no ref has falls back, as `git checkout main` does, to that
 // branch on a remote (origin's first, else the only remote that has it).
 func resolveBase(w *workspace.Workspace, store vcs.Store, ref string) (vcs.Hash, error) {
+	id, err := resolveBaseRef(w, store, ref)
+	var unknown *unknownBaseError
+	if errors.As(err, &unknown) {
+		// Name what there is, the default branch first.
+		return vcs.ZeroHash, unknownBaseIn(w, store, unknown.ref)
+	}
+	return id, err
+}
+
+func resolveBaseRef(w *workspace.Workspace, store vcs.Store, ref string) (vcs.Hash, error) {
 	if err := spec.CheckArg("--base", ref); err != nil {
 		return vcs.ZeroHash, err
 	}
@@ -45,9 +55,19 @@ func resolveBase(w *workspace.Workspace, store vcs.Store, ref string) (vcs.Hash,
 	}
 }
 
+// unknownBase is the error for a REF that names no commit, with the
+// branches there are (resolveBase names the default branch first).
 func unknownBase(store vcs.Store, ref string) error {
-	return spec.NotFound("--base %s: no such branch, remote branch, tag or commit in the repository%s", ref, branchesHint(store))
+	return &unknownBaseError{ref: ref, err: spec.NotFound("--base %s: no such branch, remote branch, tag or commit in the repository%s", ref, branchesHint(store))}
 }
+
+type unknownBaseError struct {
+	ref string
+	err error
+}
+
+func (e *unknownBaseError) Error() string { return e.err.Error() }
+func (e *unknownBaseError) Unwrap() error { return e.err }
 
 // branchesHint names the branches there are, for an error about one that
 // is not: " (branches: main, feature/x, … and 3 more)", "" when it has none.

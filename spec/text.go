@@ -1,7 +1,9 @@
 package spec
 
 import (
+	"encoding/json"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -32,4 +34,15 @@ func Plural(n int, word string) string {
 		return "1 " + word
 	}
 	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// CompactJSON is v as compact JSON on one line, with `<`, `>` and `&` as
+// themselves (encoding/json escapes them for HTML by default): the form
+// a person or another program writes.
+func CompactJSON(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	return strings.TrimSuffix(b.String(), "\n")
 }

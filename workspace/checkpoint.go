@@ -750,8 +750,12 @@ func Dedupe(in []string) []string {
 // commitMessage is a subject line and git trailers (SPEC §7.2), so
 // `git log --format=%(trailers)` is useful without reading the YAML.
 func commitMessage(cp *spec.Checkpoint) string {
+	// The subject says what happened: the message, when one was given.
+	// A topic taken from the plan would repeat the plan's title on every
+	// line of `git log` and `ctxgit log`, which then say the trigger in
+	// words instead (docs/cli.md#log).
 	subject := fmt.Sprintf("checkpoint %s (%s)", cp.Meta.CheckpointID, cp.Meta.Trigger)
-	if t := firstLine(string(cp.Working.Topic)); t != "" {
+	if t := firstLine(string(cp.Meta.Message)); t != "" {
 		subject += ": " + truncateRunes(t, 60)
 	}
 	var b strings.Builder

@@ -25,6 +25,9 @@ type Entry struct {
 	Utilization  string
 	When         time.Time
 	Subject      string
+	// Message is what the subject says beyond its checkpoint id and
+	// trigger (SPEC §7.2): the checkpoint's message, "" when it had none.
+	Message string
 }
 
 // entryOf reads a checkpoint commit's trailers.
@@ -51,7 +54,21 @@ func entryOf(id vcs.Hash, c *vcs.Commit) Entry {
 			e.Utilization = v
 		}
 	}
+	e.Message = subjectMessage(e.Subject, e.CheckpointID, e.Trigger)
 	return e
+}
+
+// subjectMessage is a subject's message: what follows
+// "checkpoint ID (TRIGGER): ". A subject of another form is all message.
+func subjectMessage(subject, id, trigger string) string {
+	rest, ok := strings.CutPrefix(subject, "checkpoint "+id+" ("+trigger+")")
+	if !ok {
+		return strings.TrimSpace(subject)
+	}
+	if m, ok := strings.CutPrefix(rest, ": "); ok {
+		return strings.TrimSpace(m)
+	}
+	return strings.TrimSpace(rest)
 }
 
 // Log lists a session's checkpoints, newest first, at most limit (0 = all).

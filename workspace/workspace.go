@@ -59,6 +59,9 @@ type Workspace struct {
 	Namespace string
 	// Initialized reports whether .ctxgit/ exists.
 	Initialized bool
+	// Trust is what the config asks for beyond the defaults' protection
+	// (SPEC §11.1); unaccepted, Config holds the defaults there.
+	Trust ConfigTrust
 
 	store *vcs.GitStore
 	// held is the workspace lock while this process holds it: writes
@@ -237,6 +240,7 @@ func Open(env Env, root string) (*Workspace, error) {
 	if err := w.findRepo(); err != nil {
 		return nil, err
 	}
+	w.Trust = trustConfig(&w.Config, w.Repo)
 	return w, nil
 }
 

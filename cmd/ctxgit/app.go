@@ -35,6 +35,8 @@ type app struct {
 	outOpts    outputOpts
 	tty, color bool
 	pager      *pager
+	// toldConfig: the command printed the config's notice (SPEC §11.1).
+	toldConfig bool
 }
 
 // outputWriter remembers the first error writing the command's output (a
@@ -228,6 +230,9 @@ func (a *app) run(args []string) int {
 	}
 	a.endPager()
 	a.reportBadSessions()
+	if a.toldConfig {
+		a.ws.MarkConfigTold()
+	}
 	if err != nil && ctx.Err() != nil {
 		// Whatever the interrupted step said (a context error, a git
 		// killed mid-transfer), the user pressed Ctrl-C: one line, 130.
@@ -329,6 +334,19 @@ func (a *app) openFound(c *cli.Context, find func(workspace.Env, string) (string
 	}
 	w, err := workspace.Open(env, root)
 	a.ws = w
+	if err == nil {
+		// Settings the config asks for and ctxgit did not apply, once
+		// per clone (SPEC §11.1), marked told when the command is done
+		// (it may be the one that makes .ctxgit/local/); a --json run
+		// tells without marking, since a program reading it may drop
+		// stderr.
+		notice := w.ConfigNotice()
+		for _, line := range notice {
+			indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+			fmt.Fprintf(a.stderr, "ctxgit: %s%s\n", indent, oneLine(line))
+		}
+		a.toldConfig = len(notice) > 0 && !c.Bool("json")
+	}
 	return w, err
 }
 
