@@ -30,6 +30,16 @@ type Entry struct {
 	Message string
 }
 
+// What says what happened at the checkpoint, as a log line has it
+// (docs/cli.md#log): its message, else its trigger in words; never the
+// id and trigger again, which the line has in their own columns.
+func (e Entry) What() string {
+	if e.Message != "" {
+		return e.Message
+	}
+	return spec.TriggerText(e.Trigger)
+}
+
 // entryOf reads a checkpoint commit's trailers.
 func entryOf(id vcs.Hash, c *vcs.Commit) Entry {
 	e := Entry{Commit: id, When: c.Committer.When.UTC()}
