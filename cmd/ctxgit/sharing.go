@@ -21,7 +21,7 @@ import (
 // result, --json's too.
 func (a *app) printFirstPush(n sharing.FirstPushNotice) {
 	fmt.Fprintf(a.stderr, "note: first push to %s (%s): sending %s as readable text (plans, logs, the user's prompts, file snapshots) that anyone who can read %s can read:\n",
-		oneLine(n.Remote), oneLine(n.URL), pluralWord(len(n.Sessions), "session"), oneLine(n.Remote))
+		oneLine(n.Remote), oneLine(n.URL), spec.Plural(len(n.Sessions), "session"), oneLine(n.Remote))
 	for _, s := range n.Sessions {
 		title := ""
 		if s.Title != "" {
@@ -30,7 +30,7 @@ func (a *app) printFirstPush(n sharing.FirstPushNotice) {
 		fmt.Fprintf(a.stderr, "note:   %s%s\n", oneLine(s.Short), title)
 	}
 	if n.Kept > 0 {
-		fmt.Fprintf(a.stderr, "note: %s not sent (--session KEY or --all sends them)\n", pluralWord(n.Kept, "other session"))
+		fmt.Fprintf(a.stderr, "note: %s not sent (--session KEY or --all sends them)\n", spec.Plural(n.Kept, "other session"))
 	}
 }
 
@@ -159,6 +159,3 @@ func (a *app) syncAction(run func(*workspace.Workspace, sharing.Options) (*shari
 		return err
 	}
 }
-
-// pluralWord is "1 session", "2 sessions".
-func pluralWord(n int, word string) string { return spec.Plural(n, word) }
