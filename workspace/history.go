@@ -282,7 +282,7 @@ func resolveInChain(store vcs.Store, head vcs.Hash, name string, session func() 
 				return vcs.ZeroHash, err
 			}
 			if len(c.Parents) == 0 {
-				return vcs.ZeroHash, spec.NotFound("checkpoint %q: session %s has only %d checkpoints", name, session(), i+1)
+				return vcs.ZeroHash, spec.NotFound("checkpoint %q: session %s has only %s", name, session(), spec.Plural(i+1, "checkpoint"))
 			}
 			id = c.Parents[0]
 		}
