@@ -36,7 +36,7 @@ var reportHTMLTemplate = sync.OnceValue(func() *template.Template {
 // the report.
 func RenderReportHTML(r *Report) ([]byte, error) {
 	var b bytes.Buffer
-	if err := reportHTMLTemplate().Execute(&b, htmlPage(r)); err != nil {
+	if err := reportHTMLTemplate().Execute(&b, htmlPage(r.forPeople())); err != nil {
 		return nil, fmt.Errorf("rendering the HTML report: %w", err)
 	}
 	return b.Bytes(), nil
