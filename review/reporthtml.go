@@ -505,8 +505,10 @@ func htmlTimeline(r *Report) *htmlChart {
 		if byTime && !when.Before(first) && !when.After(last) {
 			return xOfTime(when)
 		}
+		// id is SESSION:cp_NNN in a report of several sessions, the
+		// session by its short id as the page shows it (forPeople).
 		for _, row := range rows {
-			if row.CheckpointID == id || row.Session+":"+row.CheckpointID == id {
+			if row.CheckpointID == id || r.short(row.Session)+":"+row.CheckpointID == id || row.Session+":"+row.CheckpointID == id {
 				return x[row.Session+":"+row.CheckpointID]
 			}
 		}
