@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/urfave/cli/v2"
@@ -51,6 +53,7 @@ func (a *app) printSync(res *sharing.Result, verb string, asJSON bool) error {
 		}
 		return a.printJSON(out)
 	}
+	names := a.syncNames(res)
 	fmt.Fprintf(a.stdout, "%s %s (%s): %d objects\n", verb, res.Remote, res.URL, res.Objects)
 	if len(res.Refs) == 0 {
 		fmt.Fprintln(a.stdout, "no sessions there")
@@ -69,9 +72,43 @@ func (a *app) printSync(res *sharing.Result, verb string, asJSON bool) error {
 		case sharing.RefRejected:
 			detail = r.Reason // the remote's words
 		}
-		fmt.Fprintf(a.stdout, "%-12s  %s  %s\n", r.Status, oneLine(r.Session), oneLine(detail))
+		fmt.Fprintf(a.stdout, "%-12s  %s  %s\n", r.Status, oneLine(names[r.Session]), oneLine(detail))
 	}
 	return nil
+}
+
+// syncNames are the sessions of a push's or fetch's lines as people
+// read them (--json keeps the keys): a session of this workspace by its
+// short id among them, as log --sessions lists it; a fetched one as
+// REMOTE/SHORT; any other name as it is.
+func (a *app) syncNames(res *sharing.Result) map[string]string {
+	var keys []string
+	if a.ws != nil {
+		if sessions, err := a.ws.Sessions(); err == nil {
+			for _, s := range sessions {
+				keys = append(keys, s.Name)
+			}
+		}
+	}
+	for _, r := range res.Refs {
+		if !strings.Contains(r.Session, "/") && !slices.Contains(keys, r.Session) {
+			keys = append(keys, r.Session) // a session pushed away, not here now
+		}
+	}
+	short := workspace.ShortIDs(keys)
+	names := map[string]string{}
+	for _, r := range res.Refs {
+		name := r.Session
+		if remote, key, ok := strings.Cut(name, "/"); ok {
+			if spec.ValidateSessionKey(key) == nil {
+				name = remote + "/" + workspace.ShortIDs([]string{key})[key]
+			}
+		} else if s, ok := short[name]; ok {
+			name = s
+		}
+		names[r.Session] = name
+	}
+	return names
 }
 
 func hashOrEmpty(h workspace.Hash) string {
