@@ -549,6 +549,20 @@ func TestInstructionsTeachTools(t *testing.T) {
 	}
 }
 
+// TestInstructionsNameNoMissingFile: the server's card says of the files
+// what the CLI's card says (taskstate.Card): a file init did not create
+// (the task state) is named as where its tool writes, not as there.
+func TestInstructionsNameNoMissingFile(t *testing.T) {
+	c, _ := serve(t)
+	card := c.cs.InitializeResult().Instructions
+	if !strings.Contains(card, "- Next action: tool `state_set` {field: next_action, value} (writes .ctxgit/task-state.yaml)\n") {
+		t.Errorf("the card names the missing task state as there:\n%s", card)
+	}
+	if !strings.Contains(card, "- Decisions: .ctxgit/decisions.md (tool `decide` {text, why})\n") {
+		t.Errorf("the card does not name the decisions log init wrote:\n%s", card)
+	}
+}
+
 // TestPanicIsToolError: a handler that panics answers with a tool error
 // and the server goes on.
 func TestPanicIsToolError(t *testing.T) {
