@@ -23,6 +23,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/internal/regfile"
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -246,6 +247,7 @@ func installJSON(o Options, h *jsonHost, rel string) (*Result, error) {
 	}
 	if !o.Uninstall {
 		res.Notes = append(res.Notes, h.notes...)
+		res.Notes = append(res.Notes, foreignNote(h, rel, h.foreign(o.Command, doc))...)
 	}
 	return res, nil
 }
@@ -270,6 +272,33 @@ func render(doc *value, old []byte) []byte {
 		out = append(append([]byte(nil), bom...), out...)
 	}
 	return out
+}
+
+// foreignNote names the hooks a config file ctxgit just wrote its own
+// into runs besides them. A repository may commit the file with hooks of
+// its own, which the host runs by its own design once the person trusts
+// the folder (Codex: each hook, by the hash of its definition); ctxgit's
+// install, and its advice to trust ctxgit's hooks, must not pass them on
+// unseen (issue 32).
+func foreignNote(h *jsonHost, rel string, cmds []string) []string {
+	if len(cmds) == 0 {
+		return nil
+	}
+	const show = 3
+	shown := make([]string, 0, show)
+	for _, c := range cmds[:min(len(cmds), show)] {
+		c = safetext.Line(c)
+		if r := []rune(c); len(r) > 100 {
+			c = string(r[:100]) + "…"
+		}
+		shown = append(shown, c)
+	}
+	more := ""
+	if len(cmds) > show {
+		more = fmt.Sprintf("; and %d more", len(cmds)-show)
+	}
+	return []string{fmt.Sprintf("%s also holds %s that ctxgit did not write, which %s runs as it runs ctxgit's: %s%s (check them before you trust this folder or its hooks)",
+		rel, spec.Plural(len(cmds), "hook"), h.host, strings.Join(shown, "; "), more)}
 }
 
 // configPath is where the host's config file rel of the workspace really

@@ -260,6 +260,35 @@ func (h *jsonHost) owned(command string, doc *value) []string {
 	return out
 }
 
+// foreign lists the hook commands in doc that are not ctxgit's,
+// "Event: command", in file order: what the host runs beside ctxgit's.
+func (h *jsonHost) foreign(command string, doc *value) []string {
+	var out []string
+	hooks := doc.get("hooks")
+	if hooks == nil || hooks.kind != kObject {
+		return nil
+	}
+	for _, m := range hooks.members {
+		if m.val.kind != kArray {
+			continue
+		}
+		for _, g := range m.val.elems {
+			list := []*value{g}
+			if h.grouped {
+				if inner := g.get("hooks"); inner != nil && inner.kind == kArray {
+					list = inner.elems
+				}
+			}
+			for _, e := range list {
+				if c, ok := e.str("command"); ok && !ownEntry(command, e) {
+					out = append(out, m.key+": "+c)
+				}
+			}
+		}
+	}
+	return out
+}
+
 func ownStatusLine(command string, v *value) (string, bool) {
 	if v == nil || v.kind != kObject {
 		return "", false
