@@ -62,6 +62,12 @@ type client struct {
 // connect serves o in memory and connects an SDK client to it.
 func connect(t *testing.T, o Options) *client {
 	t.Helper()
+	return connectAs(t, o, "test")
+}
+
+// connectAs is connect with a client of that clientInfo name.
+func connectAs(t *testing.T, o Options, name string) *client {
+	t.Helper()
 	s, err := New(o)
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +77,7 @@ func connect(t *testing.T, o Options) *client {
 	done := make(chan error, 1)
 	go func() { done <- s.Run(ctx, st) }()
 	c := &client{t: t, updated: make(chan string, 16)}
-	cl := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, &mcp.ClientOptions{
+	cl := mcp.NewClient(&mcp.Implementation{Name: name, Version: "0"}, &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { c.updated <- r.Params.URI },
 	})
 	c.cs, err = cl.Connect(ctx, ct, nil)
