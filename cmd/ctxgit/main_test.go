@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/ctxgit/ctxgit/internal/hookpath"
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/mcpserver"
 )
 
@@ -352,48 +352,21 @@ func cmdMaxLines(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// treestate FILE DIR... writes to FILE every entry under each DIR, one a
-// line: its path, type, permissions, and a link's target or a regular
-// file's SHA-256, so that cmp of two such files says whether anything
-// there changed, byte for byte. Nothing is followed: a link is its
-// target's name, a FIFO or device only its type.
+// treestate FILE DIR... writes to FILE every entry under each DIR
+// (wstest.Listing: path, type, permissions, a link's target or a regular
+// file's content), so that cmp of two such files says whether anything
+// there changed, byte for byte.
 func cmdTreeState(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: treestate FILE DIR...")
 	}
 	var b strings.Builder
 	for _, dir := range args[1:] {
-		root := ts.MkAbs(dir)
-		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			fi, err := d.Info()
-			if err != nil {
-				return err
-			}
-			rel, _ := filepath.Rel(root, p)
-			fmt.Fprintf(&b, "%s/%s %s", dir, filepath.ToSlash(rel), fi.Mode())
-			switch {
-			case fi.Mode()&fs.ModeSymlink != 0:
-				target, err := os.Readlink(p)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(&b, " -> %s", target)
-			case fi.Mode().IsRegular():
-				data, err := os.ReadFile(p)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(&b, " %x", sha256.Sum256(data))
-			}
-			b.WriteByte('\n')
-			return nil
-		})
+		l, err := wstest.Listing(ts.MkAbs(dir))
 		if err != nil {
 			ts.Fatalf("treestate: %v", err)
 		}
+		fmt.Fprintf(&b, "# %s\n%s", dir, l)
 	}
 	if err := os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o644); err != nil {
 		ts.Fatalf("treestate: %v", err)
