@@ -309,9 +309,14 @@ func TestReadTools(t *testing.T) {
 	if st["session"] != "default" || !strings.Contains(sttxt, "cp_002") {
 		t.Errorf("status: %v\n%s", st, sttxt)
 	}
-	lg, _ := c.ok("log", map[string]any{"max_count": 1})
+	lg, ltxt := c.ok("log", map[string]any{"max_count": 1})
 	if n := len(lg["checkpoints"].([]any)); n != 1 {
 		t.Errorf("log max_count 1: %d entries", n)
+	}
+	// Each line says what happened, as ctxgit log does: the message, not
+	// the subject that repeats the id and trigger.
+	if !strings.HasPrefix(ltxt, "cp_002  ") || !strings.HasSuffix(ltxt, "  manual  two\n") {
+		t.Errorf("log text %q, want cp_002's line ending in its trigger and message", ltxt)
 	}
 }
 
