@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -59,31 +60,11 @@ func mustCheckpoint(t *testing.T, w *ws) *workspace.CheckpointResult {
 // with its type, mode and content, to prove a command changed nothing.
 func listing(t *testing.T, root string) string {
 	t.Helper()
-	var b strings.Builder
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(&b, "%s %v", p, fi.Mode())
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			fmt.Fprintf(&b, " -> %s", target)
-		case fi.Mode().IsRegular():
-			data, _ := os.ReadFile(p)
-			fmt.Fprintf(&b, " %q", data)
-		}
-		b.WriteByte('\n')
-		return nil
-	})
+	l, err := wstest.Listing(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b.String()
+	return l
 }
 
 func actions(changes []Change) []string {

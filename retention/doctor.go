@@ -267,6 +267,11 @@ func doctorStore(w *workspace.Workspace, r *DoctorResult, store scannedStore, op
 		r.add(Finding{Check: "store", Level: FindingNote, Message: "no checkpoint store yet: the first checkpoint creates " + spec.PrivateStoreDir})
 		return nil, true
 	}
+	if w.CommittedStore {
+		// SPEC §3.4: a store that came with the clone is not used.
+		r.add(Finding{Check: "store", Level: FindingWarning,
+			Message: "the repository tracks " + spec.PrivateStoreDir + ": ctxgit keeps its checkpoints in the repository's own store and never uses that one (its config, hooks and remotes are whoever committed it)"})
+	}
 	healthy := true
 	refs, problems := store.ScanRefs(spec.RefPrefix)
 	for _, p := range problems {

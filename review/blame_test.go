@@ -92,7 +92,11 @@ func TestStoreBlameAgreesWithGit(t *testing.T) {
 		if rng[0] > 0 {
 			args = append(args, "-L", fmt.Sprintf("%d,%d", rng[0], rng[1]))
 		}
-		want := perLine(blameHunks(git(append(args, "--", "f.txt")...)))
+		gitHunks, err := blameHunks(strings.NewReader(git(append(args, "--", "f.txt")...)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := perLine(gitHunks)
 		hunks, err := storeBlame(store, head, dir, "f.txt", rng[0], rng[1])
 		if err != nil {
 			t.Fatal(err)

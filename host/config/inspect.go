@@ -99,11 +99,13 @@ func inspectJSON(root string, h *jsonHost, rel string) (Installed, bool) {
 func inspectOpenClaw(root string) (Installed, bool) {
 	// An earlier version's folder in the repository: OpenClaw finds it only
 	// when the repository is the agent's workspace; init moves it.
-	if in, ok := inspectOpenClawDir(filepath.Join(root, filepath.FromSlash(openclawOldDir)), openclawOldDir); ok {
-		if in.Err == nil {
-			in.Outdated = []string{"HOOK.md", "handler.ts"}
+	if old, ok := oldOpenClawDir(root); ok {
+		if in, ok := inspectOpenClawDir(old, openclawOldDir); ok {
+			if in.Err == nil {
+				in.Outdated = []string{"HOOK.md", "handler.ts"}
+			}
+			return in, true
 		}
-		return in, true
 	}
 	dir, shown, err := openclawDir()
 	if err != nil {
@@ -114,7 +116,7 @@ func inspectOpenClaw(root string) (Installed, bool) {
 
 func inspectOpenClawDir(dir, shown string) (Installed, bool) {
 	in := Installed{Host: OpenClaw, Path: shown}
-	md, err := os.ReadFile(filepath.Join(dir, "HOOK.md"))
+	md, err := readHookFile(dir, "HOOK.md")
 	if errors.Is(err, fs.ErrNotExist) || err == nil && !ownFolder(md) {
 		return in, false
 	}
@@ -130,7 +132,7 @@ func inspectOpenClawDir(dir, shown string) (Installed, bool) {
 		in.Programs = appendProgram(nil, cmd)
 	}
 	for _, f := range openclawFiles(cmd) {
-		if data, err := os.ReadFile(filepath.Join(dir, f.name)); err == nil && string(data) != f.content {
+		if data, err := readHookFile(dir, f.name); err == nil && string(data) != f.content {
 			in.Outdated = append(in.Outdated, f.name)
 		}
 	}
