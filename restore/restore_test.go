@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -495,9 +496,7 @@ func TestRestoreApplyNeverFollowsLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	outside := t.TempDir()
-	if err := os.Symlink(outside, w.Path("d")); err != nil {
-		t.Fatal(err)
-	}
+	wstest.Symlink(t, outside, w.Path("d"))
 	changes := []Change{{Path: "d/sub/x.txt", Action: Create, want: vcs.TreeEntry{Name: "x.txt", Mode: vcs.ModeFile, ID: id}}}
 	err = w.applyRestore(context.Background(), store, changes)
 	if err == nil || !strings.Contains(err.Error(), "not restored: d is no longer a directory") {

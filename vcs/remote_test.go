@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/vcs"
 )
 
@@ -103,6 +104,7 @@ func httpBackend(t *testing.T, base string, tlsOn bool) string {
 // the ssh transport is tested without an ssh server.
 func fakeSSH(t *testing.T, body string) string {
 	t.Helper()
+	wstest.NeedGit(t) // only git runs it
 	path := filepath.Join(t.TempDir(), "fake-ssh")
 	if body == "" {
 		body = `while [ $# -gt 1 ]; do shift; done; exec sh -c "$1"`

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/internal/proc"
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/markdown"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -30,6 +31,7 @@ func testEnv(cwd string, vars map[string]string) workspace.Env {
 
 func git(t *testing.T, dir string, args ...string) {
 	t.Helper()
+	wstest.NeedGit(t)
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/spec"
 )
 
@@ -543,9 +544,7 @@ func TestFileKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	link := filepath.Join(root, ".claude", "settings.json")
-	if err := os.Symlink(target, link); err != nil {
-		t.Skip("no symlinks:", err)
-	}
+	wstest.Symlink(t, target, link)
 	install(t, Options{Root: root, Host: ClaudeCode})
 	fi, err := os.Lstat(link)
 	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
