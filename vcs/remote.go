@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -110,7 +111,10 @@ func ParseEndpoint(s, base string) (*Endpoint, error) {
 	}
 	colon := strings.IndexByte(s, ':')
 	slash := strings.IndexByte(s, '/')
-	if colon > 0 && (slash < 0 || colon < slash) {
+	// On Windows C:\r.git and C:/r.git are local paths, as git reads them
+	// (has_dos_drive_prefix in connect.c's url_is_local_not_ssh).
+	drive := runtime.GOOS == "windows" && filepath.VolumeName(s) != ""
+	if colon > 0 && (slash < 0 || colon < slash) && !drive {
 		// scp-like syntax: [user@]host:path, always ssh.
 		host, path := s[:colon], s[colon+1:]
 		e := &Endpoint{Scheme: "ssh", Host: host, Path: path, raw: s}
@@ -129,7 +133,12 @@ func ParseEndpoint(s, base string) (*Endpoint, error) {
 			path = filepath.Join(home, rest)
 		}
 	}
-	if !filepath.IsAbs(path) {
+	switch {
+	case filepath.IsAbs(path):
+	case runtime.GOOS == "windows" && filepath.VolumeName(path) == "" && (strings.HasPrefix(path, `/`) || strings.HasPrefix(path, `\`)):
+		// Rooted without a drive: the root of the base's drive.
+		path = filepath.VolumeName(base) + path
+	default:
 		path = filepath.Join(base, path)
 	}
 	return &Endpoint{Scheme: "file", Path: filepath.Clean(path), raw: s}, nil

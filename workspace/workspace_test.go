@@ -145,9 +145,7 @@ func TestLock(t *testing.T) {
 	lockPath := filepath.Join(dir, ".ctxgit", "local", "lock")
 	host, _ := os.Hostname()
 	// A holder that is no longer running.
-	dead := exec.Command("true")
-	dead.Run()
-	data, _ := json.Marshal(map[string]any{"pid": dead.Process.Pid, "host": host, "started": time.Now(), "token": "x"})
+	data, _ := json.Marshal(map[string]any{"pid": wstest.ExitedPID(t), "host": host, "started": time.Now(), "token": "x"})
 	os.WriteFile(lockPath, data, 0o644)
 	l3, err := w.Lock()
 	if err != nil {
