@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ctxgit/ctxgit/internal/wstest"
 )
 
 // The fixtures were recorded on Linux. On Windows a host records the same
@@ -33,9 +35,7 @@ func osPath(p string) string {
 }
 
 // osText is a recorded JSON text with its absolute paths as osPath gives
-// them, each backslash escaped once per level of JSON it sits in: a path
-// inside a string of a string that holds JSON itself (Codex's
-// function-call arguments) is escaped twice.
+// them, escaped as JSON at their place (wstest.JSONEscapeAt).
 func osText(s string) string {
 	if runtime.GOOS != "windows" {
 		return s
@@ -44,37 +44,12 @@ func osText(s string) string {
 	last := 0
 	for _, m := range recordedPath.FindAllStringSubmatchIndex(s, -1) {
 		start, end := m[4], m[5] // the path
-		escape := `\\`
-		if inNestedString(s, start) {
-			escape = `\\\\`
-		}
 		b.WriteString(s[last:start])
-		b.WriteString(strings.ReplaceAll(osPath(s[start:end]), `\`, escape))
+		b.WriteString(wstest.JSONEscapeAt(s, start, osPath(s[start:end])))
 		last = end
 	}
 	b.WriteString(s[last:])
 	return b.String()
-}
-
-// inNestedString reports whether pos, inside a JSON string of the line
-// it is on, is inside a string of the JSON that string holds: the string
-// starts with { or [ and an odd number of escaped quotes come before pos.
-func inNestedString(s string, pos int) bool {
-	lineStart := strings.LastIndexByte(s[:pos], '\n') + 1
-	in, from := false, 0
-	for i := lineStart; i < pos; i++ {
-		switch {
-		case in && s[i] == '\\':
-			i++
-		case s[i] == '"':
-			in, from = !in, i+1
-		}
-	}
-	if !in {
-		return false
-	}
-	content := s[from:pos]
-	return (strings.HasPrefix(content, "{") || strings.HasPrefix(content, "[")) && strings.Count(content, `\"`)%2 == 1
 }
 
 // osPlain is a text a reader produced (a failure's message) with the
@@ -119,12 +94,12 @@ func TestOSText(t *testing.T) {
 		t.Errorf("recorded paths:\n got %s\nwant %s", got, want)
 	}
 	line := `{"arguments":"{\"workdir\": \"/home/dev\", \"patch\": \"*** Update File: /home/dev/a.go\"}","cwd":"/home/dev"}`
-	var nested []bool
+	var escaped []string
 	for _, m := range recordedPath.FindAllStringSubmatchIndex(line, -1) {
-		nested = append(nested, inNestedString(line, m[4]))
+		escaped = append(escaped, wstest.JSONEscapeAt(line, m[4], `C:\h`))
 	}
-	if want := []bool{true, true, false}; !reflect.DeepEqual(nested, want) {
-		t.Errorf("nested = %v, want %v", nested, want)
+	if want := []string{`C:\\\\h`, `C:\\\\h`, `C:\\h`}; !reflect.DeepEqual(escaped, want) {
+		t.Errorf("escaped = %q, want %q", escaped, want)
 	}
 }
 

@@ -1,10 +1,12 @@
 package wstest
 
 import (
+	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -74,4 +76,42 @@ func ExitedPID(t testing.TB) int {
 		t.Fatal(err)
 	}
 	return cmd.Process.Pid
+}
+
+// JSONEscapeAt is s as it must be written at byte pos of the JSON text
+// text (one JSON value a line) to read back as s: escaped once inside a
+// string, twice inside a string of a string that holds JSON itself (as
+// Codex's function-call arguments do), not at all outside strings. A test
+// that puts a real path (on Windows, one with backslashes) into a
+// recorded transcript writes it with this.
+func JSONEscapeAt(text string, pos int, s string) string {
+	for range jsonLevel(text, pos) {
+		b, _ := json.Marshal(s)
+		s = string(b[1 : len(b)-1])
+	}
+	return s
+}
+
+// jsonLevel is how many JSON strings pos is inside of: 0, 1, or 2 where
+// the string it is in starts with { or [ and an odd number of escaped
+// quotes come before pos in it.
+func jsonLevel(text string, pos int) int {
+	lineStart := strings.LastIndexByte(text[:pos], '\n') + 1
+	in, from := false, 0
+	for i := lineStart; i < pos; i++ {
+		switch {
+		case in && text[i] == '\\':
+			i++
+		case text[i] == '"':
+			in, from = !in, i+1
+		}
+	}
+	if !in {
+		return 0
+	}
+	content := text[from:pos]
+	if (strings.HasPrefix(content, "{") || strings.HasPrefix(content, "[")) && strings.Count(content, `\"`)%2 == 1 {
+		return 2
+	}
+	return 1
 }
