@@ -305,8 +305,12 @@ func doctorStore(w *workspace.Workspace, r *DoctorResult, store scannedStore, op
 		}
 	}
 	if healthy {
+		shown := w.Rel(store.CommonDir())
+		if !filepath.IsAbs(shown) {
+			shown = filepath.ToSlash(shown) // .ctxgit/store.git on Windows too, as init names it
+		}
 		r.add(Finding{Check: "store", Level: FindingOK, Message: fmt.Sprintf("%d ref(s) under %s in %s, every chain and tree readable (%d objects)",
-			len(refs)-quarantined, spec.RefPrefix, w.Rel(store.CommonDir()), len(seen))})
+			len(refs)-quarantined, spec.RefPrefix, shown, len(seen))})
 	}
 	return seen, healthy
 }

@@ -1,7 +1,8 @@
 // Package wstest holds what the tests of the workspace and its feature
 // packages (restore, retention) share: a workspace's files as a map, the
 // temporary and lock files an interrupted command must not leave, and a
-// tree of small files to work on.
+// tree of small files to work on; and what any test may take for granted
+// on the system it runs on (platform.go).
 package wstest
 
 import (
