@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -100,12 +101,13 @@ func actions(changes []Change) []string {
 func TestRestoreScope(t *testing.T) {
 	w := restoreWS(t, map[string]string{"sub/a.txt": "a"})
 	sub := filepath.Join(w.Root, "sub")
-	for _, tc := range []struct {
+	type scopeCase struct {
 		cwd   string
 		paths []string
 		want  []string
 		err   string
-	}{
+	}
+	tests := []scopeCase{
 		{cwd: w.Root, paths: nil, want: nil},
 		{cwd: w.Root, paths: []string{"b", "a", "a/", "./a"}, want: []string{"a", "b"}},
 		{cwd: sub, paths: []string{"a.txt", "../top.txt"}, want: []string{"sub/a.txt", "top.txt"}},
@@ -124,7 +126,12 @@ func TestRestoreScope(t *testing.T) {
 		{cwd: w.Root, paths: []string{".ctxgit/local"}, err: "machine-local files and store"},
 		{cwd: w.Root, paths: []string{".ctxgit/store.git/HEAD"}, err: "machine-local files and store"},
 		{cwd: w.Root, paths: []string{"CONTEXT_RECOVERY.md"}, err: "it is never restored"},
-	} {
+	}
+	if runtime.GOOS == "windows" {
+		// Rooted without a drive: the drive's root, not the workspace's.
+		tests = append(tests, scopeCase{cwd: w.Root, paths: []string{`\etc\passwd`}, err: "is outside the workspace"})
+	}
+	for _, tc := range tests {
 		w.Env.Cwd = tc.cwd
 		got, err := w.restoreScope(tc.paths)
 		if tc.err != "" {

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/ctxgit/ctxgit/internal/ospath"
 )
 
 // Errors of remote repositories, matched with errors.Is.
@@ -133,15 +135,7 @@ func ParseEndpoint(s, base string) (*Endpoint, error) {
 			path = filepath.Join(home, rest)
 		}
 	}
-	switch {
-	case filepath.IsAbs(path):
-	case runtime.GOOS == "windows" && filepath.VolumeName(path) == "" && (strings.HasPrefix(path, `/`) || strings.HasPrefix(path, `\`)):
-		// Rooted without a drive: the root of the base's drive.
-		path = filepath.VolumeName(base) + path
-	default:
-		path = filepath.Join(base, path)
-	}
-	return &Endpoint{Scheme: "file", Path: filepath.Clean(path), raw: s}, nil
+	return &Endpoint{Scheme: "file", Path: ospath.Abs(base, path), raw: s}, nil
 }
 
 // RemoteConfig is a remote's section of a repository's git config.
