@@ -24,6 +24,14 @@ func TestWindowsUnderWine(t *testing.T) {
 	if wine == "" || bin == "" {
 		t.Skip("CTXGIT_WINE and CTXGIT_WINE_BIN are unset: scripts/wine.sh runs this")
 	}
+	// Wine starts its system processes (services.exe, winedevice.exe,
+	// …) with the first program a server runs, and they inherit that
+	// program's stdout: started here with none, they cannot hold a
+	// script line's output open after it exits (scripts/wine.sh keeps the
+	// server, and so them, for the whole tier).
+	if err := exec.Command(wine, "wineboot").Run(); err != nil {
+		t.Fatalf("wine wineboot: %v", err)
+	}
 	dir, err := filepath.Abs("../../testdata/wine")
 	if err != nil {
 		t.Fatal(err)
