@@ -6,9 +6,10 @@
 #      bcryptprimitives.dll built from scripts/wine/bcryptprimitives.c
 #      (Wine 8.0 lacks the DLL, which Go's Windows runtime needs before
 #      main; see that file);
-#   2. builds ctxgit.exe, ctxgit-hook.exe and ctxgit-mcp.exe and runs the
-#      acceptance scripts in testdata/wine with them (TestWindowsUnderWine:
-#      every ctxgit line is ctxgit.exe, git on this machine checks);
+#   2. builds ctxgit.exe, ctxgit-hook.exe and ctxgit-mcp.exe and runs
+#      acceptance scripts with them (TestWindowsUnderWine: testdata/wine
+#      and the scripts testdata/wine/scripts.txt lists; every ctxgit line
+#      is ctxgit.exe, git on this machine checks);
 #   3. runs the Windows test binaries of the packages below under Wine
 #      (go test -exec).
 #
@@ -23,8 +24,8 @@
 # status to the fallback's list; the overlay is made from this Go's own
 # file, and the tier stops if the line it edits is not there.
 #
-# Needs wine64 and gcc-mingw-w64-x86-64 (.ci/run installs them). About
-# N minutes on the project's 2-core machine.
+# Needs wine64 and gcc-mingw-w64-x86-64 (.ci/run installs them). About 8
+# minutes on the project's 2-core machine.
 #
 #   scripts/wine.sh                      # all of it
 #   CTXGIT_WINE_PKGS='./markdown' scripts/wine.sh   # other packages
@@ -56,6 +57,7 @@ start=$SECONDS
 # once, here, by wineboot with their output to its log: a system process
 # started by a test binary's wine inherits the test's stdout and holds it
 # open after the test exits ("Test I/O incomplete", go test's WaitDelay).
+mkdir "$WINEPREFIX"
 "$wineserver" -p
 "$wine" wineboot --init >"$work/wineboot.log" 2>&1 || { cat "$work/wineboot.log" >&2; exit 1; }
 x86_64-w64-mingw32-gcc -shared -O2 -o "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll" \
@@ -66,7 +68,7 @@ echo "-- the Windows binaries"
 GOOS=windows GOARCH=amd64 go build -o "$work/bin/" ./cmd/ctxgit ./cmd/ctxgit-hook ./cmd/ctxgit-mcp
 "$wine" "$work/bin/ctxgit.exe" version
 
-echo "-- the acceptance scripts under Wine (testdata/wine)"
+echo "-- the acceptance scripts against ctxgit.exe (testdata/wine)"
 CTXGIT_WINE=$wine CTXGIT_WINE_BIN=$work/bin go test -count=1 -run 'TestWindowsUnderWine' ./cmd/ctxgit
 
 echo "-- the Windows test binaries under Wine"

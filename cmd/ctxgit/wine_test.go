@@ -14,8 +14,9 @@ import (
 
 // The Windows tier (CONTRIBUTING.md, "The Windows tier under Wine"):
 // scripts/wine.sh builds the Windows binaries and runs the scripts in
-// testdata/wine with every ctxgit line run by ctxgit.exe under Wine, and
-// the rest of the script (git, the assertions) on this machine.
+// testdata/wine, and the acceptance scripts testdata/wine/scripts.txt
+// names, with every ctxgit line run by ctxgit.exe under Wine, and the rest
+// of the script (git, the assertions) on this machine.
 // CTXGIT_WINE names the wine program, CTXGIT_WINE_BIN the directory that
 // holds ctxgit.exe, ctxgit-hook.exe and ctxgit-mcp.exe; WINEPREFIX and
 // WINEDEBUG are passed on to it.
@@ -37,6 +38,22 @@ func TestWindowsUnderWine(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := scriptParams(dir)
+	// testdata/wine's own scripts, and those of testdata/scripts that
+	// scripts.txt names: they run unchanged against ctxgit.exe.
+	own, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Dir, p.Files = "", own
+	list, err := os.ReadFile(filepath.Join(dir, "scripts.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(list), "\n") {
+		if name := strings.TrimSpace(line); name != "" && !strings.HasPrefix(name, "#") {
+			p.Files = append(p.Files, filepath.Join(dir, "..", "scripts", name+".txtar"))
+		}
+	}
 	setup := p.Setup
 	p.Setup = func(env *testscript.Env) error {
 		if err := setup(env); err != nil {
@@ -49,6 +66,16 @@ func TestWindowsUnderWine(t *testing.T) {
 		// server, not one per script inside the work directory (where
 		// ctxgit would also see the socket as a file of the workspace).
 		env.Setenv("TMPDIR", os.TempDir())
+		// No ctxgit of this machine's: a line that runs ctxgit another
+		// way than as a script's ctxgit command (sh -c, a git hook)
+		// finds none, rather than the Linux build.
+		var path []string
+		for _, d := range filepath.SplitList(env.Getenv("PATH")) {
+			if d != productDir {
+				path = append(path, d)
+			}
+		}
+		env.Setenv("PATH", strings.Join(path, string(filepath.ListSeparator)))
 		env.Setenv("WINE", wine)
 		env.Setenv("CTXGIT_EXE", filepath.Join(bin, "ctxgit.exe"))
 		env.Setenv("CTXGIT_HOOK_EXE", filepath.Join(bin, "ctxgit-hook.exe"))
@@ -70,8 +97,14 @@ func TestWindowsUnderWine(t *testing.T) {
 			}
 		}
 	}
+	// testscript's builtins (the test binary's commands: ctxgit-hook,
+	// ctxgit-mcp) come before these: a script runs ctxgit-hook.exe as
+	// exec $WINE $CTXGIT_HOOK_EXE, and ctxgit is the test binary's
+	// command unless the product was built.
+	if productDir == "" {
+		t.Fatal("the product was not built (see the line TestMain printed): the scripts' ctxgit would be this machine's")
+	}
 	p.Cmds["ctxgit"] = exe("ctxgit")
-	p.Cmds["ctxgit-hook"] = exe("ctxgit-hook")
 	// exits N ctxgit ARGS: the exit code ctxgit.exe gave.
 	p.Cmds["exits"] = func(ts *testscript.TestScript, neg bool, args []string) {
 		if neg || len(args) < 2 || args[1] != "ctxgit" {
