@@ -2,7 +2,6 @@ package taskstate
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/ctxgit/ctxgit/workspace"
@@ -26,9 +25,18 @@ func OnboardingCard(w *workspace.Workspace) string {
 	} else {
 		fmt.Fprintf(&b, "- Plan: none yet (one in %s, numbered steps under `## Plan:`, is kept too)\n", p.Plan)
 	}
-	fmt.Fprintf(&b, "- Decisions: %s (`ctxgit decide \"…\" --why \"…\"`)\n", p.Decisions)
-	fmt.Fprintf(&b, "- Failure log: %s (`ctxgit fail \"…\"`; once fixed, `ctxgit fail --resolved`)\n", p.FailureLog)
-	fmt.Fprintf(&b, "- Next action: %s (`ctxgit state set next_action \"…\"`)\n", p.TaskState)
+	// A file is named as where it is when it exists, else as where the
+	// command taught writes it: the card names no file that is not there.
+	kept := func(what, path, cmd string) {
+		if fi, err := w.StatStateFile(path); err == nil && fi.Mode().IsRegular() {
+			fmt.Fprintf(&b, "- %s: %s (%s)\n", what, path, cmd)
+			return
+		}
+		fmt.Fprintf(&b, "- %s: %s (writes %s)\n", what, cmd, path)
+	}
+	kept("Decisions", p.Decisions, "`ctxgit decide \"…\" --why \"…\"`")
+	kept("Failure log", p.FailureLog, "`ctxgit fail \"…\"`; once fixed, `ctxgit fail --resolved`")
+	kept("Next action", p.TaskState, "`ctxgit state set next_action \"…\"`")
 	b.WriteString("What is saved there is restored after a compaction.\n")
 	card := b.String()
 	if runes(card) > MaxOnboardingChars {
@@ -48,6 +56,6 @@ func OnboardingCard(w *workspace.Workspace) string {
 // HasPlan reports whether the workspace has a plan file, so `ctxgit plan
 // mark` has something to mark: the card and the nudge teach it only then.
 func HasPlan(w *workspace.Workspace) bool {
-	fi, err := os.Stat(w.Path(w.Config.Paths.Plan))
-	return err == nil && !fi.IsDir()
+	fi, err := w.StatStateFile(w.Config.Paths.Plan)
+	return err == nil && fi.Mode().IsRegular()
 }

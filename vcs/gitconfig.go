@@ -91,6 +91,32 @@ func lookupConfig(commonDir, key string) string {
 	return ""
 }
 
+// GitConfigAll is every value of a multi-valued key, as `git config
+// --get-all` lists them for the repository at commonDir ("" for none):
+// the repository's own config and the global ones (configFiles), each
+// file's values in order, the global ones first. A file that cannot be
+// read or parsed adds nothing.
+func GitConfigAll(commonDir, key string) []string {
+	key = strings.ToLower(key)
+	files := configFiles(commonDir)
+	var out []string
+	for i := len(files) - 1; i >= 0; i-- {
+		data, err := os.ReadFile(files[i])
+		if err != nil {
+			continue
+		}
+		var values []string
+		if _, err := eachGitConfig(data, func(k, v string) {
+			if k == key {
+				values = append(values, v)
+			}
+		}); err == nil {
+			out = append(out, values...)
+		}
+	}
+	return out
+}
+
 // parseGitConfig reads git's config format: [section], [section "sub"],
 // name = value, a bare name (true), quotes, backslash escapes, a trailing
 // backslash continuing the line, and # or ; comments outside quotes.

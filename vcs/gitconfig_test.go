@@ -1,6 +1,9 @@
 package vcs
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,4 +54,31 @@ func FuzzParseGitConfig(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		parseGitConfig(data)
 	})
+}
+
+// GitConfigAll lists a multi-valued key as `git config --get-all` does:
+// the global files first, then the repository's, every value in order,
+// the key's case ignored; a file that does not parse adds nothing.
+func TestGitConfigAll(t *testing.T) {
+	common := t.TempDir()
+	global := filepath.Join(t.TempDir(), "gitconfig")
+	t.Setenv("GIT_CONFIG_GLOBAL", global)
+	write := func(path, data string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(common, "config"), "[core]\n\tbare = false\n[ctxgit]\n\tacceptConfig = r1\n[other]\n\tacceptConfig = no\n[CTXGIT]\n\tACCEPTCONFIG = r2\n")
+	write(global, "[ctxgit]\n\tacceptconfig = g1\n")
+	if got := GitConfigAll(common, "ctxgit.acceptConfig"); !slices.Equal(got, []string{"g1", "r1", "r2"}) {
+		t.Errorf("values %q", got)
+	}
+	if got := GitConfigAll("", "ctxgit.acceptConfig"); !slices.Equal(got, []string{"g1"}) {
+		t.Errorf("without a repository: %q", got)
+	}
+	write(global, "[ctxgit\n\tacceptconfig = g1\n")
+	if got := GitConfigAll(common, "ctxgit.acceptConfig"); !slices.Equal(got, []string{"r1", "r2"}) {
+		t.Errorf("with a global file that does not parse: %q", got)
+	}
 }

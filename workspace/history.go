@@ -25,6 +25,9 @@ type Entry struct {
 	Utilization  string
 	When         time.Time
 	Subject      string
+	// Message is what the subject says beyond its checkpoint id and
+	// trigger (SPEC §7.2): the checkpoint's message, "" when it had none.
+	Message string
 }
 
 // entryOf reads a checkpoint commit's trailers.
@@ -51,7 +54,21 @@ func entryOf(id vcs.Hash, c *vcs.Commit) Entry {
 			e.Utilization = v
 		}
 	}
+	e.Message = subjectMessage(e.Subject, e.CheckpointID, e.Trigger)
 	return e
+}
+
+// subjectMessage is a subject's message: what follows
+// "checkpoint ID (TRIGGER): ". A subject of another form is all message.
+func subjectMessage(subject, id, trigger string) string {
+	rest, ok := strings.CutPrefix(subject, "checkpoint "+id+" ("+trigger+")")
+	if !ok {
+		return strings.TrimSpace(subject)
+	}
+	if m, ok := strings.CutPrefix(rest, ": "); ok {
+		return strings.TrimSpace(m)
+	}
+	return strings.TrimSpace(rest)
 }
 
 // Log lists a session's checkpoints, newest first, at most limit (0 = all).
@@ -183,7 +200,7 @@ func (w *Workspace) resolve(name, session string, validate func(string) error, p
 	if err != nil {
 		return nil, err
 	}
-	found, err := resolveInChain(store, head, name, session)
+	found, err := resolveInChain(store, head, name, w.ShortSession(session))
 	if errors.Is(err, spec.ErrNotFound) && !sessionNamed && hexRE().MatchString(name) {
 		// A commit id is global: one of another session is found there
 		// (docs/cli.md#show).
@@ -226,6 +243,17 @@ func wellFormedName(name string) bool {
 	return name == "" || hexRE().MatchString(name)
 }
 
+// whatExists says which checkpoints a session has, for an id it has not:
+// its newest, and its oldest when the walk went that far.
+func whatExists(newest, oldest string) string {
+	switch {
+	case oldest == "" || oldest == newest:
+		return "its newest is " + newest
+	default:
+		return "it has " + oldest + " to " + newest
+	}
+}
+
 func resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.Hash, error) {
 	if name == "" {
 		name = "@"
@@ -246,21 +274,27 @@ func resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.H
 		return id, nil
 	}
 	if seq, ok := spec.ParseCheckpointID(name); ok {
+		newest, oldest := "", ""
 		for id := head; !id.IsZero(); {
 			c, err := vcs.ReadCommit(store, id)
 			if err != nil {
 				return vcs.ZeroHash, err
 			}
 			e := entryOf(id, c)
+			if newest == "" {
+				newest = e.CheckpointID
+			}
+			oldest = e.CheckpointID
 			if n, _ := spec.ParseCheckpointID(e.CheckpointID); n == seq {
 				return id, nil
 			}
 			if n, _ := spec.ParseCheckpointID(e.CheckpointID); n != 0 && n < seq {
+				oldest = ""
 				break // ids only fall along the chain
 			}
 			id = e.Parent
 		}
-		return vcs.ZeroHash, spec.NotFound("no checkpoint %s in session %s", name, session)
+		return vcs.ZeroHash, spec.NotFound("no checkpoint %s in session %s (%s; ctxgit log lists them)", name, session, whatExists(newest, oldest))
 	}
 	if hexRE().MatchString(name) {
 		name = strings.ToLower(name)

@@ -93,3 +93,29 @@ func ShortIDs(keys []string) map[string]string {
 	}
 	return out
 }
+
+// ShortSession is the session's name as a person reads it: its short id
+// among the workspace's sessions (ShortIDs), which every read command
+// takes back as a prefix; a fetched session (REMOTE/KEY) keeps its key.
+func (w *Workspace) ShortSession(key string) string {
+	if len(key) <= spec.ShortSessionLen {
+		return key // its own short id, whatever the other sessions
+	}
+	sessions, err := w.Sessions()
+	if err != nil {
+		return key
+	}
+	keys := make([]string, 0, len(sessions)+1)
+	known := false
+	for _, s := range sessions {
+		keys = append(keys, s.Name)
+		known = known || s.Name == key
+	}
+	if !known && spec.ValidateSessionKey(key) == nil {
+		keys = append(keys, key) // a session's first checkpoint names it
+	}
+	if short, ok := ShortIDs(keys)[key]; ok {
+		return short
+	}
+	return key
+}

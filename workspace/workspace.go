@@ -15,6 +15,7 @@ import (
 	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/vcs/ignore"
 )
 
 // Env is what a workspace takes from the outside world, injected so tests
@@ -58,6 +59,9 @@ type Workspace struct {
 	Namespace string
 	// Initialized reports whether .ctxgit/ exists.
 	Initialized bool
+	// Trust is what the config asks for beyond the defaults' protection
+	// (SPEC §11.1); unaccepted, Config holds the defaults there.
+	Trust ConfigTrust
 
 	store *vcs.GitStore
 	// held is the workspace lock while this process holds it: writes
@@ -66,6 +70,11 @@ type Workspace struct {
 	// badSessions are the broken session refs listings skipped (badref.go).
 	badSessions map[string]BadSession
 	lostNotes   []string
+	// secrets is secretMatcher's, made on first use.
+	secrets *ignore.Matcher
+	// refusals are the state files ReadState refused, said once each
+	// (StoreNotices).
+	refusals []string
 }
 
 // FindRoot applies SPEC §2: an explicit root (--root, then CTXGIT_ROOT),
@@ -219,12 +228,19 @@ func Open(env Env, root string) (*Workspace, error) {
 		if w.Config, err = spec.ParseConfig(spec.ConfigPath, data); err != nil {
 			return nil, err
 		}
+		if err := w.checkConfigPaths(data); err != nil {
+			return nil, err
+		}
+	case errors.Is(err, regfile.ErrNotRegular):
+		// The file rule (SPEC §3.4): a link or a FIFO is not read.
+		return nil, refused(spec.ConfigPath, whySpecial, "is %s, not a regular file: not read", describe(w.Path(spec.ConfigPath)))
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, &spec.FileError{Path: spec.ConfigPath, Err: err}
+		return nil, &spec.FileError{Path: spec.ConfigPath, Err: unwrapPathError(err)}
 	}
 	if err := w.findRepo(); err != nil {
 		return nil, err
 	}
+	w.Trust = trustConfig(&w.Config, w.Repo)
 	return w, nil
 }
 

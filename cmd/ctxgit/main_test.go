@@ -159,6 +159,7 @@ func scriptParams(dir string) testscript.Params {
 			"taught":    cmdTaught,
 			"shown":     cmdShown,
 			"pngcheck":  cmdPNGCheck,
+			"boxcheck":  cmdBoxCheck,
 			"capture":   cmdCapture,
 		},
 		Condition: func(cond string) (bool, error) {

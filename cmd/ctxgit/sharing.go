@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/sharing"
+	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -19,17 +20,17 @@ import (
 // first push to a remote sends (docs/cli.md#push): stdout stays the
 // result, --json's too.
 func (a *app) printFirstPush(n sharing.FirstPushNotice) {
-	fmt.Fprintf(a.stderr, "ctxgit: first push to %s (%s): sending %s as readable text (plans, logs, the user's prompts, file snapshots) that anyone who can read %s can read:\n",
+	fmt.Fprintf(a.stderr, "note: first push to %s (%s): sending %s as readable text (plans, logs, the user's prompts, file snapshots) that anyone who can read %s can read:\n",
 		oneLine(n.Remote), oneLine(n.URL), pluralWord(len(n.Sessions), "session"), oneLine(n.Remote))
 	for _, s := range n.Sessions {
 		title := ""
 		if s.Title != "" {
 			title = "  \"" + oneLine(s.Title) + "\""
 		}
-		fmt.Fprintf(a.stderr, "ctxgit:   %s%s\n", oneLine(s.Short), title)
+		fmt.Fprintf(a.stderr, "note:   %s%s\n", oneLine(s.Short), title)
 	}
 	if n.Kept > 0 {
-		fmt.Fprintf(a.stderr, "ctxgit: %s not sent (--session KEY or --all sends them)\n", pluralWord(n.Kept, "other session"))
+		fmt.Fprintf(a.stderr, "note: %s not sent (--session KEY or --all sends them)\n", pluralWord(n.Kept, "other session"))
 	}
 }
 
@@ -160,9 +161,4 @@ func (a *app) syncAction(run func(*workspace.Workspace, sharing.Options) (*shari
 }
 
 // pluralWord is "1 session", "2 sessions".
-func pluralWord(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
+func pluralWord(n int, word string) string { return spec.Plural(n, word) }

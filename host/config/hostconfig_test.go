@@ -531,11 +531,14 @@ func TestBackupName(t *testing.T) {
 	}
 }
 
-// docs/cli.md#init: the user's file mode, a symlinked settings file and a byte
-// order mark survive a rewrite.
+// docs/cli.md#init: the user's file mode, a settings file symlinked to
+// another file of the workspace and a byte order mark survive a rewrite.
 func TestFileKept(t *testing.T) {
-	root := t.TempDir()
-	dotfiles := t.TempDir()
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	dotfiles := filepath.Join(root, "dotfiles")
+	if err := os.Mkdir(dotfiles, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	target := filepath.Join(dotfiles, "settings.json")
 	if err := os.WriteFile(target, []byte("\xef\xbb\xbf{\"a\": 1}"), 0o600); err != nil {
 		t.Fatal(err)
@@ -560,6 +563,52 @@ func TestFileKept(t *testing.T) {
 	}
 }
 
+// A settings file, or its directory, that a repository links out of the
+// workspace or into .git is refused, and what the link leads to is left
+// byte for byte (issue 32; docs/HOSTS.md, "How init edits a host's
+// config").
+func TestLinkOutRefused(t *testing.T) {
+	outside := t.TempDir()
+	target := filepath.Join(outside, "settings.json")
+	if err := os.WriteFile(target, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ link, to, rel string }{
+		{".claude/settings.json", target, ".claude/settings.json"},
+		{".claude", outside, ".claude/settings.json"},
+		{".cursor", ".git", ".cursor/hooks.json"},
+	} {
+		root, _ := filepath.EvalSymlinks(t.TempDir())
+		if c.link != ".claude" {
+			os.MkdirAll(filepath.Join(root, ".claude"), 0o755)
+		}
+		os.MkdirAll(filepath.Join(root, ".git"), 0o755)
+		if err := os.Symlink(c.to, filepath.Join(root, filepath.FromSlash(c.link))); err != nil {
+			t.Skip("no symlinks:", err)
+		}
+		host := ClaudeCode
+		if strings.HasPrefix(c.rel, ".cursor") {
+			host = Cursor
+		}
+		_, err := Install(Options{Root: root, Host: host, Now: fixedNow})
+		if !errors.Is(err, spec.ErrInvalid) || !strings.Contains(err.Error(), c.rel+": ") || !strings.Contains(err.Error(), "not written") {
+			t.Errorf("%s -> %s: err = %v, want the settings file refused", c.link, c.to, err)
+		}
+		if _, err := InstallMCP(Options{Root: root, Host: host, Now: fixedNow}); host == ClaudeCode && err != nil && !errors.Is(err, spec.ErrInvalid) {
+			t.Errorf("%s -> %s: MCP install: %v", c.link, c.to, err)
+		}
+		if entries, _ := os.ReadDir(filepath.Join(root, ".git")); len(entries) != 0 {
+			t.Errorf("%s -> %s: wrote into .git", c.link, c.to)
+		}
+	}
+	if data, _ := os.ReadFile(target); string(data) != "{}\n" {
+		t.Errorf("the file outside is now %q", data)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 1 {
+		t.Errorf("wrote %d entries outside", len(entries)-1)
+	}
+}
+
 // docs/cli.md#init: Local picks settings.local.json and is refused for other
 // hosts; the other Claude Code file holding ctxgit hooks gets a note.
 func TestLocal(t *testing.T) {
@@ -569,7 +618,7 @@ func TestLocal(t *testing.T) {
 	if res.Path != ".claude/settings.local.json" {
 		t.Errorf("path %q", res.Path)
 	}
-	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], ".claude/settings.json also holds 5 ctxgit hook(s)") {
+	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], ".claude/settings.json also holds 5 ctxgit hooks") {
 		t.Errorf("notes %q", res.Notes)
 	}
 	_, err := Install(Options{Root: root, Host: Codex, Local: true})

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -235,4 +236,25 @@ func (h *jsonHost) wants(hostEvent, cmd string) bool {
 		}
 	}
 	return false
+}
+
+// CardHosts lists the hosts whose hooks in the workspace at root show the
+// onboarding card: their project config holds ctxgit's session-start
+// entry. `ctxgit mcp` passes them to the MCP server, whose instructions
+// then leave the card to those hosts' hooks (one card per session,
+// docs/HOSTS.md, "MCP server").
+func CardHosts(root string) []Host {
+	var out []Host
+	for _, in := range Inspect(root) {
+		if in.Err != nil || slices.Contains(out, in.Host) {
+			continue
+		}
+		for _, e := range in.Entries {
+			if strings.HasSuffix(e, " "+string(in.Host)+" session-start") {
+				out = append(out, in.Host)
+				break
+			}
+		}
+	}
+	return out
 }

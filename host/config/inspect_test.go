@@ -130,3 +130,24 @@ func TestProgramAndResolve(t *testing.T) {
 		t.Error("ResolveProgram(~/bin/ctxgit) with USERPROFILE alone found nothing")
 	}
 }
+
+// CardHosts: the hosts whose project config holds ctxgit's session-start
+// entry, once each (Claude Code's local settings too); a config that does
+// not parse, or one with no start entry, adds none.
+func TestCardHosts(t *testing.T) {
+	openclawState(t)
+	root := t.TempDir()
+	if got := CardHosts(root); len(got) != 0 {
+		t.Fatalf("CardHosts of an empty workspace = %v", got)
+	}
+	install(t, Options{Root: root, Host: ClaudeCode, Command: "/opt/bin/ctxgit"})
+	install(t, Options{Root: root, Host: ClaudeCode, Local: true, Command: "/opt/bin/ctxgit"})
+	install(t, Options{Root: root, Host: Codex, Command: `"C:\Program Files\ctxgit\ctxgit.exe"`})
+	os.MkdirAll(filepath.Join(root, ".gemini"), 0o755)
+	os.WriteFile(filepath.Join(root, ".gemini", "settings.json"), []byte("{\n  \"hooks\": [\n"), 0o644)
+	os.MkdirAll(filepath.Join(root, ".cursor"), 0o755)
+	os.WriteFile(filepath.Join(root, ".cursor", "hooks.json"), []byte(`{"version": 1, "hooks": {"postToolUse": [{"command": "ctxgit hook cursor post-tool-use"}]}}`), 0o644)
+	if got, want := CardHosts(root), []Host{ClaudeCode, Codex}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("CardHosts = %v, want %v", got, want)
+	}
+}

@@ -48,7 +48,10 @@ func InstallMCP(o Options) (*Result, error) {
 		prog = DefaultCommand
 	}
 	res := &Result{Path: rel}
-	abs := filepath.Join(o.Root, filepath.FromSlash(rel))
+	abs, err := configPath(o, rel)
+	if err != nil {
+		return nil, err
+	}
 	data, perm, existed, err := readConfig(abs, rel)
 	if err != nil {
 		return nil, err
@@ -67,27 +70,17 @@ func InstallMCP(o Options) (*Result, error) {
 		return res, nil
 	}
 	res.Changed = true
-	if existed {
-		if res.Backup, err = backup(o, rel, data, perm); err != nil {
-			return nil, err
-		}
-	} else if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return nil, &spec.FileError{Path: filepath.ToSlash(filepath.Dir(rel)), Err: unwrapPath(err)}
+	if err := prepareWrite(o, rel, abs, data, perm, existed, res); err != nil {
+		return nil, err
 	}
 	if o.Uninstall && existed && empty {
-		if err := os.Remove(abs); err != nil {
+		if err := os.Remove(filepath.Join(o.Root, filepath.FromSlash(rel))); err != nil {
 			return nil, &spec.FileError{Path: rel, Err: unwrapPath(err)}
 		}
 		res.Notes = append(res.Notes, fmt.Sprintf("removed %s: nothing but ctxgit's server was in it", rel))
 		return res, nil
 	}
-	target := abs
-	if existed {
-		if t, err := filepath.EvalSymlinks(abs); err == nil {
-			target = t
-		}
-	}
-	if err := atomicfile.Write(target, out, perm); err != nil {
+	if err := atomicfile.Write(abs, out, perm); err != nil {
 		return nil, &spec.FileError{Path: rel, Err: unwrapPath(err)}
 	}
 	if o.Host == Codex && !o.Uninstall {

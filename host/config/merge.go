@@ -64,7 +64,8 @@ var (
 			{"SessionEnd", "session-end", "", 3},
 		},
 		notes: []string{
-			"Codex runs a project's hooks only once you trust them inside Codex; " +
+			"Codex runs a project's hooks only once you trust them inside Codex: start codex here, trust the folder, " +
+				"then review and trust ctxgit's hooks in /hooks (a changed entry needs trusting again; ctxgit doctor says which await it); " +
 				"Codex versions that predate hooks-on-by-default also need `[features] codex_hooks = true` in ~/.codex/config.toml",
 		},
 	}

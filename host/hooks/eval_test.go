@@ -140,7 +140,7 @@ func replay(t *testing.T, tc evalCase) string {
 	if err := os.WriteFile(tr, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	payload, _ := json.Marshal(map[string]string{"session_id": "eval", "transcript_path": tr, "cwd": dir})
+	payload, _ := json.Marshal(map[string]string{"session_id": "eval", "transcript_path": tr, "cwd": dir, "prompt": "go on"})
 	// A compaction that happened: Gemini's PreCompress is only a
 	// candidate unless /compress asked for it.
 	compact, _ := json.Marshal(map[string]string{"session_id": "eval", "transcript_path": tr, "cwd": dir, "trigger": "manual"})

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/spec"
@@ -66,6 +67,20 @@ func WriteTree(t testing.TB, root, tag string, dirs, files int) {
 				t.Fatal(err)
 			}
 		}
+	}
+}
+
+// Within runs f and fails the test if it has not returned in 10 s: a read
+// that blocks on a FIFO or never ends fails there rather than hanging the
+// test run (f keeps running; the test binary ends soon after).
+func Within(t testing.TB, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); f() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s did not return", what)
 	}
 }
 
