@@ -131,7 +131,7 @@ func ParseEndpoint(s, base string) (*Endpoint, error) {
 	}
 	path := s
 	if rest, ok := strings.CutPrefix(path, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
+		if home := gitHome(); home != "" {
 			path = filepath.Join(home, rest)
 		}
 	}
