@@ -473,7 +473,7 @@ func doctorSecrets(w *workspace.Workspace, r *DoctorResult) {
 		return
 	}
 	ex := newest.Checkpoint.Snapshot.Excluded
-	name := newest.Session + ":" + newest.Checkpoint.Meta.CheckpointID
+	name := w.ShortSession(newest.Session) + ":" + newest.Checkpoint.Meta.CheckpointID
 	if len(ex) == 0 {
 		r.add(Finding{Check: "secrets", Level: FindingOK, Message: fmt.Sprintf("the newest checkpoint (%s) left out no file as a secret", name)})
 		return

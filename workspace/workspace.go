@@ -72,6 +72,11 @@ type Workspace struct {
 	lostNotes   []string
 	// secrets is secretMatcher's, made on first use.
 	secrets *ignore.Matcher
+	// sessionKeys are the sessions' keys ShortSession tells apart, listed
+	// on its first call: a command names sessions several times, and a
+	// listing reads every session's head. A session another process
+	// starts meanwhile can only make a short id one it would have been.
+	sessionKeys []string
 	// refusals are the state files ReadState refused, said once each
 	// (StoreNotices).
 	refusals []string
