@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/ospath"
 	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
@@ -421,11 +422,7 @@ func (w *ws) restoreScope(paths []string) ([]string, error) {
 		if strings.IndexByte(p, 0) >= 0 {
 			return nil, spec.Usage("a path must not contain NUL bytes")
 		}
-		abs := p
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(base, p)
-		}
-		abs = filepath.Clean(abs)
+		abs := ospath.Abs(base, p)
 		if !insideDir(w.Root, abs) {
 			return nil, spec.Usage("path %s is outside the workspace %s", p, w.Root)
 		}

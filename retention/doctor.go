@@ -330,8 +330,12 @@ func doctorStore(w *workspace.Workspace, r *DoctorResult, store scannedStore, op
 		}
 	}
 	if healthy {
+		shown := w.Rel(store.CommonDir())
+		if !filepath.IsAbs(shown) {
+			shown = filepath.ToSlash(shown) // .ctxgit/store.git on Windows too, as init names it
+		}
 		r.add(Finding{Check: "store", Level: FindingOK, Message: fmt.Sprintf("%s under %s in %s, every chain and tree readable (%d objects)",
-			spec.Plural(len(refs)-quarantined, "ref"), spec.RefPrefix, w.Rel(store.CommonDir()), len(seen))})
+			spec.Plural(len(refs)-quarantined, "ref"), spec.RefPrefix, shown, len(seen))})
 	}
 	return seen, healthy
 }

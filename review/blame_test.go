@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/vcs"
 )
 
@@ -16,9 +17,7 @@ import (
 // (and an uncommitted one) through the store and through git, line by
 // line. Every line's text is unique, so there is one right answer.
 func TestStoreBlameAgreesWithGit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Fatal("this test compares with git, which is not on PATH")
-	}
+	wstest.NeedGit(t)
 	dir := t.TempDir()
 	git := func(args ...string) string {
 		t.Helper()

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/internal/proc"
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/markdown"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -30,6 +31,7 @@ func testEnv(cwd string, vars map[string]string) workspace.Env {
 
 func git(t *testing.T, dir string, args ...string) {
 	t.Helper()
+	wstest.NeedGit(t)
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())
@@ -143,9 +145,7 @@ func TestLock(t *testing.T) {
 	lockPath := filepath.Join(dir, ".ctxgit", "local", "lock")
 	host, _ := os.Hostname()
 	// A holder that is no longer running.
-	dead := exec.Command("true")
-	dead.Run()
-	data, _ := json.Marshal(map[string]any{"pid": dead.Process.Pid, "host": host, "started": time.Now(), "token": "x"})
+	data, _ := json.Marshal(map[string]any{"pid": wstest.ExitedPID(t), "host": host, "started": time.Now(), "token": "x"})
 	os.WriteFile(lockPath, data, 0o644)
 	l3, err := w.Lock()
 	if err != nil {

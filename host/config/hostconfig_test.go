@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/spec"
 )
 
@@ -160,11 +161,11 @@ func TestFreshInstall(t *testing.T) {
 				t.Errorf("Added = %q, want %q first", res.Added, want)
 			}
 			fi, err := os.Stat(filepath.Join(root, tc.file))
-			if err != nil || fi.Mode().Perm() != 0o644 {
+			if err != nil || fi.Mode().Perm() != wstest.Perm(0o644, false) {
 				t.Errorf("mode %v, %v", fi.Mode(), err)
 			}
 			di, err := os.Stat(filepath.Dir(filepath.Join(root, tc.file)))
-			if err != nil || di.Mode().Perm() != 0o755 {
+			if err != nil || di.Mode().Perm() != wstest.Perm(0o755, true) {
 				t.Errorf("dir mode %v, %v", di.Mode(), err)
 			}
 		})
@@ -546,17 +547,15 @@ func TestFileKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	link := filepath.Join(root, ".claude", "settings.json")
-	if err := os.Symlink(target, link); err != nil {
-		t.Skip("no symlinks:", err)
-	}
+	wstest.Symlink(t, target, link)
 	install(t, Options{Root: root, Host: ClaudeCode})
 	fi, err := os.Lstat(link)
 	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Fatalf("the symlink was replaced: %v %v", fi.Mode(), err)
 	}
 	fi, _ = os.Stat(target)
-	if fi.Mode().Perm() != 0o600 {
-		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+	if fi.Mode().Perm() != wstest.Perm(0o600, false) {
+		t.Errorf("mode %v, want %v", fi.Mode().Perm(), wstest.Perm(0o600, false))
 	}
 	got, _ := os.ReadFile(target)
 	if !strings.HasPrefix(string(got), "\xef\xbb\xbf{\n  \"a\": 1,\n  \"hooks\"") {
@@ -584,9 +583,7 @@ func TestLinkOutRefused(t *testing.T) {
 			os.MkdirAll(filepath.Join(root, ".claude"), 0o755)
 		}
 		os.MkdirAll(filepath.Join(root, ".git"), 0o755)
-		if err := os.Symlink(c.to, filepath.Join(root, filepath.FromSlash(c.link))); err != nil {
-			t.Skip("no symlinks:", err)
-		}
+		wstest.Symlink(t, c.to, filepath.Join(root, filepath.FromSlash(c.link)))
 		host := ClaudeCode
 		if strings.HasPrefix(c.rel, ".cursor") {
 			host = Cursor
@@ -746,7 +743,7 @@ func TestOpenClawInstall(t *testing.T) {
 		t.Errorf("%d try blocks, %d catch blocks", n, m)
 	}
 	for _, rel := range []string{"HOOK.md", "handler.ts"} {
-		if fi, err := os.Stat(filepath.Join(dir, rel)); err != nil || fi.Mode().Perm() != 0o644 {
+		if fi, err := os.Stat(filepath.Join(dir, rel)); err != nil || fi.Mode().Perm() != wstest.Perm(0o644, false) {
 			t.Errorf("%s: %v %v", rel, fi.Mode(), err)
 		}
 	}

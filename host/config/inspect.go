@@ -187,11 +187,12 @@ func Program(cmd string) string {
 }
 
 // ResolveProgram finds the executable a hook's program names, as a shell
-// with this environment would: a name with a slash is a path (a leading
-// `~/` and `$VAR`s expanded), any other name is looked up on PATH. It
-// returns the file found, or "" when there is none.
+// with this environment would: a name with a slash (on Windows, either
+// slash) is a path (a leading `~/` and `$VAR`s expanded; the home
+// directory is HOME, else USERPROFILE), any other name is looked up on
+// PATH. It returns the file found, or "" when there is none.
 func ResolveProgram(prog string, getenv func(string) string) string {
-	if !strings.Contains(prog, "/") {
+	if !strings.Contains(prog, "/") && (runtime.GOOS != "windows" || !strings.Contains(prog, `\`)) {
 		p, err := exec.LookPath(prog)
 		if err != nil {
 			return ""
@@ -199,13 +200,25 @@ func ResolveProgram(prog string, getenv func(string) string) string {
 		return p
 	}
 	if rest, ok := strings.CutPrefix(prog, "~/"); ok {
-		prog = filepath.Join(getenv("HOME"), rest)
+		home := getenv("HOME")
+		if home == "" {
+			home = getenv("USERPROFILE")
+		}
+		prog = filepath.Join(home, rest)
 	}
 	prog = os.Expand(prog, getenv)
+	if runtime.GOOS == "windows" {
+		// No executable bit: a program is a file with one of PATHEXT's
+		// extensions, which the shell adds to a path without one
+		// (C:\bin\ctxgit runs C:\bin\ctxgit.exe), as exec.LookPath does.
+		p, err := exec.LookPath(prog)
+		if err != nil {
+			return ""
+		}
+		return p
+	}
 	fi, err := os.Stat(prog)
-	// Windows has no executable bit: a file there is a program by its
-	// extension, which the shell finds.
-	if err != nil || fi.IsDir() || runtime.GOOS != "windows" && fi.Mode().Perm()&0o111 == 0 {
+	if err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
 		return ""
 	}
 	return prog

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -85,7 +86,13 @@ func TestProgramAndResolve(t *testing.T) {
 	home := t.TempDir()
 	bin := filepath.Join(home, "bin")
 	os.MkdirAll(bin, 0o755)
-	os.WriteFile(filepath.Join(bin, "ctxgit"), []byte("#!/bin/sh\n"), 0o755)
+	// A program as the system knows one: executable, or on Windows named
+	// with an extension of PATHEXT, which a command need not name.
+	exe, shell := "", "sh"
+	if runtime.GOOS == "windows" {
+		exe, shell = ".exe", "cmd"
+	}
+	os.WriteFile(filepath.Join(bin, "ctxgit"+exe), []byte("#!/bin/sh\n"), 0o755)
 	os.WriteFile(filepath.Join(bin, "notexec"), []byte("x"), 0o644)
 	env := func(k string) string {
 		if k == "HOME" {
@@ -100,15 +107,27 @@ func TestProgramAndResolve(t *testing.T) {
 		{"~/bin/ctxgit", true},
 		{"$HOME/bin/ctxgit", true},
 		{filepath.Join(bin, "ctxgit"), true},
+		{filepath.ToSlash(filepath.Join(bin, "ctxgit")), true},
+		{filepath.Join(bin, "ctxgit"+exe), true},
 		{filepath.Join(bin, "notexec"), false},
 		{bin, false},
 		{"/nonexistent/ctxgit", false},
-		{"sh", true},
+		{shell, true},
 		{"no-such-program-on-path-xyz", false},
 	} {
 		if got := ResolveProgram(tc.prog, env) != ""; got != tc.found {
 			t.Errorf("ResolveProgram(%q) found = %v, want %v", tc.prog, got, tc.found)
 		}
+	}
+	// Without HOME (a Windows shell sets none), ~ is USERPROFILE.
+	profile := func(k string) string {
+		if k == "USERPROFILE" {
+			return home
+		}
+		return ""
+	}
+	if ResolveProgram("~/bin/ctxgit", profile) == "" {
+		t.Error("ResolveProgram(~/bin/ctxgit) with USERPROFILE alone found nothing")
 	}
 }
 

@@ -2,7 +2,8 @@
 // packages (restore, retention) share, and the command's scripts: a
 // workspace's files as a map, a listing of a tree that shows any change,
 // the temporary and lock files an interrupted command must not leave,
-// and a tree of small files to work on.
+// and a tree of small files to work on; and what any test may take for
+// granted on the system it runs on (platform.go).
 package wstest
 
 import (
