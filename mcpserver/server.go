@@ -35,6 +35,11 @@ type Options struct {
 	// reads host hook state this package does not import. Nil: the status
 	// tool gives the recovery block instead.
 	Overview func(ctx context.Context, w *workspace.Workspace, session string, named bool) (map[string]any, string, error)
+	// CardHooks are the hosts whose hooks in the workspace show the
+	// onboarding card (composed in by the command: hostconfig.CardHosts).
+	// A client that is one of them gets ToolsOnly as instructions, not
+	// the card a second time.
+	CardHooks []string
 }
 
 // Name is the server's name in the initialize answer and in host configs.
@@ -42,8 +47,9 @@ const Name = "ctxgit"
 
 // Server is a ctxgit MCP server for one workspace.
 type Server struct {
-	opts Options
-	srv  *mcp.Server
+	opts      Options
+	srv       *mcp.Server
+	toolsOnly string // ToolsOnly of the workspace, for clients with the card's hooks
 }
 
 // New makes the server: its instructions (the onboarding card), tools and
@@ -59,13 +65,14 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: o}
+	s := &Server{opts: o, toolsOnly: ToolsOnly(w)}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "ctxgit", Version: o.Version}, &mcp.ServerOptions{
 		Instructions:       Instructions(w),
 		Capabilities:       &mcp.ServerCapabilities{},
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,
 	})
+	s.srv.AddReceivingMiddleware(s.cardMiddleware)
 	s.addTools()
 	s.addResources()
 	return s, nil

@@ -62,6 +62,12 @@ type client struct {
 // connect serves o in memory and connects an SDK client to it.
 func connect(t *testing.T, o Options) *client {
 	t.Helper()
+	return connectAs(t, o, "test")
+}
+
+// connectAs is connect with a client of that clientInfo name.
+func connectAs(t *testing.T, o Options, name string) *client {
+	t.Helper()
 	s, err := New(o)
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +77,7 @@ func connect(t *testing.T, o Options) *client {
 	done := make(chan error, 1)
 	go func() { done <- s.Run(ctx, st) }()
 	c := &client{t: t, updated: make(chan string, 16)}
-	cl := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, &mcp.ClientOptions{
+	cl := mcp.NewClient(&mcp.Implementation{Name: name, Version: "0"}, &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { c.updated <- r.Params.URI },
 	})
 	c.cs, err = cl.Connect(ctx, ct, nil)
@@ -303,9 +309,14 @@ func TestReadTools(t *testing.T) {
 	if st["session"] != "default" || !strings.Contains(sttxt, "cp_002") {
 		t.Errorf("status: %v\n%s", st, sttxt)
 	}
-	lg, _ := c.ok("log", map[string]any{"max_count": 1})
+	lg, ltxt := c.ok("log", map[string]any{"max_count": 1})
 	if n := len(lg["checkpoints"].([]any)); n != 1 {
 		t.Errorf("log max_count 1: %d entries", n)
+	}
+	// Each line says what happened, as ctxgit log does: the message, not
+	// the subject that repeats the id and trigger.
+	if !strings.HasPrefix(ltxt, "cp_002  ") || !strings.HasSuffix(ltxt, "  manual  two\n") {
+		t.Errorf("log text %q, want cp_002's line ending in its trigger and message", ltxt)
 	}
 }
 
@@ -535,6 +546,20 @@ func TestInstructionsTeachTools(t *testing.T) {
 			continue
 		}
 		c.ok(name, a)
+	}
+}
+
+// TestInstructionsNameNoMissingFile: the server's card says of the files
+// what the CLI's card says (taskstate.Card): a file init did not create
+// (the task state) is named as where its tool writes, not as there.
+func TestInstructionsNameNoMissingFile(t *testing.T) {
+	c, _ := serve(t)
+	card := c.cs.InitializeResult().Instructions
+	if !strings.Contains(card, "- Next action: tool `state_set` {field: next_action, value} (writes .ctxgit/task-state.yaml)\n") {
+		t.Errorf("the card names the missing task state as there:\n%s", card)
+	}
+	if !strings.Contains(card, "- Decisions: .ctxgit/decisions.md (tool `decide` {text, why})\n") {
+		t.Errorf("the card does not name the decisions log init wrote:\n%s", card)
 	}
 }
 

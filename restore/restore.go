@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/ospath"
 	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
@@ -388,20 +389,7 @@ func clipRunes(s string, n int) string {
 
 // sessionLabel is how a restore's messages name r's session: its short
 // id among the workspace's sessions (docs/cli.md#log).
-func (w *ws) sessionLabel(r *workspace.Resolved) string {
-	sessions, err := w.Sessions()
-	if err != nil {
-		return r.Session
-	}
-	keys := make([]string, 0, len(sessions))
-	for _, s := range sessions {
-		keys = append(keys, s.Name)
-	}
-	if short, ok := workspace.ShortIDs(keys)[r.Session]; ok {
-		return short
-	}
-	return r.Session
-}
+func (w *ws) sessionLabel(r *workspace.Resolved) string { return w.ShortSession(r.Session) }
 
 // sessionTitle is the title of r's session, from its newest checkpoint
 // ("" when it has none).
@@ -434,11 +422,7 @@ func (w *ws) restoreScope(paths []string) ([]string, error) {
 		if strings.IndexByte(p, 0) >= 0 {
 			return nil, spec.Usage("a path must not contain NUL bytes")
 		}
-		abs := p
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(base, p)
-		}
-		abs = filepath.Clean(abs)
+		abs := ospath.Abs(base, p)
 		if !insideDir(w.Root, abs) {
 			return nil, spec.Usage("path %s is outside the workspace %s", p, w.Root)
 		}
@@ -514,7 +498,7 @@ const (
 // checkpoint holds (cur) and with the disk, for the paths in scope.
 func (w *ws) planRestore(s vcs.Store, from *workspace.Resolved, target, cur vcs.Hash, snap *vcs.SnapshotResult, scope []string, opts Options) ([]Change, error) {
 	p := &restorePlan{w: w, s: s, cur: cur, snap: snap, scope: scope, opts: opts,
-		label:  from.Session + ":" + from.Checkpoint.Meta.CheckpointID,
+		label:  w.sessionLabel(from) + ":" + from.Checkpoint.Meta.CheckpointID,
 		byPath: map[string]*Change{}, anc: map[string]ancState{}, tooLarge: map[string]bool{}, fs: w.FSFlags()}
 	// A file the checkpoint left out for its size was there all the same:
 	// --delete must not take its absence from the tree for a deletion.

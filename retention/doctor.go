@@ -267,6 +267,11 @@ func doctorStore(w *workspace.Workspace, r *DoctorResult, store scannedStore, op
 		r.add(Finding{Check: "store", Level: FindingNote, Message: "no checkpoint store yet: the first checkpoint creates " + spec.PrivateStoreDir})
 		return nil, true
 	}
+	if w.CommittedStore {
+		// SPEC §3.4: a store that came with the clone is not used.
+		r.add(Finding{Check: "store", Level: FindingWarning,
+			Message: "the repository tracks " + spec.PrivateStoreDir + ": ctxgit keeps its checkpoints in the repository's own store and never uses that one (its config, hooks and remotes are whoever committed it)"})
+	}
 	healthy := true
 	refs, problems := store.ScanRefs(spec.RefPrefix)
 	for _, p := range problems {
@@ -325,8 +330,12 @@ func doctorStore(w *workspace.Workspace, r *DoctorResult, store scannedStore, op
 		}
 	}
 	if healthy {
+		shown := w.Rel(store.CommonDir())
+		if !filepath.IsAbs(shown) {
+			shown = filepath.ToSlash(shown) // .ctxgit/store.git on Windows too, as init names it
+		}
 		r.add(Finding{Check: "store", Level: FindingOK, Message: fmt.Sprintf("%s under %s in %s, every chain and tree readable (%d objects)",
-			spec.Plural(len(refs)-quarantined, "ref"), spec.RefPrefix, w.Rel(store.CommonDir()), len(seen))})
+			spec.Plural(len(refs)-quarantined, "ref"), spec.RefPrefix, shown, len(seen))})
 	}
 	return seen, healthy
 }
@@ -469,7 +478,7 @@ func doctorSecrets(w *workspace.Workspace, r *DoctorResult) {
 		return
 	}
 	ex := newest.Checkpoint.Snapshot.Excluded
-	name := newest.Session + ":" + newest.Checkpoint.Meta.CheckpointID
+	name := w.ShortSession(newest.Session) + ":" + newest.Checkpoint.Meta.CheckpointID
 	if len(ex) == 0 {
 		r.add(Finding{Check: "secrets", Level: FindingOK, Message: fmt.Sprintf("the newest checkpoint (%s) left out no file as a secret", name)})
 		return

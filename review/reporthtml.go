@@ -36,7 +36,7 @@ var reportHTMLTemplate = sync.OnceValue(func() *template.Template {
 // the report.
 func RenderReportHTML(r *Report) ([]byte, error) {
 	var b bytes.Buffer
-	if err := reportHTMLTemplate().Execute(&b, htmlPage(r)); err != nil {
+	if err := reportHTMLTemplate().Execute(&b, htmlPage(r.forPeople())); err != nil {
 		return nil, fmt.Errorf("rendering the HTML report: %w", err)
 	}
 	return b.Bytes(), nil
@@ -505,8 +505,10 @@ func htmlTimeline(r *Report) *htmlChart {
 		if byTime && !when.Before(first) && !when.After(last) {
 			return xOfTime(when)
 		}
+		// id is SESSION:cp_NNN in a report of several sessions, the
+		// session by its short id as the page shows it (forPeople).
 		for _, row := range rows {
-			if row.CheckpointID == id || row.Session+":"+row.CheckpointID == id {
+			if row.CheckpointID == id || r.short(row.Session)+":"+row.CheckpointID == id || row.Session+":"+row.CheckpointID == id {
 				return x[row.Session+":"+row.CheckpointID]
 			}
 		}

@@ -211,3 +211,50 @@ func TestRenderReportHTMLOneInstant(t *testing.T) {
 		t.Errorf("checkpoint marks at x = %v, want evenly spread 96 516 936", got)
 	}
 }
+
+// A report of several sessions names a decision's checkpoint by the
+// session's short id (SHORT:cp_NNN, never the key), and the chart still
+// marks the decision at that checkpoint when the times cannot place it.
+func TestRenderReportHTMLSessionsMarks(t *testing.T) {
+	dir := t.TempDir()
+	w, err := workspace.Open(workspace.Env{Now: func() time.Time { return fixedNow }, Getenv: func(string) string { return "" }, Cwd: dir}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const s1, s2 = "7f3c2a10-4b5e-4c3b-9e8f-0a1b2c3d4e5f", "9b1e0c44-2d3f-4a5b-8c7d-6e5f4a3b2c1d"
+	if _, err := w.Checkpoint(workspace.CheckpointOptions{Session: s1, Trigger: "manual"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := taskstate.Decide(w, "Use encoding/csv", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Checkpoint(workspace.CheckpointOptions{Session: s2, Trigger: "manual"}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := review.BuildReport(w, review.ReportOptions{Session: s2, AllSessions: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Sessions) != 2 || len(r.Decisions) != 1 {
+		t.Fatalf("sessions %v, decisions %+v: want both sessions and the decision", r.Sessions, r.Decisions)
+	}
+	b, err := review.RenderReportHTML(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	if strings.Contains(page, s1) || strings.Contains(page, s2) {
+		t.Error("the page spells a session's key")
+	}
+	cps := regexp.MustCompile(`<g class="mark checkpoint"><title>[^<]*</title><circle [^>]*cx="([0-9.]+)"`).FindAllStringSubmatch(page, -1)
+	dec := regexp.MustCompile(`<g class="mark decision"><title>([^<]*)</title><path [^>]*d="M([0-9.]+) `).FindStringSubmatch(page)
+	if len(cps) != 2 || dec == nil {
+		t.Fatalf("checkpoint marks %v, decision mark %v", cps, dec)
+	}
+	if !strings.Contains(dec[1], "9b1e0c44:cp_001") {
+		t.Errorf("decision's hover %q, want it at 9b1e0c44:cp_001", dec[1])
+	}
+	if dec[2] != cps[1][1] {
+		t.Errorf("decision marked at x = %s, want %s, the checkpoint that first shows it", dec[2], cps[1][1])
+	}
+}

@@ -25,13 +25,17 @@ const GitHubLimit = 65536
 // RenderReport renders a report as markdown for a pull request
 // description. It depends only on the report: no clock, no environment.
 func RenderReport(r *Report) string {
-	return renderReport(r, renderLimits{rows: -1, files: -1, steps: -1, charts: -1, entries: -1})
+	return renderReport(r.forPeople(), wholeReport)
 }
+
+// wholeReport are the limits of a report printed whole.
+var wholeReport = renderLimits{rows: -1, files: -1, steps: -1, charts: -1, entries: -1}
 
 // RenderReportFormat renders a report in a format; for github, cut to
 // stay under GitHub's limit, saying what was cut.
 func RenderReportFormat(r *Report, format string) string {
-	full := RenderReport(r)
+	r = r.forPeople()
+	full := renderReport(r, wholeReport)
 	if format != FormatGitHub || len(full) <= githubBudget {
 		return full
 	}

@@ -89,37 +89,44 @@ func (s *worktreeSide) state(w *workspace.Workspace) (*cpState, error) {
 	return st, nil
 }
 
-// worktreeChanges reads the working tree and what differs from
-// checkpoint from to it.
-func worktreeChanges(w *workspace.Workspace, from *workspace.Resolved, session string) (*worktreeSide, []vcs.Change, error) {
+// WorktreeChanges is what differs from a checkpoint to the working tree,
+// read once: whether they differ, the diff and the patch all come from
+// that one reading (a walk and hash of the working tree), so what a
+// command decides and what it shows agree.
+type WorktreeChanges struct {
+	From    *workspace.Resolved
+	side    *worktreeSide
+	changes []vcs.Change
+}
+
+// ReadWorktreeChanges reads the working tree as a checkpoint of session
+// would take it now, and what differs from checkpoint from to it.
+func ReadWorktreeChanges(w *workspace.Workspace, from *workspace.Resolved, session string) (*WorktreeChanges, error) {
 	s, err := readWorktreeSide(w, session)
-	if err != nil {
-		return nil, nil, err
-	}
-	changes, err := s.changesFrom(from.Commit)
-	return s, changes, err
-}
-
-// WorktreeDiffers reports whether the working tree differs from
-// checkpoint from: a file, a state file, or the task state.
-func WorktreeDiffers(w *workspace.Workspace, from *workspace.Resolved, session string) (bool, error) {
-	_, changes, err := worktreeChanges(w, from, session)
-	return len(changes) > 0, err
-}
-
-// DiffWorktree compares checkpoint from with the working tree as a
-// checkpoint of session would take it now, as `git diff COMMIT` compares
-// a commit with the working tree. The Diff's To is nil and Worktree set.
-func DiffWorktree(w *workspace.Workspace, from *workspace.Resolved, session string, o DiffOptions) (*Diff, error) {
-	s, changes, err := worktreeChanges(w, from, session)
 	if err != nil {
 		return nil, err
 	}
-	d := &Diff{From: from, Worktree: true, Files: make([]FileDiff, 0, len(changes))}
-	for _, c := range changes {
-		f := FileDiff{Path: c.Path, Status: c.Status, From: c.From}
+	changes, err := s.changesFrom(from.Commit)
+	if err != nil {
+		return nil, err
+	}
+	return &WorktreeChanges{From: from, side: s, changes: changes}, nil
+}
+
+// Differs reports whether the working tree differs from the checkpoint:
+// a file, a state file, or the task state.
+func (c *WorktreeChanges) Differs() bool { return len(c.changes) > 0 }
+
+// DiffWorktree compares the checkpoint with the working tree as c read
+// it, as `git diff COMMIT` compares a commit with the working tree. The
+// Diff's To is nil and Worktree set.
+func DiffWorktree(w *workspace.Workspace, c *WorktreeChanges, o DiffOptions) (*Diff, error) {
+	s := c.side
+	d := &Diff{From: c.From, Worktree: true, Files: make([]FileDiff, 0, len(c.changes))}
+	for _, ch := range c.changes {
+		f := FileDiff{Path: ch.Path, Status: ch.Status, From: ch.From}
 		if o.Lines {
-			if err := countLines(s.blobs, c, &f); err != nil {
+			if err := countLines(s.blobs, ch, &f); err != nil {
 				// Gone or replaced since it was hashed: listed, not
 				// counted.
 				f.Lines, f.Added, f.Removed = "", 0, 0
@@ -130,7 +137,7 @@ func DiffWorktree(w *workspace.Workspace, from *workspace.Resolved, session stri
 	if !o.Semantic {
 		return d, nil
 	}
-	a, err := readCPState(w, s.store, from)
+	a, err := readCPState(w, s.store, c.From)
 	if err != nil {
 		return nil, err
 	}
@@ -142,15 +149,11 @@ func DiffWorktree(w *workspace.Workspace, from *workspace.Resolved, session stri
 	return d, nil
 }
 
-// WritePatchWorktree writes the unified patch from checkpoint from to the
-// working tree, as WritePatch does between two checkpoints and as `git
-// diff COMMIT` prints it.
-func WritePatchWorktree(w *workspace.Workspace, out io.Writer, from *workspace.Resolved, session string, o PatchOptions) error {
-	s, changes, err := worktreeChanges(w, from, session)
-	if err != nil {
-		return err
-	}
-	return writePatch(out, s.blobs, changes, o)
+// WritePatchWorktree writes the unified patch from the checkpoint to the
+// working tree as c read it, as WritePatch does between two checkpoints
+// and as `git diff COMMIT` prints it.
+func WritePatchWorktree(out io.Writer, c *WorktreeChanges, o PatchOptions) error {
+	return writePatch(out, c.side.blobs, c.changes, o)
 }
 
 // writePatch writes changes' patch, their blobs read from store.

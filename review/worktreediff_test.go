@@ -22,8 +22,8 @@ func TestDiffWorktree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if differs, err := review.WorktreeDiffers(w, head, "default"); err != nil || differs {
-		t.Fatalf("right after a checkpoint: differs %v, %v; want false", differs, err)
+	if wt, err := review.ReadWorktreeChanges(w, head, "default"); err != nil || wt.Differs() {
+		t.Fatalf("right after a checkpoint: %v; want no difference", err)
 	}
 	if err := os.WriteFile(filepath.Join(w.Root, "csv.go"), []byte("package csv\n\nfunc Encode() error { return nil }\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -34,10 +34,16 @@ func TestDiffWorktree(t *testing.T) {
 	if _, err := taskstate.Decide(w, "Keep the header row", ""); err != nil {
 		t.Fatal(err)
 	}
-	if differs, err := review.WorktreeDiffers(w, head, "default"); err != nil || !differs {
-		t.Fatalf("after edits: differs %v, %v; want true", differs, err)
+	wt, err := review.ReadWorktreeChanges(w, head, "default")
+	if err != nil || !wt.Differs() {
+		t.Fatalf("after edits: %v; want a difference", err)
 	}
-	d, err := review.DiffWorktree(w, head, "default", review.DiffOptions{Lines: true, Semantic: true})
+	// The diff shows the working tree as it was read, when the command
+	// decided it differs: a file made since is not in it.
+	if err := os.WriteFile(filepath.Join(w.Root, "late.go"), []byte("package csv\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := review.DiffWorktree(w, wt, review.DiffOptions{Lines: true, Semantic: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +65,13 @@ func TestDiffWorktree(t *testing.T) {
 	// The patch of the working tree is the patch of the checkpoint that
 	// records it.
 	var worktreePatch strings.Builder
-	if err := review.WritePatchWorktree(w, &worktreePatch, head, "default", review.PatchOptions{}); err != nil {
+	if err := os.Remove(filepath.Join(w.Root, "late.go")); err != nil {
+		t.Fatal(err)
+	}
+	if wt, err = review.ReadWorktreeChanges(w, head, "default"); err != nil {
+		t.Fatal(err)
+	}
+	if err := review.WritePatchWorktree(&worktreePatch, wt, review.PatchOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.Checkpoint(workspace.CheckpointOptions{Session: "default", Trigger: spec.TriggerManual}); err != nil {

@@ -54,7 +54,7 @@ func configFiles(commonDir string) []string {
 		}
 		return files
 	}
-	home, _ := os.UserHomeDir()
+	home := gitHome()
 	if home != "" {
 		files = append(files, filepath.Join(home, ".gitconfig"))
 	}
@@ -62,6 +62,18 @@ func configFiles(commonDir string) []string {
 		files = append(files, filepath.Join(xdg, "git", "config"))
 	}
 	return files
+}
+
+// gitHome is the home directory git reads ~/.gitconfig from and expands
+// ~ with: HOME when it is set, on Windows too (Git for Windows sets HOME
+// from USERPROFILE only where it is unset: setup_windows_environment in
+// compat/mingw.c), else the system's (os.UserHomeDir: USERPROFILE).
+func gitHome() string {
+	if h := os.Getenv("HOME"); h != "" {
+		return h
+	}
+	h, _ := os.UserHomeDir()
+	return h
 }
 
 // xdgConfigHome is $XDG_CONFIG_HOME, or ~/.config when it is unset.

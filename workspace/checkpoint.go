@@ -262,9 +262,10 @@ func (w *Workspace) CheckpointHeld(opts CheckpointOptions) (*CheckpointResult, e
 		}
 		return res, nil
 	}
+	short := w.ShortSession(opts.Session) // lists the sessions: once
 	md := []byte(RenderRecovery(cp, RenderOptions{Budget: w.Config.BudgetChars(), ChangedFiles: w.Config.Recovery.ChangedFiles,
-		CompactionWarn: w.Config.Recovery.CompactionWarn, FullName: w.ShortSession(opts.Session) + ":" + cp.Meta.CheckpointID,
-		Session: w.ShortSession(opts.Session), StateFiles: w.StateFiles()}))
+		CompactionWarn: w.Config.Recovery.CompactionWarn, FullName: short + ":" + cp.Meta.CheckpointID,
+		Session: short, StateFiles: w.StateFiles()}))
 	yamlID, err := pending.WriteObject(vcs.BlobObject, yamlData)
 	if err != nil {
 		return nil, err

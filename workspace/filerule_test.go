@@ -15,7 +15,7 @@ import (
 // direct open, write, rename or removal in them must go through the file
 // rule (files.go, internal/regfile) or be listed in fileRuleAllowed.
 var fileRuleDirs = []string{"workspace", "taskstate", "host/hooks", "host/config", "mcpserver", "retention",
-	"review", "gitlink", "sharing", "restore", "cmd/ctxgit", "internal/hookpath", "host/transcript"}
+	"review", "gitlink", "sharing", "restore", "cmd/ctxgit", "internal/hookpath", "internal/tail", "host/transcript"}
 
 // fileRuleCalls are the calls that open, write, make, rename or remove a
 // file by path, following whatever links the path holds.
@@ -42,7 +42,8 @@ var fileRuleAllowed = map[string]string{
 	"host/transcript/resume.go ReadFileResume atomicfile.WriteNoSync": "the saved reading under .ctxgit/local/transcripts/, whose directories the caller checked (workspace.MakeLocalDirs); the rename replaces a link",
 	"host/transcript/resume.go ReadFileResume os.MkdirAll":            "as its WriteNoSync: the caller checked the directories",
 	"host/transcript/resume.go ReadFileResume os.Open":                "the host's transcript, outside the workspace",
-	"host/transcript/tail.go TailUsage os.Open":                       "the host's transcript, outside the workspace",
+	"host/transcript/tail.go TailReading os.Open":                     "the host's transcript, outside the workspace",
+	"host/transcript/geminicompress.go GeminiCompressedSince os.Open": "the host's chat recording, outside the workspace",
 	"host/transcript/transcript.go Detect os.Open":                    "the host's transcript, outside the workspace",
 	"host/transcript/transcript.go ReadFile os.Open":                  "the host's transcript, outside the workspace",
 	"host/transcript/transcript.go detectFileDocument os.Open":        "the host's transcript, outside the workspace",
@@ -73,8 +74,8 @@ var fileRuleAllowed = map[string]string{
 	"workspace/tempfiles.go strayTemps os.ReadDir":                    "after regfile.Dirs checked the directory",
 	"taskstate/status.go Ensure os.Rename":                            "moves the task state's entry aside in its own directory (a link moves as a link); a configured path was checked at load",
 	"taskstate/status.go Ensure os.Remove":                            "unlinks the task state's entry itself",
-	"host/hooks/gemini.go confirmCompression os.Rename":               "claims the marker readJSON just read by the rule, within its checked directory",
-	"host/hooks/gemini.go confirmCompression os.Remove":               "removes the claimed marker it renamed",
+	"host/hooks/gemini.go claimCompression os.Rename":                 "claims the marker readJSON just read by the rule, within its checked directory",
+	"host/hooks/gemini.go claimCompression os.Remove":                 "removes the claimed marker it renamed",
 	"host/hooks/openclaw.go rememberRoot workspace.WriteFileAtomic":   "the user's cache directory, not a workspace",
 	"host/hooks/output.go appendLine os.MkdirAll":                     "the user's cache directory, not a workspace; the append follows no link",
 	"host/hooks/output.go writeContext workspace.WriteFileAtomic":     "ctxgit's output at the workspace root: the rename replaces a link there, never follows it",
@@ -87,15 +88,12 @@ var fileRuleAllowed = map[string]string{
 	"host/config/opencode.go installOpenCode os.Remove":               "unlinks the plugin file's entry itself, after ResolveFile",
 	"host/config/opencode.go removeEmptyDir os.Remove":                "removes an empty directory, checked by Lstat to be one (a link stays)",
 	"host/config/codextrust.go readCodexTrust os.Open":                "Codex's config in the user's home, not a workspace",
-	"host/config/inspect.go inspectOpenClawDir os.ReadFile":           "OpenClaw's hook folder in the user's home, not a workspace",
-	"host/config/openclaw.go checkFolder os.ReadDir":                  "OpenClaw's hook folder in the user's home, not a workspace",
-	"host/config/openclaw.go checkFolder os.ReadFile":                 "OpenClaw's hook folder in the user's home, not a workspace",
+	"host/config/openclaw.go checkFolder os.ReadDir":                  "OpenClaw's hook folder in the user's home, or the one an earlier version left in the workspace, reached through no link (oldOpenClawDir)",
 	"host/config/openclaw.go installOpenClaw atomicfile.Write":        "OpenClaw's hook folder in the user's home, not a workspace",
 	"host/config/openclaw.go installOpenClaw os.MkdirAll":             "OpenClaw's hook folder in the user's home, not a workspace",
-	"host/config/openclaw.go installedCommand os.ReadFile":            "OpenClaw's hook folder in the user's home, not a workspace",
-	"host/config/openclaw.go removeOpenClaw os.ReadDir":               "OpenClaw's hook folder in the user's home, not a workspace",
-	"host/config/openclaw.go removeOpenClaw os.Remove":                "OpenClaw's hook folder in the user's home, not a workspace",
-	"internal/hookpath/tail.go TailUsage os.Open":                     "the host's transcript, a regular file by the caller's stat, outside the workspace",
+	"host/config/openclaw.go removeOpenClaw os.ReadDir":               "OpenClaw's hook folder in the user's home, or the one an earlier version left in the workspace, reached through no link (oldOpenClawDir)",
+	"host/config/openclaw.go removeOpenClaw os.Remove":                "OpenClaw's hook folder in the user's home, or the one an earlier version left in the workspace, reached through no link (oldOpenClawDir)",
+	"internal/tail/tail.go File os.Open":                              "the host's transcript, a regular file by the caller's stat, outside the workspace",
 	"gitlink/husky.go installBlock atomicfile.Write":                  "after readHook read the hook by the rule; the rename replaces a link, never follows it",
 	"gitlink/husky.go installBlock os.MkdirAll":                       "husky's hooks directory, which the user's core.hooksPath names",
 	"gitlink/husky.go uninstallBlock atomicfile.Write":                "after readHook read the hook by the rule; the rename replaces a link, never follows it",

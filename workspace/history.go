@@ -30,6 +30,16 @@ type Entry struct {
 	Message string
 }
 
+// What says what happened at the checkpoint, as a log line has it
+// (docs/cli.md#log): its message, else its trigger in words; never the
+// id and trigger again, which the line has in their own columns.
+func (e Entry) What() string {
+	if e.Message != "" {
+		return e.Message
+	}
+	return spec.TriggerText(e.Trigger)
+}
+
 // entryOf reads a checkpoint commit's trailers.
 func entryOf(id vcs.Hash, c *vcs.Commit) Entry {
 	e := Entry{Commit: id, When: c.Committer.When.UTC()}
@@ -200,7 +210,10 @@ func (w *Workspace) resolve(name, session string, validate func(string) error, p
 	if err != nil {
 		return nil, err
 	}
-	found, err := resolveInChain(store, head, name, w.ShortSession(session))
+	// The session's short id only for an error: finding it lists every
+	// session, which a read of one chain (a hook's, on every compaction)
+	// need not pay for.
+	found, err := resolveInChain(store, head, name, func() string { return w.ShortSession(session) })
 	if errors.Is(err, spec.ErrNotFound) && !sessionNamed && hexRE().MatchString(name) {
 		// A commit id is global: one of another session is found there
 		// (docs/cli.md#show).
@@ -254,7 +267,9 @@ func whatExists(newest, oldest string) string {
 	}
 }
 
-func resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.Hash, error) {
+// resolveInChain finds the checkpoint name names in the chain from head;
+// session names the session in an error, asked only then.
+func resolveInChain(store vcs.Store, head vcs.Hash, name string, session func() string) (vcs.Hash, error) {
 	if name == "" {
 		name = "@"
 	}
@@ -267,7 +282,7 @@ func resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.H
 				return vcs.ZeroHash, err
 			}
 			if len(c.Parents) == 0 {
-				return vcs.ZeroHash, spec.NotFound("checkpoint %q: session %s has only %d checkpoints", name, session, i+1)
+				return vcs.ZeroHash, spec.NotFound("checkpoint %q: session %s has only %s", name, session(), spec.Plural(i+1, "checkpoint"))
 			}
 			id = c.Parents[0]
 		}
@@ -294,7 +309,7 @@ func resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.H
 			}
 			id = e.Parent
 		}
-		return vcs.ZeroHash, spec.NotFound("no checkpoint %s in session %s (%s; ctxgit log lists them)", name, session, whatExists(newest, oldest))
+		return vcs.ZeroHash, spec.NotFound("no checkpoint %s in session %s (%s; ctxgit log lists them)", name, session(), whatExists(newest, oldest))
 	}
 	if hexRE().MatchString(name) {
 		name = strings.ToLower(name)
@@ -312,11 +327,12 @@ func resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.H
 		}
 		switch n {
 		case 0:
-			return vcs.ZeroHash, spec.NotFound("no checkpoint %s in session %s", name, session)
+			return vcs.ZeroHash, spec.NotFound("no checkpoint %s in session %s", name, session())
 		case 1:
 			return match, nil
 		}
 		var hits []string
+		short := session()
 		for id := head; !id.IsZero(); {
 			c, err := vcs.ReadCommit(store, id)
 			if err != nil {
@@ -324,11 +340,11 @@ func resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.H
 			}
 			e := entryOf(id, c)
 			if strings.HasPrefix(id.String(), name) {
-				hits = append(hits, idPrefix(id, name)+" ("+session+":"+e.CheckpointID+")")
+				hits = append(hits, idPrefix(id, name)+" ("+short+":"+e.CheckpointID+")")
 			}
 			id = e.Parent
 		}
-		return vcs.ZeroHash, ambiguousID(name, "in session "+session, hits)
+		return vcs.ZeroHash, ambiguousID(name, "in session "+short, hits)
 	}
 	return vcs.ZeroHash, fmt.Errorf("checkpoint %q: not a form wellFormedName accepts", name)
 }

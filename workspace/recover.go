@@ -98,7 +98,8 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 		return nil, err
 	}
 	res := &RecoverResult{Resolved: r, Age: w.Env.Now().Sub(r.Checkpoint.Meta.CreatedAt)}
-	name := w.ShortSession(r.Session) + ":" + r.Checkpoint.Meta.CheckpointID
+	short := w.ShortSession(r.Session) // lists the sessions: once
+	name := short + ":" + r.Checkpoint.Meta.CheckpointID
 	if !r.Explicit {
 		switch {
 		case res.Age < -time.Minute:
@@ -131,7 +132,7 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 	}
 	res.Block = RenderRecovery(r.Checkpoint, RenderOptions{
 		Budget: o.Budget, ChangedFiles: w.Config.Recovery.ChangedFiles,
-		CompactionWarn: w.Config.Recovery.CompactionWarn, Status: o.Status, FullName: name, Title: o.Title, Session: w.ShortSession(r.Session),
+		CompactionWarn: w.Config.Recovery.CompactionWarn, Status: o.Status, FullName: name, Title: o.Title, Session: short,
 		StateFiles: w.StateFiles(),
 	})
 	if o.Write {
@@ -150,7 +151,7 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 			return nil, err
 		}
 		res.Marked = true
-		if err := w.retireContextCheckpoint(r); err != nil {
+		if err := w.retireContextCheckpoint(r, short); err != nil {
 			return nil, err
 		}
 	}
@@ -159,8 +160,9 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 
 // retireContextCheckpoint renames .context-checkpoint.md to
 // .context-checkpoint.recovered.md if it is the checkpoint just recovered
-// (another session's newer one stays for its own recovery).
-func (w *Workspace) retireContextCheckpoint(r *Resolved) error {
+// (another session's newer one stays for its own recovery); short is
+// the session's short id now.
+func (w *Workspace) retireContextCheckpoint(r *Resolved, short string) error {
 	// ctxgit's own output, never a link or a FIFO when ctxgit wrote it:
 	// anything else in its place is not this checkpoint's, and stays.
 	data, err := regfile.ReadFile(w.Path(spec.ContextCheckpoint), maxStateFile)
@@ -172,7 +174,7 @@ func (w *Workspace) retireContextCheckpoint(r *Resolved) error {
 	}
 	// The file names the session by the short id it had when written,
 	// which a later session sharing its first characters lengthens.
-	if !strings.Contains(string(data), checkpointLine(r.Checkpoint, w.ShortSession(r.Session))) &&
+	if !strings.Contains(string(data), checkpointLine(r.Checkpoint, short)) &&
 		!strings.Contains(string(data), checkpointLine(r.Checkpoint, r.Session)) &&
 		!strings.Contains(string(data), checkpointLine(r.Checkpoint, shortPrefix(r.Session))) {
 		return nil

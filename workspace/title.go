@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -101,18 +102,19 @@ func (w *Workspace) ShortSession(key string) string {
 	if len(key) <= spec.ShortSessionLen {
 		return key // its own short id, whatever the other sessions
 	}
-	sessions, err := w.Sessions()
-	if err != nil {
-		return key
+	if w.sessionKeys == nil {
+		sessions, err := w.Sessions()
+		if err != nil {
+			return key
+		}
+		w.sessionKeys = make([]string, 0, len(sessions))
+		for _, s := range sessions {
+			w.sessionKeys = append(w.sessionKeys, s.Name)
+		}
 	}
-	keys := make([]string, 0, len(sessions)+1)
-	known := false
-	for _, s := range sessions {
-		keys = append(keys, s.Name)
-		known = known || s.Name == key
-	}
-	if !known && spec.ValidateSessionKey(key) == nil {
-		keys = append(keys, key) // a session's first checkpoint names it
+	keys := w.sessionKeys
+	if !slices.Contains(keys, key) && spec.ValidateSessionKey(key) == nil {
+		keys = append(slices.Clip(keys), key) // a session's first checkpoint names it
 	}
 	if short, ok := ShortIDs(keys)[key]; ok {
 		return short

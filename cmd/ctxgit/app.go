@@ -340,10 +340,11 @@ func (a *app) openFound(c *cli.Context, find func(workspace.Env, string) (string
 		// (it may be the one that makes .ctxgit/local/); a --json run
 		// tells without marking, since a program reading it may drop
 		// stderr.
+		// A notice, not an error: "note:" lines, as the first push's.
 		notice := w.ConfigNotice()
 		for _, line := range notice {
 			indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
-			fmt.Fprintf(a.stderr, "ctxgit: %s%s\n", indent, oneLine(line))
+			fmt.Fprintf(a.stderr, "note: %s%s\n", indent, oneLine(line))
 		}
 		a.toldConfig = len(notice) > 0 && !c.Bool("json")
 	}

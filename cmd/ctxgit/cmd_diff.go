@@ -45,16 +45,16 @@ func (a *app) diffCommand() *cli.Command {
 				if err := a.forPeople(c, true); err != nil {
 					return err
 				}
-				if worktree {
-					return review.WritePatchWorktree(w, a.stdout, from, sess, review.PatchOptions{Paint: a.patchPaint})
+				if worktree != nil {
+					return review.WritePatchWorktree(a.stdout, worktree, review.PatchOptions{Paint: a.patchPaint})
 				}
 				return review.WritePatch(w, a.stdout, from, to, review.PatchOptions{Paint: a.patchPaint})
 			}
 			nameOnly, stat := c.Bool("name-only"), c.Bool("stat")
 			o := review.DiffOptions{Lines: !nameOnly, Semantic: !nameOnly && !stat}
 			var d *review.Diff
-			if worktree {
-				d, err = review.DiffWorktree(w, from, sess, o)
+			if worktree != nil {
+				d, err = review.DiffWorktree(w, worktree, o)
 			} else {
 				d, err = review.DiffCheckpoints(w, from, to, o)
 			}
@@ -88,34 +88,37 @@ func (a *app) diffCommand() *cli.Command {
 }
 
 // diffSides is what `ctxgit diff ARGS` compares (docs/cli.md#diff): two
-// checkpoints; one checkpoint and the working tree (worktree set, to
-// nil), as `git diff COMMIT`; with no argument, the newest checkpoint
-// and the working tree when they differ, else the checkpoint before the
-// newest and the newest.
-func diffSides(w *workspace.Workspace, args []string, session string) (from, to *workspace.Resolved, worktree bool, err error) {
+// checkpoints; one checkpoint and the working tree (worktree, read once,
+// with to nil), as `git diff COMMIT`; with no argument, the newest
+// checkpoint and the working tree when they differ, else the checkpoint
+// before the newest and the newest.
+func diffSides(w *workspace.Workspace, args []string, session string) (from, to *workspace.Resolved, worktree *review.WorktreeChanges, err error) {
 	switch len(args) {
 	case 2:
 		from, to, err = review.DiffSides(w, args[0], args[1], session)
-		return from, to, false, err
+		return from, to, nil, err
 	case 1:
-		from, err = w.ResolveRead(args[0], session)
-		return from, nil, true, err
+		if from, err = w.ResolveRead(args[0], session); err != nil {
+			return nil, nil, nil, err
+		}
+		worktree, err = review.ReadWorktreeChanges(w, from, session)
+		return from, nil, worktree, err
 	}
 	newest, err := w.ResolveRead("@", session)
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, nil, err
 	}
 	if !isFetched(session) {
-		differs, err := review.WorktreeDiffers(w, newest, session)
+		worktree, err := review.ReadWorktreeChanges(w, newest, session)
 		if err != nil {
-			return nil, nil, false, err
+			return nil, nil, nil, err
 		}
-		if differs {
-			return newest, nil, true, nil
+		if worktree.Differs() {
+			return newest, nil, worktree, nil
 		}
 	}
 	from, to, err = review.DiffSides(w, "", "", session)
-	return from, to, false, err
+	return from, to, nil, err
 }
 
 // patchPaint colours a patch as git does: headers bold, hunk headers

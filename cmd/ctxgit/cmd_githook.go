@@ -32,7 +32,8 @@ func (a *app) gitHookCommand() *cli.Command {
 				var res gitlink.PrepareResult
 				res, err = gitlink.PrepareCommitMsg(c.Context, w, c.Args().Get(1), c.Args().Get(2), os.Getenv("CTXGIT_SESSION"))
 				if err == nil && res.Busy {
-					fmt.Fprintf(a.stderr, "ctxgit: git hook: the workspace was busy for %s: linked %s, the newest checkpoint, without taking one\n",
+					// A note, not an error: the commit is linked.
+					fmt.Fprintf(a.stderr, "note: ctxgit's git hook: the workspace was busy for %s: linked %s, the newest checkpoint, without taking one\n",
 						gitlink.LockWait, res.Link)
 				}
 			}

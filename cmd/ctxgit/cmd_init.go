@@ -73,7 +73,7 @@ func (a *app) initCommand() *cli.Command {
 				if c.Bool("mcp") {
 					what = "the MCP server entry"
 				}
-				printCommitAdvice(a.stdout, results, hookProgram(), what)
+				printCommitAdvice(a.stdout, results, hookProgram(), what, w.Root)
 			}
 			if c.Bool("json") {
 				return a.printJSON(initResult{Created: nonNil(res.Created), Existing: nonNil(res.Existing), Hosts: nonNil(results), GitHooks: gh, Root: w.Root, Store: res.Store})

@@ -79,10 +79,7 @@ func logRows(entries []workspace.Entry, when func(time.Time) string) []logRow {
 	for i := 0; i < len(entries); i++ {
 		e := entries[i]
 		row := logRow{id: e.CheckpointID, commit: e.Commit.Short(), when: when(e.When), trigger: oneLine(e.Trigger),
-			context: pct(e.Utilization), subject: oneLine(e.Message)}
-		if row.subject == "" {
-			row.subject = spec.TriggerText(e.Trigger)
-		}
+			context: pct(e.Utilization), subject: oneLine(e.What())}
 		if e.Trigger == spec.TriggerRestored && i+1 < len(entries) && entries[i+1].Trigger == spec.TriggerRestore {
 			safety := entries[i+1]
 			row.trigger = "restore"

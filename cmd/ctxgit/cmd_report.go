@@ -62,7 +62,7 @@ func (a *app) reportCommand() *cli.Command {
 				return err
 			}
 			if choice.Why != "" && r.Scope == review.ScopeSession && len(r.Sessions) == 1 && r.Session == choice.Session {
-				a.note("session %s (%s)", choice.Session, choice.Why)
+				a.note("session %s (%s)", a.short(choice.Session), choice.Why)
 			}
 			for _, p := range r.Problems {
 				a.warn("%s", p.Error())

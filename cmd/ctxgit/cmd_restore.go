@@ -62,7 +62,7 @@ func (a *app) restoreFrom(c *cli.Context, w *workspace.Workspace, sess, name str
 	if errors.Is(err, context.Canceled) && res != nil && res.Safety != nil {
 		// Stopped between files: what is not restored yet is
 		// as it was, and the safety checkpoint holds all of it.
-		safety := sess + ":" + res.Safety.Checkpoint.Meta.CheckpointID
+		safety := a.short(sess) + ":" + res.Safety.Checkpoint.Meta.CheckpointID
 		a.note("the safety checkpoint %s holds the workspace as it was before (ctxgit restore --delete %s puts it back)", safety, safety)
 	}
 	if res != nil && res.RemovedTemp > 0 {

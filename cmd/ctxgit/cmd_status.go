@@ -32,16 +32,20 @@ func (a *app) statusCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			// A person at a terminal: both ends are one. An agent's shell
-			// tool runs ctxgit with pipes.
+			// Who reads, decided once for the form and for the turn a
+			// call counts as: a person at a terminal, where both ends are
+			// one, unless it is an agent host's shell (a pty is no
+			// person: agentShell), or whoever asks for --words. An
+			// agent's call is a turn; a person's is not, so a person's
+			// status never halts the agent's session.
 			stdin, _ := a.stdin.(*os.File)
-			interactive := a.stdoutIsTerminal() && (os.Getenv(testTerminalEnv) == "1" || stdin != nil && isTerminal(stdin))
-			st, err := taskstate.StatusCheckAs(w, sess, p, interactive)
+			terminal := a.stdoutIsTerminal() && (os.Getenv(testTerminalEnv) == "1" || stdin != nil && isTerminal(stdin))
+			person := c.Bool("words") || terminal && agentShell() == ""
+			st, err := taskstate.StatusCheckAs(w, sess, p, person)
 			if err != nil {
 				return err
 			}
-			words := c.Bool("words") || interactive && !c.Bool("token") && !c.Bool("json") && agentShell() == ""
-			if words {
+			if c.Bool("words") || person && !c.Bool("token") && !c.Bool("json") {
 				return a.printStatusWords(c, w, sess, st)
 			}
 			return a.printStatus(st, c.Bool("json"))

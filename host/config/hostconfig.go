@@ -24,6 +24,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/internal/regfile"
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -259,6 +260,7 @@ func installJSON(o Options, h *jsonHost, rel string) (*Result, error) {
 	}
 	if !o.Uninstall {
 		res.Notes = append(res.Notes, h.notes...)
+		res.Notes = append(res.Notes, foreignNote(rel, "hook", string(h.host)+" runs as it runs ctxgit's", h.foreign(o.Command, doc))...)
 	}
 	return res, nil
 }
@@ -283,6 +285,34 @@ func render(doc *value, old []byte) []byte {
 		out = append(append([]byte(nil), bom...), out...)
 	}
 	return out
+}
+
+// foreignNote names what a config file ctxgit just wrote its own entry
+// into runs besides it: hooks, MCP servers. A repository may commit the
+// file with entries of its own, which the host runs by its own design
+// once the person trusts the folder (Codex: each hook, by the hash of its
+// definition); ctxgit's install, and its advice to trust ctxgit's, must
+// not pass them on unseen (issue 32). what is the kind of entry, runs
+// what the host does with them.
+func foreignNote(rel, what, runs string, cmds []string) []string {
+	if len(cmds) == 0 {
+		return nil
+	}
+	const show = 3
+	shown := make([]string, 0, show)
+	for _, c := range cmds[:min(len(cmds), show)] {
+		c = safetext.Line(c)
+		if r := []rune(c); len(r) > 100 {
+			c = string(r[:100]) + "…"
+		}
+		shown = append(shown, c)
+	}
+	more := ""
+	if len(cmds) > show {
+		more = fmt.Sprintf("; and %d more", len(cmds)-show)
+	}
+	return []string{fmt.Sprintf("%s also holds %s that ctxgit did not write, which %s: %s%s (check them before trusting this folder or them)",
+		rel, spec.Plural(len(cmds), what), runs, strings.Join(shown, "; "), more)}
 }
 
 // configPath is where the host's config file rel of the workspace really

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -86,7 +87,52 @@ func InstallMCP(o Options) (*Result, error) {
 	if o.Host == Codex && !o.Uninstall {
 		res.Notes = append(res.Notes, "Codex reads .codex/config.toml only in a trusted project (codex asks on first start)")
 	}
+	if !o.Uninstall {
+		res.Notes = append(res.Notes, foreignNote(rel, "MCP server", string(o.Host)+" starts as it starts ctxgit's", foreignServers(o.Host, out))...)
+	}
 	return res, nil
+}
+
+// foreignServers lists the MCP servers of a host's config other than
+// ctxgit's, "NAME: COMMAND ARGS", sorted by name.
+func foreignServers(h Host, data []byte) []string {
+	var out []string
+	if h == Codex {
+		prefix, suffix := tomlKey("mcp_servers", ""), tomlKey("", "command")
+		for k, v := range tomlStrings(string(data)) {
+			name, ok := strings.CutPrefix(k, prefix)
+			if name, ok2 := strings.CutSuffix(name, suffix); ok && ok2 && name != MCPName && !strings.Contains(name, "\x00") {
+				out = append(out, name+": "+v)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	doc, err := parse(bytes.TrimPrefix(data, bom))
+	if err != nil {
+		return nil
+	}
+	servers := doc.get("mcpServers")
+	if servers == nil || servers.kind != kObject {
+		return nil
+	}
+	for _, m := range servers.members {
+		if m.key == MCPName || m.val.kind != kObject {
+			continue
+		}
+		c, _ := m.val.str("command")
+		if c == "" {
+			c, _ = m.val.str("url")
+		}
+		if a := m.val.get("args"); a != nil && a.kind == kArray {
+			for _, e := range a.elems {
+				c += " " + e.text
+			}
+		}
+		out = append(out, m.key+": "+c)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // relErr names the file (and for JSON the line) of a config refused.

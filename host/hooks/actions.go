@@ -13,6 +13,7 @@ import (
 	"github.com/ctxgit/ctxgit/host/transcript"
 	"github.com/ctxgit/ctxgit/internal/hookpath"
 	"github.com/ctxgit/ctxgit/internal/regfile"
+	"github.com/ctxgit/ctxgit/internal/tail"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/taskstate"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -45,6 +46,10 @@ type hookState struct {
 	// began: until the host writes the compaction into the transcript, its
 	// tail still shows that reading, which must not count again.
 	StaleTokens int64 `json:"stale_tokens,omitempty"`
+	// CallMisses counts the tool calls in a row whose message the host
+	// had not written within the wait (awaitCall); from
+	// hookpath.MaxCallMisses on, tool calls stop waiting.
+	CallMisses int `json:"call_misses,omitempty"`
 }
 
 // nudgeMarker is the flush nudge's per-session marker (docs/cli.md#hook).
@@ -214,18 +219,29 @@ func pointerText(r *workspace.Resolved, session, plan string) string {
 // the next prompt event injects recovery where the host has no
 // post-compaction event.
 func (c *call) preCompact() error {
-	w, err := c.workspace()
+	w, err := c.compactionCheckpoint()
 	if err != nil {
 		return err
+	}
+	return workspace.WriteLocal(w.Root, pendingPath(w.Root, c.session), []byte(w.Now().Format(time.RFC3339)+"\n"), 0o644)
+}
+
+// compactionCheckpoint takes the checkpoint of a compaction about to
+// happen, after the session's detached checkpoints in flight, and starts
+// a new compaction cycle.
+func (c *call) compactionCheckpoint() (*workspace.Workspace, error) {
+	w, err := c.workspace()
+	if err != nil {
+		return nil, err
 	}
 	c.recordSession(w.Root)
 	c.awaitJobs(w.Root, compactionJobWait)
 	if _, err := w.Checkpoint(c.checkpointOptions(w, spec.TriggerCompaction, true)); err != nil {
-		return err
+		return nil, err
 	}
 	c.clearCycle(w.Root)
 	c.dropAnswer(w.Root)
-	return workspace.WriteLocal(w.Root, pendingPath(w.Root, c.session), []byte(w.Now().Format(time.RFC3339)+"\n"), 0o644)
+	return w, nil
 }
 
 // postCompact starts a new compaction cycle.
@@ -319,15 +335,11 @@ func (c *call) deliverNudge(root string) error {
 	if m.Flushed {
 		return nil
 	}
-	w, err := c.workspace()
+	w, unlock, err := c.lockedWorkspace()
 	if err != nil {
 		return err
 	}
-	lock, err := w.Lock()
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
+	defer unlock()
 	// Again under the lock: a parallel call may have delivered it.
 	if ok, err := readJSON(root, path, &m); !ok || err != nil || m.Flushed {
 		return nil
@@ -353,10 +365,11 @@ func (c *call) gaugeFromTranscript() error {
 	if !ok || !regularFile(c.p.TranscriptPath) {
 		return nil
 	}
-	u, known, err := transcript.TailUsage(c.p.TranscriptPath, format, tailBytes)
-	if err != nil || !known {
+	r, err := c.awaitCall(format)
+	if err != nil || !r.Known {
 		return err
 	}
+	u := r.Usage
 	if st := c.readState(); st.StaleTokens != 0 && u.Used() == st.StaleTokens {
 		return nil // the reading the last compaction began at, not a new one
 	}
@@ -378,7 +391,87 @@ func (c *call) gaugeFromTranscript() error {
 }
 
 // tailBytes bounds how far back the gauge looks for usage.
-const tailBytes = 4 << 20
+const tailBytes = hookpath.TailBytes
+
+// callWait bounds how long a tool call's hook waits for the host to write
+// the message that called the tool, and callPoll is how often it looks
+// (awaitCall). Claude Code queues its transcript lines and writes them
+// every 100 ms (FLUSH_INTERVAL_MS in 2.1.332's bundled store), beside the
+// hooks it runs: the wait ends as soon as the line is there.
+const (
+	callWait = time.Second
+	callPoll = 10 * time.Millisecond
+)
+
+// awaitCall reads the transcript's tail for the gauge. On a tool call whose
+// message the host may not have written yet (hookpath.AwaitedCall: Claude
+// Code's PostToolUse runs before it, about one call in eight in `claude
+// -p`, seen in the real-host tier), it waits for that message, at most
+// callWait (Request.CallWait), so that the reading is the call's turn and
+// the nudge it calls for goes out with this call's result: in a one-prompt
+// `-p` run there is no next prompt to take it; Copilot CLI's postToolUse
+// likewise, for its record's hook.start line (copilotMark). The tail is
+// read again only
+// when the file grew. A session whose waits keep ending without the
+// message (hookpath.MaxCallMisses in a row) stops waiting; a tail that
+// holds the call starts the count over. ctxgit-hook hands every call that
+// would wait, or change the count, to ctxgit hook (hookpath.Steady).
+func (c *call) awaitCall(format transcript.Format) (tail.Reading, error) {
+	call := hookpath.AwaitedCall(c.Host, c.Event, c.p.ToolUseID, c.p.AgentID)
+	o := tail.Options{MaxBack: tailBytes, Call: call, Mark: c.copilotMark()}
+	r, err := transcript.TailReading(c.p.TranscriptPath, format, o)
+	if err != nil || call == "" && o.Mark == "" {
+		return r, err
+	}
+	st := c.readState()
+	waited := !r.HoldsCall && st.CallMisses < hookpath.MaxCallMisses
+	if waited {
+		wait := c.CallWait
+		if wait <= 0 {
+			wait = callWait
+		}
+		size := fileSize(c.p.TranscriptPath)
+		for deadline := time.Now().Add(wait); !r.HoldsCall && time.Now().Before(deadline); {
+			time.Sleep(callPoll)
+			if n := fileSize(c.p.TranscriptPath); n != size {
+				size = n
+				if r, err = transcript.TailReading(c.p.TranscriptPath, format, o); err != nil {
+					return r, err
+				}
+			}
+		}
+	}
+	switch {
+	case r.HoldsCall && st.CallMisses > 0:
+		return r, c.countCall(true)
+	case !r.HoldsCall && waited:
+		return r, c.countCall(false)
+	}
+	return r, nil
+}
+
+// countCall records whether a wait for a tool call's message found it.
+func (c *call) countCall(found bool) error {
+	w, unlock, err := c.lockedWorkspace()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	st := c.readState()
+	if st.CallMisses++; found {
+		st.CallMisses = 0
+	}
+	return c.writeJSON(statePath(w.Root, c.session), st)
+}
+
+// fileSize is the size of the file at path, -1 when it cannot be read.
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return -1
+	}
+	return fi.Size()
+}
 
 // readState is the session's hook record, or a zero one.
 func (c *call) readState() hookState {
@@ -494,11 +587,18 @@ func (c *call) bootstrap() error {
 // the host is about to compact).
 func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compacting bool) workspace.CheckpointOptions {
 	o := workspace.CheckpointOptions{Session: c.session, Trigger: trigger, Host: c.Host}
+	// estimated: the usage is OpenClaw's tokenCount, which for a
+	// compaction it was not told the size of (`openclaw sessions
+	// compact`) is its own estimate of the messages, far below what the
+	// provider reported (seen: "context 0%" of 100k over a 1,000-token
+	// prompt); the transcript's usage, the provider's, replaces it.
+	estimated := false
 	if p := c.p; p.TokenCount != nil && *p.TokenCount > 0 {
 		// OpenClaw's count before compaction.
 		// OpenClaw's handler passes the window from the config; else the
 		// one its bootstrap recorded, else the default, so the header
 		// never reads "context 0%" at 150k tokens.
+		estimated = c.Host == "openclaw"
 		window := c.knownWindow(w.Root)
 		if p.ContextWindow != nil && *p.ContextWindow > 0 {
 			window = *p.ContextWindow
@@ -537,8 +637,11 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 	o.FilesRead, o.FilesModified, o.FilesModifiedAt, o.ToolsUsed = s.FilesRead, s.FilesModified, s.FilesModifiedAt, s.ToolsUsed
 	o.Interrupted, o.LastToolCall = s.Interrupted, s.LastToolCall
 	o.ToolFailure = lastToolFailure(s)
-	if o.Usage.Source == "" && s.UsageKnown {
+	if (o.Usage.Source == "" || estimated) && s.UsageKnown {
 		window := s.Usage.ContextWindow
+		if window == 0 && c.p.ContextWindow != nil && *c.p.ContextWindow > 0 {
+			window = *c.p.ContextWindow
+		}
 		if window == 0 {
 			window = c.knownWindow(w.Root)
 		}

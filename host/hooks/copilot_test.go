@@ -1,70 +1,94 @@
 package hooks
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
 
-// Copilot CLI's record as postToolUse can find it: the turn started, its
-// usage record and the hook's start not written yet (seen with 1.0.102).
+// Copilot CLI's record as its postToolUse can find it (seen with
+// 1.0.102): the turn started, its usage record and the hook's own start
+// not written yet.
 const (
-	copilotTurnStarted = `{"type":"user.message","data":{"content":"Run echo hello."}}
-{"type":"hook.start","data":{"hookType":"userPromptSubmitted","input":{"sessionId":"s1","timestamp":17959259480710,"prompt":"Run echo hello."}}}
-{"type":"assistant.turn_start","data":{"turnId":"0"}}
+	copilotSession     = "c15c3d93-86c7-4c32-a82c-0a8f8d63392b"
+	copilotTurnStarted = `{"type":"session.start","data":{"sessionId":"c15c3d93-86c7-4c32-a82c-0a8f8d63392b","context":{"cwd":"/w"}},"id":"e1"}
+{"type":"user.message","data":{"content":"Run echo hello."},"id":"e2"}
+{"type":"assistant.turn_start","data":{"turnId":"0"},"id":"e3"}
 `
-	copilotTurnRest = `{"type":"session.usage_record","data":{"usage":{"inputTokens":44800,"maxPromptTokens":64000}}}
-{"type":"tool.execution_start","data":{"toolCallId":"call_1","toolName":"bash"}}
-{"type":"hook.start","data":{"hookType":"postToolUse","input":{"sessionId":"s1","timestamp":1795925948312,"cwd":"/w"}}}
+	copilotTurnRest = `{"type":"session.usage_record","data":{"usage":{"inputTokens":44800,"outputTokens":10,"interactionType":"conversation-agent","maxPromptTokens":64000}},"id":"e4"}
+{"type":"tool.execution_start","data":{"toolCallId":"call_1","toolName":"bash"},"id":"e5"}
+{"type":"hook.start","data":{"hookType":"postToolUse","input":{"sessionId":"c15c3d93-86c7-4c32-a82c-0a8f8d63392b","timestamp":1795925948312,"cwd":"/w"}},"id":"e6"}
 `
-	copilotStamp = "1795925948312"
 )
 
-// copilotCatchUp waits for the record to hold the call's hook start, and
-// no longer.
-func TestCopilotCatchUp(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "events.jsonl")
-	if err := os.WriteFile(path, []byte(copilotTurnStarted), 0o600); err != nil {
+// copilotSetup is a workspace and, under a Copilot home, the session's
+// record as the hook first finds it.
+func copilotSetup(t *testing.T) (dir, home, record string) {
+	t.Helper()
+	dir = initialised(t)
+	home = t.TempDir()
+	record = filepath.Join(home, "session-state", copilotSession, "events.jsonl")
+	if err := os.MkdirAll(filepath.Dir(record), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(record, []byte(copilotTurnStarted), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, home, record
+}
+
+func copilotPostToolUse(t *testing.T, dir, home, stamp string, wait time.Duration) (string, time.Duration) {
+	t.Helper()
+	input := fmt.Sprintf(`{"sessionId":%q,"timestamp":%s,"cwd":%q,"toolName":"bash","toolArgs":{"command":"echo hello"},"toolResult":{"resultType":"success","textResultForLlm":"hello"}}`,
+		copilotSession, stamp, dir)
+	var out bytes.Buffer
+	start := time.Now()
+	err := Handle(Request{Host: "copilot", Event: "post-tool-use", Input: []byte(input),
+		Env: env(dir, map[string]string{"COPILOT_HOME": home}), Out: &out, CallWait: wait})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), time.Since(start)
+}
+
+// docs/HOSTS.md, "GitHub Copilot CLI", "The record": Copilot writes its
+// record behind its events; postToolUse waits for its own hook.start (the
+// payload's timestamp), after the turn's usage, and the nudge goes out
+// with this call's result.
+func TestCopilotPostToolUseWaitsForItsRecord(t *testing.T) {
+	dir, home, record := copilotSetup(t)
 	go func() {
 		time.Sleep(150 * time.Millisecond)
-		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-		if err == nil {
-			f.WriteString(copilotTurnRest)
-			f.Close()
-		}
+		appendTo(t, record, copilotTurnRest)
 	}()
-	start := time.Now()
-	copilotCatchUp(path, []byte(copilotStamp), 10*time.Second)
-	if d := time.Since(start); d < 100*time.Millisecond || d > 5*time.Second {
-		t.Errorf("waited %v for a record written 150 ms later", d)
+	out, took := copilotPostToolUse(t, dir, home, "1795925948312", 30*time.Second)
+	if !strings.Contains(out, `{"additionalContext":"Context is 70% full`) {
+		t.Fatalf("the hook did not wait for the turn's usage: %q", out)
 	}
-
-	// Caught up: no wait.
-	start = time.Now()
-	copilotCatchUp(path, []byte(copilotStamp), 10*time.Second)
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("waited %v on a record that holds the hook's start", d)
+	if took > 20*time.Second {
+		t.Errorf("took %v: the wait did not end when the record caught up", took)
 	}
+}
 
-	// Never caught up (an earlier hook's stamp shares the digits but is
-	// longer): the bound.
-	stuck := filepath.Join(t.TempDir(), "events.jsonl")
-	os.WriteFile(stuck, []byte(copilotTurnStarted), 0o600)
-	start = time.Now()
-	copilotCatchUp(stuck, []byte("1795925948071"), 200*time.Millisecond)
-	if d := time.Since(start); d < 200*time.Millisecond || d > 5*time.Second {
-		t.Errorf("waited %v on a record that never catches up, want the 200 ms bound", d)
+// A record that never shows the hook's start (a changed format) costs the
+// wait, and after hookpath.MaxCallMisses such calls none; a payload
+// without a timestamp in ms waits for nothing.
+func TestCopilotPostToolUseStopsWaiting(t *testing.T) {
+	dir, home, _ := copilotSetup(t)
+	for i := 0; i < 3; i++ {
+		if _, took := copilotPostToolUse(t, dir, home, "1795925948312", 200*time.Millisecond); took < 200*time.Millisecond {
+			t.Fatalf("call %d took %v: no wait for a record behind", i, took)
+		}
 	}
-
-	// No stamp, one that is no number, no file: no wait.
-	start = time.Now()
-	copilotCatchUp(stuck, nil, 10*time.Second)
-	copilotCatchUp(stuck, []byte(`"2026-11-29T04:19:08Z"`), 10*time.Second)
-	copilotCatchUp(filepath.Join(t.TempDir(), "missing.jsonl"), []byte(copilotStamp), 10*time.Second)
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("waited %v with nothing to wait for", d)
+	if _, took := copilotPostToolUse(t, dir, home, "1795925948312", 10*time.Second); took > 5*time.Second {
+		t.Errorf("after 3 misses the call still waited %v", took)
+	}
+	dir, home, _ = copilotSetup(t)
+	if _, took := copilotPostToolUse(t, dir, home, `"2026-11-29T04:19:08Z"`, 10*time.Second); took > 5*time.Second {
+		t.Errorf("a timestamp that is no number: waited %v", took)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ctxgit/ctxgit/internal/jsonscan"
+	"github.com/ctxgit/ctxgit/internal/tail"
 )
 
 // copilotReader reads a GitHub Copilot CLI session record
@@ -31,10 +32,6 @@ func newCopilotReader(st *state) *copilotReader { return &copilotReader{st: st} 
 
 func (c *copilotReader) finish() {}
 
-// copilotUsageKeys: Copilot CLI's usage record; its input count includes
-// the cached tokens ("5.0k (2.0k cached)" for 5,000 with 2,000 cached).
-var copilotUsageKeys = usageKeys{input: "inputTokens", cacheRead: "cacheReadTokens", output: "outputTokens", readInInput: true}
-
 func (c *copilotReader) line(n int, line []byte) bool {
 	var typ, data, ts, id []byte
 	m := jsonscan.ObjectMembers(line)
@@ -60,7 +57,12 @@ func (c *copilotReader) line(n int, line []byte) bool {
 			c.st.cwd = cwd
 		}
 	case "user.message":
-		c.st.prompt(jsonscan.StrOr(jsonscan.Field(data, "content")))
+		text := jsonscan.StrOr(jsonscan.Field(data, "content"))
+		if hostCommand(Copilot, text) {
+			c.st.s.HostMessages++
+			return true
+		}
+		c.st.prompt(text)
 	case "assistant.message":
 		if text := jsonscan.StrOr(jsonscan.Field(data, "content")); strings.TrimSpace(text) != "" {
 			c.st.thread.assistant(jsonscan.StrOr(jsonscan.Field(data, "messageId")), text)
@@ -83,12 +85,10 @@ func (c *copilotReader) line(n int, line []byte) bool {
 	case "tool.execution_complete":
 		c.result(n, data)
 	case "session.usage_record":
-		u := jsonscan.Field(data, "usage")
-		if kind := jsonscan.StrOr(jsonscan.Field(u, "interactionType")); kind != "" && kind != "conversation-agent" {
+		usage, ok := tail.CopilotUsage(jsonscan.Field(data, "usage"))
+		if !ok {
 			return true // a subagent's or the host's own request, not the session's context
 		}
-		usage := copilotUsageKeys.read(u)
-		usage.ContextWindow, _ = jsonscan.Num(jsonscan.Field(u, "maxPromptTokens"))
 		usage.MessageID = jsonscan.StrOr(id)
 		c.st.usage(usage)
 	case "session.compaction_complete":
@@ -145,23 +145,4 @@ func copilotResultText(s, tool string) string {
 		kept = append(kept, strings.TrimRight(l, "\r\n"))
 	}
 	return strings.TrimSpace(strings.Join(kept, "\n"))
-}
-
-// copilotProbe: a compaction that was applied ends the search; a
-// conversation usage record is the usage.
-func copilotProbe(line []byte) (Usage, bool, bool) {
-	switch jsonscan.StrOr(jsonscan.Field(line, "type")) {
-	case "session.compaction_complete":
-		return Usage{}, false, jsonscan.IsTrue(jsonscan.Path(line, "data", "success"))
-	case "session.usage_record":
-		u := jsonscan.Path(line, "data", "usage")
-		if kind := jsonscan.StrOr(jsonscan.Field(u, "interactionType")); kind != "" && kind != "conversation-agent" {
-			return Usage{}, false, false
-		}
-		usage := copilotUsageKeys.read(u)
-		usage.ContextWindow, _ = jsonscan.Num(jsonscan.Field(u, "maxPromptTokens"))
-		usage.MessageID = jsonscan.StrOr(jsonscan.Field(line, "id"))
-		return usage, usage.Used() > 0, false
-	}
-	return Usage{}, false, false
 }

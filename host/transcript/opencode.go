@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ctxgit/ctxgit/internal/jsonscan"
+	"github.com/ctxgit/ctxgit/internal/tail"
 )
 
 // opencodeReader reads an opencode session as ctxgit's opencode plugin
@@ -25,18 +26,6 @@ import (
 type opencodeReader struct{ st *state }
 
 func (o *opencodeReader) finish() {}
-
-// opencodeUsageKeys: opencode's tokens; input excludes the cache reads.
-var opencodeUsageKeys = usageKeys{input: "input", output: "output"}
-
-// opencodeUsage is an assistant message's usage.
-func opencodeUsage(tokens []byte) Usage {
-	u := opencodeUsageKeys.read(tokens)
-	cache := jsonscan.Field(tokens, "cache")
-	u.CacheReadTokens, _ = jsonscan.Num(jsonscan.Field(cache, "read"))
-	u.CacheCreationTokens, _ = jsonscan.Num(jsonscan.Field(cache, "write"))
-	return u
-}
 
 func (o *opencodeReader) line(n int, line []byte) bool {
 	var info, parts []byte
@@ -65,7 +54,7 @@ func (o *opencodeReader) line(n int, line []byte) bool {
 			return true // the compaction's summary: the host's
 		}
 		if tokens := jsonscan.Field(info, "tokens"); tokens != nil {
-			u := opencodeUsage(tokens)
+			u := tail.OpenCodeUsage(tokens)
 			u.MessageID = id
 			o.st.usage(u)
 		}
@@ -108,9 +97,9 @@ func (o *opencodeReader) user(parts []byte) {
 		}
 	}
 	switch {
-	case len(text) > 0:
+	case len(text) > 0 && !hostCommand(OpenCode, joinLines(text)):
 		o.st.prompt(joinLines(text))
-	case host:
+	case len(text) > 0 || host:
 		o.st.s.HostMessages++
 	}
 }
@@ -147,28 +136,4 @@ func (o *opencodeReader) tool(n int, p []byte) {
 			return jsonscan.StrOr(jsonscan.Field(state, "error"))
 		}}, n)
 	}
-}
-
-// opencodeProbe: the user message a compaction starts with ends the
-// search; an assistant message that is not the compaction's summary is
-// the usage.
-func opencodeProbe(line []byte) (Usage, bool, bool) {
-	info := jsonscan.Field(line, "info")
-	switch jsonscan.StrOr(jsonscan.Field(info, "role")) {
-	case "user":
-		for p := range jsonscan.EachElement(jsonscan.Field(line, "parts")) {
-			if jsonscan.KeyIs(jsonscan.Field(p, "type"), "compaction") {
-				return Usage{}, false, true
-			}
-		}
-	case "assistant":
-		tokens := jsonscan.Field(info, "tokens")
-		if tokens == nil || jsonscan.IsTrue(jsonscan.Field(info, "summary")) {
-			return Usage{}, false, false
-		}
-		u := opencodeUsage(tokens)
-		u.MessageID = jsonscan.StrOr(jsonscan.Field(info, "id"))
-		return u, u.Used() > 0, false
-	}
-	return Usage{}, false, false
 }

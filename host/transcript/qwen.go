@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ctxgit/ctxgit/internal/jsonscan"
+	"github.com/ctxgit/ctxgit/internal/tail"
 )
 
 // qwenReader reads a Qwen Code chat record
@@ -39,10 +40,6 @@ func (q *qwenReader) finish() {}
 // qwenHookContext opens the part a UserPromptSubmit hook's
 // additionalContext becomes (docs/users/features/hooks.md).
 const qwenHookContext = "<qwen:user-prompt-submit-context>"
-
-// qwenUsageKeys are Gemini's usageMetadata counters, which Qwen Code keeps:
-// the prompt count includes the cached tokens.
-var qwenUsageKeys = usageKeys{input: "promptTokenCount", cacheRead: "cachedContentTokenCount", output: "candidatesTokenCount", readInInput: true}
 
 func (q *qwenReader) line(n int, line []byte) bool {
 	var typ, subtype, provenance, message, usage, result, payload, cwd, ts, uuid []byte
@@ -88,11 +85,15 @@ func (q *qwenReader) line(n int, line []byte) bool {
 		}
 		q.results(n, parts, nil)
 		if text, ok := qwenPrompt(parts, payload); ok {
+			if hostCommand(QwenCode, text) {
+				q.st.s.HostMessages++
+				return true
+			}
 			q.st.prompt(text)
 		}
 	case "assistant":
 		if usage != nil {
-			u := qwenUsageKeys.read(usage)
+			u := tail.QwenKeys.Read(usage)
 			u.MessageID = jsonscan.StrOr(uuid)
 			q.st.usage(u)
 		}
@@ -222,23 +223,4 @@ func qwenPrompt(parts, payload []byte) (string, bool) {
 		text = text[:len(text)-1]
 	}
 	return joinLines(text), true
-}
-
-// qwenProbe: a chat_compression record ends the search (the usage
-// before it is stale, as Read has it); an assistant record with
-// usageMetadata is the usage.
-func qwenProbe(line []byte) (Usage, bool, bool) {
-	switch jsonscan.StrOr(jsonscan.Field(line, "type")) {
-	case "system":
-		return Usage{}, false, jsonscan.KeyIs(jsonscan.Field(line, "subtype"), "chat_compression")
-	case "assistant":
-		usage := jsonscan.Field(line, "usageMetadata")
-		if usage == nil {
-			return Usage{}, false, false
-		}
-		u := qwenUsageKeys.read(usage)
-		u.MessageID = jsonscan.StrOr(jsonscan.Field(line, "uuid"))
-		return u, u.Used() > 0, false
-	}
-	return Usage{}, false, false
 }

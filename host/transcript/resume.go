@@ -27,7 +27,7 @@ import (
 
 // resumeVersion changes whenever the saved layout or a reader's rules
 // change: a reading saved by another version is not resumed.
-const resumeVersion = 2
+const resumeVersion = 3
 
 // printBytes is how much of the start of a file, and of the bytes before
 // the offset, the fingerprint covers.
@@ -417,16 +417,19 @@ type savedCodex struct {
 	MetaSeen      bool        `json:"meta_seen"`
 	Copying       bool        `json:"copying"`
 	CopiedPrompts int         `json:"copied_prompts"`
+	// Window is the newest window a line reported: a token_usage_record
+	// read after the resume takes it.
+	Window int64 `json:"window,omitempty"`
 }
 
 func (c *codexReader) save() *savedCodex {
-	return &savedCodex{Items: saveThread(c.items), EvTurns: c.evTurns, ItTurns: c.itTurns, MetaSeen: c.metaSeen, Copying: c.copying, CopiedPrompts: c.copiedPrompts}
+	return &savedCodex{Items: saveThread(c.items), EvTurns: c.evTurns, ItTurns: c.itTurns, MetaSeen: c.metaSeen, Copying: c.copying, CopiedPrompts: c.copiedPrompts, Window: c.window}
 }
 
 func (c *codexReader) load(sv *savedCodex) bool {
 	c.ev = c.st.thread
 	c.items = sv.Items.load(c.st.thread.max)
-	c.evTurns, c.itTurns, c.metaSeen, c.copying, c.copiedPrompts = sv.EvTurns, sv.ItTurns, sv.MetaSeen, sv.Copying, sv.CopiedPrompts
+	c.evTurns, c.itTurns, c.metaSeen, c.copying, c.copiedPrompts, c.window = sv.EvTurns, sv.ItTurns, sv.MetaSeen, sv.Copying, sv.CopiedPrompts, sv.Window
 	return true
 }
 

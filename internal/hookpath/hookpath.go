@@ -106,6 +106,8 @@ type payload struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 	TranscriptPath string   `json:"transcript_path"`
 	Trigger        string   `json:"trigger"`
+	ToolUseID      string   `json:"tool_use_id"`
+	AgentID        string   `json:"agent_id"`
 }
 
 // session is the payload's session key as host/hooks' sessionKey picks
@@ -195,7 +197,8 @@ func Steady(host, event string, input []byte, getenv func(string) string, cwd st
 			return false
 		}
 	}
-	return steadyReading(host, root, session, p.TranscriptPath, now) && nudgeDelivered(root, session)
+	call := AwaitedCall(host, event, p.ToolUseID, p.AgentID)
+	return steadyReading(host, root, session, p.TranscriptPath, call, now) && nudgeDelivered(root, session)
 }
 
 // ToolEvent reports whether host's event fires on every tool call (or,

@@ -12,9 +12,9 @@ import (
 // it started, when the job's last handle closes. macOS has no
 // parent-death signal: there it just runs, and the caller's timeout and
 // process group are what bound it. memory, when not 0, bounds what the
-// child may allocate (Linux: RLIMIT_DATA, set as soon as it has started;
-// Windows: the job's memory, its children's included; macOS enforces
-// neither).
+// child may allocate (Linux: RLIMIT_DATA, in force from its exec on, so
+// its children inherit it; Windows: the job's memory, its children's
+// included; macOS enforces neither).
 func RunTied(cmd *exec.Cmd, deathSignal syscall.Signal, memory uint64) error {
 	return runTied(cmd, deathSignal, memory)
 }
