@@ -1,10 +1,17 @@
 package hostconfig
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 )
+
+// jsonString is s as a JSON string: a Windows path's backslashes escaped.
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
 
 // docs/HOSTS.md, "GitHub Copilot CLI": doctor reads trustedFolders of
 // Copilot's config.json (its comment lines dropped); a listed folder trusts
@@ -18,10 +25,10 @@ func TestCopilotTrusts(t *testing.T) {
 		trusted, ok   bool
 	}{
 		{"no config", "", false, true},
-		{"the folder", "// User settings belong in settings.json.\n// This file is managed automatically.\n{\"trustedFolders\": [\"" + root + "\"]}\n", true, true},
-		{"a folder above it", `{"firstLaunchAt": "2026-03-11T00:00:00.000Z", "trustedFolders": ["` + filepath.Join(dir, "work") + `"]}`, true, true},
-		{"the older key", `{"trusted_folders": ["` + root + `"]}`, true, true},
-		{"a sibling with the same prefix", `{"trustedFolders": ["` + root + `-old", "` + filepath.Join(dir, "wor") + `"]}`, false, true},
+		{"the folder", "// User settings belong in settings.json.\n// This file is managed automatically.\n{\"trustedFolders\": [" + jsonString(root) + "]}\n", true, true},
+		{"a folder above it", `{"firstLaunchAt": "2026-03-11T00:00:00.000Z", "trustedFolders": [` + jsonString(filepath.Join(dir, "work")) + `]}`, true, true},
+		{"the older key", `{"trusted_folders": [` + jsonString(root) + `]}`, true, true},
+		{"a sibling with the same prefix", `{"trustedFolders": [` + jsonString(root+"-old") + `, ` + jsonString(filepath.Join(dir, "wor")) + `]}`, false, true},
 		{"a relative entry", `{"trustedFolders": ["repo", "."]}`, false, true},
 		{"not JSON", "{trustedFolders", false, false},
 	} {
