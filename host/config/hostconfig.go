@@ -274,6 +274,9 @@ func render(doc *value, old []byte) []byte {
 	return out
 }
 
+// noteCommandRunes is how much of an entry's command a note shows.
+const noteCommandRunes = 100
+
 // foreignNote names what a config file ctxgit just wrote its own entry
 // into runs besides it: hooks, MCP servers. A repository may commit the
 // file with entries of its own, which the host runs by its own design
@@ -289,8 +292,8 @@ func foreignNote(rel, what, runs string, cmds []string) []string {
 	shown := make([]string, 0, show)
 	for _, c := range cmds[:min(len(cmds), show)] {
 		c = safetext.Line(c)
-		if r := []rune(c); len(r) > 100 {
-			c = string(r[:100]) + "…"
+		if r := []rune(c); len(r) > noteCommandRunes {
+			c = string(r[:noteCommandRunes]) + "…"
 		}
 		shown = append(shown, c)
 	}

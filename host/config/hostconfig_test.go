@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -997,5 +998,35 @@ func TestInstallMCPNamesServersNotCtxgits(t *testing.T) {
 				t.Fatalf("notes %q: none starts %q", res.Notes, want)
 			}
 		})
+	}
+}
+
+// A committed .mcp.json is the clone's: a server with 20,000 arguments
+// (250 KB) made init --mcp join them one by one into its note, 2 GB of
+// copies (a 16 MiB file: hours). The note shows a command's start, so
+// only the start is joined: the cost stays near the file's size.
+func TestInstallMCPNamesAServerOfManyArgsCheaply(t *testing.T) {
+	const n = 20_000
+	body := `{"mcpServers":{"helper":{"command":"sh","args":[` + strings.TrimSuffix(strings.Repeat(`"0123456789",`, n), ",") + `]}}}`
+	root := t.TempDir()
+	writeFile(t, root, ".mcp.json", body)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := InstallMCP(Options{Root: root, Host: ClaudeCode, Now: fixedNow})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
+		t.Errorf("init --mcp allocated %d MB for a %d KB .mcp.json; want the note's command joined only as far as it is shown", got>>20, len(body)>>10)
+	}
+	want := ".mcp.json also holds 1 MCP server that ctxgit did not write, which claude-code starts as it starts ctxgit's: helper: sh 0123456789 0123456789"
+	found := false
+	for _, note := range res.Notes {
+		found = found || strings.HasPrefix(note, want) && strings.Contains(note, "…")
+	}
+	if !found {
+		t.Errorf("notes %q: none starts %q and is cut short", res.Notes, want)
 	}
 }

@@ -125,7 +125,12 @@ func foreignServers(h Host, data []byte) []string {
 			c, _ = m.val.str("url")
 		}
 		if a := m.val.get("args"); a != nil && a.kind == kArray {
+			// Joined only as far as the note shows (foreignNote): a
+			// clone's file may hold millions of arguments.
 			for _, e := range a.elems {
+				if len(c) > 4*noteCommandRunes {
+					break
+				}
 				c += " " + e.text
 			}
 		}
