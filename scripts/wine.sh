@@ -34,7 +34,9 @@ cd "$(dirname "$0")/.."
 
 wine=${WINE:-$(command -v wine64 || echo /usr/lib/wine/wine64)}
 wineserver=$(dirname "$(readlink -f "$wine")")/wineserver
-[ -x "$wineserver" ] || wineserver=$(command -v wineserver)
+# (Unfound, its name stays, for the check below to name; a failed
+# assignment would end the script here without a word, under set -e.)
+[ -x "$wineserver" ] || wineserver=$(command -v wineserver || echo wineserver)
 for tool in "$wine" "$wineserver" x86_64-w64-mingw32-gcc; do
   command -v "$tool" >/dev/null || { echo "wine.sh: $tool is missing (apt-get install wine64 gcc-mingw-w64-x86-64)" >&2; exit 1; }
 done

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -154,4 +155,33 @@ func runWine(ts *testscript.TestScript, wine, exe string, args []string) (int, e
 // machine: Z: is the root directory.
 func winePath(p string) string {
 	return `Z:` + strings.ReplaceAll(p, "/", `\`)
+}
+
+// scripts/wine.sh says which tool it lacks before it starts: a wine with
+// no wineserver beside it or on PATH is named, not a silent exit 1.
+func TestWineScriptNamesAMissingTool(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the Wine tier runs on Linux")
+	}
+	bin := t.TempDir()
+	for _, tool := range []string{"bash", "dirname", "readlink"} {
+		p, err := exec.LookPath(tool)
+		if err != nil {
+			t.Skip("needs", tool)
+		}
+		if err := os.Symlink(p, filepath.Join(bin, tool)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wine := filepath.Join(t.TempDir(), "wine64")
+	if err := os.WriteFile(wine, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(filepath.Join(bin, "bash"), "../../scripts/wine.sh")
+	cmd.Env = []string{"PATH=" + bin, "WINE=" + wine, "HOME=" + t.TempDir()}
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "wine.sh: wineserver is missing (apt-get install wine64 gcc-mingw-w64-x86-64)") {
+		t.Fatalf("wine.sh without a wineserver: %v\n%s", err, out)
+	}
 }
