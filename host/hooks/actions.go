@@ -457,13 +457,14 @@ func (c *call) awaitCall(format transcript.Format) (tail.Reading, error) {
 }
 
 // transcriptDue reports whether a tool call that waits for its message
-// (hookpath.AwaitedCall) finds no transcript at all: Claude Code creates
-// the file at its first write, which a fast `claude -p` run's first tool
-// call can come before (seen in the real-host tier with CI=true, where
-// it happened in most runs). The call then waits for the file as for
-// the message.
+// (hookpath.AwaitedCall) or its record's mark (copilotMark) finds no
+// transcript at all: Claude Code creates the file at its first write,
+// which a fast `claude -p` run's first tool call can come before, and
+// Copilot CLI 1.0.102 likewise its events.jsonl (both seen in the
+// real-host tier with CI=true, where it happened in most runs). The call
+// then waits for the file as for the message.
 func (c *call) transcriptDue() bool {
-	if c.p.TranscriptPath == "" || hookpath.AwaitedCall(c.Host, c.Event, c.p.ToolUseID, c.p.AgentID) == "" {
+	if c.p.TranscriptPath == "" || hookpath.AwaitedCall(c.Host, c.Event, c.p.ToolUseID, c.p.AgentID) == "" && c.copilotMark() == "" {
 		return false
 	}
 	_, err := os.Lstat(c.p.TranscriptPath)

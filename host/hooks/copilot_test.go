@@ -92,3 +92,23 @@ func TestCopilotPostToolUseStopsWaiting(t *testing.T) {
 		t.Errorf("a timestamp that is no number: waited %v", took)
 	}
 }
+
+// With CI=true (as CI systems set it) Copilot CLI 1.0.102 had not yet
+// created the session's events.jsonl when its first postToolUse ran (the
+// real-host tier): the hook waits for the file as for its hook.start.
+func TestCopilotPostToolUseWaitsForTheRecordFile(t *testing.T) {
+	dir, home, record := copilotSetup(t)
+	if err := os.Remove(record); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(150 * time.Millisecond)
+		if err := os.WriteFile(record, []byte(copilotTurnStarted+copilotTurnRest), 0o644); err != nil {
+			t.Error(err)
+		}
+	}()
+	out, _ := copilotPostToolUse(t, dir, home, "1795925948312", 30*time.Second)
+	if !strings.Contains(out, `{"additionalContext":"Context is 70% full`) {
+		t.Fatalf("the hook did not wait for the record file: %q", out)
+	}
+}

@@ -18,9 +18,13 @@ var copilotKind = chatKind("You are the GitHub Copilot CLI", "Please create a de
 // repository's hooks stay silent; then trusted, a start with a tool call
 // whose answer reports 70% of the prompt window; `/compact` in a run of
 // its own (Copilot has no event after a compaction); the next turn; a
-// further one.
+// further one. Once with CI unset and once with CI=true (ciModes).
 func TestCopilotCLI(t *testing.T) {
 	requireTier(t)
+	ciModes(t, testCopilotCLI)
+}
+
+func testCopilotCLI(t *testing.T, ci []string) {
 	in := installHost(t, "copilot")
 	w := NewWorkspace(t, in, "--host", "copilot")
 	// The detached checkpoints of the last run may still be writing when
@@ -39,8 +43,8 @@ func TestCopilotCLI(t *testing.T) {
 	// test's home.
 	pkg := filepath.Join(filepath.Dir(in.Bin), "..", "..", "..", "copilot-pkg")
 	s := &chatSession{t: t, w: w, bin: in.Bin, fake: fake, script: script,
-		env: []string{"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=" + fake.URL + "/v1", "COPILOT_PROVIDER_TYPE=openai",
-			"COPILOT_PROVIDER_API_KEY=sk-fake", "COPILOT_MODEL=gpt-4.1", "COPILOT_PKG_CACHE_HOME=" + pkg, "COPILOT_AUTO_UPDATE=false"},
+		env: append([]string{"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=" + fake.URL + "/v1", "COPILOT_PROVIDER_TYPE=openai",
+			"COPILOT_PROVIDER_API_KEY=sk-fake", "COPILOT_MODEL=gpt-4.1", "COPILOT_PKG_CACHE_HOME=" + pkg, "COPILOT_AUTO_UPDATE=false"}, ci...),
 		argv: func(args []string) []string { return append(args, "--allow-all-tools") }}
 
 	// Untrusted, Copilot skips the repository's hooks, and doctor says

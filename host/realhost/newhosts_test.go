@@ -43,6 +43,16 @@ func oneRecovery(t *testing.T, body []byte, id, when string) {
 	}
 }
 
+// ciModes runs test once with CI unset and once with CI=true, as CI
+// systems set it, each in a new workspace: hosts run differently under
+// it (Claude Code and Copilot CLI created their transcripts later; the
+// harness does not pass on the test process's own CI). env is what the
+// host's runs add to the workspace's environment.
+func ciModes(t *testing.T, test func(t *testing.T, env []string)) {
+	t.Run("CI unset", func(t *testing.T) { test(t, nil) })
+	t.Run("CI=true", func(t *testing.T) { test(t, []string{"CI=true"}) })
+}
+
 // noHookFailures fails the test when a hook logged a failure.
 func noHookFailures(t *testing.T, w *Workspace) {
 	t.Helper()

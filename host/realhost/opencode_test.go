@@ -51,9 +51,14 @@ func opencodeSetup(t *testing.T, w *Workspace, in hostInstall, url string) []str
 // "Real hosts") with only the plugin `ctxgit init --host opencode` wrote:
 // a start whose tool calls' answers climb to 70% of the window and past
 // the point where opencode compacts on its own, the next turn after the
-// compaction, and a further run in the same session.
+// compaction, and a further run in the same session. Once with CI unset
+// and once with CI=true (ciModes).
 func TestOpenCode(t *testing.T) {
 	requireTier(t)
+	ciModes(t, testOpenCode)
+}
+
+func testOpenCode(t *testing.T, ci []string) {
 	in := installHost(t, "opencode")
 	w := NewWorkspace(t, in, "--host", "opencode")
 	t.Cleanup(func() { codexWaitJobs(w) })
@@ -73,7 +78,7 @@ func TestOpenCode(t *testing.T) {
 		bash(4, 19_500),
 		chatTurn{Text: "Done.", Prompt: 3000})
 	fake := NewFakeAPI(t, script.respond)
-	s := &chatSession{t: t, w: w, bin: in.Bin, fake: fake, script: script, env: opencodeSetup(t, w, in, fake.URL),
+	s := &chatSession{t: t, w: w, bin: in.Bin, fake: fake, script: script, env: append(opencodeSetup(t, w, in, fake.URL), ci...),
 		argv: func(args []string) []string { return append([]string{"run", "--auto", "--print-logs"}, args...) }}
 
 	main, after := s.run("Run echo for each step.")

@@ -14,8 +14,13 @@ var qwenKind = chatKind("You are Qwen Code", "You are the component that summari
 // "Real hosts"): an untrusted folder, where the project's hooks stay
 // silent; then trusted, a start with a tool call whose answer reports 70%
 // of the window; `/compress`; the next turn; and a further resume.
+// Once with CI unset and once with CI=true (ciModes).
 func TestQwenCode(t *testing.T) {
 	requireTier(t)
+	ciModes(t, testQwenCode)
+}
+
+func testQwenCode(t *testing.T, ci []string) {
 	in := installHost(t, "qwen-code")
 	w := NewWorkspace(t, in, "--host", "qwen-code")
 	// The detached checkpoints of the last run may still be writing when
@@ -34,8 +39,8 @@ func TestQwenCode(t *testing.T) {
 		chatTurn{Text: "hello", Prompt: 3000})
 	fake := NewFakeAPI(t, script.respond)
 	s := &chatSession{t: t, w: w, bin: in.Bin, fake: fake, script: script,
-		env: []string{"OPENAI_BASE_URL=" + fake.URL + "/v1", "OPENAI_API_KEY=sk-fake", "OPENAI_MODEL=fake-model",
-			"QWEN_CODE_SUPPRESS_YOLO_WARNING=1"},
+		env: append([]string{"OPENAI_BASE_URL=" + fake.URL + "/v1", "OPENAI_API_KEY=sk-fake", "OPENAI_MODEL=fake-model",
+			"QWEN_CODE_SUPPRESS_YOLO_WARNING=1"}, ci...),
 		argv: func(args []string) []string { return append(args, "--yolo") }}
 
 	// Untrusted, the project's settings (its hooks) are not read.
