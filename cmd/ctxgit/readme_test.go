@@ -11,14 +11,16 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// readmePath is the README, from this package's directory.
+// readmePath is the README, from this package's directory (pkgDir: the
+// scripts run in process change the process's directory while parallel
+// tests read it).
 const readmePath = "../../README.md"
 
 // readmeSection returns the lines of the README section under heading
 // (a "## " line), up to the next "## " heading.
 func readmeSection(t *testing.T, heading string) []string {
 	t.Helper()
-	data, err := os.ReadFile(readmePath)
+	data, err := os.ReadFile(filepath.Join(pkgDir, readmePath))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +76,7 @@ func readmeBlocks(lines []string) [][]string {
 // minutes (issue 36), with exactly the two commands under its heading
 // that the next paragraph describes: the demo and the tests.
 func TestREADMELength(t *testing.T) {
-	data, err := os.ReadFile(readmePath)
+	data, err := os.ReadFile(filepath.Join(pkgDir, readmePath))
 	if err != nil {
 		t.Fatal(err)
 	}
