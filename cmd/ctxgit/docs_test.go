@@ -62,3 +62,32 @@ func TestDocsNameRealTests(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsNameFilesOutsideWorktree: the README's and SPEC's lists of what
+// ctxgit writes outside the worktree (issue 36 item 8) name the files the
+// hooks keep in ctxgit's folder of the user's cache directory: the log of
+// hooks that could not log in a workspace (hooks.UserLogPath) and
+// OpenClaw's map of session keys to repositories.
+func TestDocsNameFilesOutsideWorktree(t *testing.T) {
+	for _, doc := range []string{"README.md", "spec/SPEC.md"} {
+		data, err := os.ReadFile(filepath.Join("../..", doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		i := strings.Index(text, "Outside the worktree")
+		if i < 0 {
+			t.Errorf("%s: no \"Outside the worktree\" list", doc)
+			continue
+		}
+		list := text[i:]
+		if j := strings.Index(list, "\n\n"); j >= 0 {
+			list = list[:j]
+		}
+		for _, want := range []string{"cache directory", "ctxgit.log", "openclaw-sessions.json"} {
+			if !strings.Contains(list, want) {
+				t.Errorf("%s: the list of what ctxgit writes outside the worktree does not name %q", doc, want)
+			}
+		}
+	}
+}
