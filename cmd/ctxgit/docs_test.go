@@ -1,10 +1,14 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -89,5 +93,56 @@ func TestDocsNameFilesOutsideWorktree(t *testing.T) {
 				t.Errorf("%s: the list of what ctxgit writes outside the worktree does not name %q", doc, want)
 			}
 		}
+	}
+}
+
+// TestNoParenthesisedPlurals: no text the program prints counts with
+// "file(s)" (issue 36 item 5: plurals are words, spec.Plural writes
+// them). It reads every string literal of the module's non-test Go files
+// and every help page.
+func TestNoParenthesisedPlurals(t *testing.T) {
+	paren := regexp.MustCompile(`[A-Za-z]\((?:s|es)\)`)
+	fset := token.NewFileSet()
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "../.." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		if strings.HasSuffix(path, ".md") && filepath.Base(filepath.Dir(path)) == "help" {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			if m := paren.Find(data); m != nil {
+				t.Errorf("%s: %q: say the plural in words", path, m)
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			if s, err := strconv.Unquote(lit.Value); err == nil && paren.MatchString(s) {
+				t.Errorf("%s: %q: say the plural in words (spec.Plural)", fset.Position(lit.Pos()), s)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
