@@ -56,8 +56,10 @@ func (a *app) statusCommand() *cli.Command {
 // agentShells are the variables each host sets in the shells its agent's
 // tool runs commands in (docs/cli.md#status cites each host's docs). A
 // host may give its shell tool a pseudo-terminal (Gemini CLI does), so a
-// terminal alone does not mean a person is reading.
-var agentShells = []string{"CLAUDECODE", "GEMINI_CLI", "CODEX_THREAD_ID", "CURSOR_AGENT", "OPENCLAW_SHELL", "QWEN_CODE", "COPILOT_CLI"}
+// terminal alone does not mean a person is reading. opencode sets none:
+// ctxgit's own plugin sets CTXGIT_AGENT_SHELL through its shell.env hook
+// (host/config/opencode/ctxgit.js).
+var agentShells = []string{"CLAUDECODE", "GEMINI_CLI", "CODEX_THREAD_ID", "CURSOR_AGENT", "OPENCLAW_SHELL", "QWEN_CODE", "COPILOT_CLI", "CTXGIT_AGENT_SHELL"}
 
 // agentShell is the first of agentShells set here, "" when none is.
 func agentShell() string {

@@ -49,6 +49,7 @@ var environmentRows = []struct{ name, meaning string }{
 	{"CODEX_THREAD_ID", "set by Codex in the shells it spawns: the session, sanitized, when neither `--session` nor `CTXGIT_SESSION` names one (SPEC §6.3); a read takes it only when it has checkpoints"},
 	{"CTXGIT_NOW", "an RFC 3339 time that fixes the workspace clock: checkpoint times, decision and failure timestamps, freshness and model ages (lock times use the real clock); anything else is exit 2. For tests and reproducible scripts"},
 	{"CTXGIT_PRESSURE", "the context utilisation (`0.72` or `72%`) when `--pressure` and `--tokens`/`--window` are not given; anything else is exit 2"},
+	{"CTXGIT_AGENT_SHELL", "when not empty, the shell is an agent's: `ctxgit status` prints the token form even at a terminal and counts each call as a turn. ctxgit's opencode plugin sets it (`opencode`) for its agent's commands (see status)"},
 	{"NO_COLOR", "when not empty, no colour unless `--color=always` asks for it (see GLOBAL OPTIONS)"},
 	{"CTXGIT_PAGER, PAGER", "the pager for long output on a terminal, in that order; else `less -FRX`. Empty or `cat`: none (see GLOBAL OPTIONS)"},
 	{"LESS, LV", "passed to the pager as set; when unset, `LESS=FRX` and `LV=-c`, as git sets them"},

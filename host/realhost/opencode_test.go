@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -197,5 +199,119 @@ console.log(JSON.stringify({ system: out.system, output: tool.output, ms: Date.n
 	}
 	if _, err := os.Stat(ran); err == nil {
 		t.Error("the plugin ran a ctxgit found through a relative PATH entry")
+	}
+}
+
+// agentShellCommand runs `ctxgit status` twice in a pseudo-terminal
+// (script(1), so that only a variable can tell an agent's shell from a
+// person's terminal), once in the shell as opencode gave it and once
+// without CTXGIT_AGENT_SHELL, then prints the variable.
+const agentShellCommand = `printf 'agent:\n'; script -qec 'ctxgit status' /dev/null; ` +
+	`printf 'person:\n'; env -u CTXGIT_AGENT_SHELL script -qec 'ctxgit status' /dev/null; ` +
+	`printf 'var=%s\n' "${CTXGIT_AGENT_SHELL-unset}"`
+
+// TestOpenCodeAgentShell has the model run agentShellCommand through
+// opencode's bash tool and reads the tool result the model gets back:
+// ctxgit's plugin marks the agent's shell (shell.env), so `ctxgit status`
+// in a pseudo-terminal there prints the token form, and the same command
+// without the variable prints the words a person gets (docs/HOSTS.md,
+// "opencode").
+func TestOpenCodeAgentShell(t *testing.T) {
+	requireTier(t)
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Fatal("the test needs script(1) (util-linux) to give ctxgit a pseudo-terminal")
+	}
+	in := installHost(t, "opencode")
+	w := NewWorkspace(t, in, "--host", "opencode")
+	t.Cleanup(func() { codexWaitJobs(w) })
+	script := newChatScript(opencodeKind, chatTurn{Text: "Summary.", Prompt: 600},
+		chatTurn{Tool: "bash", Args: map[string]any{"command": agentShellCommand, "description": "check the status"}, Prompt: 3000},
+		chatTurn{Text: "Done.", Prompt: 3100})
+	fake := NewFakeAPI(t, script.respond)
+	s := &chatSession{t: t, w: w, bin: in.Bin, fake: fake, script: script, env: opencodeSetup(t, w, in, fake.URL),
+		argv: func(args []string) []string { return append([]string{"run", "--auto", "--print-logs"}, args...) }}
+	main, _ := s.run("Check the status.")
+	if len(main) < 2 {
+		t.Fatalf("%d main requests, want 2 (the prompt, the tool result)", len(main))
+	}
+	var result string
+	for _, m := range chatMessages(main[1].Body) {
+		if m.Role == "tool" {
+			result = strings.ReplaceAll(m.Text, "\r", "")
+		}
+	}
+	agent, rest, ok1 := strings.Cut(result, "person:\n")
+	person, variable, ok2 := strings.Cut(rest, "var=")
+	if !strings.HasPrefix(agent, "agent:\n") || !ok1 || !ok2 {
+		t.Fatalf("the tool result the model got is not the command's output:\n%s", result)
+	}
+	token := regexp.MustCompile(`(?m)^STATUS:[A-Z_]+$`)
+	if !token.MatchString(agent) || strings.Contains(agent, "Runtime contract") {
+		t.Errorf("ctxgit status in opencode's agent shell, in a pseudo-terminal: want the token form, got:\n%s", agent)
+	}
+	if token.MatchString(person) || !strings.Contains(person, "Runtime contract") {
+		t.Errorf("ctxgit status in a pseudo-terminal without CTXGIT_AGENT_SHELL: want the words, got:\n%s", person)
+	}
+	if got := strings.TrimSpace(variable); got != "opencode" {
+		t.Errorf("CTXGIT_AGENT_SHELL in the agent's shell is %q, want opencode", got)
+	}
+	noHookFailures(t, w)
+}
+
+// TestOpenCodePluginShellEnv loads ctxgit's plugin in Node and calls its
+// shell.env hook as opencode 1.18.33 does: for an agent's command (with
+// the call's sessionID and callID) it adds CTXGIT_AGENT_SHELL=opencode
+// and keeps what is there; for a person's terminal (only a cwd) it adds
+// nothing; and with inputs and outputs of any other shape, or an env it
+// cannot write, it returns quietly (opencode does not catch a hook's
+// rejection).
+func TestOpenCodePluginShellEnv(t *testing.T) {
+	requireTier(t)
+	in := installHost(t, "opencode")
+	dir := t.TempDir()
+	plugin, err := os.ReadFile(filepath.Join(moduleRoot, "host", "config", "opencode", "ctxgit.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(string(plugin), "__CTXGIT_COMMAND__", fmt.Sprintf("%q", filepath.Join(dir, "no-such-program")), 1)
+	mod := filepath.Join(dir, "plugin.mjs")
+	driver := filepath.Join(dir, "driver.mjs")
+	if err := os.WriteFile(mod, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(driver, []byte(`import { CtxgitPlugin } from "`+mod+`";
+const hooks = await CtxgitPlugin({ directory: "`+dir+`", client: {} });
+const shellEnv = hooks["shell.env"];
+const agent = { env: { KEEP: "1" } };
+await shellEnv({ cwd: "`+dir+`", sessionID: "ses_1", callID: "call_1" }, agent);
+const terminal = { env: {} };
+await shellEnv({ cwd: "`+dir+`" }, terminal);
+const call = { cwd: "`+dir+`", sessionID: "ses_1", callID: "call_2" };
+const odd = [[undefined, undefined], [null, null], [call, null], [call, {}], [call, { env: null }], [call, { env: "x" }],
+  [call, { env: Object.freeze({}) }], [call, { get env() { throw new Error("boom"); } }],
+  [{ sessionID: 1, callID: 2 }, { env: {} }], [{ get callID() { throw new Error("boom"); } }, { env: {} }]];
+for (const [input, output] of odd) {
+  await shellEnv(input, output);
+}
+console.log(JSON.stringify({ agent: agent.env, terminal: terminal.env, numbers: odd[8][1].env }));
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := (&Workspace{Dir: dir, t: t, Env: append(os.Environ(), "PATH="+in.NodeDir+":/usr/bin:/bin")}).Run(time.Minute, nil, filepath.Join(in.NodeDir, "node"), driver)
+	if r.Err != nil {
+		t.Fatalf("the shell.env hook did not return quietly: %v\n%s\n%s", r.Err, r.Stdout, r.Stderr)
+	}
+	var got struct{ Agent, Terminal, Numbers map[string]string }
+	if err := json.Unmarshal([]byte(strings.TrimSpace(r.Stdout)), &got); err != nil {
+		t.Fatalf("%v\n%s", err, r.Stdout)
+	}
+	if len(got.Agent) != 2 || got.Agent["CTXGIT_AGENT_SHELL"] != "opencode" || got.Agent["KEEP"] != "1" {
+		t.Errorf("an agent's command: env %v, want KEEP=1 and CTXGIT_AGENT_SHELL=opencode", got.Agent)
+	}
+	if len(got.Terminal) != 0 {
+		t.Errorf("a person's terminal: env %v, want nothing added", got.Terminal)
+	}
+	if len(got.Numbers) != 0 {
+		t.Errorf("ids that are not strings: env %v, want nothing added", got.Numbers)
 	}
 }

@@ -13,7 +13,13 @@
 //   with the session's messages read through opencode's own API into a
 //   temporary JSONL file;
 // - after a tool call (tool.execute.after), the newest usage the session
-//   reported, and the flush nudge appended to the tool's output.
+//   reported, and the flush nudge appended to the tool's output;
+// - before the agent's shell command runs (shell.env, with the call's
+//   sessionID and callID), it sets CTXGIT_AGENT_SHELL=opencode in the
+//   command's environment, so that ctxgit there knows an agent reads
+//   (opencode marks the shell no other way, and may give it a
+//   terminal). A person's terminal, which opencode opens with only a
+//   cwd, is left alone.
 //
 // Whatever goes wrong (ctxgit missing, slow or failing, an event of an
 // unexpected shape), it returns quietly and opencode goes on. It runs
@@ -31,6 +37,9 @@ const MAX_OUTPUT = 1 << 20;
 // The transcript passed at compaction: the session's newest messages,
 // enough for the checkpoint's thread, files and tools.
 const MAX_MESSAGES = 400;
+// The variable that marks the agent's shell for ctxgit (agentShells in
+// cmd/ctxgit/cmd_status.go).
+const AGENT_SHELL = "CTXGIT_AGENT_SHELL";
 
 // program is the file to run: COMMAND when it is an absolute path, else
 // the first file of that name in an absolute folder of PATH (a relative
@@ -262,6 +271,18 @@ export const CtxgitPlugin = async ({ client, directory }) => {
         s.stale = true;
       } catch {
         // The compaction goes on without a checkpoint.
+      }
+    },
+
+    "shell.env": async (input, output) => {
+      try {
+        // The agent's calls carry the call's ids; a person's terminal
+        // (opencode's PTY) has only a cwd.
+        if (typeof input?.callID === "string" && typeof input?.sessionID === "string" && output?.env && typeof output.env === "object") {
+          output.env[AGENT_SHELL] = "opencode";
+        }
+      } catch {
+        // The command runs with the environment opencode built.
       }
     },
 
