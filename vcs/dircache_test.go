@@ -1,6 +1,8 @@
 package vcs_test
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -117,7 +119,9 @@ func TestRacyIndexNotKept(t *testing.T) {
 
 // Issue 27 item 2: a directory whose stat data is unchanged is not listed
 // again; every change of its entries is still seen, and the snapshot
-// through the cache is always the one made without it.
+// through the cache is always the one made without it. Issue 37: nor is
+// a directory that holds nothing the snapshot keeps (at 184,880 files,
+// 1,763 such directories were listed in every checkpoint).
 func TestDirectoryListingCache(t *testing.T) {
 	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
 		t.Skip("directory listings are cached on Linux and macOS only")
@@ -132,6 +136,9 @@ func TestDirectoryListingCache(t *testing.T) {
 		"sub/file":    "f\n",
 		"sub/x.tmp":   "ignored\n",
 		"quiet/q.txt": "never touched\n",
+		// A directory whose every entry is left out has no tree, but
+		// its listing is kept like any other's.
+		"only/ignored/z.tmp": "ignored\n",
 	}
 	p := func(repo, rel string) string { return filepath.Join(repo, filepath.FromSlash(rel)) }
 	for _, tc := range []struct {
@@ -159,6 +166,9 @@ func TestDirectoryListingCache(t *testing.T) {
 		}, 2},
 		{"symlink added", func(t *testing.T, repo string) { os.Symlink("one.txt", p(repo, "a/link")) }, 1},
 		{"directory removed", func(t *testing.T, repo string) { os.RemoveAll(p(repo, "a/b/c")) }, 1},
+		{"file added to a directory with no tree", func(t *testing.T, repo string) {
+			writeFiles(t, repo, map[string]string{"only/ignored/kept.txt": "k\n"})
+		}, 1},
 		{"ignored file added", func(t *testing.T, repo string) {
 			writeFiles(t, repo, map[string]string{"sub/y.tmp": "ignored\n"})
 		}, 1},
@@ -245,23 +255,84 @@ func TestRacyDirectoryListedAgain(t *testing.T) {
 	}
 }
 
-// An old-format or damaged cache reads as empty: everything is listed and
-// hashed again, and the tree is the same.
+// An old-format cache reads as empty, silently: everything is listed and
+// hashed again, the tree is the same, and the cache is written anew in
+// the current format. Version 5 is the per-file varint format issue 37
+// replaced; 4 came before directory listings.
 func TestOldStatCacheFormatReadsEmpty(t *testing.T) {
+	for _, version := range []byte{4, 5} {
+		t.Run(fmt.Sprint("version ", version), func(t *testing.T) {
+			repo := newGitRepo(t)
+			writeFiles(t, repo, map[string]string{"d/a": "a\n", "d/b": "b\n"})
+			s := openRepo(t, repo)
+			cache := filepath.Join(t.TempDir(), "statcache")
+			first := snapshotOf(t, s, repo, cache, nil)
+			data, err := os.ReadFile(cache)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// What that version began with: the magic and its number;
+			// what follows it is not read.
+			old := append([]byte("CTXGITSC\x00\x00\x00"), version)
+			os.WriteFile(cache, append(old, data[12:]...), 0o600)
+			res := snapshotOf(t, s, repo, cache, nil)
+			if res.Hashed != 2 || res.CacheNote != "" || res.Tree != first.Tree || vcs.ListedDirs(res) != 2 {
+				t.Fatalf("old format: hashed %d, listed %d, note %q", res.Hashed, vcs.ListedDirs(res), res.CacheNote)
+			}
+			if again := snapshotOf(t, s, repo, cache, nil); again.Hashed != 0 || vcs.ListedDirs(again) != 0 {
+				t.Fatalf("after the rewrite: hashed %d, listed %d, want none", again.Hashed, vcs.ListedDirs(again))
+			}
+		})
+	}
+}
+
+// A damaged cache is reported and rebuilt: a flipped byte anywhere fails
+// the checksum, and the tree is the same.
+func TestDamagedStatCacheRebuilt(t *testing.T) {
 	repo := newGitRepo(t)
-	writeFiles(t, repo, map[string]string{"d/a": "a\n", "d/b": "b\n"})
+	writeFiles(t, repo, map[string]string{"d/a": "a\n", "d/e/b": "b\n"})
 	s := openRepo(t, repo)
 	cache := filepath.Join(t.TempDir(), "statcache")
 	first := snapshotOf(t, s, repo, cache, nil)
-	data, err := os.ReadFile(cache)
+	good, err := os.ReadFile(cache)
 	if err != nil {
 		t.Fatal(err)
 	}
-	data[11] = 4 // format version 4, before directory listings
-	os.WriteFile(cache, data, 0o600)
+	for _, at := range []int{12, len(good) / 2, len(good) - 5, len(good) - 1} {
+		bad := bytes.Clone(good)
+		bad[at] ^= 0x40
+		os.WriteFile(cache, bad, 0o600)
+		res := snapshotOf(t, s, repo, cache, nil)
+		if res.Tree != first.Tree || res.Hashed != 2 || !strings.Contains(res.CacheNote, "corrupt stat cache; rebuilt") {
+			t.Fatalf("byte %d flipped: hashed %d, note %q", at, res.Hashed, res.CacheNote)
+		}
+	}
+	os.WriteFile(cache, good[:len(good)-1], 0o600)
+	if res := snapshotOf(t, s, repo, cache, nil); res.Hashed != 2 || !strings.Contains(res.CacheNote, "corrupt") {
+		t.Fatalf("truncated: hashed %d, note %q", res.Hashed, res.CacheNote)
+	}
+}
+
+// A checkpoint that changed nothing leaves the cache file as it was: not
+// written again, not even renamed over.
+func TestUnchangedSnapshotLeavesTheCache(t *testing.T) {
+	repo := newGitRepo(t)
+	writeFiles(t, repo, map[string]string{"d/a": "a\n", "d/e/b": "b\n", "top": "t\n"})
+	ageDirs(t, repo)
+	s := openRepo(t, repo)
+	cache := filepath.Join(t.TempDir(), "statcache")
+	snapshotOf(t, s, repo, cache, nil)
+	before, err := os.Stat(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
 	res := snapshotOf(t, s, repo, cache, nil)
-	if res.Hashed != 2 || res.CacheNote != "" || res.Tree != first.Tree || vcs.ListedDirs(res) != 2 {
-		t.Fatalf("old format: hashed %d, listed %d, note %q", res.Hashed, vcs.ListedDirs(res), res.CacheNote)
+	after, err := os.Stat(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) || res.Hashed != 0 || vcs.ListedDirs(res) != 0 {
+		t.Fatalf("unchanged: cache rewritten %v, hashed %d, listed %d", !os.SameFile(before, after), res.Hashed, vcs.ListedDirs(res))
 	}
 }
 

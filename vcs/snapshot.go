@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/vcs/ignore"
@@ -103,10 +104,10 @@ type SnapshotResult struct {
 	CacheNote string
 
 	opts   SnapshotOptions
-	cache  *statCache
 	old    *statCache
-	dirty  bool // the new cache differs from the old
-	listed int  // directories read from the disk, not the cache
+	update *cacheUpdate // the new cache: old, and what differs from it
+	dirty  bool         // the new cache differs from the old enough to save
+	listed int          // directories read from the disk, not the cache
 }
 
 type snapNode struct {
@@ -115,8 +116,8 @@ type snapNode struct {
 	// stat cache is the first snapshot's largest live cost (every file
 	// misses), so a file's node holds only what a file needs, in 96
 	// bytes: what only directories and symlinks need is behind dir, and
-	// its path is rebuilt from its parent's for the few uses (a path
-	// string per file was another 48 bytes).
+	// its path is rebuilt from its parents' names for the few uses (a
+	// path string per file was another 48 bytes).
 	name    string
 	st      statEntry
 	parent  *snapNode // the directory holding it; nil for the root
@@ -124,15 +125,29 @@ type snapNode struct {
 	isDir   bool
 	modules bool // a .gitmodules to check as git fsck does
 	pending bool // needs hashing: the stat cache missed
-	dropped bool // could not be read: not in the tree
+	dropped bool // could not be read, or an empty directory: not in the tree
 }
 
-// path is the node's workspace-relative path.
+// path is the node's workspace-relative path, built in one allocation.
 func (n *snapNode) path() string {
-	if n.parent == nil {
-		return n.dir.path
+	size := -1
+	for p := n; p.parent != nil; p = p.parent {
+		size += len(p.name) + 1
 	}
-	return joinRel(n.parent.dir.path, n.name)
+	if size <= 0 {
+		return ""
+	}
+	b := make([]byte, size)
+	i := size
+	for p := n; p.parent != nil; p = p.parent {
+		i -= len(p.name)
+		copy(b[i:], p.name)
+		if i > 0 {
+			i--
+			b[i] = '/'
+		}
+	}
+	return unsafe.String(&b[0], size)
 }
 
 // link is a symlink's target, nil for anything else.
@@ -145,24 +160,85 @@ func (n *snapNode) link() []byte {
 
 // snapDir is what a directory's node holds beyond a file's; a symlink's
 // node has one only for its target.
+//
+// A directory is complete once it and every directory below it have been
+// walked. Its tree is then made at once, unless a file at or below it
+// waits to be hashed ("deferred": made after hashing), and its entries are
+// let go: the walk holds the directories still being walked and the ones
+// with files to hash, not the whole tree (a no-change checkpoint of
+// 184,880 files held 30 MB of nodes and listings at the end of its walk).
 type snapDir struct {
-	path    string      // workspace-relative
 	link    []byte      // a symlink's target
+	old     int32       // its record in the old stat cache, -1 for none
 	kids    []*snapNode // entries that missed the stat cache, and subdirectories
 	listing *dirListing
 	// hits are a directory's files that matched the stat cache: same
 	// name, same stat data. They get no node of their own (at 100,000
 	// files, nodes were 40% of a no-change checkpoint's memory); each is
-	// its index in the directory's cached files.
+	// its index in the old cache's file table.
 	hits []uint32
+	// waiting counts what keeps it from completing: its own walk, and
+	// each subdirectory not complete yet.
+	waiting atomic.Int32
+
+	deferred bool    // complete, but a file at or below it waits for hashing
+	done     bool    // its tree is made: st.id, dropped, same, rec
+	same     bool    // its tree is the one its old record names
+	recorded bool    // the new cache has a record of it
+	rec      *newDir // that record, nil when identical to the old one
+
+	alloc *dirAlloc // what it was allocated in, nil for a symlink's
+
+	// opened is the directory, kept open while subdirectories are to
+	// be opened relative to it (openRefs of them).
+	opened   openedDir
+	openRefs atomic.Int32
+}
+
+// dirAlloc is a directory's node, its snapDir and its listing in one
+// allocation, taken from a pool and put back once its parent's tree is
+// made (nothing refers to it then): the walk of a large tree allocates
+// nodes for the directories being walked at once, not one per directory
+// (16 MB in a no-change checkpoint of 184,880 files).
+type dirAlloc struct {
+	node    snapNode
+	dir     snapDir
+	listing dirListing
+}
+
+var dirAllocs = sync.Pool{New: func() any { return new(dirAlloc) }}
+
+// recycle puts a completed directory's node back in the pool, keeping the
+// room its entries had.
+func recycle(n *snapNode) {
+	a := n.dir.alloc
+	if a == nil {
+		return
+	}
+	kids, hits := a.dir.kids[:0], a.dir.hits[:0]
+	*a = dirAlloc{}
+	a.dir.kids, a.dir.hits = kids, hits
+	dirAllocs.Put(a)
+}
+
+// let go drops a directory's entries once its tree is made, recycling its
+// subdirectories' nodes.
+func (d *snapDir) letGo() {
+	for i, k := range d.kids {
+		if k.dir != nil && k.dir.alloc != nil {
+			recycle(k)
+		}
+		d.kids[i] = nil
+	}
+	d.kids, d.hits, d.listing, d.done = d.kids[:0], d.hits[:0], nil, true
 }
 
 // dirListing is how a directory was listed, for the stat cache.
 type dirListing struct {
 	seen      dirStat
-	listed    bool     // seen may be cached: see cachedDir
+	listed    bool     // seen may be trusted next time (dirListed)
 	fromCache bool     // entries came from the cache, not the disk
-	entries   []dirent // what was walked: from the disk, or rebuilt from the cache
+	entries   []dirent // what was read from the disk (nil from the cache)
 }
 
 type walker struct {
@@ -173,15 +249,20 @@ type walker struct {
 	anySecret *ignore.Matcher
 	secrets   []*ignore.Matcher
 	res       *SnapshotResult
+	store     Store
 	pending   []*snapNode
 	nPending  atomic.Int64 // nodes the walk made for files it missed, to size pending
 	start     int64
 
-	mu sync.Mutex // guards res's lists during the walk
+	mu sync.Mutex // guards res's lists, update's overrides and err during the walk
 
 	idx    *trackedIndex // what git tracks (tracked.go)
 	types  fsTypes       // file system types by device
 	listed atomic.Int64  // directories read from the disk
+	files  atomic.Int64  // entries of the trees made: SnapshotResult.Files
+	bytes  atomic.Int64  // SnapshotResult.Bytes
+	dirty  atomic.Bool   // SnapshotResult.dirty
+	err    error         // the first failure to store a tree
 
 	fold      bool  // core.ignoreCase: match ignore rules and tracked paths folded
 	prevStore Store // where Previous is read
@@ -235,9 +316,9 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	}
 	res := &SnapshotResult{Excluded: map[string]int{}, ExcludedTracked: map[string]int{}, opts: opts}
 	res.old, res.CacheNote = loadStatCache(opts.StatCache, opts.StoreKey, s.HasObject)
-	res.cache = newStatCache(opts.StoreKey, len(res.old.dirs))
+	res.update = &cacheUpdate{old: res.old, root: newKid{old: -1}, overrides: map[int32]*newDir{}}
 
-	w := &walker{opts: opts, res: res, start: opts.Start.Add(-racyMargin).UnixNano(), fold: opts.FS.IgnoreCase, prevStore: s, ctx: opts.Ctx}
+	w := &walker{opts: opts, res: res, store: s, start: opts.Start.Add(-racyMargin).UnixNano(), fold: opts.FS.IgnoreCase, prevStore: s, ctx: opts.Ctx}
 	w.idx = newTrackedIndex(opts.IndexFile, w.fold, w.start, res.old.tracked)
 	if w.ctx == nil {
 		w.ctx = context.Background()
@@ -258,13 +339,17 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	root := &snapNode{isDir: true, dir: &snapDir{}}
+	root := w.dirNode("", nil, res.old.root())
 	if err := w.walkRoot(opts.Root, m, root); err != nil {
 		return nil, err
 	}
 	res.listed = int(w.listed.Load())
-	res.cache.tracked = w.idx.forCache()
-	res.dirty = res.dirty || !res.cache.tracked.equal(res.old.tracked)
+	res.update.tracked = w.idx.forCache()
+	if !res.update.tracked.equal(res.old.tracked) {
+		w.dirty.Store(true)
+	}
+	// Only directories still waiting for a file to be hashed hold nodes
+	// now: in a checkpoint that changed nothing, none.
 	w.pending = make([]*snapNode, 0, w.nPending.Load())
 	w.collectPending(root)
 	if err := w.hashPending(s); err != nil {
@@ -274,18 +359,25 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	if err := w.ctx.Err(); err != nil {
 		return nil, err
 	}
-	tree, _, err := w.writeTree(s, root, "")
-	if err != nil {
+	if err := w.finishTree(root); err != nil {
 		return nil, err
 	}
-	res.Tree = tree
-	// A file hashed again but still too recent to cache (and so still
-	// absent) changes nothing worth writing; a directory gone does.
-	res.dirty = res.dirty || len(res.cache.dirs) != len(res.old.dirs)
+	res.Tree = root.st.id
+	res.Files, res.Bytes, res.dirty = int(w.files.Load()), w.bytes.Load(), w.dirty.Load()
 	sort.Strings(res.Skipped)
 	sort.Strings(res.TooLarge)
 	sort.Strings(res.Nested)
 	return res, nil
+}
+
+// dirNode is a directory's node, waiting for its own walk; old is its
+// record in the old cache.
+func (w *walker) dirNode(name string, parent *snapNode, old int32) *snapNode {
+	a := dirAllocs.Get().(*dirAlloc)
+	a.node = snapNode{name: name, isDir: true, parent: parent, dir: &a.dir}
+	a.dir.old, a.dir.alloc = old, a
+	a.dir.waiting.Store(1)
+	return &a.node
 }
 
 // maxIgnoreFile bounds what is read of one ignore file: git's own limit
@@ -353,12 +445,22 @@ func joinRel(dir, name string) string {
 
 // dirTask is one directory to list.
 type dirTask struct {
-	abs, rel string
-	m        *ignore.Matcher
-	node     *snapNode
+	rel  string // workspace-relative; "" for the root
+	m    *ignore.Matcher
+	node *snapNode
 	// onlyTracked is set below an ignored directory entered because git
 	// tracks something in it: there only tracked paths are kept.
 	onlyTracked bool
+}
+
+// absOf is the absolute path of a workspace-relative one, for what the
+// walk does by path: rare (a .gitignore, a link's target, a nested
+// repository), or on systems without the fast path.
+func (w *walker) absOf(rel string) string {
+	if rel == "" {
+		return w.opts.Root
+	}
+	return filepath.Join(w.opts.Root, filepath.FromSlash(rel))
 }
 
 // walkRoot lists the tree with one worker per core taking directories from
@@ -375,12 +477,13 @@ func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
 	var (
 		mu     sync.Mutex
 		cond   = sync.NewCond(&mu)
-		stack  = []dirTask{{abs: abs, m: m, node: root}}
+		stack  = []dirTask{{m: m, node: root}}
 		active = 0
 		wg     sync.WaitGroup
 	)
 	worker := func() {
 		defer wg.Done()
+		var sc walkScratch
 		for {
 			mu.Lock()
 			for len(stack) == 0 && active > 0 {
@@ -396,13 +499,16 @@ func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
 			active++
 			mu.Unlock()
 
-			subdirs := w.walkDir(t)
+			subdirs := w.walkDir(t, &sc)
 
 			mu.Lock()
 			stack = append(stack, subdirs...)
 			active--
 			mu.Unlock()
 			cond.Broadcast()
+			clear(subdirs) // the stack has them: keep nothing alive here
+			// Its own walk no longer keeps it from completing.
+			w.release(t.node)
 		}
 	}
 	for range w.opts.Workers {
@@ -423,121 +529,199 @@ func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
 // walkDir lists one directory into its node and returns its subdirectories
 // to list. A directory holding `.git` is a repository of its own: recorded
 // as a gitlink, never descended (as git does).
-func (w *walker) walkDir(t dirTask) []dirTask {
+func (w *walker) walkDir(t dirTask, sc *walkScratch) []dirTask {
 	if w.ctx.Err() != nil {
 		// Interrupted: the workers drain the stack without listing.
+		w.parentOpened(t.node)
 		return nil
 	}
+	n, c := t.node, w.res.old
 	// The root may be reached through a symlink; below it, a directory
 	// swapped for a symlink since its parent was listed is not followed.
-	d, err := openDir(t.abs, t.rel == "", &w.types)
+	d, err := w.open(t)
 	if err != nil {
-		t.node.dropped = true
+		n.dropped = true
 		w.skip(t.rel+"/", err)
 		return nil
 	}
-	defer d.close()
+	var subdirs []dirTask
+	defer func() {
+		if opensAt && len(subdirs) > 0 {
+			// Kept open for them: the last to open it closes it.
+			n.dir.opened = d
+			n.dir.openRefs.Store(int32(len(subdirs)))
+			return
+		}
+		d.close()
+	}()
 	// A directory whose stat data is the one its cached listing was
 	// taken under has the same entries (git's untracked cache); its
 	// files are still lstat'ed below.
-	cached := w.res.old.dirs[t.rel]
-	l := &dirListing{seen: d.st, listed: d.cacheable && d.st.mtime < w.start}
-	var entries []dirent
-	if d.cacheable && cached != nil && cached.listed && cached.seen == d.st {
-		entries, l.fromCache = cached.listing(), true
-	} else if entries, err = d.readDir(); err != nil {
-		t.node.dropped = true
-		w.skip(t.rel+"/", err)
-		return nil
-	} else {
+	old := n.dir.old
+	l := &n.dir.alloc.listing
+	*l = dirListing{seen: d.st, listed: d.cacheable && d.st.mtime < w.start}
+	if old >= 0 && d.cacheable {
+		seen, listed := c.dirSeen(uint32(old))
+		l.fromCache = listed && seen == d.st
+	}
+	if !l.fromCache {
+		if l.entries, err = d.readDir(); err != nil {
+			n.dropped = true
+			w.skip(t.rel+"/", err)
+			return nil
+		}
 		w.listed.Add(1)
 	}
-	l.entries = entries
-	t.node.dir.listing = l
-	if p := w.opts.Progress; p != nil {
-		p.Scanned.Add(int64(len(entries)))
-	}
-	if t.rel != "" {
-		for _, de := range entries {
-			if de.Name() == ".git" {
-				t.node.isDir = false
-				if nested, err := repoAt(t.abs); err == nil {
-					w.gitlink(t.node, t.rel, nested)
-				} else {
-					t.node.dropped = true
-				}
-				return nil
-			}
+	n.dir.listing = l
+	// each calls f with every entry of the listing, from the disk or
+	// from the cache without building it.
+	each := func(f func(dirent)) {
+		if l.fromCache {
+			c.listing(uint32(old), f)
+			return
+		}
+		for _, e := range l.entries {
+			f(e)
 		}
 	}
-	m := t.m
-	for _, de := range entries {
+	var gitDir, ignoreFile string
+	var count, nDirs, nFiles int
+	each(func(de dirent) {
+		count++
+		switch {
+		case de.typ.IsDir():
+			nDirs++
+		case de.typ.IsRegular():
+			nFiles++
+		}
 		// On a case-insensitive file system git's open of ".gitignore"
 		// finds ".GitIgnore" too.
-		if (de.Name() == ".gitignore" || w.fold && strings.EqualFold(de.Name(), ".gitignore")) && de.Type().IsRegular() {
-			if data, err := regfile.ReadFile(filepath.Join(t.abs, de.Name()), maxIgnoreFile); err == nil {
-				src := joinRel(t.rel, de.Name())
-				m = m.Push(w.patterns(data, strings.TrimSuffix(w.prefix+t.rel, "/"), src))
-			}
-			break
+		switch {
+		case de.name == ".git":
+			gitDir = de.name
+		case ignoreFile == "" && de.typ.IsRegular() && (de.name == ".gitignore" || w.fold && strings.EqualFold(de.name, ".gitignore")):
+			ignoreFile = de.name
+		}
+	})
+	if p := w.opts.Progress; p != nil {
+		p.Scanned.Add(int64(count))
+	}
+	if t.rel != "" && gitDir != "" {
+		n.isDir = false
+		if nested, err := repoAt(w.absOf(t.rel)); err == nil {
+			w.gitlink(n, t.rel, nested)
+		} else {
+			n.dropped = true
+		}
+		return nil
+	}
+	m := t.m
+	if ignoreFile != "" {
+		if data, err := regfile.ReadFile(filepath.Join(w.absOf(t.rel), ignoreFile), maxIgnoreFile); err == nil {
+			src := joinRel(t.rel, ignoreFile)
+			m = m.Push(w.patterns(data, strings.TrimSuffix(w.prefix+t.rel, "/"), src))
 		}
 	}
-	dir := t.node.dir
-	dir.kids = make([]*snapNode, 0, len(entries))
-	var subdirs []dirTask
-	for _, de := range entries {
-		name := de.Name()
+	dir := n.dir
+	// In a directory whose files all match the cache (most, in a
+	// checkpoint that changed little) only subdirectories get nodes.
+	dir.kids = slices.Grow(dir.kids, nDirs)
+	dir.hits = slices.Grow(dir.hits, nFiles)
+	subdirs = sc.subdirs[:0]
+	// Each entry's path, the repository's prefix before it, is built in
+	// the worker's buffer and matched as a string sharing it: nothing
+	// below keeps it but through a copy (a path string per entry was a
+	// fifth of a no-change checkpoint's garbage).
+	pathBuf := append(append(sc.path[:0], w.prefix...), t.rel...)
+	if t.rel != "" {
+		pathBuf = append(pathBuf, '/')
+	}
+	base := len(pathBuf)
+	each(func(de dirent) {
+		name := de.name
 		if name == ".git" {
-			continue
+			return
 		}
-		r := joinRel(t.rel, name)
-		typ := de.Type()
+		pathBuf = append(pathBuf[:base], name...)
+		full := unsafe.String(unsafe.SliceData(pathBuf), len(pathBuf))
+		r := full[len(w.prefix):]
+		typ := de.typ
 		if gitRefuses(name, typ&fs.ModeSymlink != 0) {
 			why := "a name git refuses in a tree"
 			if typ&fs.ModeSymlink != 0 && isGitmodules(name) {
 				why = "a symlink named .gitmodules, which git fsck rejects; left out"
 			}
 			w.skip(r, errors.New(why))
-			continue
+			return
 		}
 		isDir := typ.IsDir()
 		mr := w.matchPath(r)
 		if w.fixed.Match(mr, isDir) || w.secretRule(r, isDir) || w.excludes.Match(mr, isDir) {
-			continue
+			return
 		}
 		kidOnlyTracked := t.onlyTracked
-		if t.onlyTracked || m.Match(w.matchPath(w.prefix+r), isDir) {
-			if !w.isTracked(w.prefix+r, isDir, !t.onlyTracked) {
-				continue
+		if t.onlyTracked || m.Match(w.matchPath(full), isDir) {
+			if !w.isTracked(full, isDir, !t.onlyTracked) {
+				return
 			}
 			kidOnlyTracked = true
 		}
 		switch {
 		case isDir:
-			kid := &snapNode{name: name, isDir: true, parent: t.node, dir: &snapDir{path: r}}
+			kid := w.dirNode(name, n, c.child(old, name))
 			dir.kids = append(dir.kids, kid)
-			subdirs = append(subdirs, dirTask{abs: filepath.Join(t.abs, name), rel: r, m: m, node: kid, onlyTracked: kidOnlyTracked})
+			subdirs = append(subdirs, dirTask{rel: strings.Clone(r), m: m, node: kid, onlyTracked: kidOnlyTracked})
 		case typ&fs.ModeSymlink != 0:
-			target, err := os.Readlink(filepath.Join(t.abs, name))
+			target, err := os.Readlink(w.absOf(r))
 			if err != nil {
 				w.skip(r, err)
-				continue
+				return
 			}
-			dir.kids = append(dir.kids, &snapNode{name: name, st: statEntry{mode: ModeSymlink}, parent: t.node, dir: &snapDir{link: []byte(target)}, pending: true})
+			dir.kids = append(dir.kids, &snapNode{name: name, st: statEntry{mode: ModeSymlink}, parent: n, dir: &snapDir{link: []byte(target)}, pending: true})
 		case typ.IsRegular():
-			if n, hit := w.fileNode(d, t.node, r, name, cached); hit >= 0 {
+			if k, hit := w.fileNode(d, n, r, name, old); hit >= 0 {
 				dir.hits = append(dir.hits, uint32(hit))
-			} else if n != nil {
-				if isGitmodules(name) && n.pending {
-					n.modules = true
+			} else if k != nil {
+				if isGitmodules(name) && k.pending {
+					k.modules = true
 				}
-				dir.kids = append(dir.kids, n)
+				dir.kids = append(dir.kids, k)
 			}
 		}
 		// Sockets, pipes and devices have no place in a tree.
-	}
+	})
+	sc.path, sc.subdirs = pathBuf, subdirs
 	w.nPending.Add(int64(len(dir.kids) - len(subdirs)))
+	// Before any is walked: each keeps this directory from completing.
+	dir.waiting.Add(int32(len(subdirs)))
 	return subdirs
+}
+
+// open opens the directory of a task: the root by its path, any other
+// relative to its parent, which is let go of once it is.
+func (w *walker) open(t dirTask) (openedDir, error) {
+	n := t.node
+	if n.parent == nil {
+		return openDir(-1, "", func() string { return w.opts.Root }, true, &w.types)
+	}
+	defer w.parentOpened(n)
+	return openDir(n.parent.dir.opened.fd, n.name, func() string { return w.absOf(t.rel) }, false, &w.types)
+}
+
+// parentOpened says n no longer needs its parent open: the parent is
+// closed once none of its subdirectories does.
+func (w *walker) parentOpened(n *snapNode) {
+	if p := n.parent; p != nil && opensAt && p.dir.openRefs.Add(-1) == 0 {
+		p.dir.opened.close()
+		p.dir.opened = openedDir{}
+	}
+}
+
+// walkScratch is what a walking goroutine reuses from one directory to
+// the next.
+type walkScratch struct {
+	path    []byte
+	subdirs []dirTask
 }
 
 func (w *walker) secretRule(rel string, isDir bool) bool {
@@ -569,9 +753,10 @@ func (w *walker) secretRule(rel string, isDir bool) bool {
 }
 
 // fileNode lstats a file in its directory (walkfs.go) and looks it up in
-// the stat cache: a file that matches it is returned as its index in
-// cached.files, any other as a node (nil when left out).
-func (w *walker) fileNode(d openedDir, parent *snapNode, rel, name string, cached *cachedDir) (*snapNode, int) {
+// the directory's record dir in the old stat cache: a file that matches
+// it is returned as its index in the cache's file table, any other as a
+// node (nil when left out).
+func (w *walker) fileNode(d openedDir, parent *snapNode, rel, name string, dir int32) (*snapNode, int64) {
 	st, err := lstatAt(d, name)
 	if err != nil {
 		w.skip(rel, &fs.PathError{Op: "lstat", Path: rel, Err: err})
@@ -591,17 +776,17 @@ func (w *walker) fileNode(d openedDir, parent *snapNode, rel, name string, cache
 	if e.mode == ModeSymlink {
 		// A symlink checked out as a plain file (core.symlinks=false):
 		// its content is the target. Links are never cached.
-		target, err := regfile.ReadFile(filepath.Join(d.abs, name), maxLinkFile)
+		target, err := regfile.ReadFile(w.absOf(rel), maxLinkFile)
 		if err != nil {
 			w.skip(rel, err)
 			return nil, -1
 		}
 		return &snapNode{name: name, st: statEntry{mode: ModeSymlink}, parent: parent, dir: &snapDir{link: target}, pending: true}, -1
 	}
-	if i := cached.index(name); i >= 0 {
-		if old := cached.files[i].e; old.size == e.size && old.mtime == e.mtime &&
+	if j := w.res.old.findFile(dir, name); j >= 0 {
+		if old := w.res.old.fileEntry(uint32(j)); old.size == e.size && old.mtime == e.mtime &&
 			old.ctime == e.ctime && old.ino == e.ino && old.mode == e.mode {
-			return nil, i
+			return nil, j
 		}
 	}
 	return &snapNode{name: name, parent: parent, st: e, pending: true}, -1
@@ -820,130 +1005,176 @@ func (r *readErrors) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// writeTree computes a directory's tree bottom-up, writing only trees the
-// stat cache does not already know. It reports false for an empty
-// directory, which git does not record.
-func (w *walker) writeTree(s Store, n *snapNode, rel string) (Hash, bool, error) {
-	h, ok, _, err := w.tree(s, n, rel)
-	return h, ok, err
+// release takes one of what keeps n from completing away (its own walk,
+// or a subdirectory now complete), and completes it, and the directories
+// above it in turn, when nothing is left.
+func (w *walker) release(n *snapNode) {
+	for n != nil && n.dir.waiting.Add(-1) == 0 {
+		w.complete(n)
+		n = n.parent
+	}
 }
 
-// tree computes a directory's tree bottom-up, writing only trees the store
-// may lack. As git's cache-tree does, a directory whose files all matched
-// the stat cache, whose subtrees are unchanged and whose entry count is the
-// same keeps its previous id without being encoded again. It reports false
-// for an empty directory, which git does not record, and whether the tree
-// is unchanged since the cache was saved.
-func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error) {
-	// First the subtrees, the counts, and whether anything changed: an
-	// unchanged directory (most of them, in a no-change checkpoint) then
-	// returns its previous tree without building entries or cache records
-	// that would only be dropped.
-	// Once its tree is made a directory's nodes and listing are not
-	// needed again: letting them go as the walk goes up keeps them from
-	// adding to the new cache and trees at the first snapshot's peak.
-	defer func() { n.dir.kids, n.dir.hits, n.dir.listing = nil, nil, nil }()
-	oldDir := w.res.old.dirs[rel]
-	same := true
-	nEntries, nFiles := len(n.dir.hits), len(n.dir.hits)
-	w.res.Files += len(n.dir.hits)
-	for _, i := range n.dir.hits {
-		w.res.Bytes += oldDir.files[i].e.size
+// complete makes a directory's tree as soon as everything below it has
+// been walked, unless a file at or below it waits to be hashed: then it
+// is deferred, and finishTree makes it after the hashing.
+func (w *walker) complete(n *snapNode) {
+	d := n.dir
+	if !n.isDir || n.dropped {
+		// A gitlink, or a directory that could not be read.
+		d.letGo()
+		return
+	}
+	for _, k := range d.kids {
+		if k.pending || k.isDir && k.dir.deferred {
+			d.deferred = true
+			return
+		}
+	}
+	if w.ctx.Err() != nil {
+		d.deferred = true // the snapshot is abandoned: make nothing more
+		return
+	}
+	if err := w.tree(n); err != nil {
+		w.mu.Lock()
+		if w.err == nil {
+			w.err = err
+		}
+		w.mu.Unlock()
+		d.deferred = true
+	}
+}
+
+// finishTree makes the trees deferred until the files below them were
+// hashed, bottom-up, and reports a failure to store one.
+func (w *walker) finishTree(n *snapNode) error {
+	if w.err != nil {
+		return w.err
+	}
+	if n.dir.done {
+		return nil
 	}
 	for _, k := range n.dir.kids {
+		if k.isDir && !k.dir.done {
+			if err := w.finishTree(k); err != nil {
+				return err
+			}
+		}
+	}
+	return w.tree(n)
+}
+
+// tree makes a directory's tree, every subdirectory's being made,
+// writing it only when the store may lack it, and its record in the new
+// stat cache. As git's cache-tree does, a directory whose files all
+// matched the stat cache, whose subtrees are unchanged and whose entry
+// count is the same keeps its previous id without being encoded again.
+// An empty directory has no tree (git records none) and is dropped from
+// its parent's, but keeps its record: its listing is not read again.
+// Its entries are let go once the tree is made.
+func (w *walker) tree(n *snapNode) error {
+	d, c := n.dir, w.res.old
+	defer d.letGo()
+	hasOld := d.old >= 0
+	var oldTree dirEntry
+	var oldHasTree bool
+	var oldFirst, oldN uint32
+	if hasOld {
+		oldTree, oldHasTree = c.dirTree(uint32(d.old))
+		oldFirst, oldN = c.dirFiles(uint32(d.old))
+	}
+	same := true
+	nEntries, nFiles := len(d.hits), len(d.hits)
+	files, size := int64(len(d.hits)), int64(0)
+	for _, j := range d.hits {
+		size += c.fileEntry(j).size
+	}
+	for _, k := range d.kids {
 		switch {
-		case k.dropped:
 		case k.isDir:
-			h, ok, kidSame, err := w.tree(s, k, k.dir.path)
-			if err != nil {
-				return ZeroHash, false, false, err
-			}
-			k.st.id = h
-			if ok {
+			if !k.dropped {
 				nEntries++
-			} else {
-				k.dropped = true // empty: git records no such tree
 			}
-			same = same && kidSame && ok
+			// An empty subdirectory that was empty before changes
+			// nothing; one that could not be read, or that emptied, does.
+			same = same && k.dir.same
+		case k.dropped:
 		default:
 			nEntries++
 			same = false // a file with a node missed the cache
-			w.res.Files++
+			files++
 			if k.st.mode != ModeGitlink {
-				w.res.Bytes += k.st.size
+				size += k.st.size
 				nFiles++
 			}
 		}
 	}
-	if nEntries == 0 && rel != "" {
-		return ZeroHash, false, false, nil
+	if nEntries == 0 && n.parent != nil {
+		n.dropped = true
+		d.same = hasOld && !oldHasTree
+		w.record(n, dirEntry{}, false, nil, hasOld && oldN == 0)
+		return nil
 	}
+	w.files.Add(files)
+	w.bytes.Add(size)
 	// Every file a hit means each is cached now as it was (a hit is
 	// never a link, and its mtime is older than any later start).
-	if same && oldDir != nil && len(oldDir.files) == nFiles && oldDir.tree.entries == uint32(nEntries) && oldDir.tree.stored {
-		d := &cachedDir{tree: oldDir.tree, files: oldDir.files}
-		w.keepListing(n, d, oldDir)
-		w.res.cache.dirs[rel] = d
-		return oldDir.tree.id, true, true, nil
+	if same && hasOld && oldHasTree && oldN == uint32(nFiles) && oldTree.entries == uint32(nEntries) && oldTree.stored {
+		n.st.id, d.same = oldTree.id, true
+		w.record(n, oldTree, true, nil, true)
+		return nil
 	}
 	entries := make([]TreeEntry, 0, nEntries)
-	dir := &cachedDir{files: make([]cachedFile, 0, nFiles)}
-	for _, i := range n.dir.hits {
+	newFiles := make([]cachedFile, 0, nFiles)
+	for _, j := range d.hits {
 		// A hit is cached as it was: its mtime is older than any later
 		// start.
-		f := oldDir.files[i]
+		f := cachedFile{c.fileName(j), c.fileEntry(j)}
 		entries = append(entries, TreeEntry{Name: f.name, Mode: f.e.mode, ID: f.e.id})
-		dir.files = append(dir.files, f)
+		newFiles = append(newFiles, f)
 	}
-	for _, k := range n.dir.kids {
+	for _, k := range d.kids {
 		switch {
-		case k.dropped:
 		case k.isDir:
-			entries = append(entries, TreeEntry{Name: k.name, Mode: ModeDir, ID: k.st.id})
+			if !k.dropped {
+				entries = append(entries, TreeEntry{Name: k.name, Mode: ModeDir, ID: k.st.id})
+			}
+		case k.dropped:
 		default:
 			entries = append(entries, TreeEntry{Name: k.name, Mode: k.st.mode, ID: k.st.id})
-			if k.st.mode == ModeGitlink {
-				continue
-			}
 			// A file changed within the racy margin is not cached: a
 			// further change could share its mtime. (ctime is compared
 			// for equality on use, which catches a content change whose
-			// mtime was set back.)
+			// mtime was set back.) Symlinks and gitlinks are never
+			// cached, nor a name no record can hold.
 			switch {
-			case k.st.mode == ModeSymlink: // never cached
+			case k.st.mode == ModeGitlink || k.st.mode == ModeSymlink || len(k.name) > maxCachedName:
 			case k.st.mtime < w.start:
-				e := k.st
-				dir.files = append(dir.files, cachedFile{k.name, e})
-				w.res.dirty = true
+				newFiles = append(newFiles, cachedFile{k.name, k.st})
 			default:
 				// Too recent to cache. Its old entry, if any, is kept: it
 				// can never match the file's new stat (the ctime moved),
 				// and keeping it spares rewriting the cache until the
 				// file is old enough to cache anew.
-				if old, ok := oldDir.lookup(k.name); ok {
-					dir.files = append(dir.files, cachedFile{k.name, old})
+				if j := c.findFile(d.old, k.name); j >= 0 {
+					newFiles = append(newFiles, cachedFile{k.name, c.fileEntry(uint32(j))})
 				}
 			}
 		}
 	}
-	if same && oldDir != nil && len(oldDir.files) == len(dir.files) {
-		dir.files = oldDir.files // every file matched it: same names, same stat
-	} else {
-		slices.SortFunc(dir.files, func(a, b cachedFile) int { return strings.Compare(a.name, b.name) })
+	sortFiles(newFiles)
+	filesSame := hasOld && sameFiles(c, oldFirst, oldN, newFiles)
+	if filesSame {
+		newFiles = nil // the old records stand
 	}
-	var old dirEntry
-	if oldDir != nil {
-		old = oldDir.tree
-		if len(oldDir.files) != len(dir.files) {
-			w.res.dirty = true
-		}
-	}
-	w.keepListing(n, dir, oldDir)
-	w.res.cache.dirs[rel] = dir
-	if same && oldDir != nil && old.entries == uint32(len(entries)) {
-		dir.tree = old
-		if old.stored {
-			return old.id, true, true, nil
+	var tree dirEntry
+	defer func() { n.st.id = tree.id }()
+	if same && hasOld && oldHasTree && oldTree.entries == uint32(len(entries)) {
+		tree = oldTree
+		if oldTree.stored {
+			d.same = true
+			w.record(n, tree, true, newFiles, filesSame)
+			return nil
 		}
 		// Unchanged but never written (a tree ctxgit extends): write it.
 	}
@@ -953,50 +1184,170 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 	// A new tree id alone is no reason to rewrite the cache: the saved
 	// record names an older tree that still exists, and only costs this
 	// directory a re-encode next time.
-	if old.id == h && old.stored {
-		dir.tree = old
-		return h, true, true, nil
+	if oldHasTree && oldTree.id == h && oldTree.stored {
+		tree, d.same = oldTree, true
+		w.record(n, tree, true, newFiles, filesSame)
+		return nil
 	}
-	dir.tree = dirEntry{id: h, entries: uint32(len(entries))}
-	if err := writeOwned(s, TreeObject, h, data); err != nil {
-		return ZeroHash, false, false, err
-	}
-	return h, true, old.id == h, nil
+	tree = dirEntry{id: h, entries: uint32(len(entries))}
+	d.same = oldHasTree && oldTree.id == h
+	w.record(n, tree, true, newFiles, filesSame)
+	return writeOwned(w.store, TreeObject, h, data)
 }
 
-// keepListing records in dir, the new cache's record of n, how n was
-// listed. A listing read again that holds what the cached one held does
-// not make the cache worth rewriting (a directory ctxgit itself writes to,
-// .ctxgit, changes its times at every checkpoint): it is only read again
-// next time.
-func (w *walker) keepListing(n *snapNode, dir, old *cachedDir) {
-	l := n.dir.listing
-	if l == nil {
-		return
+// sameFiles reports whether a directory's new file records are its old
+// ones: the same names with the same stat data and ids.
+func sameFiles(c *statCache, first, n uint32, files []cachedFile) bool {
+	if uint32(len(files)) != n {
+		return false
 	}
-	dir.seen, dir.listed = l.seen, l.listed
-	if l.fromCache && len(dir.files) == len(old.files) && (len(dir.files) == 0 || &dir.files[0] == &old.files[0]) {
-		dir.others = old.others // the same files, so the same others
-		return
+	for i, f := range files {
+		j := first + uint32(i)
+		if c.fileName(j) != f.name || c.fileEntry(j) != f.e {
+			return false
+		}
 	}
-	// The others are what the listing holds besides the files cached
-	// now: a file newly cached (tracked, no longer ignored, no longer
-	// racy) leaves them, one no longer cached joins them.
-	dir.others = othersOf(l.entries, dir.files)
-	if !l.fromCache && (old == nil || !slices.Equal(dir.others, old.others) || dir.listed && !old.listed) {
-		w.res.dirty = true
+	return true
+}
+
+// record makes n's record in the new stat cache from its tree, its files
+// (nil with filesSame: the old record's) and how it was listed, and
+// says whether the cache is worth saving for it. A directory whose
+// record is its old one, subdirectories included, costs nothing.
+//
+// A listing read again that holds what the cached one held does not make
+// the cache worth rewriting (a directory ctxgit itself writes to,
+// .ctxgit, changes its times at every checkpoint), nor does a new tree id
+// alone: the record is kept, and only read again next time.
+func (w *walker) record(n *snapNode, tree dirEntry, hasTree bool, files []cachedFile, filesSame bool) {
+	d, c := n.dir, w.res.old
+	d.recorded = true
+	hasOld := d.old >= 0
+	l := d.listing
+	seen, listed := l.seen, l.listed
+	dirty := !filesSame
+	var others []dirent
+	othersSame := l.fromCache && filesSame // the same listing, the same files: the same others
+	if !othersSame {
+		entries := l.entries
+		if l.fromCache {
+			c.listing(uint32(d.old), func(e dirent) { entries = append(entries, e) })
+		}
+		isFile := func(name string) bool { return c.findFile(d.old, name) >= 0 }
+		if !filesSame {
+			isFile = func(name string) bool {
+				i := sort.Search(len(files), func(i int) bool { return files[i].name >= name })
+				return i < len(files) && files[i].name == name
+			}
+		}
+		// The others are what the listing holds besides the files
+		// cached now: a file newly cached (tracked, no longer ignored,
+		// no longer racy) leaves them, one no longer cached joins them.
+		others = othersOf(entries, isFile)
+		if slices.ContainsFunc(others, func(o dirent) bool { return len(o.name) > maxCachedName }) {
+			// No record holds such a name: the listing kept would be
+			// incomplete, so it is never trusted.
+			others = slices.DeleteFunc(others, func(o dirent) bool { return len(o.name) > maxCachedName })
+			listed = false
+		}
+		othersSame = hasOld && sameOthers(c, uint32(d.old), others)
+		if othersSame {
+			others = nil
+		}
+		if !l.fromCache && !othersSame {
+			dirty = true
+		}
+	}
+	kidsSame := w.sameKids(n)
+	if hasOld {
+		oldSeen, oldListed := c.dirSeen(uint32(d.old))
+		if !l.fromCache && listed && !oldListed {
+			dirty = true
+		}
+		oldTree, oldHasTree := c.dirTree(uint32(d.old))
+		if seen == oldSeen && listed == oldListed && oldTree == tree && oldHasTree == hasTree && filesSame && othersSame && kidsSame {
+			// Identical, subdirectories included: no record of its own.
+			w.finishRecord(n, nil, dirty)
+			return
+		}
+	}
+	nd := &newDir{old: d.old, tree: tree, hasTree: hasTree, seen: seen, listed: listed,
+		files: files, others: others, sameFiles: filesSame, sameOthers: othersSame, sameKids: kidsSame}
+	if !kidsSame {
+		dirty = true
+		for _, k := range d.kids {
+			if k.isDir && k.dir.recorded {
+				nd.kids = append(nd.kids, newKid{name: k.name, old: k.dir.old, nd: k.dir.rec})
+			}
+		}
+		slices.SortFunc(nd.kids, func(a, b newKid) int { return strings.Compare(a.name, b.name) })
+	}
+	w.finishRecord(n, nd, dirty)
+}
+
+// finishRecord keeps n's new record, nd (nil: identical to the old).
+func (w *walker) finishRecord(n *snapNode, nd *newDir, dirty bool) {
+	n.dir.rec = nd
+	if dirty {
+		w.dirty.Store(true)
+	}
+	if n.parent == nil {
+		w.res.update.root = newKid{old: n.dir.old, nd: nd}
+	}
+	if nd != nil && nd.old >= 0 {
+		w.mu.Lock()
+		w.res.update.overrides[nd.old] = nd
+		w.mu.Unlock()
 	}
 }
 
-// othersOf is what a listing holds besides files, sorted by name.
-func othersOf(entries []dirent, files []cachedFile) []dirent {
+// sameKids reports whether the recorded subdirectories of n are those of
+// its old record.
+func (w *walker) sameKids(n *snapNode) bool {
+	c, old := w.res.old, n.dir.old
+	if old < 0 {
+		return false
+	}
+	recorded := 0
+	for _, k := range n.dir.kids {
+		if k.isDir && k.dir.recorded {
+			if k.dir.old < 0 {
+				return false
+			}
+			recorded++
+		}
+	}
+	first, no := c.dirOthers(uint32(old))
+	for k := first; k < first+no; k++ {
+		if c.otherChild(k) != noChild {
+			recorded--
+		}
+	}
+	return recorded == 0
+}
+
+// sameOthers reports whether others are the old record's.
+func sameOthers(c *statCache, d uint32, others []dirent) bool {
+	first, n := c.dirOthers(d)
+	if uint32(len(others)) != n {
+		return false
+	}
+	for i, o := range others {
+		k := first + uint32(i)
+		if c.otherName(k) != o.name || c.otherRec(k)[6] != direntCode(o.typ) {
+			return false
+		}
+	}
+	return true
+}
+
+// othersOf is what a listing holds besides the cached files, sorted by
+// name.
+func othersOf(entries []dirent, isFile func(string) bool) []dirent {
 	var out []dirent
 	for _, e := range entries {
-		if e.typ.IsRegular() {
-			i := sort.Search(len(files), func(i int) bool { return files[i].name >= e.name })
-			if i < len(files) && files[i].name == e.name {
-				continue
-			}
+		if e.typ.IsRegular() && isFile(e.name) {
+			continue
 		}
 		out = append(out, e)
 	}
@@ -1005,9 +1356,9 @@ func othersOf(entries []dirent, files []cachedFile) []dirent {
 }
 
 // SaveCache stores the stat cache once the snapshot is reachable from
-// anchor, a commit in base. Directory entries are kept only for trees base
-// really holds, so a tree that was staged but never written (a snapshot
-// root later extended) is never trusted.
+// anchor, a commit in base. A directory's tree is marked stored only when
+// base really holds it, so a tree that was staged but never written (a
+// snapshot root later extended) is never trusted.
 func (r *SnapshotResult) SaveCache(base Store, anchor Hash) error {
 	if r.opts.StatCache == "" {
 		return nil
@@ -1017,14 +1368,11 @@ func (r *SnapshotResult) SaveCache(base Store, anchor Hash) error {
 		// checkpoint of the same content, is still right.
 		return nil
 	}
-	for _, d := range r.cache.dirs {
-		if !d.tree.stored {
-			ok, err := base.HasObject(d.tree.id)
-			d.tree.stored = err == nil && ok
-		}
-	}
-	r.cache.anchor = anchor
-	return r.cache.save(r.opts.StatCache)
+	r.update.anchor = anchor
+	return r.update.save(r.opts.StatCache, func(h Hash) bool {
+		ok, err := base.HasObject(h)
+		return err == nil && ok
+	})
 }
 
 // hfsIgnorable are code points HFS+ ignores in names, so ".g\u200cit" is

@@ -284,25 +284,36 @@ func TestStatCacheNeverChangesTheTree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 9))
 	tick := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var files []string
+	ignoring := false
 	// Distinct mtimes: this test is about the cache, not about coarse
 	// kernel timestamps (the racy rule covers those). A change of
-	// entries gives the directories above it a new mtime too, as a
-	// kernel clock finer than the test's steps would.
-	bumpDirs := func(p string) {
-		for d := filepath.Dir(p); len(d) >= len(repo); d = filepath.Dir(d) {
+	// entries gives the directories whose entries changed a new mtime,
+	// as a kernel clock finer than the test's steps would; a file
+	// written in place changes no directory's.
+	bumpDirs := func(from, top string) {
+		for d := from; len(d) >= len(top); d = filepath.Dir(d) {
 			os.Chtimes(d, tick, tick)
 		}
 	}
-	touch := func(p string) {
+	entriesChanged := func(p string) {
 		tick = tick.Add(time.Second)
-		os.Chtimes(p, tick, tick)
-		bumpDirs(p)
+		bumpDirs(filepath.Dir(p), filepath.Dir(p))
 	}
 	write := func(rel, content string) {
 		p := filepath.Join(repo, rel)
+		top := filepath.Dir(p) // the deepest directory that exists
+		for _, err := os.Stat(top); err != nil; _, err = os.Stat(top) {
+			top = filepath.Dir(top)
+		}
+		_, err := os.Lstat(p)
+		existed := err == nil
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte(content), 0o644)
-		touch(p)
+		tick = tick.Add(time.Second)
+		os.Chtimes(p, tick, tick)
+		if !existed {
+			bumpDirs(filepath.Dir(p), top)
+		}
 	}
 	for i := range 40 {
 		rel := fmt.Sprintf("d%d/e%d/f%d", i%4, i%3, i)
@@ -314,12 +325,12 @@ func TestStatCacheNeverChangesTheTree(t *testing.T) {
 			break
 		}
 		i := rng.IntN(len(files))
-		switch rng.IntN(6) {
+		switch rng.IntN(7) {
 		case 0: // modify, same size
 			write(files[i], fmt.Sprintf("v%d %d", step%10, i))
 		case 1: // delete
-			touch(filepath.Join(repo, files[i]))
 			os.Remove(filepath.Join(repo, files[i]))
+			entriesChanged(filepath.Join(repo, files[i]))
 			files = append(files[:i], files[i+1:]...)
 		case 2: // add, maybe in a new directory
 			rel := fmt.Sprintf("d%d/n%d/g%d", rng.IntN(5), rng.IntN(3), step)
@@ -328,22 +339,54 @@ func TestStatCacheNeverChangesTheTree(t *testing.T) {
 		case 3: // rename within its directory
 			to := filepath.Join(filepath.Dir(files[i]), fmt.Sprintf("r%d", step))
 			os.Rename(filepath.Join(repo, files[i]), filepath.Join(repo, to))
-			touch(filepath.Join(repo, to))
+			entriesChanged(filepath.Join(repo, to))
 			files[i] = to
 		case 4: // chmod +x
 			p := filepath.Join(repo, files[i])
 			os.Chmod(p, 0o755)
 		case 5: // symlink beside it
 			os.Symlink(files[i], filepath.Join(repo, fmt.Sprintf("link%d", step)))
-			tick = tick.Add(time.Second)
-			bumpDirs(filepath.Join(repo, fmt.Sprintf("link%d", step)))
+			entriesChanged(filepath.Join(repo, fmt.Sprintf("link%d", step)))
+		case 6: // ignore a level of directories, or stop ignoring it
+			rule := ""
+			if !ignoring {
+				rule = "e1/\nn2/\n"
+			}
+			ignoring = !ignoring
+			write(".gitignore", rule)
 		}
 		cached := snapshotOf(t, s, repo, cache, nil)
 		fresh := snapshotOf(t, s, repo, "", nil)
 		if cached.Tree != fresh.Tree {
 			t.Fatalf("step %d: cached snapshot %s, fresh %s", step, cached.Tree, fresh.Tree)
 		}
+		// The cache it saved is complete: with nothing changed, the next
+		// snapshot reads no file but the links (never cached) and lists
+		// no directory.
+		again := snapshotOf(t, s, repo, cache, nil)
+		if again.Tree != fresh.Tree || again.Hashed != countLinks(t, repo) || vcs.ListedDirs(again) != 0 {
+			t.Fatalf("step %d: unchanged, the cache read %d files (%d links) and listed %d directories; tree %s, want %s",
+				step, again.Hashed, countLinks(t, repo), vcs.ListedDirs(again), again.Tree, fresh.Tree)
+		}
 	}
+}
+
+// countLinks counts the symlinks in a worktree, its .git aside.
+func countLinks(t *testing.T, repo string) int {
+	t.Helper()
+	n := 0
+	filepath.WalkDir(repo, func(p string, d os.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case d.IsDir() && d.Name() == ".git":
+			return filepath.SkipDir
+		case d.Type()&os.ModeSymlink != 0:
+			n++
+		}
+		return nil
+	})
+	return n
 }
 
 // SPEC §9.2: core.excludesFile is found as git finds it: the repository's

@@ -188,8 +188,9 @@ func (t *trackedIndex) loadFull(matchPath func(string) string) ([]string, error)
 // decode error is returned once (loadFull).
 func (t *trackedIndex) isTracked(path string, isDir, root bool, matchPath func(string) string) (bool, error) {
 	if root {
+		// A copy: the walk's paths share a buffer it reuses.
 		t.qmu.Lock()
-		t.queries[trackedRoot{path, isDir}] = true
+		t.queries[trackedRoot{strings.Clone(path), isDir}] = true
 		t.qmu.Unlock()
 	}
 	t.check()

@@ -30,7 +30,7 @@ func (d openedDir) readDir() ([]dirent, error) {
 			continue
 		}
 		if err != nil {
-			return out, &fs.PathError{Op: "readdirent", Path: d.abs, Err: err}
+			return out, &fs.PathError{Op: "readdirent", Err: err}
 		}
 		if n <= 0 {
 			return out, nil
