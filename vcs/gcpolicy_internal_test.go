@@ -2,9 +2,12 @@ package vcs
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +84,90 @@ func TestSnapshotMakesRoomForItsCache(t *testing.T) {
 	}
 	if want := base + 2*fi.Size(); gcpolicy.Limit() != want {
 		t.Fatalf("limit %d after reading a %d-byte cache, want %d", gcpolicy.Limit(), fi.Size(), want)
+	}
+}
+
+// Issue 37: a no-change snapshot of a tree whose stat cache is larger
+// than the collector's starting limit allows above what the process
+// already holds collects a handful of times at most; under the fixed
+// limit ctxgit had, the same snapshot collected without end (56 times in
+// one checkpoint of 184,880 files at 32 MiB). The limit is scaled down
+// here to what the process holds plus 768 KiB, and the tree's cache
+// (long names make it larger than the files are many) above that.
+func TestNoChangeSnapshotCollectsLittle(t *testing.T) {
+	if !inChild(t) {
+		return
+	}
+	os.Unsetenv("GOGC")
+	os.Unsetenv("GOMEMLIMIT")
+	const margin = 768 << 10
+	root := t.TempDir()
+	long := strings.Repeat("n", 200)
+	for d := range 40 {
+		dir := filepath.Join(root, fmt.Sprintf("d%02d", d))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for f := range 100 {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s%03d", long, f)), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	s := NewMemStore()
+	cache := filepath.Join(t.TempDir(), "statcache")
+	snap := func() *SnapshotResult {
+		res, err := Snapshot(s, SnapshotOptions{Root: root, StatCache: cache, StoreKey: "key", Start: time.Now().Add(time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := res.SaveCache(s, res.Tree); err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	snap()
+	fi, err := os.Stat(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() < margin {
+		t.Fatalf("the cache is %d bytes: the tree is too small to be above the limit", fi.Size())
+	}
+	// What the process holds now, as the memory limit counts it: its
+	// mapped memory less what was returned to the system.
+	held := func() int64 {
+		debug.FreeOSMemory()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return int64(ms.Sys - ms.HeapReleased)
+	}
+	collections := func() uint32 {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.NumGC
+	}
+	base := held() + margin
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(base)
+	before := collections()
+	if res := snap(); res.Hashed != 0 {
+		t.Fatalf("no change hashed %d files", res.Hashed)
+	}
+	fixed := collections() - before
+	debug.SetMemoryLimit(math.MaxInt64)
+	base = held() + margin
+	gcpolicy.Start(base)
+	before = collections()
+	if res := snap(); res.Hashed != 0 {
+		t.Fatalf("no change hashed %d files", res.Hashed)
+	}
+	policy := collections() - before
+	t.Logf("cache %d KiB, limit %d KiB: %d collections under the fixed limit, %d under the policy", fi.Size()>>10, base>>10, fixed, policy)
+	if fixed < 8 {
+		t.Fatalf("the fixed limit collected only %d times: the test no longer shows the thrash", fixed)
+	}
+	if policy > 3 {
+		t.Fatalf("a no-change snapshot collected %d times, want a handful", policy)
 	}
 }

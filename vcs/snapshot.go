@@ -17,6 +17,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/ctxgit/ctxgit/internal/gcpolicy"
 	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/vcs/ignore"
 )
@@ -691,7 +692,15 @@ func (w *walker) walkDir(t dirTask, sc *walkScratch) []dirTask {
 		// Sockets, pipes and devices have no place in a tree.
 	})
 	sc.path, sc.subdirs = pathBuf, subdirs
-	w.nPending.Add(int64(len(dir.kids) - len(subdirs)))
+	if added := int64(len(dir.kids) - len(subdirs)); added > 0 {
+		// Files to hash hold their nodes, and later their records and
+		// tree entries, to the end: what a first snapshot holds grows
+		// with them, and the collector is told before it gets there.
+		total := w.nPending.Add(added)
+		if total/expectEvery != (total-added)/expectEvery {
+			gcpolicy.Expect(c.size + (total+expectEvery)*heldPerPending)
+		}
+	}
 	// Before any is walked: each keeps this directory from completing.
 	dir.waiting.Add(int32(len(subdirs)))
 	return subdirs
@@ -716,6 +725,15 @@ func (w *walker) parentOpened(n *snapNode) {
 		p.dir.opened = openedDir{}
 	}
 }
+
+// heldPerPending is about what a file the cache missed holds until the
+// snapshot ends: its node, its place in its directory's entries and in
+// the list to hash, its new cache record and its tree entry. expectEvery
+// is how often the collector's limit is raised for them.
+const (
+	heldPerPending = 256
+	expectEvery    = 16384
+)
 
 // walkScratch is what a walking goroutine reuses from one directory to
 // the next.

@@ -125,6 +125,7 @@ type statCache struct {
 	anchor   Hash   // a commit whose tree holds every id below
 	storeKey string // identifies the object store the ids live in
 	tracked  *trackedCache
+	size     int64 // bytes of the file, held until the new cache is saved
 
 	nDirs                int
 	dirs, files, others  []byte
@@ -354,7 +355,7 @@ func decodeStatCache(data []byte) (*statCache, error) {
 		return nil, corrupt
 	}
 	le := binary.LittleEndian
-	c := &statCache{}
+	c := &statCache{size: int64(len(data))}
 	copy(c.anchor[:], rest)
 	nDirs, nFiles, nOthers, nNames := le.Uint32(rest[20:]), le.Uint32(rest[24:]), le.Uint32(rest[28:]), le.Uint32(rest[32:])
 	pos := uint64(head)

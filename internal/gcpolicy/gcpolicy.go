@@ -7,8 +7,9 @@
 // times under a fixed 32 MiB, docs/PERFORMANCE.md). So the limit here
 // follows what the process holds: it starts at a base, rises to what a
 // caller says it will hold (Expect, from the size of the stat cache it
-// read), and after every collection to twice the live heap, as GOGC=100
-// would, so a collection always frees at least as much as it keeps.
+// read), and after every collection to twice the heap it kept, as
+// GOGC=100 would, so a collection always frees at least as much as it
+// keeps.
 //
 // Nothing happens unless the program calls Start; GOGC or GOMEMLIMIT in
 // the environment win over it.
@@ -18,7 +19,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"sync"
 )
 
@@ -44,9 +44,11 @@ func Start(b int64) {
 	watch()
 }
 
-// Expect says the process will hold about n bytes live from now on: the
-// limit becomes at least base + 2n, room for what it holds, as much
-// again for the garbage it makes around it, and the base for the rest.
+// Expect says the process will hold about n bytes live from now on, in
+// all (a caller whose estimate grows calls it again): the limit becomes
+// at least base + 2n, room for what it holds, as much again for the
+// garbage it makes around it, and the base for the rest. A caller that
+// knows what it will hold never waits for a collection to find out.
 func Expect(n int64) { raise(base + 2*n) }
 
 // Limit is the memory limit the policy has set, 0 when it is not active.
@@ -78,11 +80,14 @@ type sentinel [32]byte
 // limit to twice the live heap that collection left, then arms again.
 func watch() {
 	runtime.AddCleanup(new(sentinel), func(struct{}) {
-		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		metrics.Read(s)
-		if s[0].Value.Kind() == metrics.KindUint64 {
-			raise(2 * int64(s[0].Value.Uint64()))
-		}
+		// Just after a collection the heap in use is what it kept. The
+		// limit counts all of the runtime's memory: what is not heap,
+		// and twice the heap. (Not runtime/metrics: its package
+		// initialisation would run in every ctxgit process, a hook's on
+		// every tool call included.)
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		raise(int64(ms.Sys-ms.HeapSys) + 2*int64(ms.HeapAlloc))
 		watch()
 	}, struct{}{})
 }
