@@ -77,7 +77,7 @@ git -C "$tmpl" ls-files '*.go' | awk -v n="$(git -C "$tmpl" ls-files '*.go' | wc
 # One copy per tool: .git copied (the index and refs are each tool's
 # own), the worktree hard-linked.
 for tool in $tools; do
-  d="$work/$tool"
+  d="$work/tree-$tool"
   mkdir -p "$d"
   cp -a "$tmpl/.git" "$d/.git"
   rm -f "$d/.git/bench-complete"
@@ -88,9 +88,9 @@ sync
 # sample TOOL: one run of the tool on its copy, as "wall cpu rss".
 sample() {
   case $1 in
-    plumb) "$work/benchrun" -plumbing "$work/plumb" ;;
-    status) "$work/benchrun" -C "$work/status" -- git status --porcelain ;;
-    ctxgit | base) "$work/benchrun" -C "$work/$1" -- "$work/$1" checkpoint ;;
+    plumb) "$work/benchrun" -plumbing "$work/tree-plumb" ;;
+    status) "$work/benchrun" -C "$work/tree-status" -- git status --porcelain ;;
+    ctxgit | base) "$work/benchrun" -C "$work/tree-$1" -- "$work/$1" checkpoint ;;
   esac
 }
 
@@ -99,9 +99,9 @@ change5() {
   local tool f
   for tool in $tools; do
     while read -r f; do
-      cp "$work/$tool/$f" "$work/$tool/$f.new"
-      echo "// change $RANDOM" >> "$work/$tool/$f.new"
-      mv "$work/$tool/$f.new" "$work/$tool/$f"
+      cp "$work/tree-$tool/$f" "$work/tree-$tool/$f.new"
+      echo "// change $RANDOM" >> "$work/tree-$tool/$f.new"
+      mv "$work/tree-$tool/$f.new" "$work/tree-$tool/$f"
     done < "$work/changes"
   done
 }
@@ -123,7 +123,7 @@ for rep in $(seq "$REPS"); do
   change5
   for tool in $tools; do record five "$tool"; done
 done
-gcs=$(cd "$work/ctxgit" && GODEBUG=gctrace=1 "$work/ctxgit" checkpoint 2>&1 >/dev/null | grep -c '^gc ' || true)
+gcs=$(cd "$work/tree-ctxgit" && GODEBUG=gctrace=1 "$work/ctxgit" checkpoint 2>&1 >/dev/null | grep -c '^gc ' || true)
 echo "load average after: $(load)"
 
 # col CASE TOOL N: the Nth column (1 wall, 2 cpu, 3 rss) of each sample.
@@ -150,5 +150,5 @@ for c in first noop five; do
   done
 done
 echo "garbage collections in one more no-change checkpoint (GODEBUG=gctrace=1): $gcs"
-rm -rf "${work:?}"/{plumb,ctxgit,status,base}
+rm -rf "${work:?}"/tree-*
 if [ -n "${CLEAN:-}" ]; then rm -rf "$tmpl"; fi
