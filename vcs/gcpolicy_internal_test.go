@@ -90,10 +90,12 @@ func TestSnapshotMakesRoomForItsCache(t *testing.T) {
 // Issue 37: a no-change snapshot of a tree whose stat cache is larger
 // than the collector's starting limit allows above what the process
 // already holds collects a handful of times at most; under the fixed
-// limit ctxgit had, the same snapshot collected without end (56 times in
-// one checkpoint of 184,880 files at 32 MiB). The limit is scaled down
-// here to what the process holds plus 768 KiB, and the tree's cache
-// (long names make it larger than the files are many) above that.
+// limit ctxgit had, a checkpoint of 184,880 files collected 56 times at
+// 32 MiB. The limit is scaled down here to what the process holds plus
+// 768 KiB, and the tree's cache (long names make it larger than the
+// files are many) above that. The same snapshot under a fixed limit is
+// logged for comparison: how often it collects there depends on how much
+// the snapshot allocates, which issue 37 cut too.
 func TestNoChangeSnapshotCollectsLittle(t *testing.T) {
 	if !inChild(t) {
 		return
@@ -164,10 +166,10 @@ func TestNoChangeSnapshotCollectsLittle(t *testing.T) {
 	}
 	policy := collections() - before
 	t.Logf("cache %d KiB, limit %d KiB: %d collections under the fixed limit, %d under the policy", fi.Size()>>10, base>>10, fixed, policy)
-	if fixed < 8 {
-		t.Fatalf("the fixed limit collected only %d times: the test no longer shows the thrash", fixed)
-	}
 	if policy > 3 {
 		t.Fatalf("a no-change snapshot collected %d times, want a handful", policy)
+	}
+	if gcpolicy.Limit() < base+2*fi.Size() {
+		t.Fatalf("limit %d, want room for the %d-byte cache above the base %d", gcpolicy.Limit(), fi.Size(), base)
 	}
 }

@@ -205,6 +205,7 @@ type dirAlloc struct {
 	node    snapNode
 	dir     snapDir
 	listing dirListing
+	rel     []byte // the directory's workspace-relative path (dirTask.rel)
 }
 
 var dirAllocs = sync.Pool{New: func() any { return new(dirAlloc) }}
@@ -216,9 +217,9 @@ func recycle(n *snapNode) {
 	if a == nil {
 		return
 	}
-	kids, hits := a.dir.kids[:0], a.dir.hits[:0]
+	kids, hits, rel := a.dir.kids[:0], a.dir.hits[:0], a.rel[:0]
 	*a = dirAlloc{}
-	a.dir.kids, a.dir.hits = kids, hits
+	a.dir.kids, a.dir.hits, a.rel = kids, hits, rel
 	dirAllocs.Put(a)
 }
 
@@ -251,8 +252,7 @@ type walker struct {
 	secrets   []*ignore.Matcher
 	res       *SnapshotResult
 	store     Store
-	pending   []*snapNode
-	nPending  atomic.Int64 // nodes the walk made for files it missed, to size pending
+	nPending  atomic.Int64 // files the walk found the cache missed
 	start     int64
 
 	mu sync.Mutex // guards res's lists, update's overrides and err during the walk
@@ -263,6 +263,7 @@ type walker struct {
 	files  atomic.Int64  // entries of the trees made: SnapshotResult.Files
 	bytes  atomic.Int64  // SnapshotResult.Bytes
 	dirty  atomic.Bool   // SnapshotResult.dirty
+	hashed atomic.Int64  // SnapshotResult.Hashed
 	err    error         // the first failure to store a tree
 
 	fold      bool  // core.ignoreCase: match ignore rules and tracked paths folded
@@ -349,22 +350,16 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	if !res.update.tracked.equal(res.old.tracked) {
 		w.dirty.Store(true)
 	}
-	// Only directories still waiting for a file to be hashed hold nodes
-	// now: in a checkpoint that changed nothing, none.
-	w.pending = make([]*snapNode, 0, w.nPending.Load())
-	w.collectPending(root)
-	if err := w.hashPending(s); err != nil {
-		return nil, err
-	}
-	w.pending = nil
 	if err := w.ctx.Err(); err != nil {
 		return nil, err
 	}
+	// Every directory completed as the walk went, unless storing a tree
+	// or a file failed (finishTree returns that).
 	if err := w.finishTree(root); err != nil {
 		return nil, err
 	}
 	res.Tree = root.st.id
-	res.Files, res.Bytes, res.dirty = int(w.files.Load()), w.bytes.Load(), w.dirty.Load()
+	res.Files, res.Bytes, res.Hashed, res.dirty = int(w.files.Load()), w.bytes.Load(), int(w.hashed.Load()), w.dirty.Load()
 	sort.Strings(res.Skipped)
 	sort.Strings(res.TooLarge)
 	sort.Strings(res.Nested)
@@ -508,6 +503,7 @@ func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
 			mu.Unlock()
 			cond.Broadcast()
 			clear(subdirs) // the stack has them: keep nothing alive here
+			w.hashKids(t.node)
 			// Its own walk no longer keeps it from completing.
 			w.release(t.node)
 		}
@@ -576,18 +572,18 @@ func (w *walker) walkDir(t dirTask, sc *walkScratch) []dirTask {
 	n.dir.listing = l
 	// each calls f with every entry of the listing, from the disk or
 	// from the cache without building it.
-	each := func(f func(dirent)) {
+	each := func(f func(dirent, int64)) {
 		if l.fromCache {
 			c.listing(uint32(old), f)
 			return
 		}
 		for _, e := range l.entries {
-			f(e)
+			f(e, -1)
 		}
 	}
 	var gitDir, ignoreFile string
 	var count, nDirs, nFiles int
-	each(func(de dirent) {
+	each(func(de dirent, _ int64) {
 		count++
 		switch {
 		case de.typ.IsDir():
@@ -620,7 +616,8 @@ func (w *walker) walkDir(t dirTask, sc *walkScratch) []dirTask {
 	if ignoreFile != "" {
 		if data, err := regfile.ReadFile(filepath.Join(w.absOf(t.rel), ignoreFile), maxIgnoreFile); err == nil {
 			src := joinRel(t.rel, ignoreFile)
-			m = m.Push(w.patterns(data, strings.TrimSuffix(w.prefix+t.rel, "/"), src))
+			// The rules keep their base: a copy, not the node's buffer.
+			m = m.Push(w.patterns(data, strings.Clone(strings.TrimSuffix(w.prefix+t.rel, "/")), src))
 		}
 	}
 	dir := n.dir
@@ -638,7 +635,7 @@ func (w *walker) walkDir(t dirTask, sc *walkScratch) []dirTask {
 		pathBuf = append(pathBuf, '/')
 	}
 	base := len(pathBuf)
-	each(func(de dirent) {
+	each(func(de dirent, file int64) {
 		name := de.name
 		if name == ".git" {
 			return
@@ -671,7 +668,12 @@ func (w *walker) walkDir(t dirTask, sc *walkScratch) []dirTask {
 		case isDir:
 			kid := w.dirNode(name, n, c.child(old, name))
 			dir.kids = append(dir.kids, kid)
-			subdirs = append(subdirs, dirTask{rel: strings.Clone(r), m: m, node: kid, onlyTracked: kidOnlyTracked})
+			// Its path lives in its node, recycled only after every
+			// walk below it is done: nothing keeps it longer but
+			// through a copy.
+			a := kid.dir.alloc
+			a.rel = append(a.rel[:0], r...)
+			subdirs = append(subdirs, dirTask{rel: unsafe.String(unsafe.SliceData(a.rel), len(a.rel)), m: m, node: kid, onlyTracked: kidOnlyTracked})
 		case typ&fs.ModeSymlink != 0:
 			target, err := os.Readlink(w.absOf(r))
 			if err != nil {
@@ -680,7 +682,7 @@ func (w *walker) walkDir(t dirTask, sc *walkScratch) []dirTask {
 			}
 			dir.kids = append(dir.kids, &snapNode{name: name, st: statEntry{mode: ModeSymlink}, parent: n, dir: &snapDir{link: []byte(target)}, pending: true})
 		case typ.IsRegular():
-			if k, hit := w.fileNode(d, n, r, name, old); hit >= 0 {
+			if k, hit := w.fileNode(d, n, r, name, old, file); hit >= 0 {
 				dir.hits = append(dir.hits, uint32(hit))
 			} else if k != nil {
 				if isGitmodules(name) && k.pending {
@@ -693,9 +695,12 @@ func (w *walker) walkDir(t dirTask, sc *walkScratch) []dirTask {
 	})
 	sc.path, sc.subdirs = pathBuf, subdirs
 	if added := int64(len(dir.kids) - len(subdirs)); added > 0 {
-		// Files to hash hold their nodes, and later their records and
-		// tree entries, to the end: what a first snapshot holds grows
-		// with them, and the collector is told before it gets there.
+		if p := w.opts.Progress; p != nil {
+			p.ToHash.Add(added)
+		}
+		// A file the cache missed leaves a new cache record and a tree
+		// entry held to the end: what a first snapshot holds grows with
+		// them, and the collector is told before it gets there.
 		total := w.nPending.Add(added)
 		if total/expectEvery != (total-added)/expectEvery {
 			gcpolicy.Expect(c.size + (total+expectEvery)*heldPerPending)
@@ -727,11 +732,11 @@ func (w *walker) parentOpened(n *snapNode) {
 }
 
 // heldPerPending is about what a file the cache missed holds until the
-// snapshot ends: its node, its place in its directory's entries and in
-// the list to hash, its new cache record and its tree entry. expectEvery
-// is how often the collector's limit is raised for them.
+// snapshot ends: its new cache record and its entry in a tree staged in
+// memory. expectEvery is how often the collector's limit is raised for
+// them.
 const (
-	heldPerPending = 256
+	heldPerPending = 128
 	expectEvery    = 16384
 )
 
@@ -773,8 +778,9 @@ func (w *walker) secretRule(rel string, isDir bool) bool {
 // fileNode lstats a file in its directory (walkfs.go) and looks it up in
 // the directory's record dir in the old stat cache: a file that matches
 // it is returned as its index in the cache's file table, any other as a
-// node (nil when left out).
-func (w *walker) fileNode(d openedDir, parent *snapNode, rel, name string, dir int32) (*snapNode, int64) {
+// node (nil when left out). j is that index when the listing came from
+// the cache, -1 to look the name up.
+func (w *walker) fileNode(d openedDir, parent *snapNode, rel, name string, dir int32, j int64) (*snapNode, int64) {
 	st, err := lstatAt(d, name)
 	if err != nil {
 		w.skip(rel, &fs.PathError{Op: "lstat", Path: rel, Err: err})
@@ -801,25 +807,16 @@ func (w *walker) fileNode(d openedDir, parent *snapNode, rel, name string, dir i
 		}
 		return &snapNode{name: name, st: statEntry{mode: ModeSymlink}, parent: parent, dir: &snapDir{link: target}, pending: true}, -1
 	}
-	if j := w.res.old.findFile(dir, name); j >= 0 {
+	if j < 0 {
+		j = w.res.old.findFile(dir, name)
+	}
+	if j >= 0 {
 		if old := w.res.old.fileEntry(uint32(j)); old.size == e.size && old.mtime == e.mtime &&
 			old.ctime == e.ctime && old.ino == e.ino && old.mode == e.mode {
 			return nil, j
 		}
 	}
 	return &snapNode{name: name, parent: parent, st: e, pending: true}, -1
-}
-
-// collectPending lists, in tree order, the files the cache missed.
-func (w *walker) collectPending(n *snapNode) {
-	for _, k := range n.dir.kids {
-		switch {
-		case k.isDir:
-			w.collectPending(k)
-		case k.pending:
-			w.pending = append(w.pending, k)
-		}
-	}
 }
 
 // gitlink turns a directory node into a gitlink to the nested repository's
@@ -854,66 +851,60 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// hashPending reads, hashes and stores the files the cache missed, on
-// several cores.
-func (w *walker) hashPending(s Store) error {
-	var next atomic.Int64
-	var mu sync.Mutex
-	var firstErr error
-	var wg sync.WaitGroup
+// hashKids reads, hashes and stores a directory's files that the cache
+// missed, and its links, by the worker that walked it, once its
+// subdirectories are on the stack for the others: the directory can then
+// complete as soon as they do, so a first snapshot holds the directories
+// being walked, not a node per file until the walk ends (80 MB of nodes
+// and listings at 184,880 files when the hashing came after the walk).
+func (w *walker) hashKids(n *snapNode) {
 	progress := w.opts.Progress
-	if progress == nil {
-		progress = new(Progress)
-	}
-	progress.ToHash.Store(int64(len(w.pending)))
-	for range min(w.opts.Workers, max(len(w.pending), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(w.pending) || w.ctx.Err() != nil {
-					return
-				}
-				n := w.pending[i]
-				var id Hash
-				var err error
-				link := n.link()
-				size := int64(len(link))
-				if link != nil {
-					id, err = s.WriteObject(BlobObject, link)
-				} else {
-					var skipErr error
-					id, size, skipErr, err = w.storeFile(s, n)
-					if skipErr != nil {
-						n.dropped = true
-						w.skip(n.path(), skipErr)
-					}
-					if n.dropped {
-						continue
-					}
-				}
-				progress.Hashed.Add(1)
-				progress.Bytes.Add(size)
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = fmt.Errorf("storing %s: %w", n.path(), err)
-				}
-				n.st.id = id
-				mu.Unlock()
+	for _, k := range n.dir.kids {
+		if !k.pending {
+			continue
+		}
+		if w.ctx.Err() != nil {
+			return // it stays pending: the snapshot is abandoned
+		}
+		var id Hash
+		var err error
+		link := k.link()
+		size := int64(len(link))
+		if link != nil {
+			id, err = w.store.WriteObject(BlobObject, link)
+		} else {
+			var skipErr error
+			id, size, skipErr, err = w.storeFile(w.store, k)
+			if skipErr != nil {
+				k.dropped = true
+				w.skip(k.path(), skipErr)
 			}
-		}()
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	for _, n := range w.pending {
-		if !n.dropped {
-			w.res.Hashed++
+		}
+		if err != nil {
+			w.fail(fmt.Errorf("storing %s: %w", k.path(), err))
+			return
+		}
+		k.pending = false
+		if k.dropped {
+			continue
+		}
+		k.st.id = id
+		w.hashed.Add(1)
+		if progress != nil {
+			progress.Hashed.Add(1)
+			progress.Bytes.Add(size)
 		}
 	}
-	return nil
+}
+
+// fail records the first failure to store an object; the snapshot
+// returns it.
+func (w *walker) fail(err error) {
+	w.mu.Lock()
+	if w.err == nil {
+		w.err = err
+	}
+	w.mu.Unlock()
 }
 
 // streamAbove is the size from which a file is hashed and compressed as
@@ -1054,11 +1045,7 @@ func (w *walker) complete(n *snapNode) {
 		return
 	}
 	if err := w.tree(n); err != nil {
-		w.mu.Lock()
-		if w.err == nil {
-			w.err = err
-		}
-		w.mu.Unlock()
+		w.fail(err)
 		d.deferred = true
 	}
 }
@@ -1249,7 +1236,7 @@ func (w *walker) record(n *snapNode, tree dirEntry, hasTree bool, files []cached
 	if !othersSame {
 		entries := l.entries
 		if l.fromCache {
-			c.listing(uint32(d.old), func(e dirent) { entries = append(entries, e) })
+			c.listing(uint32(d.old), func(e dirent, _ int64) { entries = append(entries, e) })
 		}
 		isFile := func(name string) bool { return c.findFile(d.old, name) >= 0 }
 		if !filesSame {

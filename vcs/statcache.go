@@ -246,24 +246,25 @@ func (c *statCache) root() int32 {
 }
 
 // listing calls f with the directory's entries as last listed, in name
-// order: its files and its others, merged. A name in both (never written
-// so) is given once, as the other: a tree must not hold a name twice.
-func (c *statCache) listing(d uint32, f func(dirent)) {
+// order: its files, each with its index in the file table, and its
+// others (index -1), merged. A name in both (never written so) is given
+// once, as the other: a tree must not hold a name twice.
+func (c *statCache) listing(d uint32, f func(e dirent, file int64)) {
 	ff, nf := c.dirFiles(d)
 	of, no := c.dirOthers(d)
 	i, end := ff, ff+nf
 	for k := of; k < of+no; k++ {
 		o := c.other(k)
 		for ; i < end && c.fileName(i) < o.name; i++ {
-			f(dirent{c.fileName(i), 0})
+			f(dirent{c.fileName(i), 0}, int64(i))
 		}
 		if i < end && c.fileName(i) == o.name {
 			i++
 		}
-		f(o)
+		f(o, -1)
 	}
 	for ; i < end; i++ {
-		f(dirent{c.fileName(i), 0})
+		f(dirent{c.fileName(i), 0}, int64(i))
 	}
 }
 
@@ -630,7 +631,8 @@ func (u *cacheUpdate) encode(out io.Writer, has func(Hash) bool) error {
 		firstChild uint32
 		names      uint32
 	}
-	var order []placed
+	// Breadth first, the queue is the order itself.
+	order := make([]placed, 0, u.old.nDirs+len(u.overrides)+1)
 	var nFiles, nOthers, nNames uint64
 	if u.root.nd != nil || u.root.old >= 0 {
 		order = append(order, placed{r: u.resolve(encRef{old: u.root.old, nd: u.root.nd})})

@@ -62,7 +62,12 @@ func listingOf(c *statCache) string {
 			b.WriteString(" listed")
 		}
 		b.WriteString(" " + strings.Repeat("+", int(tree.entries)) + " " + time.Unix(0, seen.mtime).UTC().String() + "\n")
-		c.listing(d, func(e dirent) { b.WriteString("  " + e.name + " " + e.typ.String() + "\n") })
+		c.listing(d, func(e dirent, j int64) {
+			b.WriteString("  " + e.name + " " + e.typ.String() + "\n")
+			if j >= 0 && c.fileName(uint32(j)) != e.name {
+				b.WriteString("  (file index not found)\n")
+			}
+		})
 		first, n := c.dirFiles(d)
 		for j := first; j < first+n; j++ {
 			e := c.fileEntry(j)

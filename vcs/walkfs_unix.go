@@ -37,7 +37,7 @@ func openDir(at int, name string, abs func() string, root bool, types *fsTypes) 
 		if root || at < 0 {
 			fd, err = unix.Open(abs(), flags, 0)
 		} else {
-			fd, err = unix.Openat(at, name, flags, 0)
+			fd, err = openatName(at, name, flags)
 		}
 		if err == unix.EINTR {
 			continue
@@ -75,7 +75,7 @@ func (d openedDir) close() error {
 // lstatAt lstats name relative to its directory's descriptor.
 func lstatAt(d openedDir, name string) (fileStat, error) {
 	var st unix.Stat_t
-	if err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+	if err := fstatatName(d.fd, name, &st); err != nil {
 		return fileStat{}, err
 	}
 	return fileStat{size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino, exec: st.Mode&0o100 != 0}, nil
