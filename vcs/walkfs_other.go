@@ -3,8 +3,11 @@
 package vcs
 
 import (
+	"errors"
 	"io/fs"
 	"os"
+
+	"github.com/ctxgit/ctxgit/internal/regfile"
 )
 
 // openDir opens a directory by path (abs()), the root following a
@@ -15,8 +18,11 @@ func openDir(_ int, _ string, abs func() string, root bool, _ *fsTypes) (openedD
 	return openDirByPath(abs(), root)
 }
 
-// opensAt is false: every directory is opened by its path.
+// opensAt is false: every directory and file is opened by its path.
 const opensAt = false
+
+// openFileAt is not called where opensAt is false.
+func openFileAt(int, string) (*regfile.File, error) { return nil, errors.ErrUnsupported }
 
 func lstatAt(d openedDir, name string) (fileStat, error) { return lstatByPath(d, name) }
 

@@ -5,6 +5,7 @@ package vcs
 import (
 	"io/fs"
 
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"golang.org/x/sys/unix"
 )
 
@@ -62,8 +63,13 @@ func openDir(at int, name string, abs func() string, root bool, types *fsTypes) 
 }
 
 // opensAt says subdirectories are opened relative to their parent's
-// descriptor, which stays open until they are.
+// descriptor, which stays open until they are, and files read relative
+// to their directory's.
 const opensAt = true
+
+// openFileAt opens a file of the open directory dirfd as regfile.Open
+// does by path.
+func openFileAt(dirfd int, name string) (*regfile.File, error) { return regfile.OpenAt(dirfd, name) }
 
 func (d openedDir) close() error {
 	if d.f != nil {

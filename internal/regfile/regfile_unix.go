@@ -14,6 +14,21 @@ import (
 type handle struct{ fd int }
 
 func open(path string, follow bool) (handle, Info, error) {
+	return openAt(unix.AT_FDCWD, path, follow)
+}
+
+// OpenAt is Open for name relative to the open directory dirfd: the
+// kernel resolves one name, not a whole path (a snapshot reads the files
+// of the directory it is walking).
+func OpenAt(dirfd int, name string) (*File, error) {
+	h, info, err := openAt(dirfd, name, false)
+	if err != nil {
+		return nil, err
+	}
+	return &File{h: h, info: info, remain: info.Size}, nil
+}
+
+func openAt(dirfd int, path string, follow bool) (handle, Info, error) {
 	// O_NONBLOCK: opening a FIFO with no writer returns at once (and is
 	// then refused by the fstat below) rather than waiting forever.
 	// O_NOFOLLOW: a final symlink fails with ELOOP.
@@ -24,7 +39,7 @@ func open(path string, follow bool) (handle, Info, error) {
 	var fd int
 	var err error
 	for {
-		fd, err = unix.Open(path, flags, 0)
+		fd, err = unix.Openat(dirfd, path, flags, 0)
 		if err != unix.EINTR {
 			break
 		}
