@@ -3,6 +3,7 @@ package vcs_test
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -367,5 +368,105 @@ func TestUnreadableIndexReportedOnce(t *testing.T) {
 	os.Chtimes(filepath.Join(repo, ".git/index"), old, old)
 	if res := snapshotOf(t, s, repo, cache, index); treeFiles(t, repo, res.Tree) != ".gitignore\na.log\nb.log\nc.txt\n" {
 		t.Fatalf("after the index is mended, tree holds %q", treeFiles(t, repo, res.Tree))
+	}
+}
+
+// Issue 37: a directory whose listing and rules are unchanged takes each
+// entry's fate from the stat cache and matches no rule again, unless
+// deciding it asked git's index (an ignored or secret entry: the index
+// may have changed since). Every change of a rule is still seen: a
+// .gitignore in the tree (by content, whatever its stat data), one
+// above the workspace, info/exclude, snapshot.excludes, the secrets.
+func TestUnchangedDirectoriesAreNotDecidedAgain(t *testing.T) {
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		t.Skip("directory listings are cached on Linux and macOS only")
+	}
+	base := map[string]string{
+		".gitignore":     "*.log\n",
+		"a/one.txt":      "1\n",
+		"a/b/.gitignore": "*.tmp\n",
+		"a/b/two.txt":    "2\n",
+		"a/b/x.tmp":      "ignored\n",
+		"c/keep.txt":     "k\n",
+		"c/out.log":      "ignored\n",
+		"d/server.pem":   "secret\n",
+		"e/f.txt":        "f\n",
+		"e/skip1":        "excluded\n",
+		"g/.gitignore":   "*.bak\n",
+		"g/h.txt":        "h\n",
+		"g/i/j.txt":      "j\n",
+	}
+	// Matched again when nothing changed: the entries of c, a/b and d,
+	// whose ignored or secret entries asked the index.
+	const asked = 2 + 3 + 1
+	opts := func(excludes ...string) func(*vcs.SnapshotOptions) {
+		return func(o *vcs.SnapshotOptions) {
+			o.IndexFile = filepath.Join(o.RepoTop, ".git/index")
+			o.Secrets = []string{"*.pem"}
+			o.Excludes = append([]string{"e/skip*"}, excludes...)
+		}
+	}
+	p := func(repo, rel string) string { return filepath.Join(repo, filepath.FromSlash(rel)) }
+	for _, tc := range []struct {
+		name    string
+		change  func(t *testing.T, repo string)
+		mutate  func(*vcs.SnapshotOptions)
+		matched int // entries matched against the rules after the change; -1: every one
+		next    int // and in the next snapshot: those of the directories that ask the index now
+	}{
+		{"nothing", func(*testing.T, string) {}, opts(), asked, asked},
+		{"gitignore in the tree, same size", func(t *testing.T, repo string) {
+			writeFiles(t, repo, map[string]string{"a/b/.gitignore": "*.txt\n"})
+			os.Chtimes(p(repo, "a/b/.gitignore"), old, old)
+		}, opts(), asked, asked},
+		// g and g/i decided again; their .txt files are ignored now, so
+		// they ask the index from then on.
+		{"gitignore in the tree of a directory that asked nothing, same size", func(t *testing.T, repo string) {
+			writeFiles(t, repo, map[string]string{"g/.gitignore": "*.txt\n"})
+			os.Chtimes(p(repo, "g/.gitignore"), old, old)
+		}, opts(), asked + 4, asked + 4},
+		// a/one.txt is ignored now: a asks the index too.
+		{"gitignore at the root", func(t *testing.T, repo string) {
+			writeFiles(t, repo, map[string]string{".gitignore": "*.log\none.txt\n"})
+		}, opts(), -1, asked + 2},
+		{"info/exclude", func(t *testing.T, repo string) {
+			writeFiles(t, repo, map[string]string{".git/info/exclude": "keep.txt\n"})
+		}, opts(), -1, asked},
+		// a is left out, so a/b is not walked.
+		{"snapshot.excludes", func(*testing.T, string) {}, opts("a/"), -1, asked - 3},
+		{"secrets", func(*testing.T, string) {}, func(o *vcs.SnapshotOptions) { opts()(o); o.Secrets = []string{"*.pem", "f.txt"} }, -1, asked + 2},
+		{"newly tracked ignored file", func(t *testing.T, repo string) { gitCmd(t, repo, "add", "-f", "c/out.log") }, opts(), asked, asked},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo := newGitRepo(t)
+			writeFiles(t, repo, base)
+			gitCmd(t, repo, "read-tree", "--empty")
+			ageDirs(t, repo)
+			s := openRepo(t, repo)
+			cache := filepath.Join(t.TempDir(), "statcache")
+			first := snapshotOf(t, s, repo, cache, opts())
+			entries := vcs.MatchedEntries(first)
+			if again := snapshotOf(t, s, repo, cache, opts()); vcs.MatchedEntries(again) != asked || again.Tree != first.Tree {
+				t.Fatalf("unchanged: %d entries matched, want %d of %d", vcs.MatchedEntries(again), asked, entries)
+			}
+			tc.change(t, repo)
+			cached := snapshotOf(t, s, repo, cache, tc.mutate)
+			fresh := snapshotOf(t, s, repo, "", tc.mutate)
+			if cached.Tree != fresh.Tree || !maps.Equal(cached.Excluded, fresh.Excluded) || !maps.Equal(cached.ExcludedTracked, fresh.ExcludedTracked) {
+				t.Fatalf("through the cache:\n%s%v %v\nwithout it:\n%s%v %v", treeFiles(t, repo, cached.Tree), cached.Excluded, cached.ExcludedTracked,
+					treeFiles(t, repo, fresh.Tree), fresh.Excluded, fresh.ExcludedTracked)
+			}
+			want := tc.matched
+			if want < 0 {
+				want = vcs.MatchedEntries(fresh)
+			}
+			if got := vcs.MatchedEntries(cached); got != want {
+				t.Fatalf("%d entries matched, want %d", got, want)
+			}
+			again := snapshotOf(t, s, repo, cache, tc.mutate)
+			if again.Tree != fresh.Tree || vcs.MatchedEntries(again) != tc.next || !maps.Equal(again.Excluded, fresh.Excluded) {
+				t.Fatalf("the next snapshot: %d entries matched (want %d), tree %s, want %s", vcs.MatchedEntries(again), tc.next, again.Tree, fresh.Tree)
+			}
+		})
 	}
 }

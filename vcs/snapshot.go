@@ -2,8 +2,12 @@ package vcs
 
 import (
 	"context"
+	"crypto/sha1"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
@@ -104,11 +108,12 @@ type SnapshotResult struct {
 	// CacheNote says why a damaged stat cache was discarded ("" if not).
 	CacheNote string
 
-	opts   SnapshotOptions
-	old    *statCache
-	update *cacheUpdate // the new cache: old, and what differs from it
-	dirty  bool         // the new cache differs from the old enough to save
-	listed int          // directories read from the disk, not the cache
+	opts    SnapshotOptions
+	old     *statCache
+	update  *cacheUpdate // the new cache: old, and what differs from it
+	dirty   bool         // the new cache differs from the old enough to save
+	listed  int          // directories read from the disk, not the cache
+	matched int          // entries the ignore rules were matched against
 }
 
 type snapNode struct {
@@ -182,6 +187,16 @@ type snapDir struct {
 	// each subdirectory not complete yet.
 	waiting atomic.Int32
 
+	// leftOut names the entries rules that ask nothing of the index
+	// left out (ctxgit's outputs, snapshot.excludes); askedIndex says
+	// deciding an entry asked git's index; ignoreSum is its
+	// .gitignore's sum. The new record keeps them, so an unchanged
+	// directory is not decided again.
+	leftOut    []string
+	askedIndex bool
+	ignoreSum  uint64
+	decided    bool // its entries' fates were the old record's: no rule matched
+
 	deferred bool    // complete, but a file at or below it waits for hashing
 	done     bool    // its tree is made: st.id, dropped, same, rec
 	same     bool    // its tree is the one its old record names
@@ -219,9 +234,9 @@ func recycle(n *snapNode) {
 	if a == nil {
 		return
 	}
-	kids, hits, rel := a.dir.kids[:0], a.dir.hits[:0], a.rel[:0]
+	kids, hits, rel, left := a.dir.kids[:0], a.dir.hits[:0], a.rel[:0], a.dir.leftOut[:0]
 	*a = dirAlloc{}
-	a.dir.kids, a.dir.hits, a.rel = kids, hits, rel
+	a.dir.kids, a.dir.hits, a.rel, a.dir.leftOut = kids, hits, rel, left
 	dirAllocs.Put(a)
 }
 
@@ -266,7 +281,10 @@ type walker struct {
 	bytes  atomic.Int64  // SnapshotResult.Bytes
 	dirty  atomic.Bool   // SnapshotResult.dirty
 	hashed atomic.Int64  // SnapshotResult.Hashed
-	err    error         // the first failure to store a tree
+	// matched counts the entries the ignore rules were matched against
+	// (the rest had their fate from the cache).
+	matched atomic.Int64
+	err     error // the first failure to store a tree
 
 	fold      bool  // core.ignoreCase: match ignore rules and tracked paths folded
 	prevStore Store // where Previous is read
@@ -274,6 +292,14 @@ type walker struct {
 	kept      map[string]uint32 // see keptModes
 
 	ctx context.Context // opts.Ctx, or one never done
+
+	// rulesKey sums the ignore rules from outside the walk (ctxgit's,
+	// snapshot.excludes, the secrets, core.excludesFile, info/exclude,
+	// the .gitignore files above the root); rulesSame says the old
+	// cache's entries were decided under the same.
+	rulesHash hash.Hash
+	rulesKey  Hash
+	rulesSame bool
 }
 
 // patterns compiles ignore patterns, folded on a case-insensitive file
@@ -339,15 +365,27 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	for _, p := range opts.Secrets {
 		w.secrets = append(w.secrets, ignore.New(ignore.FoldCase(ignore.ParsePatterns([]byte(p), "", "secret"))))
 	}
+	w.rulesHash = sha1.New()
+	for _, group := range [][]string{opts.Fixed, opts.Excludes, opts.Secrets} {
+		w.rulesSum("patterns", []byte(strings.Join(group, "\n")), true)
+	}
+	w.rulesSum("fold", nil, w.fold)
 	m, err := w.baseMatcher()
 	if err != nil {
 		return nil, err
+	}
+	w.rulesSum("prefix", []byte(w.prefix), true)
+	copy(w.rulesKey[:], w.rulesHash.Sum(nil))
+	res.update.rules = w.rulesKey
+	w.rulesSame = res.old.nDirs > 0 && res.old.rules == w.rulesKey
+	if !w.rulesSame {
+		w.dirty.Store(true)
 	}
 	root := w.dirNode("", nil, res.old.root())
 	if err := w.walkRoot(opts.Root, m, root); err != nil {
 		return nil, err
 	}
-	res.listed = int(w.listed.Load())
+	res.listed, res.matched = int(w.listed.Load()), int(w.matched.Load())
 	res.update.tracked = w.idx.forCache()
 	if !res.update.tracked.equal(res.old.tracked) {
 		w.dirty.Store(true)
@@ -366,6 +404,31 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	sort.Strings(res.TooLarge)
 	sort.Strings(res.Nested)
 	return res, nil
+}
+
+// rulesSum adds a source of ignore rules outside the walk to the key the
+// cache keeps: what was read, and whether it was there.
+func (w *walker) rulesSum(source string, data []byte, present bool) {
+	var n [9]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(source)))
+	w.rulesHash.Write(n[:8])
+	w.rulesHash.Write([]byte(source))
+	binary.BigEndian.PutUint64(n[:], uint64(len(data)))
+	if present {
+		n[8] = 1
+	}
+	w.rulesHash.Write(n[:])
+	w.rulesHash.Write(data)
+}
+
+// ignoreSum is the sum of a directory's .gitignore (name and content),
+// never 0; 0 stands for none.
+func ignoreSum(name string, data []byte) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	h.Write([]byte{0})
+	h.Write(data)
+	return h.Sum64() | 1
 }
 
 // dirNode is a directory's node, waiting for its own walk; old is its
@@ -400,6 +463,7 @@ func (w *walker) baseMatcher() (*ignore.Matcher, error) {
 			readFile = regfile.ReadFileFollowing
 		}
 		data, err := readFile(path, maxIgnoreFile)
+		w.rulesSum(source, data, err == nil)
 		if err != nil {
 			return nil
 		}
@@ -449,6 +513,10 @@ type dirTask struct {
 	// onlyTracked is set below an ignored directory entered because git
 	// tracks something in it: there only tracked paths are kept.
 	onlyTracked bool
+	// rulesSame says every rule that applies here is the one the old
+	// cache's record was decided under: those from outside the walk,
+	// and every .gitignore from the root down to the parent.
+	rulesSame bool
 }
 
 // absOf is the absolute path of a workspace-relative one, for what the
@@ -475,7 +543,7 @@ func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
 	var (
 		mu     sync.Mutex
 		cond   = sync.NewCond(&mu)
-		stack  = []dirTask{{m: m, node: root}}
+		stack  = []dirTask{{m: m, node: root, rulesSame: w.rulesSame}}
 		active = 0
 		wg     sync.WaitGroup
 	)
@@ -621,14 +689,32 @@ func (w *walker) walkDir(t dirTask, sc *walkScratch) []dirTask {
 		return nil
 	}
 	m := t.m
+	dir := n.dir
 	if ignoreFile != "" {
 		if data, err := regfile.ReadFile(filepath.Join(w.absOf(t.rel), ignoreFile), maxIgnoreFile); err == nil {
 			src := joinRel(t.rel, ignoreFile)
 			// The rules keep their base: a copy, not the node's buffer.
 			m = m.Push(w.patterns(data, strings.Clone(strings.TrimSuffix(w.prefix+t.rel, "/")), src))
+			dir.ignoreSum = ignoreSum(ignoreFile, data)
 		}
 	}
-	dir := n.dir
+	// The rules here are the ones the old record's entries were decided
+	// under when those above were and this directory's .gitignore is the
+	// same. Then, with the same listing, each entry's fate is the old
+	// one: no rule is matched again (git's untracked cache keeps the same
+	// per directory). Unless deciding asked git's index, which may have
+	// changed: such a directory is decided again.
+	rulesSame := false
+	if t.rulesSame && old >= 0 {
+		rules, sum, _ := c.dirRules(uint32(old))
+		rulesSame = rules && sum == dir.ignoreSum
+	}
+	decided := false
+	if rulesSame && l.fromCache && !t.onlyTracked {
+		_, _, asked := c.dirRules(uint32(old))
+		decided = !asked
+	}
+	dir.decided = decided
 	// In a directory whose files all match the cache (most, in a
 	// checkpoint that changed little) only subdirectories get nodes.
 	dir.kids = slices.Grow(dir.kids, nDirs)
@@ -661,16 +747,33 @@ func (w *walker) walkDir(t dirTask, sc *walkScratch) []dirTask {
 			return
 		}
 		isDir := typ.IsDir()
-		mr := w.matchPath(r)
-		if w.fixed.Match(mr, isDir) || w.secretRule(r, isDir) || w.excludes.Match(mr, isDir) {
-			return
-		}
 		kidOnlyTracked := t.onlyTracked
-		if t.onlyTracked || m.Match(w.matchPath(full), isDir) {
-			if !w.isTracked(full, isDir, !t.onlyTracked) {
+		if decided {
+			if de.left {
 				return
 			}
-			kidOnlyTracked = true
+		} else {
+			w.matched.Add(1)
+			mr := w.matchPath(r)
+			switch {
+			case w.fixed.Match(mr, isDir):
+				dir.leftOut = append(dir.leftOut, name)
+				return
+			case w.secretRule(r, isDir):
+				// Counted under its rule, and whether git tracks it.
+				dir.askedIndex = true
+				return
+			case w.excludes.Match(mr, isDir):
+				dir.leftOut = append(dir.leftOut, name)
+				return
+			}
+			if t.onlyTracked || m.Match(w.matchPath(full), isDir) {
+				dir.askedIndex = true
+				if !w.isTracked(full, isDir, !t.onlyTracked) {
+					return
+				}
+				kidOnlyTracked = true
+			}
 		}
 		switch {
 		case isDir:
@@ -681,7 +784,7 @@ func (w *walker) walkDir(t dirTask, sc *walkScratch) []dirTask {
 			// through a copy.
 			a := kid.dir.alloc
 			a.rel = append(a.rel[:0], r...)
-			subdirs = append(subdirs, dirTask{rel: unsafe.String(unsafe.SliceData(a.rel), len(a.rel)), m: m, node: kid, onlyTracked: kidOnlyTracked})
+			subdirs = append(subdirs, dirTask{rel: unsafe.String(unsafe.SliceData(a.rel), len(a.rel)), m: m, node: kid, onlyTracked: kidOnlyTracked, rulesSame: rulesSame})
 		case typ&fs.ModeSymlink != 0:
 			target, err := os.Readlink(w.absOf(r))
 			if err != nil {
@@ -1257,11 +1360,21 @@ func (w *walker) record(n *snapNode, tree dirEntry, hasTree bool, files []cached
 	seen, listed := l.seen, l.listed
 	dirty := !filesSame
 	var others []dirent
-	othersSame := l.fromCache && filesSame // the same listing, the same files: the same others
+	// The same listing, the same files, the same decisions: the same
+	// others.
+	othersSame := l.fromCache && filesSame && d.decided
 	if !othersSame {
 		entries := l.entries
 		if l.fromCache {
 			c.listing(uint32(d.old), func(e dirent, _ int64) { entries = append(entries, e) })
+		}
+		if !d.decided {
+			// Left out by a rule that asks nothing of the index: what
+			// the walk decided now, not what the cache said.
+			slices.Sort(d.leftOut)
+			for i := range entries {
+				_, entries[i].left = slices.BinarySearch(d.leftOut, entries[i].name)
+			}
 		}
 		isFile := func(name string) bool { return c.findFile(d.old, name) >= 0 }
 		if !filesSame {
@@ -1294,14 +1407,21 @@ func (w *walker) record(n *snapNode, tree dirEntry, hasTree bool, files []cached
 		if !l.fromCache && listed && !oldListed {
 			dirty = true
 		}
+		// Decided under other rules, or asking the index where it did
+		// not: the next snapshot must know.
+		rules, sum, asked := c.dirRules(uint32(d.old))
+		sameRules := rules && sum == d.ignoreSum && asked == d.askedIndex
+		if !sameRules {
+			dirty = true
+		}
 		oldTree, oldHasTree := c.dirTree(uint32(d.old))
-		if seen == oldSeen && listed == oldListed && oldTree == tree && oldHasTree == hasTree && filesSame && othersSame && kidsSame {
+		if seen == oldSeen && listed == oldListed && oldTree == tree && oldHasTree == hasTree && filesSame && othersSame && kidsSame && sameRules {
 			// Identical, subdirectories included: no record of its own.
 			w.finishRecord(n, nil, dirty)
 			return
 		}
 	}
-	nd := &newDir{old: d.old, tree: tree, hasTree: hasTree, seen: seen, listed: listed,
+	nd := &newDir{old: d.old, tree: tree, hasTree: hasTree, seen: seen, listed: listed, ignoreSum: d.ignoreSum, askedIndex: d.askedIndex,
 		files: files, others: others, sameFiles: filesSame, sameOthers: othersSame, sameKids: kidsSame}
 	if !kidsSame {
 		dirty = true
@@ -1403,8 +1523,7 @@ func sameOthers(c *statCache, d uint32, others []dirent) bool {
 		return false
 	}
 	for i, o := range others {
-		k := first + uint32(i)
-		if c.otherName(k) != o.name || c.otherRec(k)[6] != direntCode(o.typ) {
+		if c.other(first+uint32(i)) != (dirent{name: o.name, typ: direntType(direntCode(o.typ)), left: o.left}) {
 			return false
 		}
 	}

@@ -325,7 +325,7 @@ func TestStatCacheNeverChangesTheTree(t *testing.T) {
 			break
 		}
 		i := rng.IntN(len(files))
-		switch rng.IntN(7) {
+		switch rng.IntN(9) {
 		case 0: // modify, same size
 			write(files[i], fmt.Sprintf("v%d %d", step%10, i))
 		case 1: // delete
@@ -354,6 +354,12 @@ func TestStatCacheNeverChangesTheTree(t *testing.T) {
 			}
 			ignoring = !ignoring
 			write(".gitignore", rule)
+		case 7: // a directory's own rules: the same size, another pattern
+			rules := []string{"f1*\n", "g1*\n", "r1*\n", "*.x\n"}
+			write(fmt.Sprintf("d%d/.gitignore", rng.IntN(4)), rules[rng.IntN(len(rules))])
+		case 8: // the repository's exclude file
+			rules := []string{"", "e2/\n", "d3/\n", "f2*\n"}
+			write(".git/info/exclude", rules[rng.IntN(len(rules))])
 		}
 		cached := snapshotOf(t, s, repo, cache, nil)
 		fresh := snapshotOf(t, s, repo, "", nil)

@@ -69,10 +69,11 @@ type dirEntry struct {
 //
 //	magic      "CTXGITSC", version (4 bytes, big-endian)
 //	anchor     20 bytes
+//	rules      20 bytes: what the ignore rules outside the walk were
 //	counts     directories, files, others, name bytes (uint32 each)
 //	store key  length (uint32) and bytes
 //	index      length (uint32) and the index section (trackedCache)
-//	dirs       84 bytes each, breadth first from the root (record 0)
+//	dirs       92 bytes each, breadth first from the root (record 0)
 //	files      64 bytes each, each directory's sorted by name
 //	others     12 bytes each, each directory's sorted by name
 //	names      every name, each directory's files' then its others'
@@ -86,12 +87,13 @@ var statCacheMagic = []byte("CTXGITSC\x00\x00\x00\x06")
 const (
 	// dir: tree id 20, entries 4, flags 1, pad 3, first file 4, files
 	// 4, first other 4, others 4, seen mtime, ctime, size, inode,
-	// device 8 each.
-	dirRecSize = 84
+	// device 8 each, its .gitignore's sum 8.
+	dirRecSize = 92
 	// file: name offset 4, name length 2, pad 2, mode 4, size, mtime,
 	// ctime, inode 8 each, blob id 20.
 	fileRecSize = 64
-	// other: name offset 4, name length 2, type 1, pad 1, child record 4.
+	// other: name offset 4, name length 2, type 1, flags 1 (otherLeft),
+	// child record 4.
 	otherRecSize = 12
 	// noChild is an other's child when it is not a recorded directory.
 	noChild = ^uint32(0)
@@ -102,10 +104,17 @@ const (
 
 // A directory record's flags.
 const (
-	dirStored  = 1 << iota // the store holds its tree
-	dirListed              // its listing may be trusted against seen
-	dirHasTree             // it has a tree (an empty directory has none)
+	dirStored     = 1 << iota // the store holds its tree
+	dirListed                 // its listing may be trusted against seen
+	dirHasTree                // it has a tree (an empty directory has none)
+	dirRules                  // its others say which entries were left out, and its .gitignore's sum is kept
+	dirAskedIndex             // deciding its entries asked git's index (tracked.go)
+	dirFlags      = dirStored | dirListed | dirHasTree | dirRules | dirAskedIndex
 )
+
+// otherLeft marks an other left out by a rule that asks nothing of the
+// index: ctxgit's own outputs, snapshot.excludes.
+const otherLeft = 1
 
 // maxStatCache bounds the stat cache read: about 100 bytes a file and
 // directory, so room for some ten million files.
@@ -123,6 +132,7 @@ var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc
 // statCache is a loaded cache: the file's bytes, sliced into its tables.
 type statCache struct {
 	anchor   Hash   // a commit whose tree holds every id below
+	rules    Hash   // the ignore rules outside the walk (walker.rulesKey)
 	storeKey string // identifies the object store the ids live in
 	tracked  *trackedCache
 	size     int64 // bytes of the file, held until the new cache is saved
@@ -151,6 +161,14 @@ func (c *statCache) dirTree(d uint32) (dirEntry, bool) {
 	e.entries = binary.LittleEndian.Uint32(r[20:])
 	e.stored = r[24]&dirStored != 0
 	return e, r[24]&dirHasTree != 0
+}
+
+// dirRules is what a directory's record says of how its entries were
+// decided: whether it says it (rules), its .gitignore's sum, and whether
+// deciding asked git's index.
+func (c *statCache) dirRules(d uint32) (rules bool, sum uint64, askedIndex bool) {
+	r := c.dirRec(d)
+	return r[24]&dirRules != 0, binary.LittleEndian.Uint64(r[84:]), r[24]&dirAskedIndex != 0
 }
 
 func (c *statCache) dirSeen(d uint32) (dirStat, bool) {
@@ -202,7 +220,8 @@ func (c *statCache) otherName(k uint32) string {
 }
 
 func (c *statCache) other(k uint32) dirent {
-	return dirent{c.otherName(k), direntType(c.otherRec(k)[6])}
+	r := c.otherRec(k)
+	return dirent{name: c.otherName(k), typ: direntType(r[6]), left: r[7]&otherLeft != 0}
 }
 
 func (c *statCache) otherChild(k uint32) uint32 {
@@ -256,7 +275,7 @@ func (c *statCache) listing(d uint32, f func(e dirent, file int64)) {
 	for k := of; k < of+no; k++ {
 		o := c.other(k)
 		for ; i < end && c.fileName(i) < o.name; i++ {
-			f(dirent{c.fileName(i), 0}, int64(i))
+			f(dirent{name: c.fileName(i)}, int64(i))
 		}
 		if i < end && c.fileName(i) == o.name {
 			i++
@@ -264,7 +283,7 @@ func (c *statCache) listing(d uint32, f func(e dirent, file int64)) {
 		f(o, -1)
 	}
 	for ; i < end; i++ {
-		f(dirent{c.fileName(i), 0}, int64(i))
+		f(dirent{name: c.fileName(i)}, int64(i))
 	}
 }
 
@@ -351,14 +370,15 @@ func decodeStatCache(data []byte) (*statCache, error) {
 	if len(rest) > 0 {
 		all = unsafe.String(&rest[0], len(rest))
 	}
-	const head = 20 + 4*4
+	const head = 20 + 20 + 4*4
 	if len(rest) < head {
 		return nil, corrupt
 	}
 	le := binary.LittleEndian
 	c := &statCache{size: int64(len(data))}
 	copy(c.anchor[:], rest)
-	nDirs, nFiles, nOthers, nNames := le.Uint32(rest[20:]), le.Uint32(rest[24:]), le.Uint32(rest[28:]), le.Uint32(rest[32:])
+	copy(c.rules[:], rest[20:])
+	nDirs, nFiles, nOthers, nNames := le.Uint32(rest[40:]), le.Uint32(rest[44:]), le.Uint32(rest[48:]), le.Uint32(rest[52:])
 	pos := uint64(head)
 	section := func() (string, bool) {
 		if uint64(len(rest)) < pos+4 {
@@ -419,7 +439,7 @@ func decodeStatCache(data []byte) (*statCache, error) {
 		r := c.dirRec(d)
 		ff, nf := c.dirFiles(d)
 		of, no := c.dirOthers(d)
-		if uint64(ff) != fileSum || uint64(of) != otherSum || fileSum+uint64(nf) > uint64(nFiles) || otherSum+uint64(no) > uint64(nOthers) || r[24]&^(dirStored|dirListed|dirHasTree) != 0 {
+		if uint64(ff) != fileSum || uint64(of) != otherSum || fileSum+uint64(nf) > uint64(nFiles) || otherSum+uint64(no) > uint64(nOthers) || r[24]&^dirFlags != 0 {
 			return nil, corrupt
 		}
 		fileSum += uint64(nf)
@@ -435,7 +455,7 @@ func decodeStatCache(data []byte) (*statCache, error) {
 		for k := of; k < of+no; k++ {
 			rec := c.otherRec(k)
 			s, ok := name(rec)
-			if !ok || k > of && s <= prev || rec[6] > 3 {
+			if !ok || k > of && s <= prev || rec[6] > 3 || rec[7]&^otherLeft != 0 {
 				return nil, corrupt
 			}
 			prev = s
@@ -493,6 +513,10 @@ type newDir struct {
 	hasTree bool
 	seen    dirStat
 	listed  bool
+	// ignoreSum is its .gitignore's sum; askedIndex, that deciding its
+	// entries asked git's index (its others' left flags say the rest).
+	ignoreSum  uint64
+	askedIndex bool
 	// files, others and kids are nil with their same flag set: the old
 	// record's stand.
 	files      []cachedFile // sorted by name
@@ -516,6 +540,7 @@ type newKid struct {
 type cacheUpdate struct {
 	old       *statCache
 	anchor    Hash
+	rules     Hash
 	tracked   *trackedCache
 	root      newKid // name unused
 	overrides map[int32]*newDir
@@ -600,14 +625,27 @@ func (u *cacheUpdate) others(r encRef, f func(o dirent, kid encRef, ok bool)) {
 	}
 }
 
-// tree and listing of a directory.
-func (u *cacheUpdate) dir(r encRef) (t dirEntry, hasTree bool, seen dirStat, listed bool) {
+// dirInfo is what a directory's record holds besides its entries.
+type dirInfo struct {
+	tree       dirEntry
+	hasTree    bool
+	seen       dirStat
+	listed     bool
+	rules      bool
+	ignoreSum  uint64
+	askedIndex bool
+}
+
+// dir is a directory's record, but its entries.
+func (u *cacheUpdate) dir(r encRef) dirInfo {
 	if r.nd != nil {
-		return r.nd.tree, r.nd.hasTree, r.nd.seen, r.nd.listed
+		return dirInfo{r.nd.tree, r.nd.hasTree, r.nd.seen, r.nd.listed, true, r.nd.ignoreSum, r.nd.askedIndex}
 	}
-	t, hasTree = u.old.dirTree(uint32(r.old))
-	seen, listed = u.old.dirSeen(uint32(r.old))
-	return
+	var i dirInfo
+	i.tree, i.hasTree = u.old.dirTree(uint32(r.old))
+	i.seen, i.listed = u.old.dirSeen(uint32(r.old))
+	i.rules, i.ignoreSum, i.askedIndex = u.old.dirRules(uint32(r.old))
+	return i
 }
 
 // save writes the cache atomically. It is not fsynced: after a power loss
@@ -659,6 +697,7 @@ func (u *cacheUpdate) encode(out io.Writer, has func(Hash) bool) error {
 	put32 := func(v uint32) { b.Write(le.AppendUint32(rec[:0], v)) }
 	b.Write(statCacheMagic)
 	b.Write(u.anchor[:])
+	b.Write(u.rules[:])
 	put32(uint32(len(order)))
 	put32(uint32(nFiles))
 	put32(uint32(nOthers))
@@ -672,22 +711,23 @@ func (u *cacheUpdate) encode(out io.Writer, has func(Hash) bool) error {
 
 	var firstFile, firstOther uint32
 	for _, p := range order {
-		t, hasTree, seen, listed := u.dir(p.r)
-		if hasTree && !t.stored {
+		i := u.dir(p.r)
+		t := i.tree
+		if i.hasTree && !t.stored {
 			t.stored = has(t.id)
 		}
 		clear(rec[:])
 		copy(rec[:], t.id[:])
 		le.PutUint32(rec[20:], t.entries)
-		if t.stored {
-			rec[24] |= dirStored
+		for _, f := range []struct {
+			set  bool
+			flag byte
+		}{{t.stored, dirStored}, {i.listed, dirListed}, {i.hasTree, dirHasTree}, {i.rules, dirRules}, {i.askedIndex, dirAskedIndex}} {
+			if f.set {
+				rec[24] |= f.flag
+			}
 		}
-		if listed {
-			rec[24] |= dirListed
-		}
-		if hasTree {
-			rec[24] |= dirHasTree
-		}
+		seen := i.seen
 		nf := uint32(u.files(p.r, nil))
 		var no uint32
 		u.others(p.r, func(dirent, encRef, bool) { no++ })
@@ -700,6 +740,7 @@ func (u *cacheUpdate) encode(out io.Writer, has func(Hash) bool) error {
 		le.PutUint64(rec[60:], uint64(seen.size))
 		le.PutUint64(rec[68:], seen.ino)
 		le.PutUint64(rec[76:], seen.dev)
+		le.PutUint64(rec[84:], i.ignoreSum)
 		b.Write(rec[:dirRecSize])
 		firstFile += nf
 		firstOther += no
@@ -729,6 +770,9 @@ func (u *cacheUpdate) encode(out io.Writer, has func(Hash) bool) error {
 			le.PutUint32(rec[0:], off)
 			le.PutUint16(rec[4:], uint16(len(o.name)))
 			rec[6] = direntCode(o.typ)
+			if o.left {
+				rec[7] = otherLeft
+			}
 			ch := noChild
 			if ok {
 				ch = child

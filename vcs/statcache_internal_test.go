@@ -90,7 +90,7 @@ func listingOf(c *statCache) string {
 // changed.
 func reencode(t *testing.T, c *statCache) []byte {
 	t.Helper()
-	u := &cacheUpdate{old: c, anchor: c.anchor, tracked: c.tracked, root: newKid{old: c.root()}}
+	u := &cacheUpdate{old: c, anchor: c.anchor, rules: c.rules, tracked: c.tracked, root: newKid{old: c.root()}}
 	var out bytes.Buffer
 	if err := u.encode(&out, func(Hash) bool { return false }); err != nil {
 		t.Fatal(err)

@@ -64,7 +64,7 @@ func (d openedDir) readDir() ([]dirent, error) {
 				}
 				mode = statMode(st.Mode)
 			}
-			out = append(out, dirent{name, mode})
+			out = append(out, dirent{name: name, typ: mode})
 		}
 	}
 }
