@@ -173,3 +173,51 @@ func TestNoChangeSnapshotCollectsLittle(t *testing.T) {
 		t.Fatalf("limit %d, want room for the %d-byte cache above the base %d", gcpolicy.Limit(), fi.Size(), base)
 	}
 }
+
+// Issue 37: a no-change snapshot allocates nothing per file, and next to
+// nothing per directory (its nodes come from a pool): at 2,000 files in
+// 100 directories a few dozen objects, where every file had a record
+// decoded, a path string and a listing entry before (115 MB of
+// allocations at 184,880 files, 28 MB now, most of it the cache read
+// whole).
+func TestNoChangeSnapshotAllocatesNothingPerFile(t *testing.T) {
+	root := t.TempDir()
+	const dirs, perDir = 100, 20
+	for d := range dirs {
+		dir := filepath.Join(root, fmt.Sprintf("d%03d", d))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for f := range perDir {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d", f)), []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	s := NewMemStore()
+	cache := filepath.Join(t.TempDir(), "statcache")
+	snap := func() *SnapshotResult {
+		res, err := Snapshot(s, SnapshotOptions{Root: root, StatCache: cache, StoreKey: "key", Start: time.Now().Add(time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := res.SaveCache(s, res.Tree); err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	snap()
+	snap() // the root's listing, written to by nothing, is cached from here
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res := snap()
+	runtime.ReadMemStats(&after)
+	mallocs := after.Mallocs - before.Mallocs
+	t.Logf("%d files in %d directories: %d objects, %d bytes allocated", dirs*perDir, dirs, mallocs, after.TotalAlloc-before.TotalAlloc)
+	if res.Hashed != 0 || ListedDirs(res) != 0 {
+		t.Fatalf("no change hashed %d files and listed %d directories", res.Hashed, ListedDirs(res))
+	}
+	if mallocs > dirs*perDir/10 {
+		t.Fatalf("a no-change snapshot of %d files allocated %d objects: something is allocated per file", dirs*perDir, mallocs)
+	}
+}
