@@ -517,6 +517,9 @@ type dirTask struct {
 	// cache's record was decided under: those from outside the walk,
 	// and every .gitignore from the root down to the parent.
 	rulesSame bool
+	// hashFrom and hashTo, when hashTo > 0, make it a task of reading
+	// node's entries [hashFrom, hashTo) that the cache missed (splitHash).
+	hashFrom, hashTo int32
 }
 
 // absOf is the absolute path of a workspace-relative one, for what the
@@ -562,18 +565,28 @@ func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
 			}
 			t := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
+			if t.hashTo > 0 {
+				// Files of a directory another worker walked.
+				mu.Unlock()
+				w.hashKids(t.node, int(t.hashFrom), int(t.hashTo))
+				w.release(t.node)
+				continue
+			}
 			active++
 			mu.Unlock()
 
 			subdirs := w.walkDir(t, &sc)
+			from, to := w.splitHash(t.node, &sc)
 
 			mu.Lock()
 			stack = append(stack, subdirs...)
+			stack = append(stack, sc.hashes...)
 			active--
 			mu.Unlock()
 			cond.Broadcast()
 			clear(subdirs) // the stack has them: keep nothing alive here
-			w.hashKids(t.node)
+			clear(sc.hashes)
+			w.hashKids(t.node, from, to)
 			// Its own walk no longer keeps it from completing.
 			w.release(t.node)
 		}
@@ -872,6 +885,7 @@ const (
 type walkScratch struct {
 	path    []byte
 	subdirs []dirTask
+	hashes  []dirTask
 }
 
 func (w *walker) secretRule(rel string, isDir bool) bool {
@@ -984,12 +998,12 @@ func errText(err error) string {
 // complete as soon as they do, so a first snapshot holds the directories
 // being walked, not a node per file until the walk ends (80 MB of nodes
 // and listings at 184,880 files when the hashing came after the walk).
-func (w *walker) hashKids(n *snapNode) {
+func (w *walker) hashKids(n *snapNode, from, to int) {
 	if n.dir.hashRef {
 		defer closeRef(n)
 	}
 	progress := w.opts.Progress
-	for _, k := range n.dir.kids {
+	for _, k := range n.dir.kids[from:to] {
 		if !k.pending {
 			continue
 		}
@@ -1025,6 +1039,51 @@ func (w *walker) hashKids(n *snapNode) {
 			progress.Bytes.Add(size)
 		}
 	}
+}
+
+// hashChunk is about how many files one worker reads of a directory
+// before the rest are offered to the others: a directory of thousands of
+// files (oci-go-sdk has some) is read on every core, not by the one
+// worker that walked it.
+const hashChunk = 64
+
+// splitHash divides the entries of a directory with files to read into
+// chunks of about hashChunk files: it returns the first, for the worker
+// that walked it, and puts the others in sc.hashes, as tasks for any
+// worker. Each keeps the directory from completing, and open, until it
+// is done.
+func (w *walker) splitHash(n *snapNode, sc *walkScratch) (from, to int) {
+	sc.hashes = sc.hashes[:0]
+	kids := n.dir.kids
+	if !n.dir.hashRef && !slices.ContainsFunc(kids, func(k *snapNode) bool { return k.pending }) {
+		return 0, 0
+	}
+	start, files := 0, 0
+	for i, k := range kids {
+		if !k.pending {
+			continue
+		}
+		if files++; files <= hashChunk {
+			continue
+		}
+		// kids[start:i] holds hashChunk files: a chunk of its own.
+		if start == 0 {
+			to = i
+		} else {
+			sc.hashes = append(sc.hashes, dirTask{node: n, hashFrom: int32(start), hashTo: int32(i)})
+		}
+		start, files = i, 1
+	}
+	if start == 0 {
+		return 0, len(kids)
+	}
+	sc.hashes = append(sc.hashes, dirTask{node: n, hashFrom: int32(start), hashTo: int32(len(kids))})
+	extra := int32(len(sc.hashes))
+	n.dir.waiting.Add(extra)
+	if n.dir.hashRef {
+		n.dir.openRefs.Add(extra)
+	}
+	return 0, to
 }
 
 // fail records the first failure to store an object; the snapshot

@@ -481,3 +481,33 @@ func requireGitAddTree(t *testing.T, repo string, tree vcs.Hash) {
 			gitCmd(t, repo, "ls-tree", "-r", tree.String()), gitCmd(t, repo, "ls-tree", "-r", want))
 	}
 }
+
+// A directory of many files is read in chunks by every worker: the tree
+// is still git's, every file in it once, and the stat cache saved after
+// it vouches for every file (nothing read again).
+func TestWideDirectoryReadInChunks(t *testing.T) {
+	repo := newGitRepo(t)
+	files := map[string]string{}
+	for i := range 300 {
+		files[fmt.Sprintf("wide/f%03d", i)] = fmt.Sprint("content ", i)
+	}
+	files["wide/sub/inner"] = "inner\n"
+	writeFiles(t, repo, files)
+	os.Symlink("f001", filepath.Join(repo, "wide", "link"))
+	gitCmd(t, repo, "read-tree", "--empty")
+	s := openRepo(t, repo)
+	cache := filepath.Join(t.TempDir(), "statcache")
+	var res *vcs.SnapshotResult
+	for _, workers := range []int{1, 4} {
+		res = snapshotOf(t, s, repo, cache, func(o *vcs.SnapshotOptions) { o.Workers = workers })
+		requireGitAddTree(t, repo, res.Tree)
+		os.Remove(cache)
+	}
+	if res.Hashed != 302 || res.Files != 302 {
+		t.Fatalf("hashed %d, files %d, want 302 (300, inner, the link)", res.Hashed, res.Files)
+	}
+	res = snapshotOf(t, s, repo, cache, func(o *vcs.SnapshotOptions) { o.Workers = 4 })
+	if again := snapshotOf(t, s, repo, cache, func(o *vcs.SnapshotOptions) { o.Workers = 4 }); again.Hashed != 1 || again.Tree != res.Tree {
+		t.Fatalf("again: hashed %d (the link only, want 1), tree %s, want %s", again.Hashed, again.Tree, res.Tree)
+	}
+}
