@@ -10,7 +10,7 @@ import (
 // initialised on every tool call, so none of ctxgit's heavy dependencies
 // (or its own packages beyond internal/hookpath and internal/jsonscan)
 // may reach it
-// (docs/PERFORMANCE.md, "Issue 27 item 5").
+// (docs/PERFORMANCE.md, "The tool-call hook's own binary").
 func TestHookBinaryDeps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
