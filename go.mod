@@ -5,6 +5,9 @@ go 1.26.0
 require (
 	github.com/cpuguy83/go-md2man/v2 v2.0.7
 	github.com/go-git/go-git/v5 v5.19.3
+	// The SDK's own schema type: mcpserver derives each tool's schema
+	// with it, in the subset every host takes (mcpserver/schema.go).
+	github.com/google/jsonschema-go v0.4.3
 	// The official Model Context Protocol SDK: `ctxgit mcp` (mcpserver)
 	// speaks the protocol through it, and only mcpserver imports it.
 	github.com/modelcontextprotocol/go-sdk v1.8.0
@@ -17,7 +20,6 @@ require (
 )
 
 require (
-	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/pjbgf/sha1cd v0.7.0 // indirect
 	github.com/russross/blackfriday/v2 v2.1.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect

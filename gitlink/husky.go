@@ -3,10 +3,12 @@ package gitlink
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 )
 
@@ -103,12 +105,27 @@ func lineIndex(data []byte, line string) int {
 	}
 }
 
+// maxHook bounds the read of a hook file, a short script.
+const maxHook = 1 << 20
+
+// readHook reads a hook file by the file rule (SPEC §3.4): a regular file
+// read within a bound, never a link followed or a FIFO waited on. Husky's
+// hook file is the repository's, committed with it: a link's target
+// would be rewritten into the working tree.
+func readHook(path string) ([]byte, error) {
+	data, err := regfile.ReadFile(path, maxHook)
+	if errors.Is(err, regfile.ErrNotRegular) {
+		return nil, fmt.Errorf("%s is not a regular file (a link, a FIFO): ctxgit edits no hook through it", path)
+	}
+	return data, err
+}
+
 // installBlock puts ctxgit's block at the end of the user's hook at path
 // (after what the user's hook does, so a tool there that writes the whole
 // message cannot drop the trailer), creating the file when missing.
 func installBlock(path, command string) (InstallResult, error) {
 	res := InstallResult{Path: path, Action: "installed", Manager: ManagerHusky}
-	old, err := os.ReadFile(path)
+	old, err := readHook(path)
 	if errors.Is(err, os.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return res, err
@@ -152,7 +169,7 @@ func installBlock(path, command string) (InstallResult, error) {
 // the file when ctxgit created it and nothing else was added since.
 func uninstallBlock(path string) (InstallResult, error) {
 	res := InstallResult{Path: path, Action: "absent", Manager: ManagerHusky}
-	old, err := os.ReadFile(path)
+	old, err := readHook(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return res, nil
 	}

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,10 +132,19 @@ func Install(ctx context.Context, dir, command string) (InstallResult, error) {
 		if res.Chained != "" {
 			return res, spec.Usage("%s is not ctxgit's and %s already exists: move one of them away, then run init --git-hooks again", path, res.Chained)
 		}
-		if err := os.Rename(path, path+chainedSuffix); err != nil {
-			return res, err
+		// The user's hook stays where git runs it until ctxgit's takes
+		// its place: first a second name for it, then ctxgit's renamed
+		// over the first. A failure or a kill at any point leaves a
+		// prepare-commit-msg that is the user's or ctxgit's chaining it.
+		if err := keepAside(path, path+chainedSuffix, old); err != nil {
+			return res, fmt.Errorf("keeping your hook as %s: %w (your hook is unchanged)", path+chainedSuffix, err)
+		}
+		if err := atomicfile.Write(path, script, 0o755); err != nil {
+			os.Remove(path + chainedSuffix)
+			return res, fmt.Errorf("writing ctxgit's hook: %w (your hook %s is unchanged)", err, path)
 		}
 		res.Action, res.Chained = "chained", path+chainedSuffix
+		return res, nil
 	}
 	if err := os.MkdirAll(hooks, 0o755); err != nil {
 		return res, err
@@ -143,6 +153,20 @@ func Install(ctx context.Context, dir, command string) (InstallResult, error) {
 		return res, err
 	}
 	return res, nil
+}
+
+// keepAside gives the hook at path, whose content is data, the second
+// name aside: a hard link, so it is the same file with its mode and
+// owner; a copy with the same mode where links are not to be had.
+func keepAside(path, aside string, data []byte) error {
+	if err := os.Link(path, aside); err == nil {
+		return nil
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(aside, data, fi.Mode().Perm())
 }
 
 // Uninstall removes ctxgit's hook and puts back the one it chained. A

@@ -26,16 +26,20 @@ func (t drained) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &drainConn{Connection: c}
+	d := &drainConn{Connection: c, pending: map[jsonrpc.ID]bool{}}
 	d.idle = sync.NewCond(&d.mu)
 	return d, nil
 }
 
 type drainConn struct {
 	mcp.Connection
-	mu      sync.Mutex
-	idle    *sync.Cond
-	pending int
+	mu   sync.Mutex
+	idle *sync.Cond
+	// pending holds the ids of the calls read and not yet answered. By
+	// id, not by count: a call whose id is already in flight is one the
+	// SDK drops unanswered (jsonrpc2's "request ID already in use"), and
+	// counting it would hold the end of input for drainWait.
+	pending map[jsonrpc.ID]bool
 }
 
 func (d *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
@@ -52,7 +56,7 @@ func (d *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		})
 		defer stop()
 		d.mu.Lock()
-		for d.pending > 0 && ctx.Err() == nil {
+		for len(d.pending) > 0 && ctx.Err() == nil {
 			d.idle.Wait()
 		}
 		d.mu.Unlock()
@@ -62,7 +66,7 @@ func (d *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	// wait for.
 	if r, ok := msg.(*jsonrpc.Request); ok && r.IsCall() && r.Method != "subscriptions/listen" {
 		d.mu.Lock()
-		d.pending++
+		d.pending[r.ID] = true
 		d.mu.Unlock()
 	}
 	return msg, nil
@@ -70,9 +74,9 @@ func (d *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 func (d *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	err := d.Connection.Write(ctx, msg)
-	if _, ok := msg.(*jsonrpc.Response); ok {
+	if r, ok := msg.(*jsonrpc.Response); ok {
 		d.mu.Lock()
-		d.pending--
+		delete(d.pending, r.ID)
 		d.idle.Broadcast()
 		d.mu.Unlock()
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/ctxgit/ctxgit/internal/safetext"
@@ -24,11 +25,13 @@ const Program = "ctxgit-mcp"
 // Main is the ctxgit-mcp program: `ctxgit mcp` hands its process over to
 // it once it has found the workspace and checked the session, with
 //
-//	ctxgit-mcp [--root DIR] [--session KEY] [--ctxgit PATH] [--server-version V]
+//	ctxgit-mcp [--root DIR] [--session KEY] [--ctxgit PATH] [--server-version V] [--card-hooks HOSTS]
 //
 // --ctxgit is the ctxgit whose overview the status tool gives (default:
 // the one beside this program, else on PATH), --server-version the
-// version the initialize answer names (default this build's). Errors are
+// version the initialize answer names (default this build's),
+// --card-hooks the hosts whose hooks show the onboarding card in this
+// workspace (Options.CardHooks). Errors are
 // ctxgit's: one line `ctxgit: …` on stderr and its exit codes
 // (docs/cli.md#mcp). It returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -38,6 +41,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	session := fs.String("session", "", "session key")
 	ctxgit := fs.String("ctxgit", "", "the ctxgit program the status tool runs")
 	version := fs.String("server-version", "", "the version the initialize answer names")
+	cardHooks := fs.String("card-hooks", "", "the hosts whose hooks show the onboarding card, comma-separated")
 	if err := fs.Parse(args[1:]); err != nil {
 		return fail(stderr, spec.Usage("%s: %v", Program, err))
 	}
@@ -55,7 +59,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *version == "" {
 		*version = buildVersion()
 	}
-	s, err := New(Options{Root: found, Env: env, Session: *session, Version: *version, Overview: overviewOf(*ctxgit)})
+	var hosts []string
+	if *cardHooks != "" {
+		hosts = strings.Split(*cardHooks, ",")
+	}
+	s, err := New(Options{Root: found, Env: env, Session: *session, Version: *version, Overview: overviewOf(*ctxgit), CardHooks: hosts})
 	if err != nil {
 		return fail(stderr, err)
 	}

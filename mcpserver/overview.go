@@ -8,7 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
+	"time"
 
+	"github.com/ctxgit/ctxgit/internal/proc"
 	"github.com/ctxgit/ctxgit/internal/sibling"
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -41,6 +44,10 @@ func overviewOf(program string) func(ctx context.Context, w *workspace.Workspace
 	}
 }
 
+// overviewTimeout bounds each ctxgit the status tool runs: a live
+// server does not keep one that hangs.
+const overviewTimeout = 30 * time.Second
+
 // runCtxgit runs ctxgit with args and returns its stdout; its stdin is
 // empty (stdin is the protocol's), and the session is only what args
 // name, never the server's CTXGIT_SESSION.
@@ -52,6 +59,8 @@ func runCtxgit(ctx context.Context, program string, args []string) ([]byte, erro
 		}
 		program = p
 	}
+	ctx, cancel := context.WithTimeout(ctx, overviewTimeout)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, program, args...)
 	cmd.Env = []string{} // not nil: nil would hand on CTXGIT_SESSION
 	for _, e := range os.Environ() {
@@ -61,7 +70,15 @@ func runCtxgit(ctx context.Context, program string, args []string) ([]byte, erro
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	// Tied to the server: a server killed outright (a host that ends
+	// its MCP servers with SIGKILL) takes ctxgit with it. SIGKILL, not
+	// SIGTERM, which ctxgit turns into a cancellation its work sees only
+	// at its next check: the overview only reads, nothing is left half
+	// done.
+	if err := proc.RunTied(cmd, syscall.SIGKILL, 0); err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			return nil, errors.New("ctxgit did not give the overview within " + overviewTimeout.String())
+		}
 		if line := strings.TrimSpace(stderr.String()); line != "" {
 			line, _, _ = strings.Cut(line, "\n")
 			return nil, errors.New(strings.TrimPrefix(line, "ctxgit: "))

@@ -7,7 +7,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -36,7 +35,7 @@ var resources = []resource{
 	{DecisionsURI, "decisions", "The decisions log, one decision a line with its reason.",
 		func(w *workspace.Workspace) string { return w.Config.Paths.Decisions }},
 	{FailuresURI, "failures", "The failure log: what failed, its type, the action taken and the lesson.",
-		func(w *workspace.Workspace) string { return w.ReadState().FailurePath }},
+		func(w *workspace.Workspace) string { return w.FailureLogPath() }},
 	{RecoveryURI, "recovery", "The recovery block of the session's newest checkpoint, as a host injects it after compaction (read without marking it delivered).", nil},
 }
 
@@ -72,15 +71,15 @@ func (s *Server) readResource(r resource) (string, error) {
 		return res.Block, nil
 	}
 	rel := r.path(c.w)
-	data, err := workspace.ReadLimited(c.w.Path(rel), maxResource)
+	// The file rule (SPEC §3.4): a state file linked out of the
+	// workspace, into .git or to a secret, or a FIFO, is refused, never
+	// served to the model.
+	data, err := c.w.ReadStateFile(rel, maxResource)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", mcp.ResourceNotFoundError(r.uri)
 	}
 	if err != nil {
-		if u := errors.Unwrap(err); u != nil {
-			err = u // the path is said once, relative
-		}
-		return "", toolError(c.w, &spec.FileError{Path: rel, Err: err})
+		return "", toolError(c.w, err)
 	}
 	return string(data), nil
 }

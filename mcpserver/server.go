@@ -35,6 +35,11 @@ type Options struct {
 	// reads host hook state this package does not import. Nil: the status
 	// tool gives the recovery block instead.
 	Overview func(ctx context.Context, w *workspace.Workspace, session string, named bool) (map[string]any, string, error)
+	// CardHooks are the hosts whose hooks in the workspace show the
+	// onboarding card (composed in by the command: hostconfig.CardHosts).
+	// A client that is one of them gets ToolsOnly as instructions, not
+	// the card a second time.
+	CardHooks []string
 }
 
 // Name is the server's name in the initialize answer and in host configs.
@@ -42,8 +47,9 @@ const Name = "ctxgit"
 
 // Server is a ctxgit MCP server for one workspace.
 type Server struct {
-	opts Options
-	srv  *mcp.Server
+	opts      Options
+	srv       *mcp.Server
+	toolsOnly string // ToolsOnly of the workspace, for clients with the card's hooks
 }
 
 // New makes the server: its instructions (the onboarding card), tools and
@@ -59,13 +65,14 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: o}
+	s := &Server{opts: o, toolsOnly: ToolsOnly(w)}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: Name, Title: "ctxgit", Version: o.Version}, &mcp.ServerOptions{
 		Instructions:       Instructions(w),
 		Capabilities:       &mcp.ServerCapabilities{},
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: s.unsubscribe,
 	})
+	s.srv.AddReceivingMiddleware(s.cardMiddleware)
 	s.addTools()
 	s.addResources()
 	return s, nil
@@ -152,13 +159,21 @@ func add[In, Out any](s *Server, t tool, h handler[In, Out]) {
 	if !t.read {
 		ann.DestructiveHint = new(bool) // additive: a line appended, a mark set, a checkpoint added
 	}
-	mcp.AddTool(s.srv, &mcp.Tool{Name: t.name, Title: t.title, Description: t.description, Annotations: ann},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+	inSchema, err := portableSchema[In]()
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: input schema: %v", t.name, err)) // a type of this package: a programming error
+	}
+	outSchema, err := portableSchema[Out]()
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: output schema: %v", t.name, err))
+	}
+	mcp.AddTool(s.srv, &mcp.Tool{Name: t.name, Title: t.title, Description: t.description, Annotations: ann,
+		InputSchema: inSchema, OutputSchema: outSchema},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out any, err error) {
 			var w *workspace.Workspace
 			defer func() {
 				if p := recover(); p != nil {
-					var zero Out
-					res, out, err = nil, zero, fmt.Errorf("ctxgit: internal error in %s: %v (please report it)", t.name, p)
+					res, out, err = nil, nil, fmt.Errorf("ctxgit: internal error in %s: %v (please report it)", t.name, p)
 				}
 			}()
 			c, err := s.open(t.read)
@@ -167,16 +182,22 @@ func add[In, Out any](s *Server, t tool, h handler[In, Out]) {
 			}
 			if err == nil {
 				var text string
-				out, text, err = h(ctx, c, in)
+				var result Out
+				result, text, err = h(ctx, c, in)
 				if err == nil {
 					if !t.read {
 						s.notify(ctx, t.touches...)
 					}
-					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
+					// The schema has no null types: the result is sent
+					// without its nulls.
+					structured, err := withoutNulls(result)
+					if err != nil {
+						return nil, nil, toolError(w, err)
+					}
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, structured, nil
 				}
 			}
-			var zero Out
-			return nil, zero, toolError(w, err)
+			return nil, nil, toolError(w, err)
 		})
 }
 

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -61,6 +62,12 @@ type client struct {
 // connect serves o in memory and connects an SDK client to it.
 func connect(t *testing.T, o Options) *client {
 	t.Helper()
+	return connectAs(t, o, "test")
+}
+
+// connectAs is connect with a client of that clientInfo name.
+func connectAs(t *testing.T, o Options, name string) *client {
+	t.Helper()
 	s, err := New(o)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +77,7 @@ func connect(t *testing.T, o Options) *client {
 	done := make(chan error, 1)
 	go func() { done <- s.Run(ctx, st) }()
 	c := &client{t: t, updated: make(chan string, 16)}
-	cl := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, &mcp.ClientOptions{
+	cl := mcp.NewClient(&mcp.Implementation{Name: name, Version: "0"}, &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { c.updated <- r.Params.URI },
 	})
 	c.cs, err = cl.Connect(ctx, ct, nil)
@@ -194,7 +201,9 @@ func TestDecideWritesAndSaysWhat(t *testing.T) {
 func TestWriteTools(t *testing.T) {
 	c, dir := serve(t)
 	out, txt := c.ok("fail", map[string]any{"text": "Dual write lost events", "type": "Logic/Approach", "action": "Pivot"})
-	if out["path"] != ".ctxgit/failure-log.md" || !strings.Contains(txt, "failure recorded in .ctxgit/failure-log.md (Logic/Approach → Pivot)") {
+	// The id the CLI says, in the text and the structured result: the one
+	// fail_resolved takes.
+	if out["path"] != ".ctxgit/failure-log.md" || out["id"] != "f_001" || !strings.Contains(txt, "failure f_001 recorded in .ctxgit/failure-log.md (Logic/Approach → Pivot)") {
 		t.Errorf("fail: %v %q", out, txt)
 	}
 	if log := readFile(t, dir, ".ctxgit/failure-log.md"); !strings.Contains(log, "Dual write lost events") {
@@ -222,9 +231,16 @@ func TestWriteTools(t *testing.T) {
 		t.Errorf("failure log after resolving:\n%s", log)
 	}
 
+	// A failure recorded against step 2: marking it done resolves it,
+	// and plan_mark says so, in its text and its result, as the CLI does.
+	c.ok("fail", map[string]any{"text": "the writer drops batches", "type": "Logic/Approach", "action": "Retry"})
 	out, txt = c.ok("plan_mark", map[string]any{"step": "2", "status": "done"})
 	if out["current_step"] != "3" || !strings.HasPrefix(txt, "step 2 marked done in .active-plan.md\n") {
 		t.Errorf("plan_mark: %v %q", out, txt)
+	}
+	if !strings.Contains(txt, "\nresolved f_003 in .ctxgit/failure-log.md: the writer drops batches\n") ||
+		!reflect.DeepEqual(out["resolved"], []any{map[string]any{"id": "f_003", "summary": "the writer drops batches"}}) {
+		t.Errorf("plan_mark's resolution: %v %q", out["resolved"], txt)
 	}
 	if plan := readFile(t, dir, ".active-plan.md"); !strings.Contains(plan, "2. [x] Write the dual writer") {
 		t.Errorf("plan:\n%s", plan)
@@ -251,6 +267,10 @@ func TestWriteTools(t *testing.T) {
 	cps := lg["checkpoints"].([]any)
 	if len(cps) != 1 || cps[0].(map[string]any)["checkpoint_id"] != "cp_001" {
 		t.Errorf("log: %v", lg)
+	}
+	// No reading when it was taken: no utilization, not "unknown".
+	if u, ok := cps[0].(map[string]any)["utilization"]; ok {
+		t.Errorf("log: utilization %v (%T) for a checkpoint with no reading", u, u)
 	}
 	sh, stxt := c.ok("show", map[string]any{"checkpoint": "cp_001"})
 	if sh["session"] != "default" || !strings.Contains(stxt, "Keep") && !strings.Contains(stxt, "switch reads behind a flag") {
@@ -289,9 +309,14 @@ func TestReadTools(t *testing.T) {
 	if st["session"] != "default" || !strings.Contains(sttxt, "cp_002") {
 		t.Errorf("status: %v\n%s", st, sttxt)
 	}
-	lg, _ := c.ok("log", map[string]any{"max_count": 1})
+	lg, ltxt := c.ok("log", map[string]any{"max_count": 1})
 	if n := len(lg["checkpoints"].([]any)); n != 1 {
 		t.Errorf("log max_count 1: %d entries", n)
+	}
+	// Each line says what happened, as ctxgit log does: the message, not
+	// the subject that repeats the id and trigger.
+	if !strings.HasPrefix(ltxt, "cp_002  ") || !strings.HasSuffix(ltxt, "  manual  two\n") {
+		t.Errorf("log text %q, want cp_002's line ending in its trigger and message", ltxt)
 	}
 }
 
@@ -524,6 +549,20 @@ func TestInstructionsTeachTools(t *testing.T) {
 	}
 }
 
+// TestInstructionsNameNoMissingFile: the server's card says of the files
+// what the CLI's card says (taskstate.Card): a file init did not create
+// (the task state) is named as where its tool writes, not as there.
+func TestInstructionsNameNoMissingFile(t *testing.T) {
+	c, _ := serve(t)
+	card := c.cs.InitializeResult().Instructions
+	if !strings.Contains(card, "- Next action: tool `state_set` {field: next_action, value} (writes .ctxgit/task-state.yaml)\n") {
+		t.Errorf("the card names the missing task state as there:\n%s", card)
+	}
+	if !strings.Contains(card, "- Decisions: .ctxgit/decisions.md (tool `decide` {text, why})\n") {
+		t.Errorf("the card does not name the decisions log init wrote:\n%s", card)
+	}
+}
+
 // TestPanicIsToolError: a handler that panics answers with a tool error
 // and the server goes on.
 func TestPanicIsToolError(t *testing.T) {
@@ -581,6 +620,53 @@ func TestEndOfInputAnswersEverything(t *testing.T) {
 	}
 }
 
+// TestDuplicateIDDoesNotHoldTheEnd: a client that reuses the id of a
+// request still in flight gets no second answer (the SDK drops it), and
+// the end of input must not wait drainWait for that answer (issue 32,
+// defect 12). The first request waits on the workspace lock, held by a
+// live process on another host, for the configured second, so the
+// second is read while the first is in flight.
+func TestDuplicateIDDoesNotHoldTheEnd(t *testing.T) {
+	dir, env := newWorkspace(t)
+	if err := os.WriteFile(filepath.Join(dir, ".ctxgit", "config.yaml"), []byte("version: 1\nlock:\n  timeout: 1s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".ctxgit", "local"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lock := `{"pid": 4242, "host": "some-other-host", "started": "2026-11-22T09:00:00Z", "token": "4242-1"}`
+	if err := os.WriteFile(filepath.Join(dir, ".ctxgit", "local", "lock"), []byte(lock), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Root: dir, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"checkpoint","arguments":{}}}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"plan","arguments":{}}}
+`)
+	var out strings.Builder
+	done := make(chan error, 1)
+	go func() { done <- s.ServeIO(context.Background(), in, &out) }()
+	// Well inside drainWait (30 s), far beyond the lock's second.
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(drainWait * 2 / 3):
+		t.Fatalf("the end of input still waits %s after the last answer", drainWait*2/3)
+	}
+	if n := strings.Count(out.String(), `"id":2,`); n != 1 {
+		t.Errorf("%d answers with id 2, want the one the SDK gives:\n%s", n, out.String())
+	}
+	if !strings.Contains(out.String(), "workspace is locked") {
+		t.Errorf("the checkpoint did not wait on the lock:\n%s", out.String())
+	}
+}
+
 // TestResultFieldsKeepSortedKeys: the tools' structured results keep
 // their fields in sorted key order, as the CLI's --json results do.
 func TestResultFieldsKeepSortedKeys(t *testing.T) {
@@ -617,4 +703,100 @@ func TestMessageBound(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(dir, ".ctxgit", "decisions.md")); strings.Contains(string(data), "xxx") {
 		t.Error("the over-long decision was written")
 	}
+}
+
+// TestStdioToolsPortable: over stdio, as a host runs the server, the
+// initialize answer names a version, tools/list has no schema with a type
+// array (Gemini CLI's function declarations take one type per schema;
+// issue 36), and fail answers with the id the CLI says.
+func TestStdioToolsPortable(t *testing.T) {
+	dir, env := newWorkspace(t)
+	s, err := New(Options{Root: dir, Env: env, Version: "0.1.0-dev+1b51a8b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"fail","arguments":{"text":"vet fails"}}}`,
+	}, "\n") + "\n"
+	var out strings.Builder
+	if err := s.ServeIO(context.Background(), strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	answers := map[float64]map[string]any{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if id, ok := m["id"].(float64); ok {
+			answers[id] = m
+		}
+	}
+	result := func(id float64) map[string]any {
+		r, ok := answers[id]["result"].(map[string]any)
+		if !ok {
+			t.Fatalf("answer %v: %v", id, answers[id])
+		}
+		return r
+	}
+	if v := result(1)["serverInfo"].(map[string]any)["version"]; v != "0.1.0-dev+1b51a8b" {
+		t.Errorf("serverInfo.version %q", v)
+	}
+	tools := result(2)["tools"].([]any)
+	if len(tools) < 14 {
+		t.Fatalf("%d tools", len(tools))
+	}
+	for _, tl := range tools {
+		tool := tl.(map[string]any)
+		for _, key := range []string{"inputSchema", "outputSchema"} {
+			schema, ok := tool[key]
+			if !ok {
+				t.Errorf("%s: no %s", tool["name"], key)
+				continue
+			}
+			for _, where := range typeArrays(schema, key) {
+				t.Errorf("%s: a type array at %s", tool["name"], where)
+			}
+		}
+	}
+	call := result(3)
+	sc := call["structuredContent"].(map[string]any)
+	if sc["id"] != "f_001" || !strings.HasPrefix(call["content"].([]any)[0].(map[string]any)["text"].(string), "failure f_001 recorded in .ctxgit/failure-log.md") {
+		t.Errorf("fail over stdio: %v", call)
+	}
+	if call["isError"] == true {
+		t.Errorf("fail: %v", call)
+	}
+}
+
+// typeArrays lists where in a schema "type" is not one string. The keys
+// of "properties" and "$defs" are names, a property called "type" too.
+func typeArrays(v any, path string) []string {
+	var found []string
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if k == "type" {
+				if _, ok := e.(string); !ok {
+					found = append(found, path+".type")
+				}
+				continue
+			}
+			if names, ok := e.(map[string]any); ok && (k == "properties" || k == "$defs" || k == "definitions" || k == "patternProperties") {
+				for name, sub := range names {
+					found = append(found, typeArrays(sub, path+"."+k+"."+name)...)
+				}
+				continue
+			}
+			found = append(found, typeArrays(e, path+"."+k)...)
+		}
+	case []any:
+		for i, e := range x {
+			found = append(found, typeArrays(e, fmt.Sprintf("%s[%d]", path, i))...)
+		}
+	}
+	return found
 }

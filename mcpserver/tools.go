@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -75,6 +76,7 @@ type (
 	}
 	failResult struct {
 		Failure *spec.FailureEntry `json:"failure"`
+		ID      string             `json:"id"`
 		Path    string             `json:"path"`
 	}
 	failResolvedResult struct {
@@ -86,6 +88,14 @@ type (
 		CurrentStep string     `json:"current_step,omitempty"`
 		Path        string     `json:"path"`
 		Plan        *spec.Plan `json:"plan"`
+	}
+	// planMarkResult is plan_mark's result, as `ctxgit plan mark --json`:
+	// the plan, and the failures marking the step done resolved.
+	planMarkResult struct {
+		CurrentStep string                      `json:"current_step,omitempty"`
+		Path        string                      `json:"path"`
+		Plan        *spec.Plan                  `json:"plan"`
+		Resolved    []taskstate.ResolvedFailure `json:"resolved"`
 	}
 	stateSetResult struct {
 		Field string          `json:"field"`
@@ -120,7 +130,8 @@ type (
 		Session      string `json:"session"`
 		Subject      string `json:"subject"`
 		Trigger      string `json:"trigger"`
-		Utilization  string `json:"utilization"`
+		// Utilization is the context fill, 0 to 1; absent when unknown.
+		Utilization *float64 `json:"utilization,omitempty"`
 	}
 	logResult struct {
 		Checkpoints []logEntry `json:"checkpoints"`
@@ -180,21 +191,27 @@ func (s *Server) addTools() {
 			return out, taskstate.RenderPlan(p), nil
 		})
 	add(s, tool{name: "plan_mark", title: "Mark a plan step", touches: []string{PlanURI},
-		description: "Mark a plan step done, in-progress, pending or failed (failed needs reason); only that line of the plan changes (ctxgit plan mark STEP STATUS)."},
-		func(_ context.Context, c *call, in planMarkArgs) (planResult, string, error) {
+		description: "Mark a plan step done, in-progress, pending or failed (failed needs reason); only that line of the plan changes (ctxgit plan mark STEP STATUS). Done also resolves the failures recorded against the step, and says which."},
+		func(_ context.Context, c *call, in planMarkArgs) (planMarkResult, string, error) {
 			status, err := taskstate.ParseStepStatus(in.Status, in.Reason)
 			if err != nil {
-				return planResult{}, "", err
+				return planMarkResult{}, "", err
 			}
-			p, err := taskstate.MarkStep(c.w, in.Step, status, in.Reason)
+			r, err := taskstate.Mark(c.w, in.Step, status, in.Reason)
 			if err != nil {
-				return planResult{}, "", err
+				return planMarkResult{}, "", err
 			}
-			out := planResult{Path: c.w.Config.Paths.Plan, Plan: p}
-			if cur := p.Current(); cur != nil {
+			out := planMarkResult{Path: c.w.Config.Paths.Plan, Plan: r.Plan, Resolved: nonNil(r.Resolved)}
+			if cur := r.Plan.Current(); cur != nil {
 				out.CurrentStep = cur.Number
 			}
-			return out, fmt.Sprintf("step %s marked %s in %s\n", safetext.Line(in.Step), status, out.Path) + taskstate.RenderPlan(p), nil
+			text := fmt.Sprintf("step %s marked %s in %s\n", safetext.Line(in.Step), status, out.Path) + taskstate.RenderPlan(r.Plan)
+			// Done resolves the step's failures (SPEC §5.6): said as the
+			// CLI says it, so the agent knows they left the block.
+			for _, f := range r.Resolved {
+				text += fmt.Sprintf("resolved %s in %s: %s\n", f.ID, r.LogPath, safetext.Line(f.Summary))
+			}
+			return out, text, nil
 		})
 	add(s, tool{name: "decide", title: "Record a decision", touches: []string{DecisionsURI},
 		description: "Record a decision and its reason in the decisions log (ctxgit decide TEXT --why WHY). Says the decision's id and the file."},
@@ -207,17 +224,17 @@ func (s *Server) addTools() {
 			return decideResult{Decision: d, Path: path}, fmt.Sprintf("%s recorded in %s\n", d.ID, path), nil
 		})
 	add(s, tool{name: "fail", title: "Record a failure", touches: []string{FailuresURI},
-		description: "Record a failure in the failure log, optionally with its type and the action taken (ctxgit fail TEXT --type T --action A). Says the file."},
+		description: "Record a failure in the failure log, optionally with its type and the action taken (ctxgit fail TEXT --type T --action A). Says the failure's id (for fail_resolved) and the file."},
 		func(_ context.Context, c *call, in failArgs) (failResult, string, error) {
 			e, err := failureEntry(in)
 			if err != nil {
 				return failResult{}, "", err
 			}
-			got, path, err := taskstate.Fail(c.w, e)
+			r, err := taskstate.RecordFailure(c.w, e)
 			if err != nil {
 				return failResult{}, "", err
 			}
-			return failResult{Failure: got, Path: path}, fmt.Sprintf("failure recorded in %s (%s)\n", path, got.Kind()), nil
+			return failResult{Failure: r.Failure, ID: r.ID, Path: r.Path}, fmt.Sprintf("failure %s recorded in %s (%s)\n", r.ID, r.Path, r.Failure.Kind()), nil
 		})
 	add(s, tool{name: "fail_resolved", title: "Mark a failure resolved", touches: []string{FailuresURI},
 		description: "Mark a failure-log entry resolved once it is fixed, so it is no longer the last failure (ctxgit fail --resolved [ID]); no id: the newest not resolved. Says the file."},
@@ -275,12 +292,7 @@ func (s *Server) addTools() {
 			for _, p := range res.Problems {
 				out.Problems = append(out.Problems, safetext.Line(p.Error()))
 			}
-			changed := "first checkpoint of the session"
-			if cp.Meta.PreviousCheckpoint != "" {
-				changed = fmt.Sprintf("%d files changed since %s", cp.Resources.ChangedCount, cp.Meta.PreviousCheckpoint)
-			}
-			return out, fmt.Sprintf("checkpoint %s · session %s · %s · %d files · commit %s on %s\n",
-				cp.Meta.CheckpointID, cp.Meta.SessionKey, changed, res.Snapshot.Files, res.Commit.Short(), res.Ref), nil
+			return out, c.w.CheckpointLine(res) + "\n", nil
 		})
 	add(s, tool{name: "recover", title: "Read the recovery block", read: true,
 		description: "The recovery block of the session's newest checkpoint (or the one named): plan, next action, decisions, failures, changed files. A peek: it never marks the checkpoint recovered (ctxgit recover --peek --force). Read only."},
@@ -313,10 +325,16 @@ func (s *Server) addTools() {
 			out := logResult{Checkpoints: []logEntry{}, Session: c.session}
 			var b strings.Builder
 			for _, e := range entries {
-				out.Checkpoints = append(out.Checkpoints, logEntry{CheckpointID: e.CheckpointID, Commit: e.Commit.String(),
-					CreatedAt: e.When.Format(time.RFC3339), Session: e.Session, Subject: e.Subject, Trigger: e.Trigger, Utilization: e.Utilization})
+				le := logEntry{CheckpointID: e.CheckpointID, Commit: e.Commit.String(),
+					CreatedAt: e.When.Format(time.RFC3339), Session: e.Session, Subject: e.Subject, Trigger: e.Trigger}
+				if u, err := strconv.ParseFloat(e.Utilization, 64); err == nil {
+					le.Utilization = &u
+				}
+				out.Checkpoints = append(out.Checkpoints, le)
+				// What happened, as ctxgit log says it: not the subject,
+				// which repeats the id and trigger.
 				fmt.Fprintf(&b, "%s  %s  %s  %s  %s\n", e.CheckpointID, e.Commit.Short(), e.When.Format("2006-01-02T15:04:05Z"),
-					safetext.Line(e.Trigger), safetext.Line(e.Subject))
+					safetext.Line(e.Trigger), safetext.Line(e.What()))
 			}
 			if len(entries) == 0 {
 				b.WriteString("no checkpoints yet in session " + safetext.Line(c.session) + "\n")
@@ -340,8 +358,8 @@ func (s *Server) addTools() {
 	add(s, tool{name: "diff", title: "Compare two checkpoints", read: true,
 		description: "What changed between two checkpoints (default: the previous and the newest): files with line counts, task state, plan steps, decisions, failures (ctxgit diff FROM TO). Read only."},
 		s.diff)
-	add(s, tool{name: "report", title: "Session report", read: true,
-		description: "The session's history as Markdown for a pull request: goal, plan, decisions, failures, checkpoints, files (ctxgit report). Read only."},
+	add(s, tool{name: "report", title: "Pull request report", read: true,
+		description: "The pull request as Markdown, as ctxgit report gives it: on a branch other than the default one, the branch's commits, files and uncommitted work with every session of the branch; else the session's history. Goal, plan, instructions, decisions, failures (resolved ones marked), checkpoints, files. Read only."},
 		func(_ context.Context, c *call, in reportArgs) (reportResult, string, error) {
 			r, err := review.BuildReport(c.w, review.ReportOptions{Session: c.session, Since: in.Since})
 			if err != nil {
@@ -385,8 +403,10 @@ func (s *Server) status(ctx context.Context, c *call, _ noArgs) (map[string]any,
 	return out, res.Block, nil
 }
 
-// diff resolves both sides as `ctxgit diff` does: with neither named,
-// a session's first checkpoint is compared with nothing.
+// diff compares two checkpoints, as `ctxgit diff FROM TO` does (the
+// tool never compares the working tree): with neither named, the
+// previous and the newest, and a session's first checkpoint is compared
+// with nothing.
 func (s *Server) diff(_ context.Context, c *call, in diffArgs) (diffResult, string, error) {
 	from, to, err := review.DiffSides(c.w, in.From, in.To, c.session)
 	if err != nil {
@@ -405,11 +425,11 @@ func (s *Server) diff(_ context.Context, c *call, in diffArgs) (diffResult, stri
 		out.Task = append(out.Task, taskChange{Field: tc.Field, From: tc.From, To: tc.To})
 	}
 	var b strings.Builder
-	toName := d.To.Session + ":" + d.To.Checkpoint.Meta.CheckpointID
+	toName := c.w.ShortSession(d.To.Session) + ":" + d.To.Checkpoint.Meta.CheckpointID
 	if d.From == nil {
 		fmt.Fprintf(&b, "%s (the session's first checkpoint: everything in it is new)\n", safetext.Line(toName))
 	} else {
-		fmt.Fprintf(&b, "%s → %s\n", safetext.Line(d.From.Session+":"+d.From.Checkpoint.Meta.CheckpointID), safetext.Line(toName))
+		fmt.Fprintf(&b, "%s → %s\n", safetext.Line(c.w.ShortSession(d.From.Session)+":"+d.From.Checkpoint.Meta.CheckpointID), safetext.Line(toName))
 	}
 	t := out.Totals
 	fmt.Fprintf(&b, "files: %d changed, +%d -%d\n", t.Files, t.Added, t.Removed)

@@ -2,10 +2,10 @@ package restore
 
 import "testing"
 
-// docs/cli.md#restore: the safety checkpoint's message names the
-// checkpoint by short id and the session's title; the scope stays on the
-// first line (the commit's subject) when it fits in 60 characters, else
-// it moves to the body.
+// docs/cli.md#restore: the safety checkpoint's subject says what is
+// restored: the checkpoint by short id and the paths that fit in 60
+// characters (the commit's subject), the rest counted; the session's
+// title, and every path when not all fit, go to the body.
 func TestRestoreMessage(t *testing.T) {
 	for _, tc := range []struct {
 		label, title string
@@ -13,10 +13,11 @@ func TestRestoreMessage(t *testing.T) {
 		want         string
 	}{
 		{"default:cp_001", "", nil, "before restoring default:cp_001 (whole snapshot)"},
-		{"7f3c2a10:cp_001", "parse plans", []string{"a.txt"}, "before restoring 7f3c2a10:cp_001 “parse plans”: a.txt"},
-		{"7f3c2a10:cp_001", "parse plans", nil, "before restoring 7f3c2a10:cp_001 “parse plans”\n\n(whole snapshot)"},
-		{"7f3c2a10:cp_001", "a title far longer than thirty characters in all", []string{"a", "b", "c", "d", "e", "f"},
-			"before restoring 7f3c2a10:cp_001 “a title far longer than thirt…”\n\na, b, c, d, e and 1 more"},
+		{"7f3c2a10:cp_001", "parse plans", []string{"a.txt"}, "before restoring 7f3c2a10:cp_001: a.txt\n\nsession “parse plans”"},
+		{"7f3c2a10:cp_001", "parse plans", nil, "before restoring 7f3c2a10:cp_001 (whole snapshot)\n\nsession “parse plans”"},
+		{"7f3c2a10:cp_001", "", []string{"a.txt", "b.txt"}, "before restoring 7f3c2a10:cp_001: a.txt, b.txt"},
+		{"7f3c2a10:cp_001", "a title far longer than sixty characters in all, which the body cuts", []string{"alpha/one.go", "alpha/two.go", "c", "d", "e", "f"},
+			"before restoring 7f3c2a10:cp_001: alpha/one.go and 5 more\n\nsession “a title far longer than sixty characters in all, which the…”\npaths: alpha/one.go, alpha/two.go, c, d, e, f"},
 		{"default:cp_002", "", []string{"x\x00y"}, "before restoring default:cp_002: xy"},
 	} {
 		if got := restoreMessage(tc.label, tc.title, tc.scope); got != tc.want {

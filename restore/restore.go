@@ -21,6 +21,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/ospath"
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
@@ -319,36 +321,59 @@ func refusedChanges(changes []Change) []Change {
 	return out
 }
 
-// restoreMessage is the safety checkpoint's message: what is restored,
-// the checkpoint named by its session's short id and the session's title
-// (docs/cli.md#restore). Its first line becomes the commit's subject,
-// whose topic is cut at 60 characters: the scope stays on it when it
-// fits, else it is the message's second line.
+// restoreMessage is the safety checkpoint's message: its first line, the
+// commit's subject (cut at 60 characters), says what is restored: the
+// checkpoint, named by its session's short id, and the paths that fit,
+// or (whole snapshot). The session's title, and the paths when not all
+// fit, are the message's body (docs/cli.md#restore).
 func restoreMessage(label, title string, scope []string) string {
-	head := "before restoring " + label
-	if title != "" {
-		head += " “" + clipRunes(title, 30) + "”"
-	}
-	var what string
+	subject := "before restoring " + label
+	var body []string
 	if len(scope) == 0 {
-		what = " (whole snapshot)"
+		subject += " (whole snapshot)"
 	} else {
-		shown := scope
-		if len(shown) > 5 {
-			shown = shown[:5]
+		shown := 0
+		for shown < len(scope) {
+			next := subject + ", " + scope[shown]
+			if shown == 0 {
+				next = subject + ": " + scope[0]
+			}
+			more := ""
+			if n := len(scope) - shown - 1; n > 0 {
+				more = fmt.Sprintf(" and %d more", n)
+			}
+			if shown > 0 && utf8.RuneCountInString(next+more) > subjectTopicRunes {
+				break
+			}
+			subject = next
+			shown++
 		}
-		what = ": " + strings.Join(shown, ", ")
-		if n := len(scope) - len(shown); n > 0 {
-			what += fmt.Sprintf(" and %d more", n)
+		if n := len(scope) - shown; n > 0 {
+			subject += fmt.Sprintf(" and %d more", n)
+			listed := scope
+			if len(listed) > maxListedPaths {
+				listed = listed[:maxListedPaths]
+			}
+			line := "paths: " + strings.Join(listed, ", ")
+			if n := len(scope) - len(listed); n > 0 {
+				line += fmt.Sprintf(" and %d more", n)
+			}
+			body = append(body, line)
 		}
 	}
-	m := head + what
-	if title != "" && utf8.RuneCountInString(m) > subjectTopicRunes {
-		m = head + "\n\n" + strings.TrimPrefix(strings.TrimPrefix(what, " "), ": ")
+	if title != "" {
+		body = append([]string{"session “" + clipRunes(title, 60) + "”"}, body...)
+	}
+	m := subject
+	if len(body) > 0 {
+		m += "\n\n" + strings.Join(body, "\n")
 	}
 	// A path can hold any bytes; a checkpoint message holds text.
 	return strings.ToValidUTF8(strings.ReplaceAll(m, "\x00", ""), "?")
 }
+
+// maxListedPaths bounds the paths a restore's message lists.
+const maxListedPaths = 20
 
 // subjectTopicRunes is how much of a message a checkpoint's subject
 // keeps (workspace's commitMessage).
@@ -364,20 +389,7 @@ func clipRunes(s string, n int) string {
 
 // sessionLabel is how a restore's messages name r's session: its short
 // id among the workspace's sessions (docs/cli.md#log).
-func (w *ws) sessionLabel(r *workspace.Resolved) string {
-	sessions, err := w.Sessions()
-	if err != nil {
-		return r.Session
-	}
-	keys := make([]string, 0, len(sessions))
-	for _, s := range sessions {
-		keys = append(keys, s.Name)
-	}
-	if short, ok := workspace.ShortIDs(keys)[r.Session]; ok {
-		return short
-	}
-	return r.Session
-}
+func (w *ws) sessionLabel(r *workspace.Resolved) string { return w.ShortSession(r.Session) }
 
 // sessionTitle is the title of r's session, from its newest checkpoint
 // ("" when it has none).
@@ -410,11 +422,7 @@ func (w *ws) restoreScope(paths []string) ([]string, error) {
 		if strings.IndexByte(p, 0) >= 0 {
 			return nil, spec.Usage("a path must not contain NUL bytes")
 		}
-		abs := p
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(base, p)
-		}
-		abs = filepath.Clean(abs)
+		abs := ospath.Abs(base, p)
 		if !insideDir(w.Root, abs) {
 			return nil, spec.Usage("path %s is outside the workspace %s", p, w.Root)
 		}
@@ -490,7 +498,7 @@ const (
 // checkpoint holds (cur) and with the disk, for the paths in scope.
 func (w *ws) planRestore(s vcs.Store, from *workspace.Resolved, target, cur vcs.Hash, snap *vcs.SnapshotResult, scope []string, opts Options) ([]Change, error) {
 	p := &restorePlan{w: w, s: s, cur: cur, snap: snap, scope: scope, opts: opts,
-		label:  from.Session + ":" + from.Checkpoint.Meta.CheckpointID,
+		label:  w.sessionLabel(from) + ":" + from.Checkpoint.Meta.CheckpointID,
 		byPath: map[string]*Change{}, anc: map[string]ancState{}, tooLarge: map[string]bool{}, fs: w.FSFlags()}
 	// A file the checkpoint left out for its size was there all the same:
 	// --delete must not take its absence from the tree for a deletion.
@@ -556,7 +564,7 @@ func (w *ws) planRestore(s vcs.Store, from *workspace.Resolved, target, cur vcs.
 	out := make([]Change, 0, len(p.byPath))
 	for _, c := range p.byPath {
 		if c.blocked > 0 {
-			c.Reason += fmt.Sprintf("; %d path(s) of the checkpoint below it not restored", c.blocked)
+			c.Reason += fmt.Sprintf("; %s of the checkpoint below it not restored", spec.Plural(c.blocked, "path"))
 		}
 		out = append(out, *c)
 	}
@@ -960,19 +968,19 @@ func matchesEntry(abs string, e vcs.TreeEntry, flags vcs.FSFlags) bool {
 
 // fileHashes reports whether the regular file at abs (fi, from Lstat) has
 // blob id id, reading it as a stream: a file of any size is checked in
-// bounded memory. A file swapped for another since the Lstat does not
-// match.
+// bounded memory. A file swapped for another since the Lstat is hashed
+// as it is, and only a regular file is.
 func fileHashes(abs string, fi fs.FileInfo, id vcs.Hash) bool {
-	f, err := os.Open(abs)
+	f, err := regfile.Open(abs) // no link followed, no FIFO waited on
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	if opened, err := f.Stat(); err != nil || !os.SameFile(fi, opened) || !opened.Mode().IsRegular() {
+	if f.Info().Size != fi.Size() {
 		return false
 	}
 	hw := vcs.NewBlobHasher(fi.Size())
-	if _, err := io.Copy(hw, io.LimitReader(f, fi.Size()+1)); err != nil {
+	if _, err := io.Copy(hw, f); err != nil {
 		return false
 	}
 	return hw.Sum() == id

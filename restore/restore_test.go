@@ -7,11 +7,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -59,31 +61,11 @@ func mustCheckpoint(t *testing.T, w *ws) *workspace.CheckpointResult {
 // with its type, mode and content, to prove a command changed nothing.
 func listing(t *testing.T, root string) string {
 	t.Helper()
-	var b strings.Builder
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(&b, "%s %v", p, fi.Mode())
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			fmt.Fprintf(&b, " -> %s", target)
-		case fi.Mode().IsRegular():
-			data, _ := os.ReadFile(p)
-			fmt.Fprintf(&b, " %q", data)
-		}
-		b.WriteByte('\n')
-		return nil
-	})
+	l, err := wstest.Listing(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b.String()
+	return l
 }
 
 func actions(changes []Change) []string {
@@ -99,12 +81,13 @@ func actions(changes []Change) []string {
 func TestRestoreScope(t *testing.T) {
 	w := restoreWS(t, map[string]string{"sub/a.txt": "a"})
 	sub := filepath.Join(w.Root, "sub")
-	for _, tc := range []struct {
+	type scopeCase struct {
 		cwd   string
 		paths []string
 		want  []string
 		err   string
-	}{
+	}
+	tests := []scopeCase{
 		{cwd: w.Root, paths: nil, want: nil},
 		{cwd: w.Root, paths: []string{"b", "a", "a/", "./a"}, want: []string{"a", "b"}},
 		{cwd: sub, paths: []string{"a.txt", "../top.txt"}, want: []string{"sub/a.txt", "top.txt"}},
@@ -123,7 +106,12 @@ func TestRestoreScope(t *testing.T) {
 		{cwd: w.Root, paths: []string{".ctxgit/local"}, err: "machine-local files and store"},
 		{cwd: w.Root, paths: []string{".ctxgit/store.git/HEAD"}, err: "machine-local files and store"},
 		{cwd: w.Root, paths: []string{"CONTEXT_RECOVERY.md"}, err: "it is never restored"},
-	} {
+	}
+	if runtime.GOOS == "windows" {
+		// Rooted without a drive: the drive's root, not the workspace's.
+		tests = append(tests, scopeCase{cwd: w.Root, paths: []string{`\etc\passwd`}, err: "is outside the workspace"})
+	}
+	for _, tc := range tests {
 		w.Env.Cwd = tc.cwd
 		got, err := w.restoreScope(tc.paths)
 		if tc.err != "" {
@@ -347,22 +335,38 @@ func TestRestoreRefusesUnsafeTreePaths(t *testing.T) {
 func TestVerifyRestore(t *testing.T) {
 	w := restoreWS(t, map[string]string{"a.txt": "a1", "run.sh": "echo"})
 	os.Chmod(w.Path("run.sh"), 0o755)
-	os.Symlink("a.txt", w.Path("link"))
 	blob := func(s string) vcs.Hash { return vcs.HashObject(vcs.BlobObject, []byte(s)) }
-	for _, tc := range []struct {
+	type row struct {
 		path string
 		held vcs.TreeEntry
 		ok   bool
-	}{
+	}
+	rows := []row{
 		{"a.txt", vcs.TreeEntry{Mode: vcs.ModeFile, ID: blob("a1")}, true},
 		{"a.txt", vcs.TreeEntry{Mode: vcs.ModeFile, ID: blob("a0")}, false},
-		{"a.txt", vcs.TreeEntry{Mode: vcs.ModeExecutable, ID: blob("a1")}, false},
-		{"run.sh", vcs.TreeEntry{Mode: vcs.ModeExecutable, ID: blob("echo")}, true},
-		{"run.sh", vcs.TreeEntry{Mode: vcs.ModeFile, ID: blob("echo")}, false},
-		{"link", vcs.TreeEntry{Mode: vcs.ModeSymlink, ID: blob("a.txt")}, true},
-		{"link", vcs.TreeEntry{Mode: vcs.ModeFile, ID: blob("a1")}, false},
 		{"missing", vcs.TreeEntry{Mode: vcs.ModeFile, ID: blob("")}, false},
-	} {
+	}
+	if wstest.ModesExist() {
+		rows = append(rows,
+			row{"a.txt", vcs.TreeEntry{Mode: vcs.ModeExecutable, ID: blob("a1")}, false},
+			row{"run.sh", vcs.TreeEntry{Mode: vcs.ModeExecutable, ID: blob("echo")}, true},
+			row{"run.sh", vcs.TreeEntry{Mode: vcs.ModeFile, ID: blob("echo")}, false})
+	} else {
+		// No executable bit on disk: the checkpoint's mode decides,
+		// whichever it is (SPEC §9.7, fileMode=false).
+		rows = append(rows,
+			row{"a.txt", vcs.TreeEntry{Mode: vcs.ModeExecutable, ID: blob("a1")}, true},
+			row{"run.sh", vcs.TreeEntry{Mode: vcs.ModeExecutable, ID: blob("echo")}, true},
+			row{"run.sh", vcs.TreeEntry{Mode: vcs.ModeFile, ID: blob("echo")}, true})
+	}
+	if os.Symlink("a.txt", w.Path("link")) == nil && !w.FSFlags().NoSymlinks {
+		rows = append(rows,
+			row{"link", vcs.TreeEntry{Mode: vcs.ModeSymlink, ID: blob("a.txt")}, true},
+			row{"link", vcs.TreeEntry{Mode: vcs.ModeFile, ID: blob("a1")}, false})
+	} else {
+		t.Log("no symbolic links here: the link rows are not run")
+	}
+	for _, tc := range rows {
 		err := w.verifyRestore([]Change{{Path: tc.path, Action: Write, held: tc.held}}, "default:cp_009")
 		if (err == nil) != tc.ok {
 			t.Errorf("verify %s against %o %s = %v, want ok=%v", tc.path, tc.held.Mode, tc.held.ID.Short(), err, tc.ok)
@@ -385,6 +389,8 @@ func TestRestorePerm(t *testing.T) {
 	existing := filepath.Join(dir, "f")
 	os.WriteFile(existing, nil, 0o600)
 	os.Chmod(existing, 0o640)
+	readOnly := filepath.Join(dir, "ro")
+	os.WriteFile(readOnly, nil, 0o440)
 	for _, tc := range []struct {
 		path string
 		mode uint32
@@ -394,8 +400,12 @@ func TestRestorePerm(t *testing.T) {
 		{filepath.Join(dir, "new"), vcs.ModeExecutable, 0o755},
 		{existing, vcs.ModeFile, 0o640},
 		{existing, vcs.ModeExecutable, 0o750},
+		{readOnly, vcs.ModeFile, 0o440},
+		{readOnly, vcs.ModeExecutable, 0o550},
 	} {
-		if got := restorePerm(tc.path, tc.mode); got != tc.want {
+		// Compared as the system keeps them: on Windows, whether the
+		// file is read-only.
+		if got := restorePerm(tc.path, tc.mode); wstest.Perm(got, false) != wstest.Perm(tc.want, false) {
 			t.Errorf("restorePerm(%s, %o) = %o, want %o", filepath.Base(tc.path), tc.mode, got, tc.want)
 		}
 	}
@@ -495,9 +505,7 @@ func TestRestoreApplyNeverFollowsLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	outside := t.TempDir()
-	if err := os.Symlink(outside, w.Path("d")); err != nil {
-		t.Fatal(err)
-	}
+	wstest.Symlink(t, outside, w.Path("d"))
 	changes := []Change{{Path: "d/sub/x.txt", Action: Create, want: vcs.TreeEntry{Name: "x.txt", Mode: vcs.ModeFile, ID: id}}}
 	err = w.applyRestore(context.Background(), store, changes)
 	if err == nil || !strings.Contains(err.Error(), "not restored: d is no longer a directory") {

@@ -41,8 +41,9 @@ type DoctorOptions struct {
 	// Hooks is the check of the host hooks installed in the workspace
 	// (docs/cli.md#doctor). Host configs are host code, which sits above
 	// workspace (ARCHITECTURE.md), so the command composes it in; nil
-	// leaves the check out.
-	Hooks func(w *workspace.Workspace) []Finding
+	// leaves the check out. fix is Fix, unless doctor was interrupted:
+	// the repairs the check may make then wait for the next run.
+	Hooks func(w *workspace.Workspace, fix bool) []Finding
 }
 
 // DefaultLooseThreshold is the loose object count above which doctor
@@ -111,7 +112,7 @@ func Doctor(w *workspace.Workspace, opts DoctorOptions, configErr error) (*Docto
 	}
 	doctorTemp(w, r, store, fix)
 	if opts.Hooks != nil {
-		for _, f := range opts.Hooks(w) {
+		for _, f := range opts.Hooks(w, fix) {
 			r.add(f)
 		}
 	}
@@ -141,6 +142,25 @@ func doctorConfig(w *workspace.Workspace, r *DoctorResult, configErr error) {
 	default:
 		r.add(Finding{Check: "config", Level: FindingOK, Message: spec.ConfigPath + " is valid"})
 	}
+	// What the config asks for beyond the defaults' protection (SPEC
+	// §11.1), every time: the stderr notice is once per clone.
+	t := w.Trust
+	if len(t.Weakenings) == 0 {
+		return
+	}
+	var keys []string
+	for _, wk := range t.Weakenings {
+		keys = append(keys, wk.Key+": "+wk.Value+" ("+wk.Why+")")
+	}
+	if t.Accepted {
+		r.add(Finding{Check: "config", Level: FindingOK, Message: fmt.Sprintf("%s settings weaker than the defaults, accepted in git config (%s %s): %s",
+			spec.ConfigPath, spec.AcceptConfigKey, t.Token, safetext.Line(strings.Join(keys, "; ")))})
+		return
+	}
+	r.add(Finding{Check: "config", Level: FindingWarning,
+		Message: fmt.Sprintf("%s asks for %s weaker than the defaults, not applied until you accept them (SPEC §11.1): %s",
+			spec.ConfigPath, spec.Plural(len(keys), "setting"), safetext.Line(strings.Join(keys, "; "))),
+		Fix: "if you trust this repository's settings: " + w.AcceptCommand()})
 }
 
 func doctorState(w *workspace.Workspace, r *DoctorResult) {
@@ -158,7 +178,7 @@ func doctorState(w *workspace.Workspace, r *DoctorResult) {
 	}
 	var present []string
 	for _, p := range []string{st.PlanPath, st.FailurePath, st.DecisionsPath} {
-		if _, err := os.Stat(w.Path(p)); err == nil {
+		if w.StateFileExists(p) {
 			present = append(present, p)
 		}
 	}
@@ -247,6 +267,11 @@ func doctorStore(w *workspace.Workspace, r *DoctorResult, store scannedStore, op
 		r.add(Finding{Check: "store", Level: FindingNote, Message: "no checkpoint store yet: the first checkpoint creates " + spec.PrivateStoreDir})
 		return nil, true
 	}
+	if w.CommittedStore {
+		// SPEC §3.4: a store that came with the clone is not used.
+		r.add(Finding{Check: "store", Level: FindingWarning,
+			Message: "the repository tracks " + spec.PrivateStoreDir + ": ctxgit keeps its checkpoints in the repository's own store and never uses that one (its config, hooks and remotes are whoever committed it)"})
+	}
 	healthy := true
 	refs, problems := store.ScanRefs(spec.RefPrefix)
 	for _, p := range problems {
@@ -305,8 +330,12 @@ func doctorStore(w *workspace.Workspace, r *DoctorResult, store scannedStore, op
 		}
 	}
 	if healthy {
-		r.add(Finding{Check: "store", Level: FindingOK, Message: fmt.Sprintf("%d ref(s) under %s in %s, every chain and tree readable (%d objects)",
-			len(refs)-quarantined, spec.RefPrefix, w.Rel(store.CommonDir()), len(seen))})
+		shown := w.Rel(store.CommonDir())
+		if !filepath.IsAbs(shown) {
+			shown = filepath.ToSlash(shown) // .ctxgit/store.git on Windows too, as init names it
+		}
+		r.add(Finding{Check: "store", Level: FindingOK, Message: fmt.Sprintf("%s under %s in %s, every chain and tree readable (%d objects)",
+			spec.Plural(len(refs)-quarantined, "ref"), spec.RefPrefix, shown, len(seen))})
 	}
 	return seen, healthy
 }
@@ -332,7 +361,7 @@ func doctorObjects(w *workspace.Workspace, r *DoctorResult, store vcs.ObjectFile
 		return nil
 	}
 	ours := count
-	msg := fmt.Sprintf("%d loose object(s), %s", count, HumanBytes(bytes))
+	msg := fmt.Sprintf("%s, %s", spec.Plural(count, "loose object"), HumanBytes(bytes))
 	if w.Repo != nil {
 		// In a shared repository only ctxgit's share is ctxgit's to pack.
 		ours = 0
@@ -341,7 +370,7 @@ func doctorObjects(w *workspace.Workspace, r *DoctorResult, store vcs.ObjectFile
 				ours++
 			}
 		}
-		msg = fmt.Sprintf("%d loose object(s) in the repository, %d of them reachable from %s", count, ours, spec.RefPrefix)
+		msg = fmt.Sprintf("%s in the repository, %d of them reachable from %s", spec.Plural(count, "loose object"), ours, spec.RefPrefix)
 	}
 	if ours <= opts.LooseThreshold {
 		r.add(Finding{Check: "objects", Level: FindingOK, Message: msg})
@@ -391,7 +420,7 @@ func doctorTemp(w *workspace.Workspace, r *DoctorResult, store tempStore, fix bo
 		objects := w.Rel(filepath.Join(store.CommonDir(), "objects"))
 		if len(stale) > 0 {
 			f := r.add(Finding{Check: "temp", Level: FindingWarning,
-				Message: fmt.Sprintf("%d temporary file(s) in %s left by interrupted writes, %s", len(stale), objects, HumanBytes(tempBytes(stale))),
+				Message: fmt.Sprintf("%s in %s left by interrupted writes, %s", spec.Plural(len(stale), "temporary file"), objects, HumanBytes(tempBytes(stale))),
 				Fix:     "--fix removes them"})
 			if fix {
 				if n, size, err := store.RemoveStaleTemp(private); err == nil && n > 0 {
@@ -401,13 +430,13 @@ func doctorTemp(w *workspace.Workspace, r *DoctorResult, store tempStore, fix bo
 		}
 		if len(live) > 0 {
 			r.add(Finding{Check: "temp", Level: FindingNote,
-				Message: fmt.Sprintf("%d temporary file(s) in %s, %s, kept: a running writer may own them", len(live), objects, HumanBytes(tempBytes(live))),
+				Message: fmt.Sprintf("%s in %s, %s, kept: a running writer may own them", spec.Plural(len(live), "temporary file"), objects, HumanBytes(tempBytes(live))),
 				Fix:     "ctxgit's go once their writer has exited, git's after two weeks (as git prune does)"})
 		}
 	}
 	if found := w.FindStrayTemps(); found.Len() > 0 {
 		f := r.add(Finding{Check: "temp", Level: FindingWarning,
-			Message: fmt.Sprintf("%d temporary file(s) in the workspace left by killed ctxgit writes, %s: %s", found.Len(), HumanBytes(found.Size()), listShort(found.Paths())),
+			Message: fmt.Sprintf("%s in the workspace left by killed ctxgit writes, %s: %s", spec.Plural(found.Len(), "temporary file"), HumanBytes(found.Size()), listShort(found.Paths())),
 			Fix:     "--fix removes them"})
 		if fix {
 			if n, size := found.Remove(); n > 0 {
@@ -449,7 +478,7 @@ func doctorSecrets(w *workspace.Workspace, r *DoctorResult) {
 		return
 	}
 	ex := newest.Checkpoint.Snapshot.Excluded
-	name := newest.Session + ":" + newest.Checkpoint.Meta.CheckpointID
+	name := w.ShortSession(newest.Session) + ":" + newest.Checkpoint.Meta.CheckpointID
 	if len(ex) == 0 {
 		r.add(Finding{Check: "secrets", Level: FindingOK, Message: fmt.Sprintf("the newest checkpoint (%s) left out no file as a secret", name)})
 		return
@@ -461,7 +490,7 @@ func doctorSecrets(w *workspace.Workspace, r *DoctorResult) {
 	sort.Strings(rules)
 	for _, rule := range rules {
 		r.add(Finding{Check: "secrets", Level: FindingNote,
-			Message: fmt.Sprintf("the newest checkpoint (%s) left out %d file(s) matching secret pattern %q", name, ex[rule], rule),
+			Message: fmt.Sprintf("the newest checkpoint (%s) left out %s matching secret pattern %q", name, spec.Plural(ex[rule], "file"), rule),
 			Fix:     "snapshot.secret_excludes in " + spec.ConfigPath + " decides what counts as a secret"})
 	}
 }
@@ -471,16 +500,16 @@ func RepackSummary(r *RepackResult) string {
 	if r == nil {
 		return "no store"
 	}
-	s := fmt.Sprintf("%d object(s) reachable", r.Reachable)
+	s := spec.Plural(r.Reachable, "object") + " reachable"
 	if r.Packed > 0 {
 		s += fmt.Sprintf(", %d packed into %s (%s)", r.Packed, r.Pack, HumanBytes(r.PackBytes))
 	}
-	s += fmt.Sprintf("; removed %d loose object(s)", r.RemovedLoose)
+	s += "; removed " + spec.Plural(r.RemovedLoose, "loose object")
 	if r.RemovedPacks > 0 {
-		s += fmt.Sprintf(", %d pack(s)", r.RemovedPacks)
+		s += ", " + spec.Plural(r.RemovedPacks, "pack")
 	}
 	if r.RemovedTemp > 0 {
-		s += fmt.Sprintf(", %d temporary file(s)", r.RemovedTemp)
+		s += ", " + spec.Plural(r.RemovedTemp, "temporary file")
 	}
 	rec := r.Reclaimed()
 	if rec >= 0 {

@@ -3,12 +3,11 @@ package retention
 import (
 	"bytes"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/ctxgit/ctxgit/internal/safetext"
+	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -23,15 +22,10 @@ const hookLogTail = 256 << 10
 // docs/cli.md#hook): hooks fail open, so without this a failing hook is
 // silent.
 func doctorHookLog(w *workspace.Workspace, r *DoctorResult) {
-	f, err := os.Open(w.LocalPath("ctxgit.log"))
+	data, err := workspace.ReadLocalTail(w.Root, w.LocalPath("ctxgit.log"), hookLogTail)
 	if err != nil {
 		return
 	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() > hookLogTail {
-		f.Seek(fi.Size()-hookLogTail, io.SeekStart)
-	}
-	data, _ := io.ReadAll(io.LimitReader(f, hookLogTail))
 	since := w.Env.Now().Add(-hookLogWindow)
 	n, newest := 0, ""
 	perEvent := map[string]int{}
@@ -64,6 +58,6 @@ func doctorHookLog(w *workspace.Workspace, r *DoctorResult) {
 		counts = append(counts, fmt.Sprintf("%s ×%d", e, perEvent[e]))
 	}
 	r.add(Finding{Check: "hooks", Level: FindingWarning,
-		Message: fmt.Sprintf("%d hook failure(s) in the last 24 hours (%s); newest: %s", n, strings.Join(counts, ", "), safetext.Line(newest)),
+		Message: fmt.Sprintf("%s in the last 24 hours (%s); newest: %s", spec.Plural(n, "hook failure"), strings.Join(counts, ", "), safetext.Line(newest)),
 		Fix:     "see .ctxgit/local/ctxgit.log; hooks fail open, so the host went on without ctxgit"})
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -290,7 +289,7 @@ func applyPrune(w *workspace.Workspace, ctx context.Context, store vcs.Store, re
 	}
 	// The stat cache names trees and an anchor commit that may be about to
 	// go; a missing cache is rebuilt silently by the next checkpoint.
-	if err := os.Remove(w.LocalPath("statcache")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := workspace.RemoveLocal(w.Root, w.LocalPath("statcache")); err != nil {
 		return fmt.Errorf("%s/statcache: %w", spec.LocalDir, workspace.UnwrapPathError(err))
 	}
 	var done []string
@@ -319,7 +318,7 @@ func applyPrune(w *workspace.Workspace, ctx context.Context, store vcs.Store, re
 			if err := store.DeleteRef(ref, p.OldHead); err != nil {
 				return moved(err, ref)
 			}
-			os.Remove(w.RecoveredPath(p.Session))
+			workspace.RemoveLocal(w.Root, w.RecoveredPath(p.Session))
 		default:
 			continue
 		}
@@ -333,12 +332,12 @@ func applyPrune(w *workspace.Workspace, ctx context.Context, store vcs.Store, re
 // harmless, and the marker's own cap drops them in time.
 func remapRecovered(w *workspace.Workspace, session string, ids map[vcs.Hash]vcs.Hash) error {
 	path := w.RecoveredPath(session)
-	data, err := os.ReadFile(path)
+	data, err := workspace.ReadLocal(w.Root, path, workspace.MaxMarker)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("%s/recovered/%s: %w", spec.LocalDir, session, workspace.UnwrapPathError(err))
+		return err
 	}
 	lines := strings.Fields(string(data))
 	out := append([]string(nil), lines...)
@@ -352,5 +351,5 @@ func remapRecovered(w *workspace.Workspace, session string, ids map[vcs.Hash]vcs
 	if len(out) == len(lines) {
 		return nil
 	}
-	return workspace.WriteFileAtomic(path, []byte(strings.Join(out, "\n")+"\n"), 0o644)
+	return workspace.WriteLocal(w.Root, path, []byte(strings.Join(out, "\n")+"\n"), 0o644)
 }

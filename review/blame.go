@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/ctxgit/ctxgit/internal/linediff"
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
 )
@@ -13,13 +14,32 @@ import (
 // still unclaimed there are given to the oldest commit it read.
 const maxBlameCommits = 5000
 
+// maxBlameFile bounds the file storeBlame reads from disk.
+const maxBlameFile = 64 << 20
+
+// readWorktree reads the file rel as git blame reads it from the working
+// tree: a symlink as its target's path (never followed), a regular file
+// within maxBlameFile, and nothing beyond a directory that is a link or
+// on a FIFO (the file rule, SPEC §3.4).
+func readWorktree(worktree, rel string) ([]byte, error) {
+	if err := regfile.Dirs(worktree, rel, false); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(worktree, filepath.FromSlash(rel))
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		target, err := os.Readlink(path)
+		return []byte(filepath.ToSlash(target)), err
+	}
+	return regfile.ReadFile(path, maxBlameFile)
+}
+
 // storeBlame is `git blame` where there is no git: each line of the file
 // on disk (lines from..to, 1-based; 0 for all) is given to the commit that
 // last changed it, following first parents from head; a line the disk has
 // and head's version does not is not committed yet (commit ""). Lines are
 // paired between versions along a shortest edit script, as git pairs them.
 func storeBlame(store vcs.Store, head vcs.Hash, worktree, rel string, from, to int) ([]WhyHunk, error) {
-	disk, err := os.ReadFile(filepath.Join(worktree, filepath.FromSlash(rel)))
+	disk, err := readWorktree(worktree, rel)
 	if err != nil {
 		return nil, spec.NotFound("why %s: %v", rel, err)
 	}

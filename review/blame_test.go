@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/vcs"
 )
 
@@ -16,9 +17,7 @@ import (
 // (and an uncommitted one) through the store and through git, line by
 // line. Every line's text is unique, so there is one right answer.
 func TestStoreBlameAgreesWithGit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Fatal("this test compares with git, which is not on PATH")
-	}
+	wstest.NeedGit(t)
 	dir := t.TempDir()
 	git := func(args ...string) string {
 		t.Helper()
@@ -92,7 +91,11 @@ func TestStoreBlameAgreesWithGit(t *testing.T) {
 		if rng[0] > 0 {
 			args = append(args, "-L", fmt.Sprintf("%d,%d", rng[0], rng[1]))
 		}
-		want := perLine(blameHunks(git(append(args, "--", "f.txt")...)))
+		gitHunks, err := blameHunks(strings.NewReader(git(append(args, "--", "f.txt")...)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := perLine(gitHunks)
 		hunks, err := storeBlame(store, head, dir, "f.txt", rng[0], rng[1])
 		if err != nil {
 			t.Fatal(err)

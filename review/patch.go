@@ -57,17 +57,7 @@ func WritePatch(w *workspace.Workspace, out io.Writer, from, to *workspace.Resol
 	if err != nil {
 		return err
 	}
-	if o.Paint == nil {
-		o.Paint = func(_ PatchPart, s string) string { return s }
-	}
-	bw := bufio.NewWriter(out)
-	p := &patchWriter{w: bw, paint: o.Paint}
-	for _, c := range changes {
-		if err := p.change(store, c); err != nil {
-			return fmt.Errorf("%s: %w", c.Path, err)
-		}
-	}
-	return bw.Flush()
+	return writePatch(out, store, changes, o)
 }
 
 type patchWriter struct {
@@ -269,4 +259,38 @@ func hunkRange(start, n int) string {
 		return fmt.Sprintf("%d", start+1)
 	}
 	return fmt.Sprintf("%d,%d", start+1, n)
+}
+
+// Patches in the HTML report are bounded: a file's past maxFilePatch
+// bytes, and all of them past maxReportPatches, are left out with a
+// note.
+const (
+	maxFilePatch     = 256 << 10
+	maxReportPatches = 4 << 20
+)
+
+// fillPatches sets each listed file's Patch, within the bounds.
+func (r *Report) fillPatches() {
+	budget := maxReportPatches
+	for _, list := range [][]FileDiff{r.Files, r.Uncommitted} {
+		for i := range list {
+			f := &list[i]
+			if f.src == nil {
+				continue
+			}
+			var b strings.Builder
+			p := &patchWriter{w: bufio.NewWriter(&b), paint: func(_ PatchPart, s string) string { return s }}
+			err := p.change(f.src.store, f.src.change)
+			p.w.Flush()
+			switch {
+			case err != nil:
+				f.Patch = "(the patch could not be read: " + safetext.Line(err.Error()) + ")"
+			case b.Len() > maxFilePatch || b.Len() > budget:
+				f.Patch = fmt.Sprintf("(a patch of %d bytes: too long for the page)", b.Len())
+			default:
+				f.Patch = b.String()
+				budget -= b.Len()
+			}
+		}
+	}
 }

@@ -49,7 +49,7 @@ func existingFailures(first, head *cpState, base *workspace.Resolved) []ReportFa
 	}
 	var out []ReportFailure
 	for _, f := range stillThere(first.failures, head.failures, failureKey) {
-		out = append(out, ReportFailure{base.Checkpoint.Meta.CheckpointID, FailureChange{ChangeExisting, f}})
+		out = append(out, ReportFailure{At: base.Checkpoint.Meta.CheckpointID, FailureChange: FailureChange{ChangeExisting, f}})
 	}
 	return out
 }
@@ -266,6 +266,9 @@ func reportAllSessions(w *workspace.Workspace, o ReportOptions, since time.Time)
 		return nil, err
 	}
 	d := out.setRangeChanges(from, to)
+	// A failure one session saw open is resolved if the newest
+	// checkpoint of all says so.
+	out.Failures = resolvedAsAt(out.Failures, to)
 	// Open items are compared from the first checkpoint of all to the
 	// newest: an item closed in a session's first checkpoint shows too.
 	// Each is named by the earliest checkpoint of any session that shows
@@ -367,6 +370,9 @@ func filesAgainstBase(w *workspace.Workspace, r *Report, ref string) error {
 	if r.Uncommitted, err = uncommittedFiles(w, store, headTree, r.Head.Session); err != nil {
 		return err
 	}
+	// ctxgit's own files are not the pull request's, committed or not.
+	own := ownPaths(w, r.Head.Checkpoint)
+	r.Uncommitted = slices.DeleteFunc(r.Uncommitted, func(f FileDiff) bool { return own(f.Path) || own(f.From) })
 	if r.Commits, err = branchCommits(w, store, head, mb); err != nil {
 		return err
 	}
@@ -448,6 +454,10 @@ func branchCommits(w *workspace.Workspace, store vcs.Store, head, base vcs.Hash)
 	if err != nil {
 		return nil, err
 	}
+	// Oldest first: the walk met children before their parents, so its
+	// reverse orders commits of one time (a rebase, a script) as git
+	// log --reverse does.
+	slices.Reverse(out)
 	slices.SortStableFunc(out, func(a, b ReportCommit) int { return a.When.Compare(b.When) })
 	return out, nil
 }
@@ -506,7 +516,7 @@ func countReportFiles(w *workspace.Workspace, store vcs.Store, changes []vcs.Cha
 	changes = detectRenames(store, kept)
 	files := make([]FileDiff, 0, len(changes))
 	for _, c := range changes {
-		f := FileDiff{Path: c.Path, Status: c.Status, From: c.From}
+		f := FileDiff{Path: c.Path, Status: c.Status, From: c.From, src: &patchSource{store, c}}
 		if err := countLines(store, c, &f); err != nil {
 			return nil, fmt.Errorf("%s: %w", c.Path, err)
 		}

@@ -15,7 +15,16 @@ import (
 // Report is a session's history as a pull request needs it (docs/cli.md#report):
 // its checkpoints oldest first, and what changed from Base to Head.
 type Report struct {
-	Session string
+	// Scope is what the report covers: ScopeBranch, the branch HEAD is
+	// on against FilesBase (given with --base, or the default branch
+	// found), or ScopeSession, the session alone, ScopeWhy saying why.
+	Scope, ScopeWhy string
+	// Branch is the branch HEAD is on, for a branch report.
+	Branch string
+	// BaseFound is true when the base is the default branch found rather
+	// than one --base named.
+	BaseFound bool
+	Session   string
 	// Sessions are the sessions merged with AllSessions, in the order of
 	// their first checkpoint; just Session otherwise.
 	Sessions []string
@@ -52,6 +61,36 @@ type Report struct {
 	Problems []error
 	// Names are how the report names each of Sessions to a reader.
 	Names map[string]SessionLabel
+	// Instructions are the user's instructions, oldest first, as the
+	// checkpoints' threads recorded them.
+	Instructions []ReportInstruction
+	// Readings are every context reading ctxgit has of the sessions in
+	// the report's span: the checkpoints' and the hooks' (the status
+	// line's too), oldest first.
+	Readings []ReportReading
+	// Zone is the zone times are shown in; nil is the local zone.
+	Zone *time.Location
+}
+
+// ReportInstruction is one instruction of the user's and the first
+// checkpoint that recorded it.
+type ReportInstruction struct {
+	Text string    `json:"text"`
+	At   string    `json:"checkpoint_id"`
+	When time.Time `json:"when"`
+}
+
+// ReportReading is one context reading: when, how full, from where.
+type ReportReading struct {
+	Session     string    `json:"session"`
+	At          time.Time `json:"at"`
+	Utilization float64   `json:"utilization"`
+	Tokens      int64     `json:"tokens,omitempty"`
+	Window      int64     `json:"window,omitempty"`
+	Source      string    `json:"source"`
+	// Checkpoint is the checkpoint that recorded it; "" for a hook's
+	// reading.
+	Checkpoint string `json:"checkpoint_id,omitempty"`
 }
 
 // ReportRow is one checkpoint of the timeline and what it changed since
@@ -78,6 +117,8 @@ type ReportRow struct {
 	// Paths are the files it changed, for the HTML timeline's hover;
 	// --json lists files for the whole range instead.
 	Paths []string `json:"-"`
+	// Prompts are the user's instructions its thread holds, in order.
+	Prompts []string `json:"-"`
 }
 
 // ReportStep is a plan step change and the checkpoint that recorded it.
@@ -97,6 +138,9 @@ type ReportDecision struct {
 type ReportFailure struct {
 	At string `json:"checkpoint_id"`
 	FailureChange
+	// ResolvedBy says what resolved it (SPEC §5.6: "step 2 marked done",
+	// "marked resolved"); "" while it is open.
+	ResolvedBy string `json:"resolved_by,omitempty"`
 }
 
 // ReportOpenItem is an open-item change and the first checkpoint that
@@ -118,6 +162,13 @@ type ReportOptions struct {
 	// AllSessions merges the sessions that worked on HEAD's branch, in
 	// time order.
 	AllSessions bool
+	// SessionNamed is true when Session was named (--session): a branch
+	// report then keeps to it rather than merging every session of the
+	// branch.
+	SessionNamed bool
+	// Patches keeps each file's patch (FileDiff.Patch), for the HTML
+	// page.
+	Patches bool
 }
 
 // ChangeExisting marks a decision or failure recorded before the range's
@@ -125,33 +176,63 @@ type ReportOptions struct {
 const ChangeExisting = "existing"
 
 // BuildReport reads a session's checkpoints of w and compares them. It
-// writes nothing and takes no lock.
+// writes nothing and takes no lock. Without Base, on a branch other than
+// the repository's default branch, the report is that branch's against
+// the default branch, as its pull request would be, with every session
+// whose checkpoints fall in the branch's span (docs/cli.md#report).
 func BuildReport(w *workspace.Workspace, o ReportOptions) (*Report, error) {
 	if o.AllSessions && o.Since != "" {
 		return nil, spec.Usage("--all-sessions and --since cannot be used together")
 	}
+	base, why := o.Base, ""
+	found := false
+	if base == "" {
+		base, why = reportScope(w)
+		found = base != ""
+	}
 	var r *Report
 	var err error
-	if o.AllSessions {
+	switch {
+	case found && !o.SessionNamed && o.Since == "":
+		// Every session of the branch: work done before the host session
+		// is the pull request's too.
 		var since time.Time
-		if o.Base != "" {
+		if since, err = branchStart(w, base); err != nil {
+			return nil, err
+		}
+		if r, err = reportAllSessions(w, o, since); spec.ExitCode(err) == spec.ExitNotFound {
+			r, err = reportSession(w, o) // none in the branch's span: this one
+		}
+	case o.AllSessions:
+		var since time.Time
+		if base != "" {
 			// Sessions that ended before the branch began did not touch it.
-			if since, err = branchStart(w, o.Base); err != nil {
+			if since, err = branchStart(w, base); err != nil {
 				return nil, err
 			}
 		}
 		r, err = reportAllSessions(w, o, since)
-	} else {
+	default:
 		r, err = reportSession(w, o)
 	}
 	if err != nil {
 		return nil, err
 	}
+	r.Zone = time.Local
+	r.Scope, r.ScopeWhy = ScopeSession, why
 	nameSessions(w, r)
-	if o.Base != "" {
-		if err := filesAgainstBase(w, r, o.Base); err != nil {
+	if base != "" {
+		r.Scope, r.BaseFound = ScopeBranch, found
+		r.Branch = vcs.HeadBranch(w.Repo.GitDir)
+		if err := filesAgainstBase(w, r, base); err != nil {
 			return nil, err
 		}
+	}
+	r.Instructions = instructions(r.Checkpoints, len(r.Sessions) > 1)
+	r.Readings = readings(w, r)
+	sortFailures(r.Failures)
+	if o.Patches {
+		r.fillPatches()
 	}
 	return r, nil
 }
@@ -208,7 +289,7 @@ func reportSession(w *workspace.Workspace, o ReportOptions) (*Report, error) {
 		row := ReportRow{
 			Session: o.Session, CheckpointID: id, Commit: e.Commit.String(), CreatedAt: cp.Meta.CreatedAt.UTC(),
 			Trigger: cp.Meta.Trigger, TokenUsage: cp.Meta.TokenUsage, Topic: safetext.Line(string(cp.Working.Topic)),
-			PlanDone: cp.Plan.Done, PlanTotal: cp.Plan.Total, Branch: cp.Meta.Branch,
+			PlanDone: cp.Plan.Done, PlanTotal: cp.Plan.Total, Branch: cp.Meta.Branch, Prompts: userPrompts(cp.Thread),
 		}
 		if prev == nil {
 			row.Start = true
@@ -261,7 +342,7 @@ func reportSession(w *workspace.Workspace, o ReportOptions) (*Report, error) {
 		r.Decisions = append(r.Decisions, ReportDecision{at("d" + c.Change + decisionKey(c.Decision)), c})
 	}
 	for _, c := range d.Failures {
-		r.Failures = append(r.Failures, ReportFailure{at("f" + c.Change + failureKey(c.FailureEntry)), c})
+		r.Failures = append(r.Failures, ReportFailure{At: at("f" + c.Change + failureKey(c.FailureEntry)), FailureChange: c})
 	}
 	for _, c := range d.OpenItems {
 		r.OpenItems = append(r.OpenItems, ReportOpenItem{at("o" + c.Change + fold(c.Text)), c})
@@ -273,6 +354,7 @@ func reportSession(w *workspace.Workspace, o ReportOptions) (*Report, error) {
 		r.Failures = append(existingFailures(baseState, prev, r.Base), r.Failures...)
 	}
 	r.setHeadFacts(prev)
+	r.Failures = resolvedAsAt(r.Failures, prev)
 	return r, nil
 }
 

@@ -122,6 +122,7 @@ func TestRenderCutsNoted(t *testing.T) {
 		r.Checkpoints = append(r.Checkpoints, ReportRow{Session: s, CheckpointID: fmt.Sprintf("cp_%03d", i+1),
 			CreatedAt: t0.Add(time.Duration(i) * time.Minute), Trigger: "manual",
 			TokenUsage: spec.TokenUsage{Utilization: 0.5, Source: "host"}})
+		r.Readings = append(r.Readings, ReportReading{Session: s, At: t0.Add(time.Duration(i) * time.Minute), Utilization: 0.5, Source: "host"})
 	}
 	for _, what := range []string{"one", "two", "three"} {
 		r.Decisions = append(r.Decisions, ReportDecision{"cp_002", DecisionChange{ChangeAdded, spec.Decision{What: what}}})

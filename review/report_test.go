@@ -155,7 +155,7 @@ func TestReport(t *testing.T) {
 		t.Error("two reports of the same history differ")
 	}
 	for _, s := range []string{"# P\n", "\n## Checkpoints\n", "\n## Plan progress\n", "\n## Checklist\n\n- [x] 1. Read\n- [x] 2. Write\n",
-		"\n## Decisions\n\n- d_001 Use encoding/csv (before cp_001)\n- d_002 Page with keyset pagination — why: no streaming (cp_002)\n",
+		"\n## Decisions\n\n- d_001 Use encoding/csv (before cp_001, <time title=\"2026-11-22T10:00:00Z\">10:00</time>)\n- d_002 Page with keyset pagination — why: no streaming (cp_002, <time title=\"2026-11-22T10:10:00Z\">10:10</time>)\n",
 		"\n## Failures\n", "\n## Open items\n", "\n## Files changed\n\n1 file changed, 3 insertions(+)\n"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("report lacks %q:\n%s", s, md)
@@ -219,8 +219,8 @@ func TestRenderReportCells(t *testing.T) {
 	}
 	md := review.RenderReport(r)
 	for _, want := range []string{
-		"1 checkpoint after cp_001, at 2026-11-22T10:00:00Z. Changes are counted from cp_001.\n",
-		"| cp_002 | 2026-11-22T10:00:00Z | compaction | 75% (150k/200k tokens, transcript) | — | no changes | a \\| b |\n",
+		"1 checkpoint after cp_001, at <time title=\"2026-11-22T10:00:00Z\">2026-11-22 10:00</time> UTC. Changes are counted from cp_001.\n",
+		"| cp_002 | <time title=\"2026-11-22T10:00:00Z\">10:00</time> | compaction | 75% (150k/200k tokens, transcript) | — | no changes | a \\| b |\n",
 		"| `a\\|b.txt` | modified | 1 | 2 |\n",
 		"| `big.sql` | modified | too large to count |  |\n",
 		"| `huge.txt` | modified | ~9 | ~3 |\n",

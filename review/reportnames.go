@@ -1,6 +1,7 @@
 package review
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ctxgit/ctxgit/internal/safetext"
@@ -90,4 +91,45 @@ func (r *Report) sessionList() string {
 		out[i] = r.titled(k)
 	}
 	return strings.Join(out, ", ")
+}
+
+// forPeople is r as its Markdown, GitHub and HTML forms show it: a
+// report of several sessions names a checkpoint SESSION:cp_NNN in its
+// decisions, failures, instructions, open items and plan steps, and the
+// session is said by its short id there, as everywhere a person reads
+// (issue 36), never by its 36-character key. The JSON form keeps the
+// keys, which programs read. r itself is left as it is.
+func (r *Report) forPeople() *Report {
+	if len(r.Sessions) < 2 {
+		return r // the checkpoints are named by id alone
+	}
+	name := func(at string) string {
+		if key, id, ok := strings.Cut(at, ":"); ok {
+			if l, ok := r.Names[key]; ok && l.Short != "" {
+				return l.Short + ":" + id
+			}
+		}
+		return at
+	}
+	c := *r
+	c.Decisions = renamed(r.Decisions, func(e *ReportDecision) *string { return &e.At }, name)
+	c.Failures = renamed(r.Failures, func(e *ReportFailure) *string { return &e.At }, name)
+	c.Instructions = renamed(r.Instructions, func(e *ReportInstruction) *string { return &e.At }, name)
+	c.OpenItems = renamed(r.OpenItems, func(e *ReportOpenItem) *string { return &e.At }, name)
+	c.Steps = renamed(r.Steps, func(e *ReportStep) *string { return &e.At }, name)
+	return &c
+}
+
+// renamed is a copy of list with the checkpoint name field gives of each
+// entry put through name.
+func renamed[E any](list []E, field func(*E) *string, name func(string) string) []E {
+	if list == nil {
+		return nil
+	}
+	out := slices.Clone(list)
+	for i := range out {
+		at := field(&out[i])
+		*at = name(*at)
+	}
+	return out
 }

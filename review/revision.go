@@ -21,6 +21,16 @@ import (
 // name no ref has falls back, as `git checkout main` does, to that
 // branch on a remote (origin's first, else the only remote that has it).
 func resolveBase(w *workspace.Workspace, store vcs.Store, ref string) (vcs.Hash, error) {
+	id, err := resolveBaseRef(w, store, ref)
+	var unknown *unknownBaseError
+	if errors.As(err, &unknown) {
+		// Name what there is, the default branch first.
+		return vcs.ZeroHash, unknownBaseIn(w, store, unknown.ref)
+	}
+	return id, err
+}
+
+func resolveBaseRef(w *workspace.Workspace, store vcs.Store, ref string) (vcs.Hash, error) {
 	if err := spec.CheckArg("--base", ref); err != nil {
 		return vcs.ZeroHash, err
 	}
@@ -39,14 +49,46 @@ func resolveBase(w *workspace.Workspace, store vcs.Store, ref string) (vcs.Hash,
 				return id, nil
 			}
 		}
-		return vcs.ZeroHash, unknownBase(ref)
+		return vcs.ZeroHash, unknownBase(store, ref)
 	default:
 		return vcs.ZeroHash, fmt.Errorf("--base %s: git rev-parse: %w", ref, err)
 	}
 }
 
-func unknownBase(ref string) error {
-	return spec.NotFound("--base %s: no such branch, remote branch, tag or commit in the repository", ref)
+// unknownBase is the error for a REF that names no commit, with the
+// branches there are (resolveBase names the default branch first).
+func unknownBase(store vcs.Store, ref string) error {
+	return &unknownBaseError{ref: ref, err: spec.NotFound("--base %s: no such branch, remote branch, tag or commit in the repository%s", ref, branchesHint(store))}
+}
+
+type unknownBaseError struct {
+	ref string
+	err error
+}
+
+func (e *unknownBaseError) Error() string { return e.err.Error() }
+func (e *unknownBaseError) Unwrap() error { return e.err }
+
+// branchesHint names the branches there are, for an error about one that
+// is not: " (branches: main, feature/x, … and 3 more)", "" when it has none.
+func branchesHint(store vcs.Store) string {
+	refs, err := store.ListRefs("refs/heads/")
+	if err != nil || len(refs) == 0 {
+		return ""
+	}
+	const shown = 5
+	names := make([]string, 0, shown)
+	for i, r := range refs {
+		if i == shown {
+			break
+		}
+		names = append(names, strings.TrimPrefix(r.Name, "refs/heads/"))
+	}
+	more := ""
+	if len(refs) > shown {
+		more = fmt.Sprintf(" and %d more", len(refs)-shown)
+	}
+	return " (branches: " + strings.Join(names, ", ") + more + ")"
 }
 
 func ambiguousBase(ref string) error {
@@ -79,7 +121,7 @@ func resolveRevision(w *workspace.Workspace, store vcs.Store, rev string) (vcs.H
 		if op == '^' && strings.HasPrefix(suffixes, "{") {
 			peel, after, ok := strings.Cut(suffixes[1:], "}")
 			if !ok || (peel != "commit" && peel != "") {
-				return vcs.ZeroHash, unknownBase(rev)
+				return vcs.ZeroHash, unknownBase(store, rev)
 			}
 			suffixes = after
 			continue
@@ -88,7 +130,7 @@ func resolveRevision(w *workspace.Workspace, store vcs.Store, rev string) (vcs.H
 		n := 1
 		if digits > 0 {
 			if n, err = strconv.Atoi(suffixes[:digits]); err != nil {
-				return vcs.ZeroHash, unknownBase(rev)
+				return vcs.ZeroHash, unknownBase(store, rev)
 			}
 			suffixes = suffixes[digits:]
 		}
@@ -101,7 +143,7 @@ func resolveRevision(w *workspace.Workspace, store vcs.Store, rev string) (vcs.H
 				return vcs.ZeroHash, err
 			}
 			if n > len(c.Parents) {
-				return vcs.ZeroHash, unknownBase(rev)
+				return vcs.ZeroHash, unknownBase(store, rev)
 			}
 			id = c.Parents[n-1]
 			continue
@@ -112,7 +154,7 @@ func resolveRevision(w *workspace.Workspace, store vcs.Store, rev string) (vcs.H
 				return vcs.ZeroHash, err
 			}
 			if len(c.Parents) == 0 {
-				return vcs.ZeroHash, unknownBase(rev)
+				return vcs.ZeroHash, unknownBase(store, rev)
 			}
 			id = c.Parents[0]
 		}
@@ -172,7 +214,7 @@ func resolveRevisionName(w *workspace.Workspace, store vcs.Store, rev, name stri
 	if alt := remoteBranch(store, name); alt != "" {
 		return store.ReadRef("refs/" + alt)
 	}
-	return vcs.ZeroHash, unknownBase(rev)
+	return vcs.ZeroHash, unknownBase(store, rev)
 }
 
 // upstreamOf reports whether name is BRANCH@{u} or BRANCH@{upstream}
@@ -280,5 +322,5 @@ func peelCommit(store vcs.Store, rev string, id vcs.Hash) (vcs.Hash, error) {
 	}
 	// As git rev-parse REF^{commit} fails on a tree or blob: nothing
 	// this REF names is a commit.
-	return vcs.ZeroHash, unknownBase(rev)
+	return vcs.ZeroHash, unknownBase(store, rev)
 }

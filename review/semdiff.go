@@ -45,6 +45,17 @@ type FileDiff struct {
 	NewSize int64 `json:"new_size"`
 	// sameContent is a rename or mode change: the blob is unchanged.
 	sameContent bool
+	// Patch is the file's unified patch, for the HTML report's files
+	// (ReportOptions.Patches); "" unless asked for.
+	Patch string `json:"-"`
+	// src is where the patch is read from: the change and a store
+	// holding both sides' blobs.
+	src *patchSource
+}
+
+type patchSource struct {
+	store  vcs.Store
+	change vcs.Change
 }
 
 // FileTotals sums a list of FileDiff.
@@ -144,7 +155,10 @@ func countLines(store vcs.Store, c vcs.Change, f *FileDiff) error {
 // cpState is what one checkpoint holds, read for comparison: its YAML and
 // its state files parsed from its tree.
 type cpState struct {
+	// ref is the checkpoint; nil for the working tree.
 	ref       *workspace.Resolved
+	task      *spec.TaskState
+	openItems []string
 	plan      *spec.Plan
 	decisions []spec.Decision
 	failures  []spec.FailureEntry
@@ -168,10 +182,30 @@ func readCPState(w *workspace.Workspace, store vcs.Store, r *workspace.Resolved)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint %s: %w", resolvedName(r), err)
 	}
-	st := &cpState{ref: r}
+	st := &cpState{ref: r, task: r.Checkpoint.Task, openItems: r.Checkpoint.OpenItems}
+	planPath := r.Checkpoint.Plan.Source
+	if planPath == "" {
+		planPath = w.Config.Paths.Plan
+	}
+	if err := st.readTree(w, store, c.Tree, resolvedName(r)+":", planPath); err != nil {
+		return nil, err
+	}
+	if st.plan == nil && !st.bad.plan && len(r.Checkpoint.Plan.Steps) > 0 {
+		// The file was left out of the snapshot; the YAML's steps remain.
+		st.plan = &spec.Plan{}
+		for _, s := range r.Checkpoint.Plan.Steps {
+			st.plan.Steps = append(st.plan.Steps, spec.Step{Number: s.Number, Name: s.Name, Status: s.Status})
+		}
+	}
+	return st, nil
+}
+
+// readTree reads the plan (at planPath), the decisions log and the
+// failure log from tree; a problem's file is named with prefix.
+func (st *cpState) readTree(w *workspace.Workspace, store vcs.Store, tree vcs.Hash, prefix, planPath string) error {
 	p := w.Config.Paths
 	file := func(rel string) ([]byte, bool, error) {
-		e, err := vcs.Lookup(store, c.Tree, rel)
+		e, err := vcs.Lookup(store, tree, rel)
 		if errors.Is(err, vcs.ErrObjectNotFound) {
 			return nil, false, nil
 		}
@@ -184,14 +218,10 @@ func readCPState(w *workspace.Workspace, store vcs.Store, r *workspace.Resolved)
 		data, err := vcs.ReadBlob(store, e.ID)
 		return data, err == nil, err
 	}
-	label := func(rel string) string { return resolvedName(r) + ":" + rel }
+	label := func(rel string) string { return prefix + rel }
 
-	planPath := r.Checkpoint.Plan.Source
-	if planPath == "" {
-		planPath = p.Plan
-	}
 	if src, ok, err := file(planPath); err != nil {
-		return nil, err
+		return err
 	} else if ok {
 		plan, err := markdown.ParsePlan(label(planPath), src)
 		if plan == nil && err != nil {
@@ -201,16 +231,10 @@ func readCPState(w *workspace.Workspace, store vcs.Store, r *workspace.Resolved)
 			st.bad.plan = true
 		}
 		st.plan = plan
-	} else if len(r.Checkpoint.Plan.Steps) > 0 {
-		// The file was left out of the snapshot; the YAML's steps remain.
-		st.plan = &spec.Plan{}
-		for _, s := range r.Checkpoint.Plan.Steps {
-			st.plan.Steps = append(st.plan.Steps, spec.Step{Number: s.Number, Name: s.Name, Status: s.Status})
-		}
 	}
 
 	if src, ok, err := file(p.Decisions); err != nil {
-		return nil, err
+		return err
 	} else if ok {
 		ds, err := markdown.ParseDecisions(label(p.Decisions), src)
 		if err != nil {
@@ -227,7 +251,7 @@ func readCPState(w *workspace.Workspace, store vcs.Store, r *workspace.Resolved)
 		src, ok, err = file(failPath)
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if ok {
 		fs, err := markdown.ParseFailureLog(label(failPath), src)
@@ -237,14 +261,17 @@ func readCPState(w *workspace.Workspace, store vcs.Store, r *workspace.Resolved)
 		}
 		st.failures = fs
 	}
-	return st, nil
+	return nil
 }
 
 // Diff is what changed from one checkpoint to another (docs/cli.md#diff).
 type Diff struct {
 	// From is nil when To is compared with nothing (a session's first
 	// checkpoint).
-	From, To  *workspace.Resolved
+	From, To *workspace.Resolved
+	// Worktree is set when the working tree is compared instead of To
+	// (DiffWorktree): To is then nil.
+	Worktree  bool
 	Files     []FileDiff
 	Task      []workspace.TaskChange
 	Plan      PlanDiff
@@ -396,12 +423,7 @@ func compareStates(d *Diff, a, b *cpState) {
 		d.Problems = append(d.Problems, a.problems...)
 	}
 	d.Problems = append(d.Problems, b.problems...)
-	var fromTask *spec.TaskState
-	var fromItems []string
-	if a.ref != nil {
-		fromTask, fromItems = a.ref.Checkpoint.Task, a.ref.Checkpoint.OpenItems
-	}
-	d.Task = workspace.TaskChanges(fromTask, b.ref.Checkpoint.Task)
+	d.Task = workspace.TaskChanges(a.task, b.task)
 	d.Plan = PlanDiff{Steps: []StepChange{}}
 	if !a.bad.plan && !b.bad.plan {
 		d.Plan = comparePlans(a.plan, b.plan)
@@ -414,7 +436,7 @@ func compareStates(d *Diff, a, b *cpState) {
 	if !a.bad.failures && !b.bad.failures {
 		d.Failures = compareFailures(a.failures, b.failures)
 	}
-	d.OpenItems = compareOpenItems(fromItems, b.ref.Checkpoint.OpenItems)
+	d.OpenItems = compareOpenItems(a.openItems, b.openItems)
 }
 
 // fold is the form two texts are compared in: case and runs of whitespace

@@ -2,9 +2,11 @@ package review
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -121,12 +123,18 @@ func Why(ctx context.Context, w *workspace.Workspace, t WhyTarget) (*WhyResult, 
 	if store == nil {
 		return nil, spec.NotFound("the workspace has no checkpoints")
 	}
-	args := []string{"blame", "--porcelain"}
+	// --no-textconv: the lines are the file's, as -L numbers them, and a
+	// clone's .gitattributes does not choose a program of the user's
+	// config (diff.*.textconv) to run on them.
+	args := []string{"blame", "--porcelain", "--no-textconv"}
 	if t.From > 0 {
 		args = append(args, "-L", fmt.Sprintf("%d,%d", t.From, t.To))
 	}
 	var hunks []WhyHunk
-	out, err := gitcmd.Output(ctx, w.Repo.WorkTree, append(args, "--", rel)...)
+	err = gitcmd.Stream(ctx, w.Repo.WorkTree, func(r io.Reader) (err error) {
+		hunks, err = blameHunks(r)
+		return err
+	}, append(args, "--", rel)...)
 	switch {
 	case errors.Is(err, gitcmd.ErrNoGit):
 		// No git here: the store blames as git would.
@@ -139,8 +147,6 @@ func Why(ctx context.Context, w *workspace.Workspace, t WhyTarget) (*WhyResult, 
 		}
 	case err != nil:
 		return nil, spec.NotFound("why %s: %v", t.Path, err)
-	default:
-		hunks = blameHunks(out)
 	}
 	res := &WhyResult{Path: rel, Hunks: hunks}
 	res.follow(w, store)
@@ -148,29 +154,40 @@ func Why(ctx context.Context, w *workspace.Workspace, t WhyTarget) (*WhyResult, 
 }
 
 // blameHunks groups git blame --porcelain output into runs of lines from
-// one commit.
-func blameHunks(porcelain string) []WhyHunk {
+// one commit, as it is read: only the hunks are kept, and of each line
+// only its start (a line of the file may be any length).
+func blameHunks(porcelain io.Reader) ([]WhyHunk, error) {
 	var hunks []WhyHunk
 	var commit string
 	var line int
-	sc := bufio.NewScanner(strings.NewReader(porcelain))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		text := sc.Text()
-		if strings.HasPrefix(text, "\t") {
+	br := bufio.NewReaderSize(porcelain, 64<<10)
+	for {
+		text, err := br.ReadSlice('\n')
+		switch {
+		case len(text) == 0:
+		case text[0] == '\t':
 			n := len(hunks)
 			if n > 0 && hunks[n-1].Commit == commit && hunks[n-1].To == line-1 {
 				hunks[n-1].To = line
-				continue
+				break
 			}
 			hunks = append(hunks, WhyHunk{From: line, To: line, Commit: commit})
-			continue
-		}
-		fields := strings.Fields(text)
-		if len(fields) >= 3 && len(fields[0]) == 40 {
-			if n, err := strconv.Atoi(fields[2]); err == nil {
-				commit, line = fields[0], n
+		default:
+			if id, n, ok := blameHeader(text); ok {
+				if string(id) != commit {
+					commit = string(id)
+				}
+				line = n
 			}
+		}
+		for err == bufio.ErrBufferFull { // the rest of a long line
+			_, err = br.ReadSlice('\n')
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	for i := range hunks {
@@ -178,7 +195,39 @@ func blameHunks(porcelain string) []WhyHunk {
 			hunks[i].Commit = ""
 		}
 	}
-	return hunks
+	return hunks, nil
+}
+
+// blameHeader reads the line that opens each line's entry in git blame
+// --porcelain, "<commit> <original line> <final line>[ <count>]": the
+// commit and the final line number. It allocates nothing: a file of
+// millions of lines has as many.
+func blameHeader(text []byte) (id []byte, line int, ok bool) {
+	if len(text) < 44 || text[40] != ' ' {
+		return nil, 0, false
+	}
+	for _, c := range text[:40] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return nil, 0, false
+		}
+	}
+	rest := text[41:]
+	sp := bytes.IndexByte(rest, ' ')
+	if sp < 0 {
+		return nil, 0, false
+	}
+	digits := 0
+	for _, c := range rest[sp+1:] {
+		if c < '0' || c > '9' {
+			break
+		}
+		if line > 1<<40 {
+			return nil, 0, false
+		}
+		line = line*10 + int(c-'0')
+		digits++
+	}
+	return text[:40], line, digits > 0
 }
 
 // follow reads each commit's subject and trailers, and the checkpoints

@@ -78,7 +78,7 @@ func uncommittedFiles(w *workspace.Workspace, store vcs.Store, headTree vcs.Hash
 	// lists them.
 	files := make([]FileDiff, 0, len(listed)+len(untracked))
 	for i, c := range append(listed, untracked...) {
-		f := FileDiff{Path: c.Path, Status: c.Status, From: c.From}
+		f := FileDiff{Path: c.Path, Status: c.Status, From: c.From, src: &patchSource{disk, c}}
 		if i >= len(listed) {
 			f.Status = StatusUntracked
 		}

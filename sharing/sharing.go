@@ -658,9 +658,4 @@ func fetchHaves(store vcs.Store, remote string) ([]vcs.Hash, error) {
 }
 
 // plural renders a count with its noun, "1 checkpoint" or "2 checkpoints".
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
+func plural(n int, word string) string { return spec.Plural(n, word) }

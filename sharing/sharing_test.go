@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -26,6 +27,7 @@ func testEnv(cwd string) workspace.Env {
 
 func git(t *testing.T, dir string, args ...string) {
 	t.Helper()
+	wstest.NeedGit(t)
 	gitOut(t, dir, args...)
 }
 
@@ -40,6 +42,7 @@ func realpath(t *testing.T, p string) string {
 
 func gitOut(t *testing.T, dir string, args ...string) string {
 	t.Helper()
+	wstest.NeedGit(t)
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())

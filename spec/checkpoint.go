@@ -34,6 +34,36 @@ const (
 	TriggerRestored = "post-restore"
 )
 
+// TriggerText says what took a checkpoint in words, for a listing that
+// has no message to show (docs/cli.md#log): "session started", "context
+// high: automatic checkpoint". A trigger this list does not know is said
+// with its dashes as spaces.
+func TriggerText(trigger string) string {
+	switch trigger {
+	case TriggerManual:
+		return "checkpoint taken by hand"
+	case TriggerAuto80:
+		return "context high: automatic checkpoint"
+	case TriggerCompaction:
+		return "context compacted"
+	case TriggerSessionEnd:
+		return "session ended"
+	case TriggerHalt:
+		return "halted at the context limit"
+	case TriggerRestore:
+		return "before a restore"
+	case TriggerRestored:
+		return "after a restore"
+	case "session-start":
+		return "session started"
+	case "commit":
+		return "before a git commit"
+	case "":
+		return "checkpoint"
+	}
+	return strings.ReplaceAll(trigger, "-", " ")
+}
+
 // TriggerRE is the form of a trigger name.
 var TriggerRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`) })
 

@@ -272,6 +272,14 @@ func (c *Config) validate() (string, error) {
 	return "", nil
 }
 
+// KeyLine is the line of a dotted key ("paths.plan") in the YAML
+// document src, or 0.
+func KeyLine(src []byte, key string) int {
+	var root yaml.Node
+	yaml.Unmarshal(src, &root)
+	return keyLine(&root, key)
+}
+
 // keyLine finds the line of a dotted key in a YAML document, or 0.
 func keyLine(doc *yaml.Node, key string) int {
 	n := doc

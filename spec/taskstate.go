@@ -272,11 +272,13 @@ func MarshalTaskState(path string, ts *TaskState) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// NewTaskState is a fresh state: next_action START, confidence 1.
+// NewTaskState is a fresh state: next_action START, confidence 1, and no
+// phase until someone sets one (an invented "start" would show in every
+// recovery block and diff).
 func NewTaskState(taskID, session, goal string, now time.Time) *TaskState {
 	return &TaskState{
 		SchemaVersion: TaskStateVersion, TaskID: taskID, SessionID: session, Goal: goal,
-		Status: "in_progress", CurrentPhase: "start", NextAction: NextActionStart,
+		Status: "in_progress", NextAction: NextActionStart,
 		CompletedSteps: []string{}, OpenIssues: []string{}, Constraints: []string{}, Artifacts: []Artifact{},
 		StateConfidence: 1, UpdatedAt: now.UTC().Format(time.RFC3339),
 	}

@@ -2,6 +2,7 @@ package taskstate
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -107,40 +108,30 @@ func fillArtifact(w *workspace.Workspace, a *BundleArtifact, b *Bundle) {
 		a.Note = "budget used up: not read"
 		return
 	}
-	// Where the file really is, links resolved: a link may lead out of
-	// the workspace, and a pipe would block the read.
-	real, err := filepath.EvalSymlinks(w.Path(a.Path))
-	if err != nil {
-		a.Note = "unreadable: " + workspace.UnwrapPathError(err).Error()
+	// The file rule (SPEC §3.4): a link out of the workspace, into .git
+	// or to a secret, and a FIFO (which would block the read) are not read.
+	f, err := w.OpenStateFile(a.Path)
+	if why, ok := workspace.Refusal(err); ok {
+		a.Note = why
+		if why != "not a regular file" {
+			a.Note += ": not read"
+		}
 		return
 	}
-	if r, err := filepath.Rel(w.Root, real); err != nil || !inside(r) {
-		a.Note = "outside the workspace: not read"
-		return
-	}
-	if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() {
-		a.Note = "not a regular file"
-		return
-	}
-	f, err := os.Open(real)
 	if err != nil {
 		a.Note = "unreadable: " + workspace.UnwrapPathError(err).Error()
 		return
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() {
-		a.Note = "not a regular file"
-		return
-	}
-	buf := make([]byte, min(int64(room), fi.Size()))
-	n, _ := f.Read(buf)
+	size := f.Info().Size
+	buf := make([]byte, min(int64(room), size))
+	n, _ := io.ReadFull(f, buf)
 	buf = buf[:n]
 	if bytes.IndexByte(buf, 0) >= 0 {
 		a.Note = "binary: not shown"
 		return
 	}
 	a.Content = string(buf)
-	a.Truncated = int(fi.Size()) - n
+	a.Truncated = int(size) - n
 	b.Used += n
 }

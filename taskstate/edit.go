@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 	"time"
 
@@ -62,7 +61,7 @@ func Mark(w *workspace.Workspace, number string, status spec.StepStatus, reason 
 	var logOut []byte
 	res := &MarkResult{}
 	if status == spec.StepDone {
-		res.LogPath = failureLogPath(w)
+		res.LogPath = w.FailureLogPath()
 		logSrc, err := readForEdit(w, res.LogPath, true)
 		if err != nil {
 			return nil, err
@@ -102,18 +101,6 @@ func resolution(w *workspace.Workspace, how string) string {
 	return w.Now().UTC().Format(time.RFC3339) + " — " + how
 }
 
-// failureLogPath is the failure log in use: ctxgit's, or the skill's
-// fallback when only that exists, so there is always one log.
-func failureLogPath(w *workspace.Workspace) string {
-	rel := w.Config.Paths.FailureLog
-	if _, err := os.Stat(w.Path(rel)); errors.Is(err, fs.ErrNotExist) {
-		if _, err := os.Stat(w.Path(w.Config.Paths.FailureLogFallback)); err == nil {
-			rel = w.Config.Paths.FailureLogFallback
-		}
-	}
-	return rel
-}
-
 // Said is what a resolve did, in the one line the CLI and the MCP server
 // both print.
 func (r *ResolveResult) Said() string {
@@ -130,7 +117,7 @@ func (r *ResolveResult) Said() string {
 // workspace lock): its path, its bytes, and its entries, so a log that
 // does not parse is refused before anything is written.
 func readFailureLog(w *workspace.Workspace) (rel string, src []byte, entries []spec.FailureEntry, err error) {
-	rel = failureLogPath(w)
+	rel = w.FailureLogPath()
 	if src, err = readForEdit(w, rel, true); err != nil {
 		return "", nil, nil, err
 	}
@@ -290,7 +277,7 @@ func RecordFailure(w *workspace.Workspace, e spec.FailureEntry) (*Recorded, erro
 // readForEdit reads a state file about to be changed; a missing file is
 // empty when missingOK, else an error.
 func readForEdit(w *workspace.Workspace, rel string, missingOK bool) ([]byte, error) {
-	src, err := workspace.ReadLimited(w.Path(rel), workspace.MaxStateFile)
+	src, err := w.ReadStateFile(rel, workspace.MaxStateFile)
 	switch {
 	case err == nil:
 		return src, nil
@@ -298,8 +285,6 @@ func readForEdit(w *workspace.Workspace, rel string, missingOK bool) ([]byte, er
 		return nil, nil
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, spec.NotFound("%s does not exist", rel)
-	case errors.Is(err, workspace.ErrTooLarge):
-		return nil, spec.InvalidAt(rel, 0, "larger than %d MiB, not edited", workspace.MaxStateFile>>20)
 	}
-	return nil, &spec.FileError{Path: rel, Err: workspace.UnwrapPathError(err)}
+	return nil, err
 }

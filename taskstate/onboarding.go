@@ -2,7 +2,6 @@ package taskstate
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/ctxgit/ctxgit/workspace"
@@ -11,35 +10,77 @@ import (
 // MaxOnboardingChars bounds the onboarding card (docs/cli.md#hook).
 const MaxOnboardingChars = 600
 
+// CardWords is how a card teaches the calls that keep the working state:
+// the CLI's commands (CLIWords) or an MCP server's tools. Each names a
+// call that works as written in the workspace the card is shown in.
+type CardWords struct {
+	Mark       string // marking a plan step done, taught only where there is a plan
+	Decide     string
+	Fail       string // recording a failure, and resolving it once fixed
+	NextAction string
+	Recover    string // showing the saved state again; "" for none
+	// Short lists the calls in one line, for a card whose configured
+	// paths are long enough to overflow MaxOnboardingChars.
+	Short string
+}
+
+// CLIWords teaches the CLI's commands: the card `ctxgit init --host`
+// prints and the hooks show.
+var CLIWords = CardWords{
+	Mark:       "`ctxgit plan mark N done`",
+	Decide:     "`ctxgit decide \"…\" --why \"…\"`",
+	Fail:       "`ctxgit fail \"…\"`; once fixed, `ctxgit fail --resolved`",
+	NextAction: "`ctxgit state set next_action \"…\"`",
+	Short:      "Commands: `ctxgit decide \"…\" --why \"…\"`, `ctxgit fail \"…\"`, `ctxgit state set next_action \"…\"`.",
+}
+
 // OnboardingCard is what a session's first start tells the agent, as
 // facts: where its working state lives and the commands that keep it.
 // `ctxgit init --host` prints the same card. Every command it names
 // works as written in the workspace it is shown in (TestTaughtCommands):
 // `plan mark` only where there is a plan to mark.
-func OnboardingCard(w *workspace.Workspace) string {
+func OnboardingCard(w *workspace.Workspace) string { return Card(w, CLIWords) }
+
+// Card is the onboarding card teaching words' calls: the CLI's
+// (OnboardingCard) or the MCP server's tools (its instructions), so
+// the two say the same of the same files.
+func Card(w *workspace.Workspace, words CardWords) string {
 	p := w.Config.Paths
 	hasPlan := HasPlan(w)
 	var b strings.Builder
 	b.WriteString("# ctxgit keeps this workspace's working state across compaction\n")
 	if hasPlan {
-		fmt.Fprintf(&b, "- Plan: %s (`ctxgit plan mark N done`)\n", p.Plan)
+		fmt.Fprintf(&b, "- Plan: %s (%s)\n", p.Plan, words.Mark)
 	} else {
 		fmt.Fprintf(&b, "- Plan: none yet (one in %s, numbered steps under `## Plan:`, is kept too)\n", p.Plan)
 	}
-	fmt.Fprintf(&b, "- Decisions: %s (`ctxgit decide \"…\" --why \"…\"`)\n", p.Decisions)
-	fmt.Fprintf(&b, "- Failure log: %s (`ctxgit fail \"…\"`; once fixed, `ctxgit fail --resolved`)\n", p.FailureLog)
-	fmt.Fprintf(&b, "- Next action: %s (`ctxgit state set next_action \"…\"`)\n", p.TaskState)
-	b.WriteString("What is saved there is restored after a compaction.\n")
+	// A file is named as where it is when it exists, else as where the
+	// call taught writes it: the card names no file that is not there.
+	kept := func(what, path, call string) {
+		if fi, err := w.StatStateFile(path); err == nil && fi.Mode().IsRegular() {
+			fmt.Fprintf(&b, "- %s: %s (%s)\n", what, path, call)
+			return
+		}
+		fmt.Fprintf(&b, "- %s: %s (writes %s)\n", what, call, path)
+	}
+	kept("Decisions", p.Decisions, words.Decide)
+	kept("Failure log", p.FailureLog, words.Fail)
+	kept("Next action", p.TaskState, words.NextAction)
+	b.WriteString("What is saved there is restored after a compaction")
+	if words.Recover != "" {
+		b.WriteString("; " + words.Recover + " shows it again")
+	}
+	b.WriteString(".\n")
 	card := b.String()
 	if runes(card) > MaxOnboardingChars {
-		// Configured paths long enough to overflow: the commands matter
+		// Configured paths long enough to overflow: the calls matter
 		// more than where the files are.
-		mark := ""
+		short := words.Short
 		if hasPlan {
-			mark = "`ctxgit plan mark N done`, "
+			short = strings.Replace(short, ": ", ": "+words.Mark+", ", 1)
 		}
 		card = "# ctxgit keeps this workspace's working state across compaction\n" +
-			"Commands: " + mark + "`ctxgit decide \"…\" --why \"…\"`, `ctxgit fail \"…\"`, `ctxgit state set next_action \"…\"`.\n" +
+			short + "\n" +
 			"What is saved with them is restored after a compaction.\n"
 	}
 	return card
@@ -48,6 +89,6 @@ func OnboardingCard(w *workspace.Workspace) string {
 // HasPlan reports whether the workspace has a plan file, so `ctxgit plan
 // mark` has something to mark: the card and the nudge teach it only then.
 func HasPlan(w *workspace.Workspace) bool {
-	fi, err := os.Stat(w.Path(w.Config.Paths.Plan))
-	return err == nil && !fi.IsDir()
+	fi, err := w.StatStateFile(w.Config.Paths.Plan)
+	return err == nil && fi.Mode().IsRegular()
 }

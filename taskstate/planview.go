@@ -1,6 +1,7 @@
 package taskstate
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -34,7 +35,7 @@ func ParseStepStatus(word, reason string) (spec.StepStatus, error) {
 func ReadPlan(w *workspace.Workspace) (*spec.Plan, string, error) {
 	st := w.ReadState()
 	for _, p := range st.Problems {
-		if fe, ok := p.(*spec.FileError); ok && fe.Path == st.PlanPath {
+		if fe := (*spec.FileError)(nil); errors.As(p, &fe) && fe.Path == st.PlanPath {
 			return nil, st.PlanPath, p
 		}
 	}

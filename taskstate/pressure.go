@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -101,7 +100,7 @@ func runtimePath(w *workspace.Workspace, session string) string {
 // caller and replaced, except that a halt is never forgotten: an unreadable
 // record counts as halted, the safe side.
 func loadRuntime(w *workspace.Workspace, session string) (*runtimeState, error) {
-	data, err := os.ReadFile(runtimePath(w, session))
+	data, err := workspace.ReadLocal(w.Root, runtimePath(w, session), workspace.MaxMarker)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &runtimeState{}, nil
 	}
@@ -121,7 +120,7 @@ func saveRuntime(w *workspace.Workspace, session string, rt *runtimeState) error
 	if err != nil {
 		return err
 	}
-	return workspace.WriteFileAtomic(runtimePath(w, session), append(data, '\n'), 0o644)
+	return workspace.WriteLocal(w.Root, runtimePath(w, session), append(data, '\n'), 0o644)
 }
 
 // LevelAction is what a level asks of the agent.

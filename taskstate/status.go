@@ -275,8 +275,7 @@ func Ensure(w *workspace.Workspace, o EnsureOptions) (*Status, error) {
 		task = &workspace.TaskRead{Path: path}
 	}
 	summaryPath := latestSummaryPath(w)
-	_, serr := os.Stat(w.Path(summaryPath))
-	haveSummary := serr == nil
+	haveSummary := w.StateFileExists(summaryPath)
 
 	switch {
 	case !task.Exists && !haveSummary:

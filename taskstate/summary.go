@@ -2,9 +2,8 @@ package taskstate
 
 import (
 	"bufio"
-	"errors"
+	"bytes"
 	"fmt"
-	"os"
 	"path"
 	"strings"
 	"time"
@@ -44,11 +43,8 @@ func writeSummary(w *workspace.Workspace, session string) (string, error) {
 	text := renderSummary(w, session, task)
 	stamped := path.Join(w.Config.Paths.Summaries, w.Now().Format("20060102T150405Z")+".md")
 	for _, p := range []string{stamped, latestSummaryPath(w)} {
-		if err := w.Publish(w.Path(p), []byte(text), 0o644); err != nil {
-			if errors.Is(err, spec.ErrConflict) {
-				return "", err
-			}
-			return "", &spec.FileError{Path: p, Err: workspace.UnwrapPathError(err)}
+		if err := w.WriteStateFile(p, []byte(text)); err != nil {
+			return "", err
 		}
 	}
 	return latestSummaryPath(w), nil
@@ -144,14 +140,13 @@ func orNone(s string) string {
 // readSummary returns the latest summary's written time and its scalar
 // sections; ok is false when there is none or it is not in this form.
 func readSummary(w *workspace.Workspace) (written time.Time, sections map[string]string, ok bool) {
-	f, err := os.Open(w.Path(latestSummaryPath(w)))
+	data, err := w.ReadStateFile(latestSummaryPath(w), workspace.MaxStateFile)
 	if err != nil {
 		return time.Time{}, nil, false
 	}
-	defer f.Close()
 	sections = map[string]string{}
 	cur := ""
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		line := sc.Text()

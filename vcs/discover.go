@@ -124,7 +124,7 @@ func checkFormat(commonDir string) error {
 // configs (configFiles), else $XDG_CONFIG_HOME/git/ignore (or
 // ~/.config/git/ignore). It returns "" when there is none to read.
 func ExcludesFile(commonDir string) string {
-	home, _ := os.UserHomeDir()
+	home := gitHome()
 	if v := lookupConfig(commonDir, "core.excludesfile"); v != "" {
 		if rest, ok := strings.CutPrefix(v, "~/"); ok && home != "" {
 			v = filepath.Join(home, rest)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/ctxgit/ctxgit/internal/regfile"
@@ -23,6 +24,17 @@ type FSFlags struct {
 	// NoSymlinks (core.symlinks=false): symlinks are checked out as plain
 	// files holding their target; such a file stays a symlink.
 	NoSymlinks bool
+}
+
+// SystemFSFlags is what a file system of this system can be assumed not
+// to do when it cannot be asked: nothing on Linux and macOS; on Windows,
+// no executable bit, no symlinks and names in any case, the keys Git for
+// Windows writes at `git init`.
+func SystemFSFlags() FSFlags {
+	if runtime.GOOS == "windows" {
+		return FSFlags{IgnoreCase: true, NoFileMode: true, NoSymlinks: true}
+	}
+	return FSFlags{}
 }
 
 // ReadFSFlags reads core.ignoreCase, core.fileMode and core.symlinks from
@@ -76,9 +88,13 @@ func ProbeFSFlags(dir string) (FSFlags, error) {
 	fi2, err3 := os.Lstat(name)
 	flags.NoFileMode = err1 != nil || err2 != nil || err3 != nil || fi1.Mode() == fi2.Mode()
 	link := name + "-link"
+	// A link must be there once made: Wine 8's CreateSymbolicLinkW
+	// reports success and makes nothing.
 	if err := os.Symlink("target", link); err != nil {
 		flags.NoSymlinks = true
 	} else {
+		fi, err := os.Lstat(link)
+		flags.NoSymlinks = err != nil || fi.Mode()&os.ModeSymlink == 0
 		os.Remove(link)
 	}
 	other := filepath.Join(filepath.Dir(name), strings.Replace(filepath.Base(name), "FsFlags", "fSfLAGS", 1))

@@ -54,7 +54,7 @@ func configFiles(commonDir string) []string {
 		}
 		return files
 	}
-	home, _ := os.UserHomeDir()
+	home := gitHome()
 	if home != "" {
 		files = append(files, filepath.Join(home, ".gitconfig"))
 	}
@@ -62,6 +62,18 @@ func configFiles(commonDir string) []string {
 		files = append(files, filepath.Join(xdg, "git", "config"))
 	}
 	return files
+}
+
+// gitHome is the home directory git reads ~/.gitconfig from and expands
+// ~ with: HOME when it is set, on Windows too (Git for Windows sets HOME
+// from USERPROFILE only where it is unset: setup_windows_environment in
+// compat/mingw.c), else the system's (os.UserHomeDir: USERPROFILE).
+func gitHome() string {
+	if h := os.Getenv("HOME"); h != "" {
+		return h
+	}
+	h, _ := os.UserHomeDir()
+	return h
 }
 
 // xdgConfigHome is $XDG_CONFIG_HOME, or ~/.config when it is unset.
@@ -89,6 +101,32 @@ func lookupConfig(commonDir, key string) string {
 		}
 	}
 	return ""
+}
+
+// GitConfigAll is every value of a multi-valued key, as `git config
+// --get-all` lists them for the repository at commonDir ("" for none):
+// the repository's own config and the global ones (configFiles), each
+// file's values in order, the global ones first. A file that cannot be
+// read or parsed adds nothing.
+func GitConfigAll(commonDir, key string) []string {
+	key = strings.ToLower(key)
+	files := configFiles(commonDir)
+	var out []string
+	for i := len(files) - 1; i >= 0; i-- {
+		data, err := os.ReadFile(files[i])
+		if err != nil {
+			continue
+		}
+		var values []string
+		if _, err := eachGitConfig(data, func(k, v string) {
+			if k == key {
+				values = append(values, v)
+			}
+		}); err == nil {
+			out = append(out, values...)
+		}
+	}
+	return out
 }
 
 // parseGitConfig reads git's config format: [section], [section "sub"],

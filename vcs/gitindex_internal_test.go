@@ -11,10 +11,13 @@ import (
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
+
+	"github.com/ctxgit/ctxgit/internal/wstest"
 )
 
 func indexGit(t *testing.T, dir string, args ...string) string {
 	t.Helper()
+	wstest.NeedGit(t)
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir(),

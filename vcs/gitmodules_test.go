@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ctxgit/ctxgit/internal/wstest"
 )
 
 func TestCheckGitmodules(t *testing.T) {
@@ -42,9 +44,7 @@ func TestCheckGitmodules(t *testing.T) {
 // Every case CheckGitmodules refuses, git fsck --strict refuses too; every
 // case it passes, git passes.
 func TestCheckGitmodulesAgreesWithGit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Fatal("this test checks against git, which is not installed")
-	}
+	wstest.NeedGit(t)
 	for _, data := range []string{
 		"[submodule \"lib\"]\n\tpath = lib\n\turl = https://example.com/lib.git\n",
 		"[submodule \"x\"]\n\tpath = x\n\turl = --upload-pack=touch /tmp/pwn\n",

@@ -1,14 +1,29 @@
 package vcs
 
-import "fmt"
+import (
+	"fmt"
+	"os/exec"
+	"syscall"
+
+	"github.com/ctxgit/ctxgit/internal/proc"
+)
+
+// runGit runs git tied to ctxgit, with its memory bounded unless memory
+// is noMemoryLimit. The death signal is SIGTERM: git then removes its
+// temporary files and exits, and its helpers see their pipes close.
+func runGit(cmd *exec.Cmd, memory uint64) error {
+	return proc.RunTied(cmd, syscall.SIGTERM, memory)
+}
 
 // Every git child ctxgit runs (gitRemote.runStderr) is bounded three ways
 // beside its timeout (docs/design.md, "Transports"): it runs in a process
 // group of its own, so stopping it stops ssh or git-remote-https with it;
 // it dies with ctxgit even when ctxgit is killed outright; and its memory
 // is bounded, because git reads a remote's whole ref advertisement before
-// it prints a line of it. The OS-specific parts are in gitproc_*.go:
-// gitProcAttr, runGit and stopGit.
+// it prints a line of it. The OS-specific parts are gitProcAttr and
+// stopGit, in gitproc_*.go, and internal/proc.RunTied, which runGit runs
+// git with: the parent-death signal (Linux) or job object (Windows) and
+// the memory bound.
 
 // gitMemoryLimit bounds what one git run (and the helpers it starts) may
 // allocate: ls-remote holds a ref listing, which ctxgit reads at most

@@ -14,7 +14,10 @@ import (
 // (RLIMIT_DATA): it runs out of the 256 MiB ls-remote may use, having
 // taken far less than the advertisement, and the error names that bound,
 // not the output cap or the timeout. No clock is read: under load the
-// bound trips later, never elsewhere.
+// bound trips later, never elsewhere. The bound is in force from git's
+// exec (internal/proc TestRunTiedBoundsFromExec), so the HTTP helper git
+// starts at once, which holds the advertisement, has it too: set once
+// git ran, it missed the helper under load, which took the whole 1 GiB.
 func TestLsRemoteEndlessAdvertisementHitsTheMemoryBound(t *testing.T) {
 	t.Parallel() // mostly git's own work, in its own process
 	ep, sent := endlessRemote(t, 1<<30)

@@ -16,9 +16,7 @@ import (
 // case the terminal itself sends Ctrl-C and hangup to git and its
 // helpers, and the death signal (Linux) still ties git to ctxgit.
 func gitProcAttr() *syscall.SysProcAttr {
-	a := &syscall.SysProcAttr{Setpgid: !terminalForeground()}
-	setDeathSignal(a)
-	return a
+	return &syscall.SysProcAttr{Setpgid: !terminalForeground()}
 }
 
 // terminalForeground reports whether ctxgit's process group is the

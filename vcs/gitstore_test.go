@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/vcs/vcstest"
 )
@@ -22,6 +23,7 @@ func gitCmd(t *testing.T, dir string, args ...string) string {
 
 func gitRun(t *testing.T, dir string, env []string, args ...string) string {
 	t.Helper()
+	wstest.NeedGit(t)
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)

@@ -8,10 +8,13 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/ctxgit/ctxgit/internal/ospath"
 )
 
 // Errors of remote repositories, matched with errors.Is.
@@ -110,7 +113,10 @@ func ParseEndpoint(s, base string) (*Endpoint, error) {
 	}
 	colon := strings.IndexByte(s, ':')
 	slash := strings.IndexByte(s, '/')
-	if colon > 0 && (slash < 0 || colon < slash) {
+	// On Windows C:\r.git and C:/r.git are local paths, as git reads them
+	// (has_dos_drive_prefix in connect.c's url_is_local_not_ssh).
+	drive := runtime.GOOS == "windows" && filepath.VolumeName(s) != ""
+	if colon > 0 && (slash < 0 || colon < slash) && !drive {
 		// scp-like syntax: [user@]host:path, always ssh.
 		host, path := s[:colon], s[colon+1:]
 		e := &Endpoint{Scheme: "ssh", Host: host, Path: path, raw: s}
@@ -125,14 +131,11 @@ func ParseEndpoint(s, base string) (*Endpoint, error) {
 	}
 	path := s
 	if rest, ok := strings.CutPrefix(path, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
+		if home := gitHome(); home != "" {
 			path = filepath.Join(home, rest)
 		}
 	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(base, path)
-	}
-	return &Endpoint{Scheme: "file", Path: filepath.Clean(path), raw: s}, nil
+	return &Endpoint{Scheme: "file", Path: ospath.Abs(base, path), raw: s}, nil
 }
 
 // RemoteConfig is a remote's section of a repository's git config.

@@ -10,10 +10,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/vcs"
 )
 
@@ -103,6 +105,7 @@ func httpBackend(t *testing.T, base string, tlsOn bool) string {
 // the ssh transport is tested without an ssh server.
 func fakeSSH(t *testing.T, body string) string {
 	t.Helper()
+	wstest.NeedGit(t) // only git runs it
 	path := filepath.Join(t.TempDir(), "fake-ssh")
 	if body == "" {
 		body = `while [ $# -gt 1 ]; do shift; done; exec sh -c "$1"`
@@ -363,11 +366,29 @@ func TestRemoteErrors(t *testing.T) {
 }
 
 func TestParseEndpoint(t *testing.T) {
-	for _, tc := range []struct {
+	// A local path is absolute on this system's terms: on Windows on the
+	// base's drive, and a path with a drive letter is local (git's
+	// has_dos_drive_prefix), not an scp-like host "C".
+	local := func(p string) string {
+		if runtime.GOOS == "windows" {
+			return `C:` + filepath.FromSlash(p)
+		}
+		return p
+	}
+	type row struct {
 		in                             string
 		scheme, user, host, port, path string
 		err                            string
-	}{
+	}
+	windows := []row{
+		{in: `C:\backup\r.git`, scheme: "file", path: `C:\backup\r.git`},
+		{in: "d:/backup/r.git", scheme: "file", path: `d:\backup\r.git`},
+		{in: `\abs\r.git`, scheme: "file", path: `C:\abs\r.git`},
+	}
+	if runtime.GOOS != "windows" {
+		windows = nil
+	}
+	for _, tc := range append([]row{
 		{in: "git://example.com/r.git", scheme: "git", host: "example.com", path: "/r.git"},
 		{in: "git://example.com:9419/r.git", scheme: "git", host: "example.com", port: "9419", path: "/r.git"},
 		{in: "ssh://me@example.com:2222/srv/r.git", scheme: "ssh", user: "me", host: "example.com", port: "2222", path: "/srv/r.git"},
@@ -375,14 +396,14 @@ func TestParseEndpoint(t *testing.T) {
 		{in: "me@example.com:team/r.git", scheme: "ssh", user: "me", host: "example.com", path: "team/r.git"},
 		{in: "https://u:p@example.com/team/r.git/", scheme: "https", user: "u", host: "example.com", path: "/team/r.git"},
 		{in: "file:///srv/r.git", scheme: "file", path: "/srv/r.git"},
-		{in: "../r.git", scheme: "file", path: "/base/r.git"},
-		{in: "/abs/r.git", scheme: "file", path: "/abs/r.git"},
-		{in: "./a:b", scheme: "file", path: "/base/here/a:b"},
+		{in: "../r.git", scheme: "file", path: local("/base/r.git")},
+		{in: "/abs/r.git", scheme: "file", path: local("/abs/r.git")},
+		{in: "./a:b", scheme: "file", path: local("/base/here/a:b")},
 		{in: "ftp://example.com/r.git", err: "not supported"},
 		{in: "git:///r.git", err: "no host"},
 		{in: "", err: "empty"},
-	} {
-		e, err := vcs.ParseEndpoint(tc.in, "/base/here")
+	}, windows...) {
+		e, err := vcs.ParseEndpoint(tc.in, local("/base/here"))
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%q: err = %v, want %q", tc.in, err, tc.err)

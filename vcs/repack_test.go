@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/vcs"
 )
 
@@ -196,11 +196,7 @@ func TestRepackAllPrivate(t *testing.T) {
 	// writes it) a tmp_ name without a pid older than an hour goes, and
 	// ctxgit's whose writer is no longer running; a fresh one, and
 	// ctxgit's whose writer runs, may belong to a live writer and stay.
-	gone := exec.Command("git", "--version")
-	if err := gone.Run(); err != nil {
-		t.Fatal(err)
-	}
-	deadPID := gone.Process.Pid
+	deadPID := wstest.ExitedPID(t)
 	old := filepath.Join(dir, "objects", "pack", "tmp_pack_old")
 	fresh := filepath.Join(dir, "objects", "pack", "tmp_pack_fresh")
 	killed := filepath.Join(dir, "objects", "ab", fmt.Sprintf("tmp_obj_ctxgit_%d_123", deadPID))

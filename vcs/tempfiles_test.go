@@ -3,10 +3,11 @@ package vcs
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/ctxgit/ctxgit/internal/wstest"
 )
 
 // Issue 13 item 13, SPEC §14.4: which temporary files of the object
@@ -14,11 +15,7 @@ import (
 // repository; ctxgit's go once their writer is gone (after a minute, for
 // a writer on another host); a running writer's stay.
 func TestClassifyTemp(t *testing.T) {
-	gone := exec.Command("git", "--version")
-	if err := gone.Run(); err != nil {
-		t.Fatal(err)
-	}
-	dead, live := gone.Process.Pid, os.Getpid()
+	dead, live := wstest.ExitedPID(t), os.Getpid()
 	const hour, day = time.Hour, 24 * time.Hour
 	cases := []struct {
 		name      string

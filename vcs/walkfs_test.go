@@ -18,6 +18,9 @@ func TestWalkFSPlatformAndPortableAgree(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "run.sh"), []byte("#!/bin/sh\n"), 0o755)
 	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
 	canSymlink := os.Symlink("sub", filepath.Join(dir, "link")) == nil
+	if fi, err := os.Lstat(filepath.Join(dir, "link")); canSymlink && (err != nil || fi.Mode()&os.ModeSymlink == 0) {
+		canSymlink = false // Wine 8: os.Symlink succeeds and makes nothing
+	}
 
 	fast, err := openDir(-1, "", func() string { return dir }, true, &fsTypes{})
 	if err != nil {

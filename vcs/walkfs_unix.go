@@ -68,8 +68,22 @@ func openDir(at int, name string, abs func() string, root bool, types *fsTypes) 
 const opensAt = true
 
 // openFileAt opens a file of the open directory dirfd as regfile.Open
-// does by path.
-func openFileAt(dirfd int, name string) (*regfile.File, error) { return regfile.OpenAt(dirfd, name) }
+// does by path: never following a symlink, never blocking on a FIFO, a
+// regular file only.
+func openFileAt(dirfd int, name string) (*regfile.File, error) {
+	for {
+		fd, err := openatName(dirfd, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC)
+		switch err {
+		case nil:
+			return regfile.FromFD(fd)
+		case unix.EINTR:
+			continue
+		case unix.ELOOP:
+			return nil, &fs.PathError{Op: "open", Path: name, Err: regfile.ErrNotRegular}
+		}
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+}
 
 func (d openedDir) close() error {
 	if d.f != nil {

@@ -41,15 +41,17 @@ func (w *Workspace) BadSessions() []BadSession {
 	return out
 }
 
-// StoreNotices are what a hook logs of the store this call met: each
-// session ref skipped, and each lost head a checkpoint restarted a chain
-// from (once: the next checkpoint has a good head).
+// StoreNotices are what a hook logs of the store and the state files
+// this call met: each session ref skipped, each lost head a checkpoint
+// restarted a chain from (once: the next checkpoint has a good head), and
+// each state file the file rule refused (SPEC §3.4), once.
 func (w *Workspace) StoreNotices() []string {
 	var out []string
 	for _, b := range w.BadSessions() {
 		out = append(out, b.String())
 	}
-	return append(out, w.lostNotes...)
+	out = append(out, w.lostNotes...)
+	return append(out, w.refusals...)
 }
 
 // LostHeadNote is the line that says a checkpoint began a new chain.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
 	"github.com/ctxgit/ctxgit/vcs/ignore"
@@ -261,8 +262,10 @@ func (w *Workspace) CheckpointHeld(opts CheckpointOptions) (*CheckpointResult, e
 		}
 		return res, nil
 	}
+	short := w.ShortSession(opts.Session) // lists the sessions: once
 	md := []byte(RenderRecovery(cp, RenderOptions{Budget: w.Config.BudgetChars(), ChangedFiles: w.Config.Recovery.ChangedFiles,
-		CompactionWarn: w.Config.Recovery.CompactionWarn, FullName: opts.Session + ":" + cp.Meta.CheckpointID, StateFiles: w.StateFiles()}))
+		CompactionWarn: w.Config.Recovery.CompactionWarn, FullName: short + ":" + cp.Meta.CheckpointID,
+		Session: short, StateFiles: w.StateFiles()}))
 	yamlID, err := pending.WriteObject(vcs.BlobObject, yamlData)
 	if err != nil {
 		return nil, err
@@ -398,15 +401,17 @@ func (w *Workspace) snapshotOptions(store *vcs.GitStore) vcs.SnapshotOptions {
 
 // overlayStateFiles adds the state files to the tree even when the user's
 // ignore rules left them out: a checkpoint always holds its own state.
-// Two rules still win over that (issue 13 items 3 and 8): a state-file
-// path that matches a secret pattern is never stored, and a state file
-// that is a symlink is stored as the link, never as its target's content
-// (which may lie outside the workspace).
+// Three rules still win over that (issue 13 items 3 and 8, issue 32): a
+// state-file path that matches a secret pattern is never stored, a state
+// file that is a symlink is stored as the link, never as its target's
+// content (which may lie outside the workspace), and one behind a
+// directory that is a link is not stored at all (the walk stored the
+// link; what it leads to is not the workspace's).
 func (w *Workspace) overlayStateFiles(s vcs.Store, tree vcs.Hash, st *State) (vcs.Hash, error) {
 	secret := ignore.New(ignore.ParsePatterns([]byte(strings.Join(w.Config.Snapshot.SecretExcludes, "\n")), "", "secrets"))
 	var entries []vcs.PathEntry
 	for _, rel := range []string{st.PlanPath, st.FailurePath, st.DecisionsPath, w.Config.Paths.TaskState} {
-		if secret.Match(rel, false) {
+		if secret.Match(rel, false) || regfile.Dirs(w.Root, rel, false) != nil {
 			continue
 		}
 		if _, err := vcs.Lookup(s, tree, rel); err == nil {
@@ -447,7 +452,7 @@ func readStateEntry(path string, limit int64) (uint32, []byte, error) {
 	case !fi.Mode().IsRegular():
 		return 0, nil, fmt.Errorf("%s: not a regular file", path)
 	}
-	data, err := readRegularLimited(path, fi, limit)
+	data, err := regfile.ReadFile(path, limit) // never follows, never blocks
 	return vcs.ModeFile, data, err
 }
 
@@ -746,8 +751,12 @@ func Dedupe(in []string) []string {
 // commitMessage is a subject line and git trailers (SPEC §7.2), so
 // `git log --format=%(trailers)` is useful without reading the YAML.
 func commitMessage(cp *spec.Checkpoint) string {
+	// The subject says what happened: the message, when one was given.
+	// A topic taken from the plan would repeat the plan's title on every
+	// line of `git log` and `ctxgit log`, which then say the trigger in
+	// words instead (docs/cli.md#log).
 	subject := fmt.Sprintf("checkpoint %s (%s)", cp.Meta.CheckpointID, cp.Meta.Trigger)
-	if t := firstLine(string(cp.Working.Topic)); t != "" {
+	if t := firstLine(string(cp.Meta.Message)); t != "" {
 		subject += ": " + truncateRunes(t, 60)
 	}
 	var b strings.Builder
@@ -786,4 +795,29 @@ func ctxErr(ctx context.Context) error {
 		return nil
 	}
 	return ctx.Err()
+}
+
+// CheckpointLine is the one line `ctxgit checkpoint` and the MCP
+// checkpoint tool say: the id, the session by its short id, what changed,
+// the files and the commit; the ref only when the short id names the
+// session whole (a host's 36-character id is not for reading).
+func (w *Workspace) CheckpointLine(res *CheckpointResult) string {
+	cp := res.Checkpoint
+	changed := "first checkpoint of the session"
+	switch {
+	case res.Unchanged:
+		// Nothing to record: the head stands (SPEC §8.7).
+		changed = "unchanged, no new commit"
+	case res.ChangesUnlisted:
+		changed = "changes since " + cp.Meta.PreviousCheckpoint + " not listed"
+	case cp.Meta.PreviousCheckpoint != "":
+		changed = spec.Plural(cp.Resources.ChangedCount, "file") + " changed since " + cp.Meta.PreviousCheckpoint
+	}
+	short := w.ShortSession(cp.Meta.SessionKey)
+	where := ""
+	if short == cp.Meta.SessionKey {
+		where = " on " + res.Ref
+	}
+	return fmt.Sprintf("checkpoint %s · session %s · %s · %s · commit %s%s",
+		cp.Meta.CheckpointID, short, changed, spec.Plural(res.Snapshot.Files, "file"), res.Commit.Short(), where)
 }

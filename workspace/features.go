@@ -203,9 +203,3 @@ func UnwrapPathError(err error) error { return unwrapPathError(err) }
 
 // MaxStateFile bounds what ctxgit reads of one state file.
 const MaxStateFile = maxStateFile
-
-// ErrTooLarge is ReadLimited's error for a file larger than its limit.
-var ErrTooLarge = errTooLarge
-
-// ReadLimited reads a regular file of at most limit bytes.
-func ReadLimited(path string, limit int64) ([]byte, error) { return readLimited(path, limit) }

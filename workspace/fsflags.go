@@ -9,14 +9,14 @@ import (
 // FSFlags is what the workspace's file system cannot do (SPEC §9.7):
 // core.ignoreCase, core.fileMode and core.symlinks from the repository's
 // config, as git reads them; outside git, found by trying, as git init
-// does, in .ctxgit/local/ (or .ctxgit/). When neither answers, a Linux
-// file system.
+// does, in .ctxgit/local/ (or .ctxgit/). When neither answers, what this
+// system's file systems can be assumed to do (vcs.SystemFSFlags).
 func (w *Workspace) FSFlags() vcs.FSFlags {
 	if w.Repo != nil {
 		if f, err := vcs.ReadFSFlags(w.Repo.CommonDir); err == nil {
 			return f
 		}
-		return vcs.FSFlags{}
+		return vcs.SystemFSFlags()
 	}
 	// .ctxgit/local/ exists once a command has written; a dry run may
 	// come first, and then .ctxgit/ is on the same file system.
@@ -26,7 +26,7 @@ func (w *Workspace) FSFlags() vcs.FSFlags {
 			return f
 		}
 	}
-	return vcs.FSFlags{}
+	return vcs.SystemFSFlags()
 }
 
 // previousTree is the tree of a session's last checkpoint, zero if none.

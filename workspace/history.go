@@ -25,6 +25,19 @@ type Entry struct {
 	Utilization  string
 	When         time.Time
 	Subject      string
+	// Message is what the subject says beyond its checkpoint id and
+	// trigger (SPEC §7.2): the checkpoint's message, "" when it had none.
+	Message string
+}
+
+// What says what happened at the checkpoint, as a log line has it
+// (docs/cli.md#log): its message, else its trigger in words; never the
+// id and trigger again, which the line has in their own columns.
+func (e Entry) What() string {
+	if e.Message != "" {
+		return e.Message
+	}
+	return spec.TriggerText(e.Trigger)
 }
 
 // entryOf reads a checkpoint commit's trailers.
@@ -51,7 +64,21 @@ func entryOf(id vcs.Hash, c *vcs.Commit) Entry {
 			e.Utilization = v
 		}
 	}
+	e.Message = subjectMessage(e.Subject, e.CheckpointID, e.Trigger)
 	return e
+}
+
+// subjectMessage is a subject's message: what follows
+// "checkpoint ID (TRIGGER): ". A subject of another form is all message.
+func subjectMessage(subject, id, trigger string) string {
+	rest, ok := strings.CutPrefix(subject, "checkpoint "+id+" ("+trigger+")")
+	if !ok {
+		return strings.TrimSpace(subject)
+	}
+	if m, ok := strings.CutPrefix(rest, ": "); ok {
+		return strings.TrimSpace(m)
+	}
+	return strings.TrimSpace(rest)
 }
 
 // Log lists a session's checkpoints, newest first, at most limit (0 = all).
@@ -183,7 +210,10 @@ func (w *Workspace) resolve(name, session string, validate func(string) error, p
 	if err != nil {
 		return nil, err
 	}
-	found, err := resolveInChain(store, head, name, session)
+	// The session's short id only for an error: finding it lists every
+	// session, which a read of one chain (a hook's, on every compaction)
+	// need not pay for.
+	found, err := resolveInChain(store, head, name, func() string { return w.ShortSession(session) })
 	if errors.Is(err, spec.ErrNotFound) && !sessionNamed && hexRE().MatchString(name) {
 		// A commit id is global: one of another session is found there
 		// (docs/cli.md#show).
@@ -226,7 +256,20 @@ func wellFormedName(name string) bool {
 	return name == "" || hexRE().MatchString(name)
 }
 
-func resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.Hash, error) {
+// whatExists says which checkpoints a session has, for an id it has not:
+// its newest, and its oldest when the walk went that far.
+func whatExists(newest, oldest string) string {
+	switch {
+	case oldest == "" || oldest == newest:
+		return "its newest is " + newest
+	default:
+		return "it has " + oldest + " to " + newest
+	}
+}
+
+// resolveInChain finds the checkpoint name names in the chain from head;
+// session names the session in an error, asked only then.
+func resolveInChain(store vcs.Store, head vcs.Hash, name string, session func() string) (vcs.Hash, error) {
 	if name == "" {
 		name = "@"
 	}
@@ -239,28 +282,34 @@ func resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.H
 				return vcs.ZeroHash, err
 			}
 			if len(c.Parents) == 0 {
-				return vcs.ZeroHash, spec.NotFound("checkpoint %q: session %s has only %d checkpoints", name, session, i+1)
+				return vcs.ZeroHash, spec.NotFound("checkpoint %q: session %s has only %s", name, session(), spec.Plural(i+1, "checkpoint"))
 			}
 			id = c.Parents[0]
 		}
 		return id, nil
 	}
 	if seq, ok := spec.ParseCheckpointID(name); ok {
+		newest, oldest := "", ""
 		for id := head; !id.IsZero(); {
 			c, err := vcs.ReadCommit(store, id)
 			if err != nil {
 				return vcs.ZeroHash, err
 			}
 			e := entryOf(id, c)
+			if newest == "" {
+				newest = e.CheckpointID
+			}
+			oldest = e.CheckpointID
 			if n, _ := spec.ParseCheckpointID(e.CheckpointID); n == seq {
 				return id, nil
 			}
 			if n, _ := spec.ParseCheckpointID(e.CheckpointID); n != 0 && n < seq {
+				oldest = ""
 				break // ids only fall along the chain
 			}
 			id = e.Parent
 		}
-		return vcs.ZeroHash, spec.NotFound("no checkpoint %s in session %s", name, session)
+		return vcs.ZeroHash, spec.NotFound("no checkpoint %s in session %s (%s; ctxgit log lists them)", name, session(), whatExists(newest, oldest))
 	}
 	if hexRE().MatchString(name) {
 		name = strings.ToLower(name)
@@ -278,11 +327,12 @@ func resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.H
 		}
 		switch n {
 		case 0:
-			return vcs.ZeroHash, spec.NotFound("no checkpoint %s in session %s", name, session)
+			return vcs.ZeroHash, spec.NotFound("no checkpoint %s in session %s", name, session())
 		case 1:
 			return match, nil
 		}
 		var hits []string
+		short := session()
 		for id := head; !id.IsZero(); {
 			c, err := vcs.ReadCommit(store, id)
 			if err != nil {
@@ -290,11 +340,11 @@ func resolveInChain(store vcs.Store, head vcs.Hash, name, session string) (vcs.H
 			}
 			e := entryOf(id, c)
 			if strings.HasPrefix(id.String(), name) {
-				hits = append(hits, idPrefix(id, name)+" ("+session+":"+e.CheckpointID+")")
+				hits = append(hits, idPrefix(id, name)+" ("+short+":"+e.CheckpointID+")")
 			}
 			id = e.Parent
 		}
-		return vcs.ZeroHash, ambiguousID(name, "in session "+session, hits)
+		return vcs.ZeroHash, ambiguousID(name, "in session "+short, hits)
 	}
 	return vcs.ZeroHash, fmt.Errorf("checkpoint %q: not a form wellFormedName accepts", name)
 }

@@ -17,27 +17,24 @@ const hookRanDir = hookpath.HookRanDir
 
 // MarkHookRan records, best effort, that host's hook for event ran in the
 // workspace at root. Once recorded it costs one stat: it runs on every
-// hook call.
+// hook call. Whatever is at the marker's place, a link included, counts
+// and is left alone: nothing is created through it (issue 32: a committed
+// dangling link there made a hook create its target).
 func MarkHookRan(root, host, event string) {
 	path := hookpath.HookRanPath(root, host, event)
-	if _, err := os.Stat(path); err == nil {
+	if _, err := os.Lstat(path); err == nil {
 		return
 	}
 	if _, err := os.Stat(filepath.Join(root, spec.DirName)); err != nil {
 		return // not a ctxgit workspace: a hook creates no .ctxgit/
 	}
-	if PrepareLocal(root) != nil || os.MkdirAll(filepath.Dir(path), 0o755) != nil {
-		return
-	}
-	if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o644); err == nil {
-		f.Close()
-	}
+	CreateLocal(root, path)
 }
 
 // HooksRan lists the events of host whose hooks have run in the workspace
 // at root, in directory order.
 func HooksRan(root, host string) []string {
-	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(spec.LocalDir), hookRanDir))
+	entries, err := ReadLocalDir(root, filepath.Join(root, filepath.FromSlash(spec.LocalDir), hookRanDir))
 	if err != nil {
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/templates"
 )
@@ -43,8 +44,8 @@ func (w *Workspace) Init() (*InitResult, error) {
 	}
 	// The failure-recovery skill's log, when it is the one in use, stays
 	// in use: a new empty canonical log would hide it (SPEC §5.1).
-	if _, err := os.Stat(w.Path(w.Config.Paths.FailureLogFallback)); err == nil {
-		if _, err := os.Stat(w.Path(w.Config.Paths.FailureLog)); err != nil {
+	if w.StateFileExists(w.Config.Paths.FailureLogFallback) {
+		if !w.StateFileExists(w.Config.Paths.FailureLog) {
 			res.Existing = append(res.Existing, w.Config.Paths.FailureLogFallback)
 		}
 	} else {
@@ -84,17 +85,27 @@ func (w *Workspace) Init() (*InitResult, error) {
 	return res, nil
 }
 
-// createFromTemplate writes a template to rel unless rel exists; O_EXCL
-// makes "never overwrite" hold even against a concurrent writer.
+// createFromTemplate writes a template to rel unless something is there
+// (a link included: nothing is created through one); O_EXCL makes "never
+// overwrite" hold even against a concurrent writer. The directories on the
+// way are the file rule's (files.go): a link there leads within the
+// workspace, or nothing is written.
 func (w *Workspace) createFromTemplate(tmpl, rel string) (bool, error) {
 	data, err := templates.Init.ReadFile(tmpl)
 	if err != nil {
 		return false, err
 	}
-	path := w.Path(rel)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return false, &spec.FileError{Path: rel, Err: unwrapPathError(err)}
+	if w.StateFileExists(rel) {
+		return false, nil
 	}
+	real, err := w.resolveState(rel, "written")
+	if err != nil {
+		return false, err
+	}
+	if err := regfile.Dirs(w.Root, real, true); err != nil {
+		return false, refused(rel, whySpecial, "%s: not written", relErr(w.Root, err))
+	}
+	path := w.Path(real)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		return false, nil

@@ -13,6 +13,7 @@ import (
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/internal/lockfile"
 	"github.com/ctxgit/ctxgit/internal/proc"
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 )
 
@@ -98,10 +99,13 @@ func (w *Workspace) LockContext(ctx context.Context) (*Lock, error) {
 	}
 }
 
+// maxLockFile bounds the lock's read; ctxgit's is a line of JSON.
+const maxLockFile = 4 << 10
+
 // readHolder reads the lock's content; a lock that is unreadable or not
 // JSON (a crash between create and write) reads as a zero holder.
 func readHolder(path string) (lockHolder, []byte) {
-	raw, err := os.ReadFile(path)
+	raw, err := regfile.ReadFile(path, maxLockFile)
 	var h lockHolder
 	if err == nil {
 		json.Unmarshal(raw, &h)
@@ -113,7 +117,7 @@ func isStale(h lockHolder, path, host string, staleAfter time.Duration) bool {
 	if h.PID == 0 {
 		// Empty or garbled: its writer died between create and write, or
 		// is writing now. Give it a moment before calling it stale.
-		fi, err := os.Stat(path)
+		fi, err := os.Lstat(path)
 		return err == nil && time.Since(fi.ModTime()) > garbledLockGrace
 	}
 	if h.Host == host {
@@ -176,7 +180,7 @@ const garbledLockGrace = 2 * time.Second
 // two processes can never both remove a lock and one of them remove the other's
 // fresh one. It reports whether the lock was removed.
 func takeOver(path string, judged []byte) bool {
-	g, err := os.OpenFile(path+".guard", os.O_RDWR|os.O_CREATE, 0o644)
+	g, err := regfile.OpenFile(path+".guard", os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return false
 	}
@@ -185,7 +189,12 @@ func takeOver(path string, judged []byte) bool {
 		return false
 	}
 	defer lockfile.Unlock(g)
-	now, err := os.ReadFile(path)
+	now, err := regfile.ReadFile(path, maxLockFile)
+	if errors.Is(err, regfile.ErrNotRegular) || errors.Is(err, regfile.ErrTooLarge) {
+		// Not a lock ctxgit made (its lock is a small regular file): a
+		// link, FIFO or other entry a repository committed there.
+		return os.Remove(path) == nil
+	}
 	if err != nil || string(now) != string(judged) {
 		return false
 	}

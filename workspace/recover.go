@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 )
 
@@ -97,7 +98,8 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 		return nil, err
 	}
 	res := &RecoverResult{Resolved: r, Age: w.Env.Now().Sub(r.Checkpoint.Meta.CreatedAt)}
-	name := r.Session + ":" + r.Checkpoint.Meta.CheckpointID
+	short := w.ShortSession(r.Session) // lists the sessions: once
+	name := short + ":" + r.Checkpoint.Meta.CheckpointID
 	if !r.Explicit {
 		switch {
 		case res.Age < -time.Minute:
@@ -130,7 +132,7 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 	}
 	res.Block = RenderRecovery(r.Checkpoint, RenderOptions{
 		Budget: o.Budget, ChangedFiles: w.Config.Recovery.ChangedFiles,
-		CompactionWarn: w.Config.Recovery.CompactionWarn, Status: o.Status, FullName: name, Title: o.Title,
+		CompactionWarn: w.Config.Recovery.CompactionWarn, Status: o.Status, FullName: name, Title: o.Title, Session: short,
 		StateFiles: w.StateFiles(),
 	})
 	if o.Write {
@@ -149,7 +151,7 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 			return nil, err
 		}
 		res.Marked = true
-		if err := w.retireContextCheckpoint(r); err != nil {
+		if err := w.retireContextCheckpoint(r, short); err != nil {
 			return nil, err
 		}
 	}
@@ -158,22 +160,37 @@ func (w *Workspace) Recover(o RecoverOptions) (*RecoverResult, error) {
 
 // retireContextCheckpoint renames .context-checkpoint.md to
 // .context-checkpoint.recovered.md if it is the checkpoint just recovered
-// (another session's newer one stays for its own recovery).
-func (w *Workspace) retireContextCheckpoint(r *Resolved) error {
-	data, err := os.ReadFile(w.Path(spec.ContextCheckpoint))
-	if errors.Is(err, fs.ErrNotExist) {
+// (another session's newer one stays for its own recovery); short is
+// the session's short id now.
+func (w *Workspace) retireContextCheckpoint(r *Resolved, short string) error {
+	// ctxgit's own output, never a link or a FIFO when ctxgit wrote it:
+	// anything else in its place is not this checkpoint's, and stays.
+	data, err := regfile.ReadFile(w.Path(spec.ContextCheckpoint), maxStateFile)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, regfile.ErrNotRegular) || errors.Is(err, regfile.ErrTooLarge) {
 		return nil
 	}
 	if err != nil {
 		return &spec.FileError{Path: spec.ContextCheckpoint, Err: unwrapPathError(err)}
 	}
-	if !strings.Contains(string(data), checkpointLine(r.Checkpoint)) {
+	// The file names the session by the short id it had when written,
+	// which a later session sharing its first characters lengthens.
+	if !strings.Contains(string(data), checkpointLine(r.Checkpoint, short)) &&
+		!strings.Contains(string(data), checkpointLine(r.Checkpoint, r.Session)) &&
+		!strings.Contains(string(data), checkpointLine(r.Checkpoint, shortPrefix(r.Session))) {
 		return nil
 	}
 	if err := os.Rename(w.Path(spec.ContextCheckpoint), w.Path(spec.ContextRecovered)); err != nil {
 		return &spec.FileError{Path: spec.ContextCheckpoint, Err: unwrapPathError(err)}
 	}
 	return nil
+}
+
+// shortPrefix is a session key's shortest short id (spec.ShortSessionLen).
+func shortPrefix(key string) string {
+	if len(key) > spec.ShortSessionLen {
+		return key[:spec.ShortSessionLen]
+	}
+	return key
 }
 
 func (w *Workspace) pickRecovery(o RecoverOptions) (*Resolved, error) {
@@ -192,8 +209,12 @@ func (w *Workspace) RecoveredPath(session string) string {
 	return w.LocalPath("recovered/" + session)
 }
 
+// maxRecoveredFile bounds the replay marker's read: maxRecoveredIDs ids
+// of at most 64 hex digits, a line each.
+const maxRecoveredFile = 8 << 10
+
 func (w *Workspace) wasRecovered(r *Resolved) bool {
-	data, err := os.ReadFile(w.RecoveredPath(r.Session))
+	data, err := ReadLocal(w.Root, w.RecoveredPath(r.Session), maxRecoveredFile)
 	if err != nil {
 		return false
 	}
@@ -206,7 +227,10 @@ const maxRecoveredIDs = 64
 
 func (w *Workspace) markRecovered(r *Resolved) error {
 	path := w.RecoveredPath(r.Session)
-	data, _ := os.ReadFile(path)
+	if err := localDirs(w.Root, path, true); err != nil {
+		return err
+	}
+	data, _ := ReadLocal(w.Root, path, maxRecoveredFile)
 	var ids []string
 	for _, id := range strings.Fields(string(data)) {
 		if id != r.Commit.String() {
@@ -229,7 +253,7 @@ func (w *Workspace) stateNewerThan(t time.Time) string {
 		if rel == "" {
 			continue
 		}
-		fi, err := os.Stat(w.Path(rel))
+		fi, err := w.StatStateFile(rel)
 		if err == nil && fi.ModTime().After(t.Add(time.Second)) {
 			return rel
 		}

@@ -20,8 +20,11 @@ type RenderOptions struct {
 	CompactionWarn int    // warn when the compaction count exceeds this
 	Status         string // a STATUS: signal line, when the caller has one
 	// FullName names the checkpoint for `ctxgit show` ("cp_003" or
-	// "session:cp_003").
+	// "session:cp_003", the session by its short id).
 	FullName string
+	// Session is the session as the block's first line names it: its
+	// short id (Workspace.ShortSession); the checkpoint's key when "".
+	Session string
 	// StateFiles are ctxgit's own files in the workspace (state files and
 	// the plan), left out of the changed files as files under .ctxgit/,
 	// the default plan and the checkpoint's plan always are.
@@ -302,7 +305,11 @@ func renderRequired(cp *spec.Checkpoint, o RenderOptions, fieldCap int) string {
 		title = o.Title
 	}
 	b.WriteString(title + "\n\n")
-	b.WriteString(checkpointLine(cp))
+	session := o.Session
+	if session == "" {
+		session = cp.Meta.SessionKey
+	}
+	b.WriteString(checkpointLine(cp, session))
 	if u := cp.Meta.TokenUsage; u.Source != "" {
 		fmt.Fprintf(&b, " · context %.0f%%", u.Utilization*100)
 	}
@@ -362,10 +369,10 @@ func renderRequired(cp *spec.Checkpoint, o RenderOptions, fieldCap int) string {
 }
 
 // checkpointLine identifies a checkpoint at the top of its block.
-func checkpointLine(cp *spec.Checkpoint) string {
+func checkpointLine(cp *spec.Checkpoint, session string) string {
 	// A fetched checkpoint was written by someone else's ctxgit: even its
 	// metadata is folded.
-	return fmt.Sprintf("Checkpoint %s · session %s · %s · trigger %s", oneLine(cp.Meta.CheckpointID), oneLine(cp.Meta.SessionKey),
+	return fmt.Sprintf("Checkpoint %s · session %s · %s · trigger %s", oneLine(cp.Meta.CheckpointID), oneLine(session),
 		cp.Meta.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"), oneLine(string(cp.Meta.Trigger)))
 }
 

@@ -107,3 +107,35 @@ func TestIsCheckpointName(t *testing.T) {
 		}
 	}
 }
+
+// Reading one session's checkpoint by id reads that session's chain: it
+// lists no other session (which costs a read of every session's head, on
+// a hook's path too), so a broken ref of another session is not met. Its
+// short id is asked only for an error that names it.
+func TestResolveReadListsNoSessions(t *testing.T) {
+	dir := t.TempDir()
+	w := openWS(t, dir)
+	const key = "7f3c2a10-4b5e-4c3b-9e8f-0a1b2c3d4e5f"
+	if _, err := w.Checkpoint(workspace.CheckpointOptions{Session: key}); err != nil {
+		t.Fatal(err)
+	}
+	store, err := w.Store()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost := vcs.HashObject(vcs.CommitObject, []byte("gone"))
+	if err := store.UpdateRef(spec.SessionRefPrefix+"broken", lost, vcs.ZeroHash); err != nil {
+		t.Fatal(err)
+	}
+	w = openWS(t, dir)
+	if _, err := w.ResolveRead("cp_001", key); err != nil {
+		t.Fatal(err)
+	}
+	if bad := w.BadSessions(); len(bad) != 0 {
+		t.Errorf("resolving %s:cp_001 listed the other sessions: met %v", key, bad)
+	}
+	_, err = w.ResolveRead("cp_009", key)
+	if err == nil || !strings.Contains(err.Error(), "no checkpoint cp_009 in session 7f3c2a10 ") {
+		t.Errorf("a missing checkpoint: %v, want it named with the session's short id", err)
+	}
+}

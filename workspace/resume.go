@@ -39,7 +39,7 @@ func ResumeDelta(w *Workspace, held *Resolved, title string) (string, error) {
 		return "", err
 	}
 	if newest != nil && newest.Session != held.Session && newest.Checkpoint.Meta.CreatedAt.After(cp.Meta.CreatedAt) {
-		name := newest.Session + ":" + newest.Checkpoint.Meta.CheckpointID
+		name := w.ShortSession(newest.Session) + ":" + newest.Checkpoint.Meta.CheckpointID
 		lines = append(lines, "Another session checkpointed since: "+oneLine(name)+", "+
 			newest.Checkpoint.Meta.CreatedAt.UTC().Format("2006-01-02 15:04 UTC")+" (`ctxgit recover "+name+"` shows it)")
 	}
@@ -48,7 +48,7 @@ func ResumeDelta(w *Workspace, held *Resolved, title string) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString(title + " (since you left)\n\n")
-	fmt.Fprintf(&b, "This conversation holds checkpoint %s (%s); since then:\n", oneLine(held.Session+":"+cp.Meta.CheckpointID),
+	fmt.Fprintf(&b, "This conversation holds checkpoint %s (%s); since then:\n", oneLine(w.ShortSession(held.Session)+":"+cp.Meta.CheckpointID),
 		cp.Meta.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"))
 	for _, l := range lines {
 		b.WriteString("- " + l + "\n")

@@ -2,7 +2,6 @@ package workspace
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -36,22 +35,32 @@ func RecordCurrentSession(root, session, host string, now time.Time) error {
 		return nil
 	}
 	path := filepath.Join(root, filepath.FromSlash(spec.LocalDir), currentSessionFile)
-	if cur, ok := readCurrentSession(path); ok && cur.Session == session && cur.Host == host && now.Sub(cur.At) < time.Minute && !now.Before(cur.At) {
+	if cur, ok := readCurrentSession(root, path); ok && cur.Session == session && cur.Host == host && now.Sub(cur.At) < time.Minute && !now.Before(cur.At) {
 		return nil
-	}
-	if err := PrepareLocal(root); err != nil {
-		return err
 	}
 	data, err := json.Marshal(CurrentSession{Session: session, Host: host, At: now.UTC()})
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(path, append(data, '\n'), 0o644)
+	return WriteLocal(root, path, append(data, '\n'), 0o644)
 }
 
-func readCurrentSession(path string) (CurrentSession, bool) {
+// EndCurrentSession retires the record when it names session: a host
+// session that ended (SessionEnd) is no longer the one a person's
+// commands land in, which go to their own session again (SPEC §6.3). A
+// record another session wrote since is left alone.
+func EndCurrentSession(root, session string) error {
+	path := filepath.Join(root, filepath.FromSlash(spec.LocalDir), currentSessionFile)
+	cur, ok := readCurrentSession(root, path)
+	if !ok || cur.Session != session {
+		return nil
+	}
+	return RemoveLocal(root, path)
+}
+
+func readCurrentSession(root, path string) (CurrentSession, bool) {
 	var cur CurrentSession
-	data, err := os.ReadFile(path)
+	data, err := ReadLocal(root, path, MaxMarker)
 	if err != nil || json.Unmarshal(data, &cur) != nil || spec.ValidateSessionKey(cur.Session) != nil {
 		return CurrentSession{}, false
 	}
@@ -61,7 +70,7 @@ func readCurrentSession(path string) (CurrentSession, bool) {
 // CurrentSessionAt returns the session hooks last recorded for the
 // workspace at root, if the record is recent at now.
 func CurrentSessionAt(root string, now time.Time) (CurrentSession, bool) {
-	cur, ok := readCurrentSession(filepath.Join(root, filepath.FromSlash(spec.LocalDir), currentSessionFile))
+	cur, ok := readCurrentSession(root, filepath.Join(root, filepath.FromSlash(spec.LocalDir), currentSessionFile))
 	if !ok {
 		return cur, false
 	}

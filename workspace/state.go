@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"slices"
 	"time"
 
 	"github.com/ctxgit/ctxgit/markdown"
@@ -58,13 +58,7 @@ func (w *Workspace) ReadState() *State {
 		st.Plan = plan
 	}
 
-	failPath := p.FailureLog
-	if _, err := os.Stat(w.Path(failPath)); errors.Is(err, fs.ErrNotExist) {
-		// The failure-recovery skill's own log, when ctxgit's is absent.
-		if _, err := os.Stat(w.Path(p.FailureLogFallback)); err == nil {
-			failPath = p.FailureLogFallback
-		}
-	}
+	failPath := w.FailureLogPath()
 	st.FailurePath = failPath
 	if src, ok := readStateFile(w, st, failPath); ok {
 		entries, err := markdown.ParseFailureLog(failPath, src)
@@ -87,25 +81,35 @@ func (w *Workspace) ReadState() *State {
 	return st
 }
 
-// readStateFile reads one state file; absence is not a problem.
+// FailureLogPath is the failure log in use: the configured one, or the
+// failure-recovery skill's own log when ctxgit's is absent and it is not.
+func (w *Workspace) FailureLogPath() string {
+	p := w.Config.Paths
+	if !w.StateFileExists(p.FailureLog) && w.StateFileExists(p.FailureLogFallback) {
+		return p.FailureLogFallback
+	}
+	return p.FailureLog
+}
+
+// readStateFile reads one state file; absence is not a problem, and a
+// file the rule refuses or that cannot be read is one, said once.
 func readStateFile(w *Workspace, st *State, rel string) ([]byte, bool) {
-	data, err := readLimited(w.Path(rel), maxStateFile)
+	data, err := w.ReadStateFile(rel, maxStateFile)
 	switch {
 	case err == nil:
 		return data, true
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, false
-	case errors.Is(err, errTooLarge):
-		st.Problems = append(st.Problems, spec.InvalidAt(rel, 0, "larger than %d MiB, not read", maxStateFile>>20))
-	default:
-		st.Problems = append(st.Problems, &spec.FileError{Path: rel, Err: unwrapPathError(err)})
+	case errors.Is(err, ErrRefused) && !slices.Contains(w.refusals, err.Error()):
+		w.refusals = append(w.refusals, err.Error())
 	}
+	st.Problems = append(st.Problems, err)
 	return nil, false
 }
 
 func fileAge(w *Workspace, rel string) time.Duration {
-	fi, err := os.Stat(w.Path(rel))
-	if err != nil {
+	fi, err := w.StatStateFile(rel)
+	if err != nil || !fi.Mode().IsRegular() {
 		return -1
 	}
 	age := w.Env.Now().Sub(fi.ModTime())

@@ -3,7 +3,6 @@ package workspace
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/ctxgit/ctxgit/spec"
@@ -39,11 +38,11 @@ type TaskRead struct {
 // that exists (SPEC §12.1).
 func (w *Workspace) TaskStatePath() string {
 	p := w.Config.Paths.TaskState
-	if _, err := os.Stat(w.Path(p)); err == nil {
+	if w.StateFileExists(p) {
 		return p
 	}
 	if alt := taskStateJSON(p); alt != p {
-		if _, err := os.Stat(w.Path(alt)); err == nil {
+		if w.StateFileExists(alt) {
 			return alt
 		}
 	}
@@ -61,14 +60,12 @@ func taskStateJSON(p string) string {
 // error (exit 3) naming the file; an absent one is not.
 func (w *Workspace) ReadTaskState() (*TaskRead, error) {
 	r := &TaskRead{Path: w.TaskStatePath()}
-	data, err := readLimited(w.Path(r.Path), maxStateFile)
+	data, err := w.ReadStateFile(r.Path, maxStateFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return r, nil
-	case errors.Is(err, errTooLarge):
-		return nil, spec.InvalidAt(r.Path, 0, "larger than %d MiB", maxStateFile>>20)
 	case err != nil:
-		return nil, &spec.FileError{Path: r.Path, Err: unwrapPathError(err)}
+		return nil, err
 	}
 	r.Exists = true
 	r.State, r.Missing, err = spec.ParseTaskState(r.Path, data)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/internal/proc"
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 )
 
@@ -46,6 +47,9 @@ func strayTemps(root string, dirs []string) []strayTemp {
 				continue
 			}
 			seen[d] = true
+			if regfile.Dirs(root, d+"/x", false) != nil {
+				continue // reached through a link: not the workspace's to clean
+			}
 			entries, _ := os.ReadDir(filepath.Join(root, filepath.FromSlash(d)))
 			for _, e := range entries {
 				add(d, e)

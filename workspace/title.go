@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -92,4 +93,31 @@ func ShortIDs(keys []string) map[string]string {
 		out[k] = k[:n]
 	}
 	return out
+}
+
+// ShortSession is the session's name as a person reads it: its short id
+// among the workspace's sessions (ShortIDs), which every read command
+// takes back as a prefix; a fetched session (REMOTE/KEY) keeps its key.
+func (w *Workspace) ShortSession(key string) string {
+	if len(key) <= spec.ShortSessionLen {
+		return key // its own short id, whatever the other sessions
+	}
+	if w.sessionKeys == nil {
+		sessions, err := w.Sessions()
+		if err != nil {
+			return key
+		}
+		w.sessionKeys = make([]string, 0, len(sessions))
+		for _, s := range sessions {
+			w.sessionKeys = append(w.sessionKeys, s.Name)
+		}
+	}
+	keys := w.sessionKeys
+	if !slices.Contains(keys, key) && spec.ValidateSessionKey(key) == nil {
+		keys = append(slices.Clip(keys), key) // a session's first checkpoint names it
+	}
+	if short, ok := ShortIDs(keys)[key]; ok {
+		return short
+	}
+	return key
 }

@@ -9,12 +9,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/vcs"
+	"github.com/ctxgit/ctxgit/vcs/ignore"
 )
 
 // Env is what a workspace takes from the outside world, injected so tests
@@ -58,6 +60,14 @@ type Workspace struct {
 	Namespace string
 	// Initialized reports whether .ctxgit/ exists.
 	Initialized bool
+	// Trust is what the config asks for beyond the defaults' protection
+	// (SPEC §11.1); unaccepted, Config holds the defaults there.
+	Trust ConfigTrust
+	// CommittedStore is true when the repository tracks a
+	// .ctxgit/store.git (or its index does not read, which leaves that
+	// open): ctxgit ignores the store and keeps its checkpoints in the
+	// repository, and doctor says so.
+	CommittedStore bool
 
 	store *vcs.GitStore
 	// held is the workspace lock while this process holds it: writes
@@ -66,6 +76,16 @@ type Workspace struct {
 	// badSessions are the broken session refs listings skipped (badref.go).
 	badSessions map[string]BadSession
 	lostNotes   []string
+	// secrets is secretMatcher's, made on first use.
+	secrets *ignore.Matcher
+	// sessionKeys are the sessions' keys ShortSession tells apart, listed
+	// on its first call: a command names sessions several times, and a
+	// listing reads every session's head. A session another process
+	// starts meanwhile can only make a short id one it would have been.
+	sessionKeys []string
+	// refusals are the state files ReadState refused, said once each
+	// (StoreNotices).
+	refusals []string
 }
 
 // FindRoot applies SPEC §2: an explicit root (--root, then CTXGIT_ROOT),
@@ -219,41 +239,96 @@ func Open(env Env, root string) (*Workspace, error) {
 		if w.Config, err = spec.ParseConfig(spec.ConfigPath, data); err != nil {
 			return nil, err
 		}
+		if err := w.checkConfigPaths(data); err != nil {
+			return nil, err
+		}
+	case errors.Is(err, regfile.ErrNotRegular):
+		// The file rule (SPEC §3.4): a link or a FIFO is not read.
+		return nil, refused(spec.ConfigPath, whySpecial, "is %s, not a regular file: not read", describe(w.Path(spec.ConfigPath)))
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, &spec.FileError{Path: spec.ConfigPath, Err: err}
+		return nil, &spec.FileError{Path: spec.ConfigPath, Err: unwrapPathError(err)}
 	}
 	if err := w.findRepo(); err != nil {
 		return nil, err
 	}
+	w.Trust = trustConfig(&w.Config, w.Repo)
 	return w, nil
 }
 
 // findRepo sets Repo and Namespace from the repository enclosing the root,
-// unless the workspace keeps a private store.
+// unless the workspace keeps a private store of its own: one the
+// repository tracks is a clone's (SPEC §3.4), never used.
 func (w *Workspace) findRepo() error {
-	if info, err := vcs.Discover(w.Root); err == nil && !privateStoreExists(w.Root) {
-		w.Repo = info
-		rel, err := filepath.Rel(info.WorkTree, w.Root)
-		if err != nil {
-			return err
-		}
-		worktree := ""
-		if info.GitDir != info.CommonDir {
-			// A linked worktree keeps its own chains: agents working in
-			// parallel worktrees must not interleave their checkpoints.
-			worktree = filepath.Base(info.GitDir)
-		}
-		w.Namespace = spec.WorkspaceNamespace(worktree, filepath.ToSlash(rel))
+	info, err := vcs.Discover(w.Root)
+	if err != nil {
+		return nil
 	}
+	if privateStoreExists(w.Root) {
+		if ownStore(info, w.Root) {
+			return nil
+		}
+		w.CommittedStore = true
+	}
+	w.Repo = info
+	rel, err := filepath.Rel(info.WorkTree, w.Root)
+	if err != nil {
+		return err
+	}
+	worktree := ""
+	if info.GitDir != info.CommonDir {
+		// A linked worktree keeps its own chains: agents working in
+		// parallel worktrees must not interleave their checkpoints.
+		worktree = filepath.Base(info.GitDir)
+	}
+	w.Namespace = spec.WorkspaceNamespace(worktree, filepath.ToSlash(rel))
 	return nil
 }
 
 // privateStoreExists: a workspace that started outside git keeps its
 // private store even if a repository is later created around it, so its
-// history does not vanish.
+// history does not vanish. (A link in its place is refused as the
+// workspace opens: CheckOwnDirs.)
 func privateStoreExists(root string) bool {
 	_, err := os.Stat(filepath.Join(root, filepath.FromSlash(spec.PrivateStoreDir), "HEAD"))
 	return err == nil
+}
+
+// ownStore: the private store a repository's workspace keeps is its
+// own when the repository's index does not hold it.
+func ownStore(info *vcs.RepoInfo, root string) bool {
+	tracked, err := storeTracked(info, root)
+	return err == nil && !tracked
+}
+
+// storeTracked tells whether the repository around a workspace tracks
+// anything of its private store, or a submodule in its place: a
+// store that came with a clone. Its config would choose the programs
+// git runs for ctxgit (core.sshCommand, an ext:: remote, hooks) and the
+// remotes a push sends the user's sessions to, and its alternates would
+// read objects outside the workspace. A store ctxgit made is ignored
+// (.ctxgit/.gitignore), so no index holds it. The index is read only for
+// a workspace that has both a repository and a private store.
+func storeTracked(info *vcs.RepoInfo, root string) (bool, error) {
+	rel, err := filepath.Rel(info.WorkTree, root)
+	if err != nil {
+		return false, err
+	}
+	base := filepath.ToSlash(filepath.Join(rel, filepath.FromSlash(spec.DirName)))
+	store := filepath.ToSlash(filepath.Join(rel, filepath.FromSlash(spec.PrivateStoreDir)))
+	paths, err := vcs.IndexPaths(filepath.Join(info.GitDir, "index"))
+	if err != nil {
+		return false, err
+	}
+	i, _ := slices.BinarySearch(paths, base)
+	for _, p := range paths[i:] {
+		if !strings.HasPrefix(p, base) {
+			break
+		}
+		if p == base || p == store || strings.HasPrefix(p, store+"/") {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // Path joins a slash-separated workspace-relative path onto the root.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/internal/proc"
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/markdown"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -30,6 +31,7 @@ func testEnv(cwd string, vars map[string]string) workspace.Env {
 
 func git(t *testing.T, dir string, args ...string) {
 	t.Helper()
+	wstest.NeedGit(t)
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())
@@ -143,9 +145,7 @@ func TestLock(t *testing.T) {
 	lockPath := filepath.Join(dir, ".ctxgit", "local", "lock")
 	host, _ := os.Hostname()
 	// A holder that is no longer running.
-	dead := exec.Command("true")
-	dead.Run()
-	data, _ := json.Marshal(map[string]any{"pid": dead.Process.Pid, "host": host, "started": time.Now(), "token": "x"})
+	data, _ := json.Marshal(map[string]any{"pid": wstest.ExitedPID(t), "host": host, "started": time.Now(), "token": "x"})
 	os.WriteFile(lockPath, data, 0o644)
 	l3, err := w.Lock()
 	if err != nil {
@@ -320,4 +320,34 @@ func decide(w *workspace.Workspace, what, why string) error {
 		return err
 	}
 	return os.WriteFile(p, markdown.AppendDecision(src, spec.Decision{What: what, Why: why, When: w.Now()}), 0o644)
+}
+
+// A private store made outside git is kept when a repository is later
+// created around it; one the repository tracks (a clone of a repository
+// that committed .ctxgit/store.git, issue 32) is never used: the
+// workspace is the repository's, at its top level or in a subdirectory.
+func TestPrivateStoreTrackedIsNotUsed(t *testing.T) {
+	for _, sub := range []string{"", "pkg/a"} {
+		t.Run("root="+sub, func(t *testing.T) {
+			repo := realpath(t, t.TempDir())
+			root := filepath.Join(repo, filepath.FromSlash(sub))
+			os.MkdirAll(root, 0o755)
+			w := openWS(t, root)
+			if _, err := w.Store(); err != nil {
+				t.Fatal(err)
+			}
+			git(t, repo, "init", "-q")
+			if w := openWS(t, root); w.Repo != nil || w.CommittedStore {
+				t.Fatalf("a store made outside git, repository made around it: Repo %v, CommittedStore %v; want the private store kept", w.Repo, w.CommittedStore)
+			}
+			git(t, repo, "add", "-f", filepath.ToSlash(filepath.Join(sub, spec.PrivateStoreDir, "HEAD")))
+			w = openWS(t, root)
+			if w.Repo == nil || !w.CommittedStore {
+				t.Fatalf("a tracked store: Repo %v, CommittedStore %v; want the repository's store", w.Repo, w.CommittedStore)
+			}
+			if w.GitDirForUser() != w.Repo.CommonDir {
+				t.Fatalf("git dir %s, want the repository's %s", w.GitDirForUser(), w.Repo.CommonDir)
+			}
+		})
+	}
 }

@@ -8,8 +8,9 @@ import (
 
 // TestHookBinaryDeps keeps ctxgit-hook small: the packages it links are
 // initialised on every tool call, so none of ctxgit's heavy dependencies
-// (or its own packages beyond internal/hookpath and internal/jsonscan)
-// may reach it
+// (or its own packages beyond internal/hookpath, internal/tail,
+// internal/jsonscan and internal/regfile, the file rule's reads, in
+// syscall alone) may reach it
 // (docs/PERFORMANCE.md, "The tool-call hook's own binary").
 func TestHookBinaryDeps(t *testing.T) {
 	if testing.Short() {
@@ -22,7 +23,8 @@ func TestHookBinaryDeps(t *testing.T) {
 	heavy := []string{"github.com/yuin/goldmark", "github.com/urfave/cli", "github.com/cpuguy83/go-md2man",
 		"github.com/russross/blackfriday", "github.com/go-git/", "gopkg.in/yaml", "text/template", "html/template", "regexp"}
 	own := map[string]bool{"github.com/ctxgit/ctxgit/cmd/ctxgit-hook": true, "github.com/ctxgit/ctxgit/internal/hookpath": true,
-		"github.com/ctxgit/ctxgit/internal/jsonscan": true}
+		"github.com/ctxgit/ctxgit/internal/jsonscan": true, "github.com/ctxgit/ctxgit/internal/regfile": true,
+		"github.com/ctxgit/ctxgit/internal/tail": true}
 	for _, p := range strings.Fields(string(out)) {
 		for _, h := range heavy {
 			if strings.HasPrefix(p, h) {
@@ -30,7 +32,7 @@ func TestHookBinaryDeps(t *testing.T) {
 			}
 		}
 		if strings.HasPrefix(p, "github.com/ctxgit/ctxgit/") && !own[p] {
-			t.Errorf("ctxgit-hook links %s: only internal/hookpath and internal/jsonscan of ctxgit's packages belong on the tool-call path", p)
+			t.Errorf("ctxgit-hook links %s: only internal/hookpath, internal/tail, internal/jsonscan and internal/regfile of ctxgit's packages belong on the tool-call path", p)
 		}
 		if strings.Contains(p, ".") && !strings.HasPrefix(p, "github.com/ctxgit/ctxgit/") && !strings.HasPrefix(p, "vendor/") {
 			t.Errorf("ctxgit-hook links %s: the tool-call path is the standard library only", p)

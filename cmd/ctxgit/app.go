@@ -35,6 +35,8 @@ type app struct {
 	outOpts    outputOpts
 	tty, color bool
 	pager      *pager
+	// toldConfig: the command printed the config's notice (SPEC §11.1).
+	toldConfig bool
 }
 
 // outputWriter remembers the first error writing the command's output (a
@@ -134,13 +136,54 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 
 // setUsageError makes a bad flag one "ctxgit: …" line with the usage exit
 // code, instead of urfave/cli's help dump.
-func setUsageError(c *cli.Command) {
+func setUsageError(c *cli.Command, parents ...string) {
+	path := append(append([]string{}, parents...), c.Name)
 	c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
-		return spec.Usage("%v", err)
+		return flagUsageError(c, path, err)
 	}
 	for _, sub := range c.Subcommands {
-		setUsageError(sub)
+		setUsageError(sub, path...)
 	}
+}
+
+// flagUsageError rewrites the flag package's "flag provided but not
+// defined: -sesions" as a person reads it: the flag as typed, with both
+// dashes, the nearest flag the command has, and where its flags are
+// listed.
+func flagUsageError(c *cli.Command, path []string, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	if !ok {
+		return spec.Usage("%v", err)
+	}
+	name = strings.TrimLeft(name, "-")
+	dashes := func(n string) string {
+		if len(n) == 1 {
+			return "-" + n
+		}
+		return "--" + n
+	}
+	see := "ctxgit " + strings.Join(path, " ") + " --help"
+	if s := nearestFlag(c.Flags, name); s != "" {
+		return spec.Usage("unknown flag %s: did you mean %s? (see %s)", dashes(name), dashes(s), see)
+	}
+	return spec.Usage("unknown flag %s (see %s)", dashes(name), see)
+}
+
+// nearestFlag is the name of the command's flag closest to name, by the
+// rule nearestCommand applies to commands; "" when none is that near.
+func nearestFlag(flags []cli.Flag, name string) string {
+	if len(name) < 2 {
+		return "" // every one-letter flag is one edit from every other
+	}
+	var names []string
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if len(n) > 1 {
+				names = append(names, n)
+			}
+		}
+	}
+	return nearestName(names, name)
 }
 
 func (a *app) run(args []string) int {
@@ -187,6 +230,9 @@ func (a *app) run(args []string) int {
 	}
 	a.endPager()
 	a.reportBadSessions()
+	if a.toldConfig {
+		a.ws.MarkConfigTold()
+	}
 	if err != nil && ctx.Err() != nil {
 		// Whatever the interrupted step said (a context error, a git
 		// killed mid-transfer), the user pressed Ctrl-C: one line, 130.
@@ -260,7 +306,7 @@ var (
 // sessionFallback is the session a command works on when neither
 // --session nor CTXGIT_SESSION names one (SPEC §6.3; docs/cli.md#log has
 // the details).
-const sessionFallback = "the host session hooks recorded in the last 12 hours, else default"
+const sessionFallback = "the running host session hooks recorded (until it ends, at most 12 hours), else default"
 
 func sessionFlag() *cli.StringFlag {
 	return &cli.StringFlag{Name: "session", Aliases: []string{"s"}, EnvVars: []string{"CTXGIT_SESSION"}, Value: spec.DefaultSession, DefaultText: sessionFallback, Usage: "session key"}
@@ -288,6 +334,20 @@ func (a *app) openFound(c *cli.Context, find func(workspace.Env, string) (string
 	}
 	w, err := workspace.Open(env, root)
 	a.ws = w
+	if err == nil {
+		// Settings the config asks for and ctxgit did not apply, once
+		// per clone (SPEC §11.1), marked told when the command is done
+		// (it may be the one that makes .ctxgit/local/); a --json run
+		// tells without marking, since a program reading it may drop
+		// stderr.
+		// A notice, not an error: "note:" lines, as the first push's.
+		notice := w.ConfigNotice()
+		for _, line := range notice {
+			indent := line[:len(line)-len(strings.TrimLeft(line, " "))]
+			fmt.Fprintf(a.stderr, "note: %s%s\n", indent, oneLine(line))
+		}
+		a.toldConfig = len(notice) > 0 && !c.Bool("json")
+	}
 	return w, err
 }
 
@@ -314,15 +374,14 @@ func (a *app) sessionWorkspaceWith(c *cli.Context, open func(*cli.Context) (*wor
 
 // pickSession applies SPEC §6.3 to the session a command was given: the
 // host session the hooks recorded when none was named, and for commands
-// that only read history a unique prefix or the newest session. A read
-// says on stderr which session it picked when it was not the one named.
+// that only read history a unique prefix or the newest session. The
+// output names the session where a person reads it (the overview's first
+// line, log's heading, checkpoint's line), once, by its short id: no
+// note on stderr for every read.
 func (a *app) pickSession(c *cli.Context, w *workspace.Workspace, sess string, read bool) (string, error) {
 	choice, err := workspace.PickSession(w, sess, c.IsSet("session"), read)
 	if err != nil {
 		return "", err
-	}
-	if choice.Why != "" && (read || choice.Why == "short id") {
-		a.note("session %s (%s)", choice.Session, choice.Why)
 	}
 	return choice.Session, nil
 }
@@ -368,14 +427,33 @@ func (a *app) printJSON(v any) error {
 	return enc.Encode(v)
 }
 
+// short is a session as a person reads it: its short id in the open
+// workspace (Workspace.ShortSession), the key when there is none.
+func (a *app) short(key string) string {
+	if a.ws == nil {
+		return key
+	}
+	return a.ws.ShortSession(key)
+}
+
+// shortName is a SESSION:ID checkpoint name with the session by its
+// short id.
+func (a *app) shortName(name string) string {
+	if sess, id, ok := strings.Cut(name, ":"); ok {
+		return a.short(sess) + ":" + id
+	}
+	return name
+}
+
 // warn and note print one line each, folded: their text often carries a
-// file name or a message from a state file.
+// file name or a message from a state file. A note is not an error, and
+// does not look like one: "note: …", where errors say "ctxgit: …".
 func (a *app) warn(format string, args ...any) {
 	fmt.Fprintf(a.stderr, "ctxgit: warning: %s\n", a.rel(oneLine(fmt.Sprintf(format, args...))))
 }
 
 func (a *app) note(format string, args ...any) {
-	fmt.Fprintf(a.stderr, "ctxgit: %s\n", a.rel(oneLine(fmt.Sprintf(format, args...))))
+	fmt.Fprintf(a.stderr, "note: %s\n", a.rel(oneLine(fmt.Sprintf(format, args...))))
 }
 
 // permute moves a command's flags ahead of its positional arguments, so

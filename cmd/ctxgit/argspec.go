@@ -104,11 +104,11 @@ func commandPath(c *cli.Context) string {
 func argCount(min, max int) string {
 	switch {
 	case max < 0:
-		return fmt.Sprintf("at least %d argument(s)", min)
+		return "at least " + spec.Plural(min, "argument")
 	case min == max && min == 0:
 		return "no arguments"
 	case min == max:
-		return fmt.Sprintf("%d argument(s)", min)
+		return spec.Plural(min, "argument")
 	}
 	return fmt.Sprintf("%d to %d arguments", min, max)
 }

@@ -59,18 +59,7 @@ func (a *app) checkpointCommand() *cli.Command {
 					Skipped: nonNil(res.Snapshot.Skipped), Problems: errorStrings(res.Problems),
 				})
 			}
-			changed := "first checkpoint of the session"
-			switch {
-			case res.Unchanged:
-				// Nothing to record: the head stands (SPEC §8.7).
-				changed = "unchanged, no new commit"
-			case res.ChangesUnlisted:
-				changed = "changes since " + cp.Meta.PreviousCheckpoint + " not listed"
-			case cp.Meta.PreviousCheckpoint != "":
-				changed = fmt.Sprintf("%d files changed since %s", cp.Resources.ChangedCount, cp.Meta.PreviousCheckpoint)
-			}
-			fmt.Fprintf(a.stdout, "checkpoint %s · session %s · %s · %d files · commit %s on %s\n",
-				cp.Meta.CheckpointID, cp.Meta.SessionKey, changed, res.Snapshot.Files, res.Commit.Short(), res.Ref)
+			fmt.Fprintln(a.stdout, w.CheckpointLine(res))
 			return nil
 		},
 	})
@@ -99,10 +88,10 @@ func (a *app) reportLeftOut(res *workspace.CheckpointResult, secrets bool) {
 		}
 		tracked := s.ExcludedTracked[rule]
 		if n := s.Excluded[rule] - tracked; n > 0 {
-			a.note("left out %d file(s) matching secret pattern %q", n, rule)
+			a.note("left out %s matching secret pattern %q", spec.Plural(n, "file"), rule)
 		}
 		if tracked > 0 {
-			a.note("left out %d file(s) git tracks matching secret pattern %q (never stored by ctxgit)", tracked, rule)
+			a.note("left out %s git tracks matching secret pattern %q (never stored by ctxgit)", spec.Plural(tracked, "file"), rule)
 		}
 	}
 	for _, f := range s.TooLarge {

@@ -192,11 +192,13 @@ func (d *demo) run() error {
 		return err
 	}
 	fmt.Fprintf(out, "\n== ctxgit log ==\n\n%s", log)
-	page := filepath.Join(d.dir, "timeline.html")
+	// Under .ctxgit/local/, which is never snapshotted: the page is not
+	// the session's work, and the overview does not count it as a change.
+	page := filepath.Join(d.dir, ".ctxgit", "local", "timeline.html")
 	if _, err := d.cmd("report", "--html", "--output", page); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "\nHTML timeline: %s\nLook around: ctxgit log --root %s\n", page, d.dir)
+	fmt.Fprintf(out, "\nHTML timeline: %s\nLook around: ctxgit log --root %s\nThe demo's directory is yours to delete when you are done: nothing else refers to it.\n", page, d.dir)
 	return nil
 }
 

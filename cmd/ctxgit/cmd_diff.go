@@ -16,7 +16,7 @@ import (
 func (a *app) diffCommand() *cli.Command {
 	return args("FROM?", "TO?").command(&cli.Command{
 		Name:  "diff",
-		Usage: "what changed between two checkpoints (default: the previous and the newest): files with line counts, plan, decisions, failures",
+		Usage: "what changed between two checkpoints, or from a checkpoint to the working tree: files with line counts, plan, decisions, failures",
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
 			&cli.BoolFlag{Name: "name-only", Usage: "print the changed paths only"},
 			&cli.BoolFlag{Name: "stat", Usage: "print git's --stat summary of the changed files only"},
@@ -37,14 +37,7 @@ func (a *app) diffCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			var fromName, toName string
-			switch c.NArg() {
-			case 1:
-				fromName = c.Args().Get(0)
-			case 2:
-				fromName, toName = c.Args().Get(0), c.Args().Get(1)
-			}
-			from, to, err := review.DiffSides(w, fromName, toName, sess)
+			from, to, worktree, err := diffSides(w, c.Args().Slice(), sess)
 			if err != nil {
 				return err
 			}
@@ -52,10 +45,19 @@ func (a *app) diffCommand() *cli.Command {
 				if err := a.forPeople(c, true); err != nil {
 					return err
 				}
+				if worktree != nil {
+					return review.WritePatchWorktree(a.stdout, worktree, review.PatchOptions{Paint: a.patchPaint})
+				}
 				return review.WritePatch(w, a.stdout, from, to, review.PatchOptions{Paint: a.patchPaint})
 			}
 			nameOnly, stat := c.Bool("name-only"), c.Bool("stat")
-			d, err := review.DiffCheckpoints(w, from, to, review.DiffOptions{Lines: !nameOnly, Semantic: !nameOnly && !stat})
+			o := review.DiffOptions{Lines: !nameOnly, Semantic: !nameOnly && !stat}
+			var d *review.Diff
+			if worktree != nil {
+				d, err = review.DiffWorktree(w, worktree, o)
+			} else {
+				d, err = review.DiffCheckpoints(w, from, to, o)
+			}
 			if err != nil {
 				return err
 			}
@@ -79,10 +81,44 @@ func (a *app) diffCommand() *cli.Command {
 				_, err := fmt.Fprint(a.stdout, review.RenderStat(d.Files))
 				return err
 			}
-			a.printDiff(a.stdout, d)
+			a.printDiff(a.stdout, d, c.NArg() == 0 && !isFetched(sess))
 			return nil
 		},
 	})
+}
+
+// diffSides is what `ctxgit diff ARGS` compares (docs/cli.md#diff): two
+// checkpoints; one checkpoint and the working tree (worktree, read once,
+// with to nil), as `git diff COMMIT`; with no argument, the newest
+// checkpoint and the working tree when they differ, else the checkpoint
+// before the newest and the newest.
+func diffSides(w *workspace.Workspace, args []string, session string) (from, to *workspace.Resolved, worktree *review.WorktreeChanges, err error) {
+	switch len(args) {
+	case 2:
+		from, to, err = review.DiffSides(w, args[0], args[1], session)
+		return from, to, nil, err
+	case 1:
+		if from, err = w.ResolveRead(args[0], session); err != nil {
+			return nil, nil, nil, err
+		}
+		worktree, err = review.ReadWorktreeChanges(w, from, session)
+		return from, nil, worktree, err
+	}
+	newest, err := w.ResolveRead("@", session)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if !isFetched(session) {
+		worktree, err := review.ReadWorktreeChanges(w, newest, session)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if worktree.Differs() {
+			return newest, nil, worktree, nil
+		}
+	}
+	from, to, err = review.DiffSides(w, "", "", session)
+	return from, to, nil, err
 }
 
 // patchPaint colours a patch as git does: headers bold, hunk headers
@@ -103,12 +139,23 @@ func (a *app) patchPaint(part review.PatchPart, line string) string {
 
 // printDiff writes the human form: a line naming both sides, then one
 // section per kind of change, each left out when empty (docs/cli.md#diff).
-func (a *app) printDiff(w io.Writer, d *review.Diff) {
-	to := d.To.Session + ":" + d.To.Checkpoint.Meta.CheckpointID
-	if d.From == nil {
-		fmt.Fprintf(w, "%s (the session's first checkpoint: everything in it is new)\n", to)
-	} else {
-		fmt.Fprintf(w, "%s → %s\n", d.From.Session+":"+d.From.Checkpoint.Meta.CheckpointID, to)
+// With defaulted sides, a comparison of checkpoints says the working
+// tree matches the newer: that is why it was not compared.
+func (a *app) printDiff(w io.Writer, d *review.Diff, defaulted bool) {
+	name := func(r *workspace.Resolved) string { return a.short(r.Session) + ":" + r.Checkpoint.Meta.CheckpointID }
+	matches := ""
+	if defaulted && !d.Worktree {
+		matches = "; the working tree matches " + name(d.To)
+	}
+	switch {
+	case d.Worktree:
+		fmt.Fprintf(w, "%s → the working tree (not in a checkpoint yet)\n", name(d.From))
+	case d.From == nil:
+		fmt.Fprintf(w, "%s (the session's first checkpoint: everything in it is new%s)\n", name(d.To), matches)
+	case matches != "":
+		fmt.Fprintf(w, "%s → %s (%s)\n", name(d.From), name(d.To), strings.TrimPrefix(matches, "; "))
+	default:
+		fmt.Fprintf(w, "%s → %s\n", name(d.From), name(d.To))
 	}
 	empty := true
 	section := func(title string) {
@@ -218,11 +265,15 @@ type diffResult struct {
 	Task      []taskChange            `json:"task"`
 	To        *checkpointRef          `json:"to"`
 	Totals    review.FileTotals       `json:"totals"`
+	// Worktree is true when the working tree is compared: to is then
+	// null.
+	Worktree bool `json:"worktree"`
 }
 
 func diffJSON(d *review.Diff) diffResult {
 	return diffResult{Decisions: d.Decisions, Failures: d.Failures, Files: d.Files, From: cpRef(d.From),
-		OpenItems: d.OpenItems, Plan: d.Plan, Task: taskJSON(d.Task), To: cpRef(d.To), Totals: review.Totals(d.Files)}
+		OpenItems: d.OpenItems, Plan: d.Plan, Task: taskJSON(d.Task), To: cpRef(d.To), Totals: review.Totals(d.Files),
+		Worktree: d.Worktree}
 }
 
 // checkpointRef names a checkpoint in JSON output.
@@ -264,3 +315,8 @@ func changeLines[T any](items []T, kind string, of func(T) (change, text string)
 	}
 	return out
 }
+
+// isFetched reports whether a session is one fetched from a remote
+// (REMOTE/KEY): its checkpoints are another machine's work, not this
+// working tree's.
+func isFetched(session string) bool { return strings.Contains(session, "/") }

@@ -39,8 +39,8 @@ func (a *app) doctorCommand() *cli.Command {
 			if c.Int("max-loose") < 0 {
 				return spec.Usage("--max-loose must be at least 0, got %d", c.Int("max-loose"))
 			}
-			res, err := retention.Doctor(w, retention.DoctorOptions{Fix: c.Bool("fix"), LooseThreshold: c.Int("max-loose"), Ctx: c.Context, Hooks: func(w *workspace.Workspace) []retention.Finding {
-				return append(hostconfig.DoctorHooks(w), gitlink.Doctor(c.Context, w)...)
+			res, err := retention.Doctor(w, retention.DoctorOptions{Fix: c.Bool("fix"), LooseThreshold: c.Int("max-loose"), Ctx: c.Context, Hooks: func(w *workspace.Workspace, fix bool) []retention.Finding {
+				return append(hostconfig.DoctorHooks(w), gitlink.Doctor(c.Context, w, fix)...)
 			}}, configErr)
 			if err != nil {
 				return err
@@ -70,7 +70,7 @@ func (a *app) doctorCommand() *cli.Command {
 				}
 			}
 			if n > 0 {
-				a.note("%d problem(s) remain", n)
+				a.note("%s remain", spec.Plural(n, "problem"))
 				return exitError{code: spec.ExitUnhealthy}
 			}
 			return nil

@@ -29,7 +29,13 @@ func (a *app) gitHookCommand() *cli.Command {
 			}()
 			w, err := a.open(c)
 			if err == nil {
-				_, err = gitlink.PrepareCommitMsg(c.Context, w, c.Args().Get(1), os.Getenv("CTXGIT_SESSION"))
+				var res gitlink.PrepareResult
+				res, err = gitlink.PrepareCommitMsg(c.Context, w, c.Args().Get(1), c.Args().Get(2), os.Getenv("CTXGIT_SESSION"))
+				if err == nil && res.Busy {
+					// A note, not an error: the commit is linked.
+					fmt.Fprintf(a.stderr, "note: ctxgit's git hook: the workspace was busy for %s: linked %s, the newest checkpoint, without taking one\n",
+						gitlink.LockWait, res.Link)
+				}
 			}
 			if err != nil {
 				fmt.Fprintf(a.stderr, "ctxgit: git hook: %s (no Ctxgit-Checkpoint trailer)\n", safetext.Line(err.Error()))

@@ -69,12 +69,17 @@ func (a *app) initCommand() *cli.Command {
 				return err
 			}
 			if !c.Bool("json") {
-				printCommitAdvice(a.stdout, results, hookProgram())
+				what := "the hooks"
+				if c.Bool("mcp") {
+					what = "the MCP server entry"
+				}
+				printCommitAdvice(a.stdout, results, hookProgram(), what, w.Root)
 			}
 			if c.Bool("json") {
 				return a.printJSON(initResult{Created: nonNil(res.Created), Existing: nonNil(res.Existing), Hosts: nonNil(results), GitHooks: gh, Root: w.Root, Store: res.Store})
 			}
-			if len(hosts) > 0 && !gitHooks && w.Repo != nil {
+			// Advice for what is not installed yet, never for what is.
+			if len(hosts) > 0 && !gitHooks && w.Repo != nil && !gitlink.Installed(c.Context, w) {
 				fmt.Fprintln(a.stdout, "to link your commits to the checkpoints behind them: ctxgit init --git-hooks")
 			}
 			return nil

@@ -3,8 +3,10 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"slices"
+	"io"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -49,30 +51,103 @@ func (a *app) logCommand() *cli.Command {
 			// thousands of lines.
 			out := bufio.NewWriter(a.stdout)
 			now := w.Env.Now()
-			if a.tty && len(entries) > 0 {
-				// People see whose log this is; piped output stays one
-				// line per checkpoint for the tools that read it.
-				fmt.Fprintln(out, a.paint(styleBold, a.sessionHeading(w, sess)))
+			if a.tty {
+				// People see whose log this is, and that there are
+				// others; piped output stays one line per checkpoint for
+				// the tools that read it.
+				a.logHeading(out, w, sess, len(entries))
 			}
-			for _, e := range entries {
-				// On a terminal the time is relative, in a column.
-				when := a.when(now, e.When)
-				if a.tty {
-					when = fmt.Sprintf("%-10s", when)
-				}
-				fmt.Fprintf(out, "%s  %s  %s  %-12s %5s  %s\n", a.paint(styleYellow, e.CheckpointID), e.Commit.Short(),
-					when, oneLine(e.Trigger), pct(e.Utilization), oneLine(e.Subject))
-			}
+			a.writeLogRows(out, logRows(entries, func(t time.Time) string { return a.when(now, t) }))
 			out.Flush() // a write error is kept in a.out and reported by run
 			return nil
 		},
 	})
 }
 
+// logRow is one line of `ctxgit log`: a checkpoint, or a restore's two.
+type logRow struct {
+	id, commit, when, trigger, context, subject string
+}
+
+// logRows are the lines of a log, newest first, as `git log --oneline`
+// has them: the subject says what happened (the message, else the
+// trigger in words), never the id and trigger again. A restore's safety
+// checkpoint and the checkpoint of the restored workspace are one line,
+// the restore, naming what it restored and the checkpoint that undoes it.
+func logRows(entries []workspace.Entry, when func(time.Time) string) []logRow {
+	var rows []logRow
+	for i := 0; i < len(entries); i++ {
+		e := entries[i]
+		row := logRow{id: e.CheckpointID, commit: e.Commit.Short(), when: when(e.When), trigger: oneLine(e.Trigger),
+			context: pct(e.Utilization), subject: oneLine(e.What())}
+		if e.Trigger == spec.TriggerRestored && i+1 < len(entries) && entries[i+1].Trigger == spec.TriggerRestore {
+			safety := entries[i+1]
+			row.trigger = "restore"
+			row.subject += " · safety checkpoint " + safety.CheckpointID
+			i++
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// writeLogRows writes rows in aligned columns: each as wide as its widest
+// value, the context right-aligned.
+func (a *app) writeLogRows(out io.Writer, rows []logRow) {
+	var wid, wwhen, wtrig, wctx int
+	for _, r := range rows {
+		wid = max(wid, utf8.RuneCountInString(r.id))
+		wwhen = max(wwhen, utf8.RuneCountInString(r.when))
+		wtrig = max(wtrig, utf8.RuneCountInString(r.trigger))
+		wctx = max(wctx, utf8.RuneCountInString(r.context))
+	}
+	for _, r := range rows {
+		// Padded before painting: escapes have no width.
+		fmt.Fprintf(out, "%s  %s  %s  %s  %s  %s\n", a.paint(styleYellow, padRight(r.id, wid)), r.commit,
+			padRight(r.when, wwhen), padRight(r.trigger, wtrig), padLeft(r.context, wctx), r.subject)
+	}
+}
+
+func padRight(s string, n int) string {
+	return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s)))
+}
+
+func padLeft(s string, n int) string {
+	return strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s))) + s
+}
+
+// logHeading is log's heading on a terminal: the session by short id and
+// title, and, when there are others, how many and where they are listed.
+func (a *app) logHeading(out *bufio.Writer, w *workspace.Workspace, key string, n int) {
+	if n > 0 {
+		fmt.Fprintln(out, a.paint(styleBold, a.sessionHeading(w, key)))
+	} else {
+		fmt.Fprintln(out, a.paint(styleBold, "session "+oneLine(w.ShortSession(key))+": no checkpoints yet"))
+	}
+	others := 0
+	if sessions, err := w.Sessions(); err == nil {
+		for _, s := range sessions {
+			if s.Name != key {
+				others++
+			}
+		}
+	}
+	if remote, err := w.RemoteSessions(); err == nil {
+		for _, s := range remote {
+			if s.Name() != key {
+				others++
+			}
+		}
+	}
+	if others > 0 {
+		fmt.Fprintf(out, "%s too: ctxgit log --sessions lists them, ctxgit log -s ID shows one\n", spec.Plural(others, "other session"))
+	}
+}
+
 // sessionHeading names a session for people: its short id (unique among
 // the workspace's sessions), its title and its host.
 func (a *app) sessionHeading(w *workspace.Workspace, key string) string {
-	line := "session " + oneLine(sessionShortID(w, key))
+	line := "session " + oneLine(w.ShortSession(key))
 	if head, err := w.ResolveRead("@", key); err == nil {
 		names := workspace.NamesOf(w, head)
 		if names.Title != "" {
@@ -83,21 +158,6 @@ func (a *app) sessionHeading(w *workspace.Workspace, key string) string {
 		}
 	}
 	return line
-}
-
-// sessionShortID is a session key's shortest prefix unique among the
-// workspace's sessions, which every SESSION: argument takes.
-func sessionShortID(w *workspace.Workspace, key string) string {
-	var keys []string
-	if sessions, err := w.Sessions(); err == nil {
-		for _, s := range sessions {
-			keys = append(keys, s.Name)
-		}
-	}
-	if !slices.Contains(keys, key) {
-		keys = append(keys, key)
-	}
-	return workspace.ShortIDs(keys)[key]
 }
 
 func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
@@ -128,7 +188,9 @@ func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
 		if err != nil {
 			return err
 		}
-		entries, err := w.Log(name, 1)
+		// The whole chain: after a prune the newest id's number says how
+		// many checkpoints the session made, not how many it holds.
+		entries, err := w.Log(name, 0)
 		if err != nil {
 			return err
 		}
@@ -137,8 +199,7 @@ func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
 		}
 		names := workspace.NamesOf(w, head)
 		row := sessionRow{logEntry: entryJSON(entries[0]), ShortID: short[name], Title: names.Title,
-			Host: names.Host, Branch: head.Checkpoint.Meta.Branch}
-		row.Checkpoints, _ = spec.ParseCheckpointID(head.Checkpoint.Meta.CheckpointID)
+			Host: names.Host, Branch: head.Checkpoint.Meta.Branch, Checkpoints: len(entries)}
 		if i >= len(sessions) {
 			rs := remote[i-len(sessions)]
 			row.Session, row.Remote = name, rs.Remote
@@ -154,16 +215,74 @@ func (a *app) listSessions(w *workspace.Workspace, asJSON bool) error {
 		return nil
 	}
 	now := w.Env.Now()
-	out := bufio.NewWriter(a.stdout)
-	fmt.Fprintln(out, a.paint(styleBold, fmt.Sprintf("%-10s  %-40s  %-11s  %-14s  %5s  %s", "ID", "TITLE", "HOST", "BRANCH", "CPS", "LAST ACTIVITY")))
+	table := [][]string{{"ID", "TITLE", "HOST", "BRANCH", "CPS", "LAST ACTIVITY"}}
 	for _, r := range rows {
 		when, _ := time.Parse(time.RFC3339, r.CreatedAt)
-		// Padded before painting: escapes have no width.
-		fmt.Fprintf(out, "%s  %-40s  %-11s  %-14s  %5d  %s\n", a.paint(styleYellow, fmt.Sprintf("%-10s", oneLine(r.ShortID))), clip(oneLine(orDash(r.Title)), 40),
-			clip(oneLine(orDash(r.Host)), 11), clip(oneLine(orDash(r.Branch)), 14), r.Checkpoints, relativeTime(now, when))
+		table = append(table, []string{oneLine(r.ShortID), oneLine(orDash(r.Title)), oneLine(orDash(r.Host)),
+			oneLine(orDash(r.Branch)), fmt.Sprint(r.Checkpoints), relativeTime(now, when)})
+	}
+	widths := fitColumns(table, a.termWidth(), []sessionColumn{{1, 20}, {3, 14}, {2, 11}})
+	out := bufio.NewWriter(a.stdout)
+	for i, cells := range table {
+		var line strings.Builder
+		for j, c := range cells {
+			c = clip(c, widths[j])
+			switch {
+			case j == 4:
+				c = padLeft(c, widths[j])
+			case j < len(cells)-1:
+				c = padRight(c, widths[j])
+			}
+			// Padded before painting: escapes have no width.
+			if i > 0 && j == 0 {
+				c = a.paint(styleYellow, c)
+			}
+			if j > 0 {
+				line.WriteString("  ")
+			}
+			line.WriteString(c)
+		}
+		text := line.String()
+		if i == 0 {
+			text = a.paint(styleBold, text)
+		}
+		fmt.Fprintln(out, text)
 	}
 	out.Flush()
 	return nil
+}
+
+// sessionColumn is a column fitColumns may narrow, down to at least min.
+type sessionColumn struct{ index, min int }
+
+// fitColumns sizes a table's columns to their widest cell; when the
+// lines would pass width (0: no limit), the columns named shrink in turn,
+// each down to its minimum, until they fit.
+func fitColumns(table [][]string, width int, shrink []sessionColumn) []int {
+	widths := make([]int, len(table[0]))
+	for _, row := range table {
+		for j, c := range row {
+			widths[j] = max(widths[j], utf8.RuneCountInString(c))
+		}
+	}
+	if width <= 0 {
+		return widths
+	}
+	total := 2 * (len(widths) - 1)
+	for _, w := range widths {
+		total += w
+	}
+	for _, col := range shrink {
+		if total <= width {
+			break
+		}
+		cut := min(total-width, widths[col.index]-col.min)
+		if cut > 0 {
+			widths[col.index] -= cut
+			total -= cut
+		}
+	}
+	return widths
 }
 
 // sessionRow is a session in `ctxgit log --sessions --json`: its newest
@@ -183,7 +302,7 @@ func clip(s string, n int) string {
 	if len(r) <= n {
 		return s
 	}
-	return string(r[:n-1]) + "…"
+	return strings.TrimRight(string(r[:n-1]), " ") + "…"
 }
 
 // logEntry is one checkpoint in `ctxgit log --json`, and a session's
@@ -192,6 +311,7 @@ type logEntry struct {
 	CheckpointID string `json:"checkpoint_id"`
 	Commit       string `json:"commit"`
 	CreatedAt    string `json:"created_at"`
+	Message      string `json:"message"`
 	Remote       string `json:"remote,omitempty"`
 	Session      string `json:"session"`
 	Subject      string `json:"subject"`
@@ -201,7 +321,7 @@ type logEntry struct {
 
 func entryJSON(e workspace.Entry) logEntry {
 	return logEntry{CheckpointID: e.CheckpointID, Commit: e.Commit.String(), CreatedAt: e.When.Format(time.RFC3339),
-		Session: e.Session, Subject: e.Subject, Trigger: e.Trigger, Utilization: e.Utilization}
+		Session: e.Session, Subject: e.Subject, Message: e.Message, Trigger: e.Trigger, Utilization: e.Utilization}
 }
 
 func pct(util string) string {

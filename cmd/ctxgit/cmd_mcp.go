@@ -6,9 +6,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	hostconfig "github.com/ctxgit/ctxgit/host/config"
 	"github.com/ctxgit/ctxgit/internal/sibling"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -38,7 +40,7 @@ func (a *app) mcpCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			argv := []string{mcpProgram, "--root", root, "--server-version", buildInfo().String()}
+			argv := []string{mcpProgram, "--root", root, "--server-version", buildInfo().SemVer()}
 			// A bad session is refused here, before anything is served.
 			if sess := c.String("session"); c.IsSet("session") && sess != "" {
 				if err := workspace.ValidateReadSession(sess); err != nil {
@@ -53,6 +55,16 @@ func (a *app) mcpCommand() *cli.Command {
 			}
 			if self, err := executable(); err == nil {
 				argv = append(argv, "--ctxgit", self)
+			}
+			// The hosts whose hooks here show the onboarding card: a
+			// client that is one of them gets the tools without the card,
+			// so its session holds one (docs/HOSTS.md, "MCP server").
+			var hosts []string
+			for _, h := range hostconfig.CardHosts(root) {
+				hosts = append(hosts, string(h))
+			}
+			if len(hosts) > 0 {
+				argv = append(argv, "--card-hooks", strings.Join(hosts, ","))
 			}
 			prog, err := sibling.FindFrom(mcpProgram, executable)
 			if errors.Is(err, sibling.ErrNotFound) {

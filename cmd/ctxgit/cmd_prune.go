@@ -7,6 +7,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/retention"
+	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 func (a *app) pruneCommand() *cli.Command {
@@ -78,20 +80,28 @@ func (a *app) printPrune(res *retention.PruneResult, asJSON bool) error {
 		}
 		return done
 	}
+	// Sessions by their short ids among the sessions prune went over
+	// (those it dropped included), as people read them.
+	keys := make([]string, len(res.Sessions))
+	for i, s := range res.Sessions {
+		keys[i] = s.Session
+	}
+	short := workspace.ShortIDs(keys)
 	for _, s := range res.Sessions {
+		name := short[s.Session]
 		switch s.Action {
 		case retention.PruneTrim:
-			fmt.Fprintf(a.stdout, "%s: %s %d of %d checkpoints (%s), %s %s\n", s.Session,
+			fmt.Fprintf(a.stdout, "%s: %s %d of %d checkpoints (%s), %s %s\n", name,
 				would("kept", "would keep"), s.Kept, s.Checkpoints, idRange(s.Oldest, s.Newest),
 				would("removed", "remove"), idRange(s.Dropped[0], s.Dropped[len(s.Dropped)-1]))
 		case retention.PruneDrop:
-			fmt.Fprintf(a.stdout, "%s: %s whole, %d checkpoint(s) (%s): %s\n", s.Session,
-				would("removed", "would remove"), s.Checkpoints, idRange(s.Dropped[0], s.Dropped[len(s.Dropped)-1]), s.Reason)
+			fmt.Fprintf(a.stdout, "%s: %s whole, %s (%s): %s\n", name,
+				would("removed", "would remove"), spec.Plural(s.Checkpoints, "checkpoint"), idRange(s.Dropped[0], s.Dropped[len(s.Dropped)-1]), s.Reason)
 		default:
 			if s.Reason != "" {
-				fmt.Fprintf(a.stdout, "%s: left alone, %d checkpoint(s): %s\n", s.Session, s.Checkpoints, s.Reason)
+				fmt.Fprintf(a.stdout, "%s: left alone, %s: %s\n", name, spec.Plural(s.Checkpoints, "checkpoint"), s.Reason)
 			} else {
-				fmt.Fprintf(a.stdout, "%s: %s, %d checkpoint(s)\n", s.Session, would("kept", "would keep"), s.Checkpoints)
+				fmt.Fprintf(a.stdout, "%s: %s, %s\n", name, would("kept", "would keep"), spec.Plural(s.Checkpoints, "checkpoint"))
 			}
 		}
 	}

@@ -11,15 +11,16 @@ import (
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/review"
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 func (a *app) reportCommand() *cli.Command {
 	return args().command(&cli.Command{
 		Name:  "report",
-		Usage: "print a session's history as markdown for a pull request, or as an HTML timeline",
+		Usage: "print the branch's pull request (or the session's history) as markdown, or as an HTML timeline",
 		Flags: []cli.Flag{rootFlag, jsonFlag, sessionFlag(),
 			&cli.StringFlag{Name: "since", Usage: "start after this checkpoint (default: the session's first checkpoint)"},
-			&cli.StringFlag{Name: "base", Usage: "list files against the merge base of HEAD and this `REF` (the pull request's target branch)"},
+			&cli.StringFlag{Name: "base", Usage: "report HEAD's branch against this `REF`, the pull request's target (default: the repository's default branch)"},
 			&cli.BoolFlag{Name: "all-sessions", Usage: "merge the sessions that worked on HEAD's branch, in time order"},
 			&cli.StringFlag{Name: "format", Value: review.FormatMarkdown, Usage: "markdown, github (cut to fit GitHub's comment limit) or html"},
 			&cli.BoolFlag{Name: "html", Usage: "one self-contained HTML page: a timeline of context, checkpoints, decisions and failures (--format html)"},
@@ -48,12 +49,20 @@ func (a *app) reportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if sess, err = a.pickSession(c, w, sess, true); err != nil {
-				return err
-			}
-			r, err := review.BuildReport(w, review.ReportOptions{Session: sess, Since: c.String("since"), Base: c.String("base"), AllSessions: c.Bool("all-sessions")})
+			// Which session, said only when the report turns out to be of
+			// it alone: a branch's report merges every session of the
+			// branch.
+			choice, err := workspace.PickSession(w, sess, c.IsSet("session"), true)
 			if err != nil {
 				return err
+			}
+			r, err := review.BuildReport(w, review.ReportOptions{Session: choice.Session, Since: c.String("since"), Base: c.String("base"),
+				AllSessions: c.Bool("all-sessions"), SessionNamed: c.IsSet("session"), Patches: format == review.FormatHTML})
+			if err != nil {
+				return err
+			}
+			if choice.Why != "" && r.Scope == review.ScopeSession && len(r.Sessions) == 1 && r.Session == choice.Session {
+				a.note("session %s (%s)", a.short(choice.Session), choice.Why)
 			}
 			for _, p := range r.Problems {
 				a.warn("%s", p.Error())
@@ -67,7 +76,8 @@ func (a *app) reportCommand() *cli.Command {
 					Plan: reportPlan{FromDone: r.Plan.FromDone, FromTotal: r.Plan.FromTotal, Steps: nonNil(r.Steps),
 						ToDone: r.Plan.ToDone, ToTotal: r.Plan.ToTotal},
 					Session: r.Session, Sessions: r.Sessions, Since: r.Since, Task: taskJSON(r.Task), Title: r.Title,
-					Totals: review.Totals(r.Files),
+					Totals: review.Totals(r.Files), Scope: r.Scope, ScopeWhy: r.ScopeWhy, Branch: r.Branch, BaseFound: r.BaseFound,
+					Instructions: nonNil(r.Instructions), Readings: nonNil(r.Readings),
 				})
 			}
 			var out []byte
@@ -119,26 +129,32 @@ func (a *app) writeReport(c *cli.Context, out []byte, v any) error {
 
 // reportResult is `ctxgit report --json`.
 type reportResult struct {
-	Base        *checkpointRef          `json:"base"`
-	Checklist   []checklistStep         `json:"checklist"`
-	Checkpoints []review.ReportRow      `json:"checkpoints"`
-	Commits     []review.ReportCommit   `json:"commits"`
-	Decisions   []review.ReportDecision `json:"decisions"`
-	Failures    []review.ReportFailure  `json:"failures"`
-	Files       []review.FileDiff       `json:"files"`
-	FilesBase   *review.ReportBase      `json:"files_base"`
-	Goal        string                  `json:"goal"`
-	Head        *checkpointRef          `json:"head"`
-	Open        []string                `json:"open"`
-	OpenItems   []review.ReportOpenItem `json:"open_items"`
-	Plan        reportPlan              `json:"plan"`
-	Session     string                  `json:"session"`
-	Sessions    []string                `json:"sessions"`
-	Since       bool                    `json:"since"`
-	Task        []taskChange            `json:"task"`
-	Title       string                  `json:"title"`
-	Totals      review.FileTotals       `json:"totals"`
-	Uncommitted []review.FileDiff       `json:"uncommitted"`
+	Base         *checkpointRef             `json:"base"`
+	BaseFound    bool                       `json:"base_found"`
+	Branch       string                     `json:"branch,omitempty"`
+	Checklist    []checklistStep            `json:"checklist"`
+	Checkpoints  []review.ReportRow         `json:"checkpoints"`
+	Commits      []review.ReportCommit      `json:"commits"`
+	Decisions    []review.ReportDecision    `json:"decisions"`
+	Failures     []review.ReportFailure     `json:"failures"`
+	Files        []review.FileDiff          `json:"files"`
+	FilesBase    *review.ReportBase         `json:"files_base"`
+	Goal         string                     `json:"goal"`
+	Head         *checkpointRef             `json:"head"`
+	Instructions []review.ReportInstruction `json:"instructions"`
+	Open         []string                   `json:"open"`
+	OpenItems    []review.ReportOpenItem    `json:"open_items"`
+	Plan         reportPlan                 `json:"plan"`
+	Readings     []review.ReportReading     `json:"readings"`
+	Scope        string                     `json:"scope"`
+	ScopeWhy     string                     `json:"scope_why,omitempty"`
+	Session      string                     `json:"session"`
+	Sessions     []string                   `json:"sessions"`
+	Since        bool                       `json:"since"`
+	Task         []taskChange               `json:"task"`
+	Title        string                     `json:"title"`
+	Totals       review.FileTotals          `json:"totals"`
+	Uncommitted  []review.FileDiff          `json:"uncommitted"`
 }
 
 // reportPlan is the plan's progress from base to head, and each step's

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/restore"
+	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -36,7 +37,7 @@ func (a *app) restoreCommand() *cli.Command {
 					return err
 				}
 				for _, src := range sources {
-					a.note("%s from %s:%s, the newest checkpoint that holds it", strings.Join(src.Paths, ", "), src.Session, src.CheckpointID)
+					a.note("%s from %s:%s, the newest checkpoint that holds it", strings.Join(src.Paths, ", "), a.short(src.Session), src.CheckpointID)
 					if err := a.restoreFrom(c, w, sess, src.Name, src.Paths); err != nil {
 						return err
 					}
@@ -61,11 +62,11 @@ func (a *app) restoreFrom(c *cli.Context, w *workspace.Workspace, sess, name str
 	if errors.Is(err, context.Canceled) && res != nil && res.Safety != nil {
 		// Stopped between files: what is not restored yet is
 		// as it was, and the safety checkpoint holds all of it.
-		safety := sess + ":" + res.Safety.Checkpoint.Meta.CheckpointID
+		safety := a.short(sess) + ":" + res.Safety.Checkpoint.Meta.CheckpointID
 		a.note("the safety checkpoint %s holds the workspace as it was before (ctxgit restore --delete %s puts it back)", safety, safety)
 	}
 	if res != nil && res.RemovedTemp > 0 {
-		a.note("removed %d temporary file(s) an interrupted write left behind", res.RemovedTemp)
+		a.note("removed %s an interrupted write left behind", spec.Plural(res.RemovedTemp, "temporary file"))
 	}
 	var refused *restore.RefusedError
 	if err != nil && !(errors.As(err, &refused) && res != nil && res.DryRun) {
@@ -92,11 +93,8 @@ func (a *app) restoreFrom(c *cli.Context, w *workspace.Workspace, sess, name str
 	// Checkpoints of this session are named by its short id, as people
 	// read and type them (any SESSION: argument takes it); another
 	// session's, or a fetched one's, keep their full key.
-	short := sessionShortID(w, sess)
-	fromSession := res.From.Session
-	if fromSession == sess {
-		fromSession = short
-	}
+	short := w.ShortSession(sess)
+	fromSession := w.ShortSession(res.From.Session)
 	from := fromSession + ":" + res.From.Checkpoint.Meta.CheckpointID
 	switch {
 	case res.DryRun:

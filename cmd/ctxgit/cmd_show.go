@@ -128,7 +128,7 @@ func (a *app) printShow(out io.Writer, r *workspace.Resolved, s *showSince, now 
 	row("when", fmt.Sprintf("%s (%s)", relativeTime(now, m.CreatedAt), m.CreatedAt.UTC().Format("2006-01-02 15:04:05 UTC")))
 	row("context", usageLine(m.TokenUsage))
 	if m.CompactionCount > 0 {
-		row("compacted", fmt.Sprintf("%d time(s) before it", m.CompactionCount))
+		row("compacted", spec.Plural(m.CompactionCount, "time")+" before it")
 	}
 	p := cp.Plan
 	row("goal", safetext.Line(truncate(string(p.Goal), 100)))
@@ -200,7 +200,7 @@ func (a *app) printShow(out io.Writer, r *workspace.Resolved, s *showSince, now 
 			fmt.Fprintln(out, line)
 		}
 	}
-	name := func(id string) string { return safetext.Line(r.Session) + ":" + id }
+	name := func(id string) string { return safetext.Line(a.short(r.Session)) + ":" + id }
 	hint := fmt.Sprintf("ctxgit show --yaml %s prints the whole checkpoint", name(m.CheckpointID))
 	if s.prev != "" {
 		hint += fmt.Sprintf("; ctxgit diff -p %s %s the patch", name(s.prev), name(m.CheckpointID))

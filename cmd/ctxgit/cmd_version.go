@@ -90,6 +90,24 @@ func init() {
 	cli.VersionPrinter = func(c *cli.Context) { fmt.Fprintln(c.App.Writer, c.App.Version) }
 }
 
+// SemVer is the version alone, as a protocol's version field wants it
+// (the MCP initialize answer's serverInfo.version): 0.1.0-dev, with the
+// commit as build metadata when known (0.1.0-dev+1b51a8b0c1d2.dirty).
+func (b buildStamp) SemVer() string {
+	v := b.Version
+	if b.Commit != "" && !strings.Contains(v, "+") {
+		c := b.Commit
+		if len(c) > 12 {
+			c = c[:12]
+		}
+		v += "+" + c
+		if b.Modified {
+			v += ".dirty"
+		}
+	}
+	return v
+}
+
 // String is the one-line version: `ctxgit 1.2.0 (abc1234, 2026-11-24) spec ctxgit/v1`.
 func (b buildStamp) String() string {
 	var detail []string

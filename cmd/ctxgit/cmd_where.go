@@ -171,21 +171,26 @@ func (a *app) printWhere(v *where, now time.Time, pressure spec.PressureConfig) 
 	if v.Branch != "" {
 		root += " (" + v.Branch + ")"
 	}
-	fmt.Fprintln(out, a.paint(styleBold, "ctxgit · "+safetext.Path(root)))
+	// The first line names the session every command below works on,
+	// once, as a person names it: short id and title.
 	if s := v.Session; s != nil {
-		line := s.ShortID
+		head := "ctxgit · session " + s.ShortID
 		if s.Title != "" {
-			line += " · " + safetext.Line(s.Title)
+			head += " · " + safetext.Line(s.Title)
 		}
-		if s.Host != "" {
-			line += " · " + s.Host
+		fmt.Fprintln(out, a.paint(styleBold, head))
+		fmt.Fprintf(out, "root      %s\n", safetext.Path(root))
+		switch {
+		case s.Host != "" && !s.Started.IsZero():
+			fmt.Fprintf(out, "host      %s · started %s\n", s.Host, relativeTime(now, s.Started))
+		case s.Host != "":
+			fmt.Fprintf(out, "host      %s\n", s.Host)
+		case !s.Started.IsZero():
+			fmt.Fprintf(out, "started   %s\n", relativeTime(now, s.Started))
 		}
-		if !s.Started.IsZero() {
-			line += " · started " + relativeTime(now, s.Started)
-		}
-		fmt.Fprintf(out, "session   %s\n", line)
 	} else {
-		fmt.Fprintf(out, "session   none yet: a host's hooks or ctxgit checkpoint start one\n")
+		fmt.Fprintln(out, a.paint(styleBold, "ctxgit · no session yet: a host's hooks or ctxgit checkpoint start one"))
+		fmt.Fprintf(out, "root      %s\n", safetext.Path(root))
 	}
 	if x := v.Context; x != nil {
 		line := fmt.Sprintf("%s %.0f%%", gaugeBar(x.Utilization), x.Utilization*100)
@@ -240,7 +245,7 @@ func (a *app) printWhere(v *where, now time.Time, pressure spec.PressureConfig) 
 			if k > len(shown) {
 				more = ", …"
 			}
-			line += fmt.Sprintf(" · %d file(s) changed since: %s%s", k, strings.Join(quoted, ", "), more)
+			line += fmt.Sprintf(" · %s changed since: %s%s", spec.Plural(k, "file"), strings.Join(quoted, ", "), more)
 		}
 		fmt.Fprintf(out, "newest    %s\n", line)
 	}

@@ -70,7 +70,10 @@ func (a *app) printWhy(res *review.WhyResult) {
 		if cp.Title != "" {
 			title = " \"" + safetext.Line(cp.Title) + "\""
 		}
-		fmt.Fprintf(a.stdout, "  session %s%s · checkpoint %s (ctxgit show %s -s %s)\n", cp.Session, title, cp.CheckpointID, cp.CheckpointID, cp.Session)
+		// By its short id, as every person-facing line names a session
+		// (a fetched one, REMOTE/KEY, keeps its key).
+		session := a.short(cp.Session)
+		fmt.Fprintf(a.stdout, "  session %s%s · checkpoint %s (ctxgit show %s -s %s)\n", session, title, cp.CheckpointID, cp.CheckpointID, session)
 		if cp.Instruction != "" {
 			fmt.Fprintf(a.stdout, "  instruction: %s\n", safetext.Line(truncate(cp.Instruction, 200)))
 		}

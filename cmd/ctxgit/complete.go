@@ -281,7 +281,7 @@ func (a *app) sessionCandidates(st completion) []string {
 		}
 		names := workspace.NamesOf(w, head)
 		n, _ := spec.ParseCheckpointID(head.Checkpoint.Meta.CheckpointID)
-		desc := fmt.Sprintf("%s · %s · %d checkpoint(s)", orDash(names.Title), orDash(names.Host), n)
+		desc := fmt.Sprintf("%s · %s · %s", orDash(names.Title), orDash(names.Host), spec.Plural(n, "checkpoint"))
 		out = append(out, short[key]+"\t"+oneLine(desc))
 	}
 	sort.Strings(out)

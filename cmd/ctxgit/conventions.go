@@ -97,19 +97,28 @@ func unknownCommand(cmds []*cli.Command, name string, parents ...string) error {
 // edit per three letters (at least one), or one that name is a prefix of;
 // "" when none is that near.
 func nearestCommand(cmds []*cli.Command, name string) string {
-	best, bestDist := "", max(1, len(name)/3)+1
+	var names []string
 	for _, c := range cmds {
 		if c.Hidden || c.Name == "help" { // "h" is near every one-letter typo
 			continue
 		}
-		for _, n := range c.Names() {
-			d := editDistance(name, n)
-			if len(name) >= 3 && strings.HasPrefix(n, name) {
-				d = 1
-			}
-			if d < bestDist {
-				best, bestDist = n, d
-			}
+		names = append(names, c.Names()...)
+	}
+	return nearestName(names, name)
+}
+
+// nearestName is the one of names closest to name, within an edit per
+// three letters (at least one), or one that name is a prefix of; "" when
+// none is that near. Commands and flags are matched alike.
+func nearestName(names []string, name string) string {
+	best, bestDist := "", max(1, len(name)/3)+1
+	for _, n := range names {
+		d := editDistance(name, n)
+		if len(name) >= 3 && strings.HasPrefix(n, name) {
+			d = 1
+		}
+		if d < bestDist {
+			best, bestDist = n, d
 		}
 	}
 	return best

@@ -17,6 +17,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/ctxgit/ctxgit/internal/hookpath"
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/mcpserver"
 )
 
@@ -156,9 +157,11 @@ func scriptParams(dir string) testscript.Params {
 			"maxchars":  cmdMaxChars,
 			"maxlines":  cmdMaxLines,
 			"gitinit":   cmdGitInit,
+			"treestate": cmdTreeState,
 			"taught":    cmdTaught,
 			"shown":     cmdShown,
 			"pngcheck":  cmdPNGCheck,
+			"boxcheck":  cmdBoxCheck,
 			"capture":   cmdCapture,
 		},
 		Condition: func(cond string) (bool, error) {
@@ -346,6 +349,27 @@ func cmdMaxLines(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got := strings.Count(ts.ReadFile("stdout"), "\n"); got > n {
 		ts.Fatalf("stdout has %d lines, limit %d", got, n)
+	}
+}
+
+// treestate FILE DIR... writes to FILE every entry under each DIR
+// (wstest.Listing: path, type, permissions, a link's target or a regular
+// file's content), so that cmp of two such files says whether anything
+// there changed, byte for byte.
+func cmdTreeState(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: treestate FILE DIR...")
+	}
+	var b strings.Builder
+	for _, dir := range args[1:] {
+		l, err := wstest.Listing(ts.MkAbs(dir))
+		if err != nil {
+			ts.Fatalf("treestate: %v", err)
+		}
+		fmt.Fprintf(&b, "# %s\n%s", dir, l)
+	}
+	if err := os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o644); err != nil {
+		ts.Fatalf("treestate: %v", err)
 	}
 }
 

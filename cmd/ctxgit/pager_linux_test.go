@@ -35,7 +35,7 @@ func TestTerminalColoursAndPages(t *testing.T) {
 		if has := bytes.Contains(got, []byte("\x1b[33mcp_001\x1b[m")); has != tc.colour {
 			t.Fatalf("NO_COLOR=%q: paged %q, colour %v, want %v", tc.noColor, got, has, tc.colour)
 		}
-		if !bytes.Contains(got, []byte("checkpoint cp_001 (manual): paged")) {
+		if !bytes.Contains(got, []byte("manual  -  paged")) {
 			t.Fatalf("paged %q, want the log", got)
 		}
 	}

@@ -98,7 +98,7 @@ func TestPagerEndsBeforeCtxgitOnInterrupt(t *testing.T) {
 		t.Fatalf("ctxgit log: %v, want exit 0 (the log was written whole)\n%s", err, stderr())
 	}
 	paged, _ := os.ReadFile(filepath.Join(dir, "paged.txt"))
-	if !bytes.Contains(paged, []byte("checkpoint cp_001 (manual): paged")) {
+	if !bytes.Contains(paged, []byte("manual  -  paged")) {
 		t.Fatalf("the pager read %q, want the log", paged)
 	}
 }

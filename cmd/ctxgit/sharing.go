@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/ctxgit/ctxgit/sharing"
+	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -19,17 +22,17 @@ import (
 // first push to a remote sends (docs/cli.md#push): stdout stays the
 // result, --json's too.
 func (a *app) printFirstPush(n sharing.FirstPushNotice) {
-	fmt.Fprintf(a.stderr, "ctxgit: first push to %s (%s): sending %s as readable text (plans, logs, the user's prompts, file snapshots) that anyone who can read %s can read:\n",
-		oneLine(n.Remote), oneLine(n.URL), pluralWord(len(n.Sessions), "session"), oneLine(n.Remote))
+	fmt.Fprintf(a.stderr, "note: first push to %s (%s): sending %s as readable text (plans, logs, the user's prompts, file snapshots) that anyone who can read %s can read:\n",
+		oneLine(n.Remote), oneLine(n.URL), spec.Plural(len(n.Sessions), "session"), oneLine(n.Remote))
 	for _, s := range n.Sessions {
 		title := ""
 		if s.Title != "" {
 			title = "  \"" + oneLine(s.Title) + "\""
 		}
-		fmt.Fprintf(a.stderr, "ctxgit:   %s%s\n", oneLine(s.Short), title)
+		fmt.Fprintf(a.stderr, "note:   %s%s\n", oneLine(s.Short), title)
 	}
 	if n.Kept > 0 {
-		fmt.Fprintf(a.stderr, "ctxgit: %s not sent (--session KEY or --all sends them)\n", pluralWord(n.Kept, "other session"))
+		fmt.Fprintf(a.stderr, "note: %s not sent (--session KEY or --all sends them)\n", spec.Plural(n.Kept, "other session"))
 	}
 }
 
@@ -50,6 +53,7 @@ func (a *app) printSync(res *sharing.Result, verb string, asJSON bool) error {
 		}
 		return a.printJSON(out)
 	}
+	names := a.syncNames(res)
 	fmt.Fprintf(a.stdout, "%s %s (%s): %d objects\n", verb, res.Remote, res.URL, res.Objects)
 	if len(res.Refs) == 0 {
 		fmt.Fprintln(a.stdout, "no sessions there")
@@ -68,9 +72,43 @@ func (a *app) printSync(res *sharing.Result, verb string, asJSON bool) error {
 		case sharing.RefRejected:
 			detail = r.Reason // the remote's words
 		}
-		fmt.Fprintf(a.stdout, "%-12s  %s  %s\n", r.Status, oneLine(r.Session), oneLine(detail))
+		fmt.Fprintf(a.stdout, "%-12s  %s  %s\n", r.Status, oneLine(names[r.Session]), oneLine(detail))
 	}
 	return nil
+}
+
+// syncNames are the sessions of a push's or fetch's lines as people
+// read them (--json keeps the keys): a session of this workspace by its
+// short id among them, as log --sessions lists it; a fetched one as
+// REMOTE/SHORT; any other name as it is.
+func (a *app) syncNames(res *sharing.Result) map[string]string {
+	var keys []string
+	if a.ws != nil {
+		if sessions, err := a.ws.Sessions(); err == nil {
+			for _, s := range sessions {
+				keys = append(keys, s.Name)
+			}
+		}
+	}
+	for _, r := range res.Refs {
+		if !strings.Contains(r.Session, "/") && !slices.Contains(keys, r.Session) {
+			keys = append(keys, r.Session) // a session pushed away, not here now
+		}
+	}
+	short := workspace.ShortIDs(keys)
+	names := map[string]string{}
+	for _, r := range res.Refs {
+		name := r.Session
+		if remote, key, ok := strings.Cut(name, "/"); ok {
+			if spec.ValidateSessionKey(key) == nil {
+				name = remote + "/" + workspace.ShortIDs([]string{key})[key]
+			}
+		} else if s, ok := short[name]; ok {
+			name = s
+		}
+		names[r.Session] = name
+	}
+	return names
 }
 
 func hashOrEmpty(h workspace.Hash) string {
@@ -157,12 +195,4 @@ func (a *app) syncAction(run func(*workspace.Workspace, sharing.Options) (*shari
 		}
 		return err
 	}
-}
-
-// pluralWord is "1 session", "2 sessions".
-func pluralWord(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -113,9 +113,11 @@ var taughtHosts = []taughtHost{
 		start: []string{"start.json", "session-start"},
 		tool:  []string{"tool.json", "after-tool"},
 		// A real compression: /compress (trigger manual); an automatic
-		// PreCompress is only a candidate (docs/HOSTS.md, "Gemini CLI").
-		compact: [][]string{{"precompress.json", "pre-compress"}, {"tool.json", "after-tool"}},
+		// PreCompress is only a candidate. Its recovery goes out after the
+		// next prompt (docs/HOSTS.md, "Gemini CLI").
+		compact: [][]string{{"precompress.json", "pre-compress"}, {"prompt.json", "before-agent"}},
 		files: map[string]string{
+			"prompt.json":      `{"session_id":"gem-1","cwd":".","hook_event_name":"BeforeAgent","timestamp":"2026-11-22T10:00:00Z","prompt":"go on"}`,
 			"start.json":       `{"session_id":"gem-1","cwd":".","hook_event_name":"SessionStart","timestamp":"2026-11-22T10:00:00Z","source":"startup"}`,
 			"tool.json":        `{"session_id":"gem-1","cwd":".","hook_event_name":"AfterTool","timestamp":"2026-11-22T10:00:00Z","tool_name":"run_shell_command","tool_input":{"command":"go test ./..."},"tool_response":{"llmContent":"ok","returnDisplay":"ok"}}`,
 			"precompress.json": `{"session_id":"gem-1","cwd":".","hook_event_name":"PreCompress","timestamp":"2026-11-22T10:00:00Z","trigger":"manual"}`,

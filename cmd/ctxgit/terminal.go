@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"strconv"
 
 	"golang.org/x/term"
 )
@@ -12,4 +13,20 @@ import (
 // it has been switched to process them (terminal_windows.go).
 func isTerminal(f *os.File) bool {
 	return term.IsTerminal(int(f.Fd())) && enableEscapes(f)
+}
+
+// termWidth is the width output for people may fill: COLUMNS when it is
+// set to a number (as shells export it, and as a test sets it), else the
+// terminal's width when stdout is one; 0 when unknown (piped output is
+// not cut).
+func (a *app) termWidth() int {
+	if v, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && v > 0 {
+		return v
+	}
+	if a.tty && a.stdoutFile != nil {
+		if w, _, err := term.GetSize(int(a.stdoutFile.Fd())); err == nil && w > 0 {
+			return w
+		}
+	}
+	return 0
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"unicode"
@@ -75,8 +76,20 @@ func readCodexTrust(root string, getenv func(string) string) (codexTrust, bool) 
 		}
 		values = tomlStrings(string(data))
 	}
+	// Windows names a folder in any case (Codex records c:\work where
+	// the shell says C:\Work): there the keys are compared folded.
+	fold := func(k string) string { return k }
+	if runtime.GOOS == "windows" {
+		fold = strings.ToLower
+		folded := make(map[string]string, len(values))
+		for k, v := range values {
+			folded[fold(k)] = v
+		}
+		values = folded
+	}
+	value := func(parts ...string) string { return values[fold(tomlKey(parts...))] }
 	for dir := root; ; dir = filepath.Dir(dir) {
-		if values[tomlKey("projects", dir, "trust_level")] == "trusted" {
+		if value("projects", dir, "trust_level") == "trusted" {
 			t.ProjectTrusted = true
 			break
 		}
@@ -117,8 +130,8 @@ func readCodexTrust(root string, getenv func(string) string) (codexTrust, bool) 
 				}
 				t.Entries++
 				suffix := ":" + snakeCase(m.key) + ":" + strconv.Itoa(g) + ":" + strconv.Itoa(h)
-				if values[tomlKey("hooks", "state", hooksJSON+suffix, "trusted_hash")] == "" &&
-					values[tomlKey("hooks", "state", alt+suffix, "trusted_hash")] == "" {
+				if value("hooks", "state", hooksJSON+suffix, "trusted_hash") == "" &&
+					value("hooks", "state", alt+suffix, "trusted_hash") == "" {
 					t.Awaiting = append(t.Awaiting, m.key)
 				}
 			}

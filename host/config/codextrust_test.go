@@ -4,6 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -51,9 +54,9 @@ func TestReadCodexTrust(t *testing.T) {
 	install(t, Options{Root: root, Host: Codex})
 	home := t.TempDir()
 	hooks := filepath.Join(root, ".codex", "hooks.json")
-	cfg := "[projects.\"" + filepath.Dir(root) + "\"]\ntrust_level = \"trusted\"\n" +
-		"[hooks.state.\"" + hooks + ":post_tool_use:0:0\"]\ntrusted_hash = \"sha256:1\"\n" +
-		"[hooks.state.\"" + hooks + ":post_tool_use:1:0\"]\ntrusted_hash = \"sha256:2\"\n"
+	cfg := "[projects." + codexTOMLKey(filepath.Dir(root)) + "]\ntrust_level = \"trusted\"\n" +
+		"[hooks.state." + codexTOMLKey(hooks+":post_tool_use:0:0") + "]\ntrusted_hash = \"sha256:1\"\n" +
+		"[hooks.state." + codexTOMLKey(hooks+":post_tool_use:1:0") + "]\ntrusted_hash = \"sha256:2\"\n"
 	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +67,28 @@ func TestReadCodexTrust(t *testing.T) {
 	if want := []string{"SessionStart", "PreCompact", "UserPromptSubmit", "SessionEnd"}; !reflect.DeepEqual(tr.Awaiting, want) {
 		t.Errorf("awaiting %v, want %v", tr.Awaiting, want)
 	}
+	// On Windows a folder's name is the same in any case: Codex's
+	// record of c:\users\… trusts C:\Users\… .
+	if runtime.GOOS == "windows" {
+		cfg := "[projects." + codexTOMLKey(strings.ToLower(filepath.Dir(root))) + "]\ntrust_level = \"trusted\"\n"
+		if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if tr, ok := readCodexTrust(root, func(k string) string { return map[string]string{"CODEX_HOME": home}[k] }); !ok || !tr.ProjectTrusted {
+			t.Errorf("trust recorded in lower case: %+v, ok %v", tr, ok)
+		}
+	}
 	if got := snakeCase("UserPromptSubmit"); got != "user_prompt_submit" {
 		t.Errorf("snakeCase = %q", got)
 	}
+}
+
+// codexTOMLKey quotes a key as Codex writes it (toml_edit): a literal
+// string where the text has a backslash (every Windows path), else a
+// basic one.
+func codexTOMLKey(k string) string {
+	if strings.Contains(k, `\`) && !strings.Contains(k, "'") {
+		return "'" + k + "'"
+	}
+	return strconv.Quote(k)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ctxgit/ctxgit/internal/safetext"
+	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -56,7 +57,7 @@ func DoctorHooks(w *workspace.Workspace) []workspace.Finding {
 				Fix:     fmt.Sprintf("ctxgit init --host %s rewrites them", in.Host)})
 		}
 		if !broken {
-			r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingOK, Message: fmt.Sprintf("%s: %d hook(s) in %s, running %s", in.Host, len(in.Entries), in.Path, strings.Join(in.Programs, ", "))})
+			r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingOK, Message: fmt.Sprintf("%s: %s in %s, running %s", in.Host, spec.Plural(len(in.Entries), "hook"), in.Path, strings.Join(in.Programs, ", "))})
 		}
 		if in.Host == Codex {
 			r = append(r, doctorCodexTrust(w)...)
@@ -89,11 +90,11 @@ func doctorCodexTrust(w *workspace.Workspace) []workspace.Finding {
 	}
 	if len(t.Awaiting) > 0 {
 		r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingWarning,
-			Message: fmt.Sprintf("codex: %d of %d ctxgit hook(s) await your trust in Codex (%s): Codex skips them without a word", len(t.Awaiting), t.Entries, strings.Join(t.Awaiting, ", ")),
+			Message: fmt.Sprintf("codex: %d of %s await your trust in Codex (%s): Codex skips them without a word", len(t.Awaiting), spec.Plural(t.Entries, "ctxgit hook"), strings.Join(t.Awaiting, ", ")),
 			Fix:     "start codex here, open /hooks and trust ctxgit's hooks; a changed entry needs trusting again"})
 	} else if t.Entries > 0 && t.ProjectTrusted {
 		r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingOK,
-			Message: fmt.Sprintf("codex: %s records a trust for each of ctxgit's %d hook(s) (Codex asks again if an entry changed since)", t.Config, t.Entries)})
+			Message: fmt.Sprintf("codex: %s records a trust for each of ctxgit's %s (Codex asks again if an entry changed since)", t.Config, spec.Plural(t.Entries, "hook"))})
 	}
 	return r
 }

@@ -22,7 +22,10 @@ import (
 	"time"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/regfile"
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // Host names an agent host ctxgit plugs into.
@@ -204,7 +207,10 @@ var bom = []byte("\xef\xbb\xbf")
 // installJSON merges ctxgit's entries into (or out of) the JSON file rel.
 func installJSON(o Options, h *jsonHost, rel string) (*Result, error) {
 	res := &Result{Path: rel}
-	abs := filepath.Join(o.Root, filepath.FromSlash(rel))
+	abs, err := configPath(o, rel)
+	if err != nil {
+		return nil, err
+	}
 	data, perm, existed, err := readConfig(abs, rel)
 	if err != nil {
 		return nil, err
@@ -226,33 +232,22 @@ func installJSON(o Options, h *jsonHost, rel string) (*Result, error) {
 	}
 	res.Changed = true
 	remove := o.Uninstall && existed && h.trivial(doc)
-	if existed {
-		if res.Backup, err = backup(o, rel, data, perm); err != nil {
-			return nil, err
-		}
-	} else if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return nil, &spec.FileError{Path: filepath.ToSlash(filepath.Dir(rel)), Err: unwrapPath(err)}
+	if err := prepareWrite(o, rel, abs, data, perm, existed, res); err != nil {
+		return nil, err
 	}
 	if remove {
-		if err := os.Remove(abs); err != nil {
+		if err := os.Remove(filepath.Join(o.Root, filepath.FromSlash(rel))); err != nil {
 			return nil, &spec.FileError{Path: rel, Err: unwrapPath(err)}
 		}
 		res.Notes = append(res.Notes, fmt.Sprintf("removed %s: nothing but ctxgit's hooks was in it", rel))
 		return res, nil
 	}
-	target := abs
-	if existed {
-		// A settings file symlinked from a dotfiles repository stays a
-		// symlink: the target is rewritten, not the link.
-		if t, err := filepath.EvalSymlinks(abs); err == nil {
-			target = t
-		}
-	}
-	if err := atomicfile.Write(target, render(doc, data), perm); err != nil {
+	if err := atomicfile.Write(abs, render(doc, data), perm); err != nil {
 		return nil, &spec.FileError{Path: rel, Err: unwrapPath(err)}
 	}
 	if !o.Uninstall {
 		res.Notes = append(res.Notes, h.notes...)
+		res.Notes = append(res.Notes, foreignNote(rel, "hook", string(h.host)+" runs as it runs ctxgit's", h.foreign(o.Command, doc))...)
 	}
 	return res, nil
 }
@@ -279,6 +274,62 @@ func render(doc *value, old []byte) []byte {
 	return out
 }
 
+// foreignNote names what a config file ctxgit just wrote its own entry
+// into runs besides it: hooks, MCP servers. A repository may commit the
+// file with entries of its own, which the host runs by its own design
+// once the person trusts the folder (Codex: each hook, by the hash of its
+// definition); ctxgit's install, and its advice to trust ctxgit's, must
+// not pass them on unseen (issue 32). what is the kind of entry, runs
+// what the host does with them.
+func foreignNote(rel, what, runs string, cmds []string) []string {
+	if len(cmds) == 0 {
+		return nil
+	}
+	const show = 3
+	shown := make([]string, 0, show)
+	for _, c := range cmds[:min(len(cmds), show)] {
+		c = safetext.Line(c)
+		if r := []rune(c); len(r) > 100 {
+			c = string(r[:100]) + "…"
+		}
+		shown = append(shown, c)
+	}
+	more := ""
+	if len(cmds) > show {
+		more = fmt.Sprintf("; and %d more", len(cmds)-show)
+	}
+	return []string{fmt.Sprintf("%s also holds %s that ctxgit did not write, which %s: %s%s (check them before trusting this folder or them)",
+		rel, spec.Plural(len(cmds), what), runs, strings.Join(shown, "; "), more)}
+}
+
+// configPath is where the host's config file rel of the workspace really
+// is, by the file rule (workspace.ResolveFile): a settings file linked to
+// another file of the workspace (one kept in a dotfiles directory there)
+// stays a link and its target is rewritten; one a repository links out of
+// the workspace, or into .git, is refused, not written (issue 32).
+func configPath(o Options, rel string) (string, error) {
+	return workspace.ResolveFile(o.Root, rel, "written")
+}
+
+// prepareWrite readies the write of the config file rel (at abs, where
+// it leads): a backup of what it held, or the directories a new one
+// needs, none of them a link.
+func prepareWrite(o Options, rel, abs string, data []byte, perm fs.FileMode, existed bool, res *Result) error {
+	if existed {
+		var err error
+		res.Backup, err = backup(o, rel, data, perm)
+		return err
+	}
+	real, _ := filepath.Rel(o.Root, abs)
+	if err := regfile.Dirs(o.Root, filepath.ToSlash(real), true); err != nil {
+		return &spec.FileError{Path: filepath.ToSlash(filepath.Dir(rel)), Err: unwrapPath(err)}
+	}
+	return nil
+}
+
+// maxHostConfig bounds the read of a host's config file.
+const maxHostConfig = 16 << 20
+
 // readConfig reads a config file; a missing one reads as empty.
 func readConfig(abs, rel string) (data []byte, perm fs.FileMode, existed bool, err error) {
 	fi, err := os.Stat(abs)
@@ -291,7 +342,7 @@ func readConfig(abs, rel string) (data []byte, perm fs.FileMode, existed bool, e
 	if !fi.Mode().IsRegular() {
 		return nil, 0, false, spec.InvalidAt(rel, 0, "not a regular file")
 	}
-	data, err = os.ReadFile(abs)
+	data, err = regfile.ReadFile(abs, maxHostConfig)
 	if err != nil {
 		return nil, 0, false, &spec.FileError{Path: rel, Err: unwrapPath(err)}
 	}
@@ -327,7 +378,7 @@ const BackupDir = spec.LocalDir + "/backups"
 func backup(o Options, rel string, data []byte, perm fs.FileMode) (string, error) {
 	stamp := o.Now().UTC().Format(backupStamp)
 	base := filepath.Join(o.Root, filepath.FromSlash(BackupDir), filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+	if err := workspace.MakeLocalDirs(o.Root, base); err != nil {
 		return "", &spec.FileError{Path: BackupDir, Err: unwrapPath(err)}
 	}
 	path, err := atomicfile.WriteNew(atomicfile.NumberedName(base+".bak-"+stamp), data, perm)
@@ -341,7 +392,11 @@ func backup(o Options, rel string, data []byte, perm fs.FileMode) (string, error
 // holds ctxgit's hooks too: both files' hooks run, so every event would
 // run ctxgit twice.
 func alsoIn(o Options, h *jsonHost, rel string) []string {
-	data, err := os.ReadFile(filepath.Join(o.Root, filepath.FromSlash(rel)))
+	abs, err := configPath(o, rel)
+	if err != nil {
+		return nil
+	}
+	data, err := regfile.ReadFile(abs, maxHostConfig)
 	if err != nil {
 		return nil
 	}
@@ -362,7 +417,7 @@ func alsoIn(o Options, h *jsonHost, rel string) []string {
 	if rel == ".claude/settings.local.json" {
 		flag = " --local"
 	}
-	return []string{fmt.Sprintf("%s also holds %d ctxgit hook(s): Claude Code runs both files' hooks, so each would run twice; remove one set with `ctxgit init --host claude-code%s --uninstall`", rel, n, flag)}
+	return []string{fmt.Sprintf("%s also holds %s: Claude Code runs both files' hooks, so each would run twice; remove one set with `ctxgit init --host claude-code%s --uninstall`", rel, spec.Plural(n, "ctxgit hook"), flag)}
 }
 
 // unwrapPath drops the absolute path an *fs.PathError carries: the

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -98,11 +99,13 @@ func inspectJSON(root string, h *jsonHost, rel string) (Installed, bool) {
 func inspectOpenClaw(root string) (Installed, bool) {
 	// An earlier version's folder in the repository: OpenClaw finds it only
 	// when the repository is the agent's workspace; init moves it.
-	if in, ok := inspectOpenClawDir(filepath.Join(root, filepath.FromSlash(openclawOldDir)), openclawOldDir); ok {
-		if in.Err == nil {
-			in.Outdated = []string{"HOOK.md", "handler.ts"}
+	if old, ok := oldOpenClawDir(root); ok {
+		if in, ok := inspectOpenClawDir(old, openclawOldDir); ok {
+			if in.Err == nil {
+				in.Outdated = []string{"HOOK.md", "handler.ts"}
+			}
+			return in, true
 		}
-		return in, true
 	}
 	dir, shown, err := openclawDir()
 	if err != nil {
@@ -113,7 +116,7 @@ func inspectOpenClaw(root string) (Installed, bool) {
 
 func inspectOpenClawDir(dir, shown string) (Installed, bool) {
 	in := Installed{Host: OpenClaw, Path: shown}
-	md, err := os.ReadFile(filepath.Join(dir, "HOOK.md"))
+	md, err := readHookFile(dir, "HOOK.md")
 	if errors.Is(err, fs.ErrNotExist) || err == nil && !ownFolder(md) {
 		return in, false
 	}
@@ -129,7 +132,7 @@ func inspectOpenClawDir(dir, shown string) (Installed, bool) {
 		in.Programs = appendProgram(nil, cmd)
 	}
 	for _, f := range openclawFiles(cmd) {
-		if data, err := os.ReadFile(filepath.Join(dir, f.name)); err == nil && string(data) != f.content {
+		if data, err := readHookFile(dir, f.name); err == nil && string(data) != f.content {
 			in.Outdated = append(in.Outdated, f.name)
 		}
 	}
@@ -184,11 +187,12 @@ func Program(cmd string) string {
 }
 
 // ResolveProgram finds the executable a hook's program names, as a shell
-// with this environment would: a name with a slash is a path (a leading
-// `~/` and `$VAR`s expanded), any other name is looked up on PATH. It
-// returns the file found, or "" when there is none.
+// with this environment would: a name with a slash (on Windows, either
+// slash) is a path (a leading `~/` and `$VAR`s expanded; the home
+// directory is HOME, else USERPROFILE), any other name is looked up on
+// PATH. It returns the file found, or "" when there is none.
 func ResolveProgram(prog string, getenv func(string) string) string {
-	if !strings.Contains(prog, "/") {
+	if !strings.Contains(prog, "/") && (runtime.GOOS != "windows" || !strings.Contains(prog, `\`)) {
 		p, err := exec.LookPath(prog)
 		if err != nil {
 			return ""
@@ -196,13 +200,25 @@ func ResolveProgram(prog string, getenv func(string) string) string {
 		return p
 	}
 	if rest, ok := strings.CutPrefix(prog, "~/"); ok {
-		prog = filepath.Join(getenv("HOME"), rest)
+		home := getenv("HOME")
+		if home == "" {
+			home = getenv("USERPROFILE")
+		}
+		prog = filepath.Join(home, rest)
 	}
 	prog = os.Expand(prog, getenv)
+	if runtime.GOOS == "windows" {
+		// No executable bit: a program is a file with one of PATHEXT's
+		// extensions, which the shell adds to a path without one
+		// (C:\bin\ctxgit runs C:\bin\ctxgit.exe), as exec.LookPath does.
+		p, err := exec.LookPath(prog)
+		if err != nil {
+			return ""
+		}
+		return p
+	}
 	fi, err := os.Stat(prog)
-	// Windows has no executable bit: a file there is a program by its
-	// extension, which the shell finds.
-	if err != nil || fi.IsDir() || runtime.GOOS != "windows" && fi.Mode().Perm()&0o111 == 0 {
+	if err != nil || fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
 		return ""
 	}
 	return prog
@@ -222,4 +238,25 @@ func (h *jsonHost) wants(hostEvent, cmd string) bool {
 		}
 	}
 	return false
+}
+
+// CardHosts lists the hosts whose hooks in the workspace at root show the
+// onboarding card: their project config holds ctxgit's session-start
+// entry. `ctxgit mcp` passes them to the MCP server, whose instructions
+// then leave the card to those hosts' hooks (one card per session,
+// docs/HOSTS.md, "MCP server").
+func CardHosts(root string) []Host {
+	var out []Host
+	for _, in := range Inspect(root) {
+		if in.Err != nil || slices.Contains(out, in.Host) {
+			continue
+		}
+		for _, e := range in.Entries {
+			if strings.HasSuffix(e, " "+string(in.Host)+" session-start") {
+				out = append(out, in.Host)
+				break
+			}
+		}
+	}
+	return out
 }

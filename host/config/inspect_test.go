@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -85,7 +86,13 @@ func TestProgramAndResolve(t *testing.T) {
 	home := t.TempDir()
 	bin := filepath.Join(home, "bin")
 	os.MkdirAll(bin, 0o755)
-	os.WriteFile(filepath.Join(bin, "ctxgit"), []byte("#!/bin/sh\n"), 0o755)
+	// A program as the system knows one: executable, or on Windows named
+	// with an extension of PATHEXT, which a command need not name.
+	exe, shell := "", "sh"
+	if runtime.GOOS == "windows" {
+		exe, shell = ".exe", "cmd"
+	}
+	os.WriteFile(filepath.Join(bin, "ctxgit"+exe), []byte("#!/bin/sh\n"), 0o755)
 	os.WriteFile(filepath.Join(bin, "notexec"), []byte("x"), 0o644)
 	env := func(k string) string {
 		if k == "HOME" {
@@ -100,14 +107,47 @@ func TestProgramAndResolve(t *testing.T) {
 		{"~/bin/ctxgit", true},
 		{"$HOME/bin/ctxgit", true},
 		{filepath.Join(bin, "ctxgit"), true},
+		{filepath.ToSlash(filepath.Join(bin, "ctxgit")), true},
+		{filepath.Join(bin, "ctxgit"+exe), true},
 		{filepath.Join(bin, "notexec"), false},
 		{bin, false},
 		{"/nonexistent/ctxgit", false},
-		{"sh", true},
+		{shell, true},
 		{"no-such-program-on-path-xyz", false},
 	} {
 		if got := ResolveProgram(tc.prog, env) != ""; got != tc.found {
 			t.Errorf("ResolveProgram(%q) found = %v, want %v", tc.prog, got, tc.found)
 		}
+	}
+	// Without HOME (a Windows shell sets none), ~ is USERPROFILE.
+	profile := func(k string) string {
+		if k == "USERPROFILE" {
+			return home
+		}
+		return ""
+	}
+	if ResolveProgram("~/bin/ctxgit", profile) == "" {
+		t.Error("ResolveProgram(~/bin/ctxgit) with USERPROFILE alone found nothing")
+	}
+}
+
+// CardHosts: the hosts whose project config holds ctxgit's session-start
+// entry, once each (Claude Code's local settings too); a config that does
+// not parse, or one with no start entry, adds none.
+func TestCardHosts(t *testing.T) {
+	openclawState(t)
+	root := t.TempDir()
+	if got := CardHosts(root); len(got) != 0 {
+		t.Fatalf("CardHosts of an empty workspace = %v", got)
+	}
+	install(t, Options{Root: root, Host: ClaudeCode, Command: "/opt/bin/ctxgit"})
+	install(t, Options{Root: root, Host: ClaudeCode, Local: true, Command: "/opt/bin/ctxgit"})
+	install(t, Options{Root: root, Host: Codex, Command: `"C:\Program Files\ctxgit\ctxgit.exe"`})
+	os.MkdirAll(filepath.Join(root, ".gemini"), 0o755)
+	os.WriteFile(filepath.Join(root, ".gemini", "settings.json"), []byte("{\n  \"hooks\": [\n"), 0o644)
+	os.MkdirAll(filepath.Join(root, ".cursor"), 0o755)
+	os.WriteFile(filepath.Join(root, ".cursor", "hooks.json"), []byte(`{"version": 1, "hooks": {"postToolUse": [{"command": "ctxgit hook cursor post-tool-use"}]}}`), 0o644)
+	if got, want := CardHosts(root), []Host{ClaudeCode, Codex}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("CardHosts = %v, want %v", got, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,7 +49,10 @@ func InstallMCP(o Options) (*Result, error) {
 		prog = DefaultCommand
 	}
 	res := &Result{Path: rel}
-	abs := filepath.Join(o.Root, filepath.FromSlash(rel))
+	abs, err := configPath(o, rel)
+	if err != nil {
+		return nil, err
+	}
 	data, perm, existed, err := readConfig(abs, rel)
 	if err != nil {
 		return nil, err
@@ -67,33 +71,68 @@ func InstallMCP(o Options) (*Result, error) {
 		return res, nil
 	}
 	res.Changed = true
-	if existed {
-		if res.Backup, err = backup(o, rel, data, perm); err != nil {
-			return nil, err
-		}
-	} else if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return nil, &spec.FileError{Path: filepath.ToSlash(filepath.Dir(rel)), Err: unwrapPath(err)}
+	if err := prepareWrite(o, rel, abs, data, perm, existed, res); err != nil {
+		return nil, err
 	}
 	if o.Uninstall && existed && empty {
-		if err := os.Remove(abs); err != nil {
+		if err := os.Remove(filepath.Join(o.Root, filepath.FromSlash(rel))); err != nil {
 			return nil, &spec.FileError{Path: rel, Err: unwrapPath(err)}
 		}
 		res.Notes = append(res.Notes, fmt.Sprintf("removed %s: nothing but ctxgit's server was in it", rel))
 		return res, nil
 	}
-	target := abs
-	if existed {
-		if t, err := filepath.EvalSymlinks(abs); err == nil {
-			target = t
-		}
-	}
-	if err := atomicfile.Write(target, out, perm); err != nil {
+	if err := atomicfile.Write(abs, out, perm); err != nil {
 		return nil, &spec.FileError{Path: rel, Err: unwrapPath(err)}
 	}
 	if o.Host == Codex && !o.Uninstall {
 		res.Notes = append(res.Notes, "Codex reads .codex/config.toml only in a trusted project (codex asks on first start)")
 	}
+	if !o.Uninstall {
+		res.Notes = append(res.Notes, foreignNote(rel, "MCP server", string(o.Host)+" starts as it starts ctxgit's", foreignServers(o.Host, out))...)
+	}
 	return res, nil
+}
+
+// foreignServers lists the MCP servers of a host's config other than
+// ctxgit's, "NAME: COMMAND ARGS", sorted by name.
+func foreignServers(h Host, data []byte) []string {
+	var out []string
+	if h == Codex {
+		prefix, suffix := tomlKey("mcp_servers", ""), tomlKey("", "command")
+		for k, v := range tomlStrings(string(data)) {
+			name, ok := strings.CutPrefix(k, prefix)
+			if name, ok2 := strings.CutSuffix(name, suffix); ok && ok2 && name != MCPName && !strings.Contains(name, "\x00") {
+				out = append(out, name+": "+v)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	doc, err := parse(bytes.TrimPrefix(data, bom))
+	if err != nil {
+		return nil
+	}
+	servers := doc.get("mcpServers")
+	if servers == nil || servers.kind != kObject {
+		return nil
+	}
+	for _, m := range servers.members {
+		if m.key == MCPName || m.val.kind != kObject {
+			continue
+		}
+		c, _ := m.val.str("command")
+		if c == "" {
+			c, _ = m.val.str("url")
+		}
+		if a := m.val.get("args"); a != nil && a.kind == kArray {
+			for _, e := range a.elems {
+				c += " " + e.text
+			}
+		}
+		out = append(out, m.key+": "+c)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // relErr names the file (and for JSON the line) of a config refused.

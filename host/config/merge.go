@@ -64,7 +64,8 @@ var (
 			{"SessionEnd", "session-end", "", 3},
 		},
 		notes: []string{
-			"Codex runs a project's hooks only once you trust them inside Codex; " +
+			"Codex runs a project's hooks only once you trust them inside Codex: start codex here, trust the folder, " +
+				"then review and trust ctxgit's hooks in /hooks (a changed entry needs trusting again; ctxgit doctor says which await it); " +
 				"Codex versions that predate hooks-on-by-default also need `[features] codex_hooks = true` in ~/.codex/config.toml",
 		},
 	}
@@ -225,38 +226,59 @@ func (h *jsonHost) strip(command string, elems []*value) (out []*value, slot int
 	return out, slot
 }
 
-// owned lists ctxgit's entries in doc as "Event: command", in file order.
-func (h *jsonHost) owned(command string, doc *value) []string {
-	var out []string
+// eachHook calls f with every hook entry in doc and its event, in file
+// order (in a grouped host's file, the entries of each matcher group).
+func (h *jsonHost) eachHook(doc *value, f func(event string, e *value)) {
 	hooks := doc.get("hooks")
-	if hooks != nil && hooks.kind == kObject {
-		for _, m := range hooks.members {
-			if m.val.kind != kArray {
-				continue
+	if hooks == nil || hooks.kind != kObject {
+		return
+	}
+	for _, m := range hooks.members {
+		if m.val.kind != kArray {
+			continue
+		}
+		for _, g := range m.val.elems {
+			list := []*value{g}
+			if h.grouped {
+				inner := g.get("hooks")
+				if inner == nil || inner.kind != kArray {
+					continue
+				}
+				list = inner.elems
 			}
-			for _, g := range m.val.elems {
-				list := []*value{g}
-				if h.grouped {
-					inner := g.get("hooks")
-					if inner == nil || inner.kind != kArray {
-						continue
-					}
-					list = inner.elems
-				}
-				for _, e := range list {
-					if ownEntry(command, e) {
-						c, _ := e.str("command")
-						out = append(out, m.key+": "+c)
-					}
-				}
+			for _, e := range list {
+				f(m.key, e)
 			}
 		}
 	}
+}
+
+// owned lists ctxgit's entries in doc as "Event: command", in file order.
+func (h *jsonHost) owned(command string, doc *value) []string {
+	var out []string
+	h.eachHook(doc, func(event string, e *value) {
+		if ownEntry(command, e) {
+			c, _ := e.str("command")
+			out = append(out, event+": "+c)
+		}
+	})
 	if h.statusLine {
 		if c, ok := ownStatusLine(command, doc.get("statusLine")); ok {
 			out = append(out, "statusLine: "+c)
 		}
 	}
+	return out
+}
+
+// foreign lists the hook commands in doc that are not ctxgit's,
+// "Event: command", in file order: what the host runs beside ctxgit's.
+func (h *jsonHost) foreign(command string, doc *value) []string {
+	var out []string
+	h.eachHook(doc, func(event string, e *value) {
+		if c, ok := e.str("command"); ok && !ownEntry(command, e) {
+			out = append(out, event+": "+c)
+		}
+	})
 	return out
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 )
 
@@ -128,6 +129,29 @@ func openclawEntries(command string) []string {
 	return out
 }
 
+// maxHookFile bounds the read of a file in a hook folder: ctxgit's own
+// are a few KiB.
+const maxHookFile = 1 << 20
+
+// readHookFile reads a file of a hook folder as a regular file, not
+// through a link, bounded: the folder an earlier version left in the
+// repository is the repository's, and a HOOK.md linked to /dev/zero
+// there made doctor read without end (issue 32).
+func readHookFile(dir, name string) ([]byte, error) {
+	return regfile.ReadFile(filepath.Join(dir, name), maxHookFile)
+}
+
+// oldOpenClawDir is the folder an earlier version installed into the
+// repository, when it is reached through no link (SPEC §3.4): a
+// repository that commits hooks -> elsewhere must not have init remove,
+// or doctor read, another folder's files.
+func oldOpenClawDir(root string) (string, bool) {
+	if regfile.Dirs(root, openclawOldDir+"/HOOK.md", false) != nil {
+		return "", false
+	}
+	return filepath.Join(root, filepath.FromSlash(openclawOldDir)), true
+}
+
 // ownFolder reports whether the HOOK.md text carries ctxgit's marker line.
 func ownFolder(hookMD []byte) bool {
 	for _, line := range bytes.Split(hookMD, []byte("\n")) {
@@ -151,7 +175,7 @@ func checkFolder(dir, shown string) (exists bool, err error) {
 	if !fi.IsDir() {
 		return false, spec.InvalidAt(shown, 0, "exists and is not a folder; move it away to install ctxgit's OpenClaw hook")
 	}
-	md, err := os.ReadFile(filepath.Join(dir, "HOOK.md"))
+	md, err := readHookFile(dir, "HOOK.md")
 	if errors.Is(err, fs.ErrNotExist) {
 		if entries, rerr := os.ReadDir(dir); rerr == nil && len(entries) == 0 {
 			return false, nil // an empty folder holds nothing to lose
@@ -235,7 +259,10 @@ func installOpenClaw(o Options) (*Result, error) {
 // removeOldOpenClaw removes the hook folder an earlier version wrote into
 // the repository (<repo>/hooks/ctxgit/), when it is ctxgit's.
 func removeOldOpenClaw(o Options, res *Result) error {
-	dir := filepath.Join(o.Root, filepath.FromSlash(openclawOldDir))
+	dir, ok := oldOpenClawDir(o.Root)
+	if !ok {
+		return nil
+	}
 	exists, err := checkFolder(dir, openclawOldDir)
 	if err != nil || !exists {
 		// Someone else's folder of that name is not ctxgit's to touch.
@@ -287,7 +314,7 @@ func removeOpenClaw(command, dir, shown string, res *Result, dropParent bool) er
 // installedCommand reads the command an installed handler.ts runs, so a
 // report names what was there; def when it cannot tell.
 func installedCommand(dir, def string) string {
-	data, err := os.ReadFile(filepath.Join(dir, "handler.ts"))
+	data, err := readHookFile(dir, "handler.ts")
 	if err != nil {
 		return def
 	}

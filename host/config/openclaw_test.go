@@ -19,10 +19,15 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// openclawState gives the test a fresh OpenClaw state directory and
-// returns the hook folder ctxgit installs there.
+// openclawState gives the test a fresh OpenClaw state directory, outside
+// the home directory (which it also makes the test's own: on Windows the
+// temporary directory is inside the user's home, where ctxgit names the
+// folder ~/…), and returns the hook folder ctxgit installs there.
 func openclawState(t *testing.T) string {
 	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("USERPROFILE", home)
 	state := t.TempDir()
 	t.Setenv("OPENCLAW_STATE_DIR", state)
 	return filepath.Join(state, "hooks", "ctxgit")
@@ -35,11 +40,20 @@ func TestOpenClawStateDir(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("USERPROFILE", home)
+	// An absolute path as OpenClaw's path.resolve makes it: on Windows,
+	// /srv/oc is on the current drive.
+	abs := func(p string) string {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
 	for _, tc := range []struct{ state, ochome, want string }{
 		{"", "", filepath.Join(home, ".openclaw")},
-		{"", "/srv/oc", filepath.Join("/srv/oc", ".openclaw")},
+		{"", "/srv/oc", filepath.Join(abs("/srv/oc"), ".openclaw")},
 		{"~/state", "/srv/oc", filepath.Join(home, "state")},
-		{"/var/oc", "", "/var/oc"},
+		{"/var/oc", "", abs("/var/oc")},
 	} {
 		t.Setenv("OPENCLAW_STATE_DIR", tc.state)
 		t.Setenv("OPENCLAW_HOME", tc.ochome)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/ctxgit/ctxgit/host/transcript"
 	"github.com/ctxgit/ctxgit/internal/hookpath"
 	"github.com/ctxgit/ctxgit/internal/regfile"
+	"github.com/ctxgit/ctxgit/internal/tail"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/taskstate"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -46,6 +46,10 @@ type hookState struct {
 	// began: until the host writes the compaction into the transcript, its
 	// tail still shows that reading, which must not count again.
 	StaleTokens int64 `json:"stale_tokens,omitempty"`
+	// CallMisses counts the tool calls in a row whose message the host
+	// had not written within the wait (awaitCall); from
+	// hookpath.MaxCallMisses on, tool calls stop waiting.
+	CallMisses int `json:"call_misses,omitempty"`
 }
 
 // nudgeMarker is the flush nudge's per-session marker (docs/cli.md#hook).
@@ -59,8 +63,19 @@ func nudgePath(root, session string) string   { return hookpath.NudgePath(root, 
 func pendingPath(root, session string) string { return hookpath.PendingPath(root, session) }
 func statePath(root, session string) string   { return hookpath.StatePath(root, session) }
 
-// readJSON reads a marker or state file, as ctxgit-hook reads it.
-func readJSON(path string, v any) (bool, error) { return hookpath.ReadJSON(path, v) }
+// readJSON reads a marker or state file under root's .ctxgit/local/ by
+// the file rule (workspace.ReadLocal): ok false when there is none, err
+// when it is there but does not read (a link, a FIFO, bad JSON).
+func readJSON(root, path string, v any) (ok bool, err error) {
+	data, err := workspace.ReadLocal(root, path, workspace.MaxMarker)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return true, err
+	}
+	return true, json.Unmarshal(data, v)
+}
 
 // writeJSON writes a marker or state file under the call's .ctxgit/local/.
 func (c *call) writeJSON(path string, v any) error {
@@ -72,10 +87,7 @@ func (c *call) writeJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := workspace.PrepareLocal(root); err != nil {
-		return err
-	}
-	return workspace.WriteFileAtomic(path, append(data, '\n'), 0o644)
+	return workspace.WriteLocal(root, path, append(data, '\n'), 0o644)
 }
 
 // sessionStart injects recovery after compaction (source compact); on
@@ -98,7 +110,7 @@ func (c *call) sessionStart() error {
 			return errors.Join(err, exportErr)
 		}
 	}
-	if c.p.Source != "clear" && exists(pendingPath(w.Root, c.session)) {
+	if c.p.Source != "clear" && workspace.LocalExists(w.Root, pendingPath(w.Root, c.session)) {
 		// A compaction's recovery waits (Codex compacts a resumed thread
 		// before its SessionStart "resume", then fires SessionStart
 		// "compact"; a Cursor release that drops postToolUse context
@@ -129,7 +141,7 @@ func (c *call) sessionStart() error {
 func (c *call) startupInjection(w *workspace.Workspace) error {
 	card := ""
 	marker := localPath(w.Root, "onboarded", c.session)
-	if w.Config.Recovery.Onboarding && !w.HasCheckpoints(c.session) && !exists(marker) {
+	if w.Config.Recovery.Onboarding && !w.HasCheckpoints(c.session) && !workspace.LocalExists(w.Root, marker) {
 		card = taskstate.OnboardingCard(w) + "\n"
 	}
 	session, title := c.session, workspace.ResumedTitle(c.session)
@@ -158,7 +170,7 @@ func (c *call) startupInjection(w *workspace.Workspace) error {
 	}
 	text := card
 	if !injected && newest != nil {
-		text += pointerText(newest, w.Config.Paths.Plan)
+		text += pointerText(newest, w.ShortSession(newest.Session), w.Config.Paths.Plan)
 	}
 	if !injected && text != "" {
 		if err := c.writeContext(strings.TrimRight(text, "\n") + "\n"); err != nil {
@@ -167,13 +179,7 @@ func (c *call) startupInjection(w *workspace.Workspace) error {
 	}
 	if card != "" {
 		// Shown: a session gets its card once.
-		if err := workspace.PrepareLocal(w.Root); err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Dir(marker), 0o755); err != nil {
-			return err
-		}
-		return workspace.WriteFileAtomic(marker, nil, 0o644)
+		return workspace.WriteLocal(w.Root, marker, nil, 0o644)
 	}
 	return nil
 }
@@ -199,8 +205,8 @@ func sameGoal(w *workspace.Workspace, cp *spec.Checkpoint) bool {
 
 // pointerText tells a brand-new session, in at most three lines, that
 // earlier work exists and how to see it, without injecting it.
-func pointerText(r *workspace.Resolved, plan string) string {
-	name := r.Session + ":" + r.Checkpoint.Meta.CheckpointID
+func pointerText(r *workspace.Resolved, session, plan string) string {
+	name := session + ":" + r.Checkpoint.Meta.CheckpointID
 	return "# Earlier work in this workspace (ctxgit)\n" +
 		"Newest checkpoint: " + name + ", taken " + r.Checkpoint.Meta.CreatedAt.UTC().Format("2006-01-02 15:04 UTC") + "; not loaded here.\n" +
 		"`ctxgit recover " + name + "` shows it; the plan is " + plan + ".\n"
@@ -210,18 +216,29 @@ func pointerText(r *workspace.Resolved, plan string) string {
 // the next prompt event injects recovery where the host has no
 // post-compaction event.
 func (c *call) preCompact() error {
-	w, err := c.workspace()
+	w, err := c.compactionCheckpoint()
 	if err != nil {
 		return err
+	}
+	return workspace.WriteLocal(w.Root, pendingPath(w.Root, c.session), []byte(w.Now().Format(time.RFC3339)+"\n"), 0o644)
+}
+
+// compactionCheckpoint takes the checkpoint of a compaction about to
+// happen, after the session's detached checkpoints in flight, and starts
+// a new compaction cycle.
+func (c *call) compactionCheckpoint() (*workspace.Workspace, error) {
+	w, err := c.workspace()
+	if err != nil {
+		return nil, err
 	}
 	c.recordSession(w.Root)
 	c.awaitJobs(w.Root, compactionJobWait)
 	if _, err := w.Checkpoint(c.checkpointOptions(w, spec.TriggerCompaction, true)); err != nil {
-		return err
+		return nil, err
 	}
 	c.clearCycle(w.Root)
 	c.dropAnswer(w.Root)
-	return workspace.WriteFileAtomic(pendingPath(w.Root, c.session), []byte(w.Now().Format(time.RFC3339)+"\n"), 0o644)
+	return w, nil
 }
 
 // postCompact starts a new compaction cycle.
@@ -237,11 +254,11 @@ func (c *call) postCompact() error {
 // clearCycle forgets the nudge and the auto-checkpoint baseline: after a
 // compaction both start over.
 func (c *call) clearCycle(root string) {
-	os.Remove(nudgePath(root, c.session))
-	os.Remove(compressPath(root, c.session))
+	workspace.RemoveLocal(root, nudgePath(root, c.session))
+	workspace.RemoveLocal(root, compressPath(root, c.session))
 	taskstate.ForgetReading(root, c.session)
 	var st hookState
-	ok, _ := readJSON(statePath(root, c.session), &st)
+	ok, _ := readJSON(root, statePath(root, c.session), &st)
 	stale := st.StaleTokens
 	if format, known := transcriptFormat(c.Host); known && regularFile(c.p.TranscriptPath) {
 		if u, found, err := transcript.TailUsage(c.p.TranscriptPath, format, tailBytes); err == nil && found {
@@ -275,7 +292,7 @@ func (c *call) afterTool() error {
 		// model. The recovery stays pending for the next sessionStart.
 		return nil
 	}
-	if recoversAfterTool(c.Host) && exists(pendingPath(root, c.session)) {
+	if recoversAfterTool(c.Host) && workspace.LocalExists(root, pendingPath(root, c.session)) {
 		w, err := c.workspace()
 		if err != nil {
 			return err
@@ -298,33 +315,29 @@ func recoversAfterTool(host string) bool { return host == "cursor" || host == "g
 // marker it costs one stat; only an undelivered one takes the lock.
 func (c *call) deliverNudge(root string) error {
 	path := nudgePath(root, c.session)
-	if !exists(path) {
+	if !workspace.LocalExists(root, path) {
 		return nil
 	}
 	// Markers are written atomically: a read is the old or the new one.
 	var m nudgeMarker
-	if ok, err := readJSON(path, &m); !ok || err != nil {
-		os.Remove(path) // gone, or damaged: no nudge rather than a wrong one
+	if ok, err := readJSON(root, path, &m); !ok || err != nil {
+		workspace.RemoveLocal(root, path) // gone, or damaged: no nudge rather than a wrong one
 		return nil
 	}
 	if m.Flushed {
 		return nil
 	}
-	w, err := c.workspace()
+	w, unlock, err := c.lockedWorkspace()
 	if err != nil {
 		return err
 	}
-	lock, err := w.Lock()
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
+	defer unlock()
 	// Again under the lock: a parallel call may have delivered it.
-	if ok, err := readJSON(path, &m); !ok || err != nil || m.Flushed {
+	if ok, err := readJSON(root, path, &m); !ok || err != nil || m.Flushed {
 		return nil
 	}
 	if w.Now().Sub(m.Timestamp) > time.Duration(w.Config.Pressure.NudgeStale) {
-		return os.Remove(path)
+		return workspace.RemoveLocal(root, path)
 	}
 	nudge := fmt.Sprintf(NudgeTextNoPlan, m.UsedPct)
 	if taskstate.HasPlan(w) {
@@ -344,10 +357,11 @@ func (c *call) gaugeFromTranscript() error {
 	if !ok || !regularFile(c.p.TranscriptPath) {
 		return nil
 	}
-	u, known, err := transcript.TailUsage(c.p.TranscriptPath, format, tailBytes)
-	if err != nil || !known {
+	r, err := c.awaitCall(format)
+	if err != nil || !r.Known {
 		return err
 	}
+	u := r.Usage
 	if st := c.readState(); st.StaleTokens != 0 && u.Used() == st.StaleTokens {
 		return nil // the reading the last compaction began at, not a new one
 	}
@@ -369,20 +383,98 @@ func (c *call) gaugeFromTranscript() error {
 }
 
 // tailBytes bounds how far back the gauge looks for usage.
-const tailBytes = 4 << 20
+const tailBytes = hookpath.TailBytes
+
+// callWait bounds how long a tool call's hook waits for the host to write
+// the message that called the tool, and callPoll is how often it looks
+// (awaitCall). Claude Code queues its transcript lines and writes them
+// every 100 ms (FLUSH_INTERVAL_MS in 2.1.332's bundled store), beside the
+// hooks it runs: the wait ends as soon as the line is there.
+const (
+	callWait = time.Second
+	callPoll = 10 * time.Millisecond
+)
+
+// awaitCall reads the transcript's tail for the gauge. On a tool call whose
+// message the host may not have written yet (hookpath.AwaitedCall: Claude
+// Code's PostToolUse runs before it, about one call in eight in `claude
+// -p`, seen in the real-host tier), it waits for that message, at most
+// callWait (Request.CallWait), so that the reading is the call's turn and
+// the nudge it calls for goes out with this call's result: in a one-prompt
+// `-p` run there is no next prompt to take it. The tail is read again only
+// when the file grew. A session whose waits keep ending without the
+// message (hookpath.MaxCallMisses in a row) stops waiting; a tail that
+// holds the call starts the count over. ctxgit-hook hands every call that
+// would wait, or change the count, to ctxgit hook (hookpath.Steady).
+func (c *call) awaitCall(format transcript.Format) (tail.Reading, error) {
+	call := hookpath.AwaitedCall(c.Host, c.Event, c.p.ToolUseID, c.p.AgentID)
+	o := tail.Options{MaxBack: tailBytes, Call: call}
+	r, err := transcript.TailReading(c.p.TranscriptPath, format, o)
+	if err != nil || call == "" {
+		return r, err
+	}
+	st := c.readState()
+	waited := !r.HoldsCall && st.CallMisses < hookpath.MaxCallMisses
+	if waited {
+		wait := c.CallWait
+		if wait <= 0 {
+			wait = callWait
+		}
+		size := fileSize(c.p.TranscriptPath)
+		for deadline := time.Now().Add(wait); !r.HoldsCall && time.Now().Before(deadline); {
+			time.Sleep(callPoll)
+			if n := fileSize(c.p.TranscriptPath); n != size {
+				size = n
+				if r, err = transcript.TailReading(c.p.TranscriptPath, format, o); err != nil {
+					return r, err
+				}
+			}
+		}
+	}
+	switch {
+	case r.HoldsCall && st.CallMisses > 0:
+		return r, c.countCall(true)
+	case !r.HoldsCall && waited:
+		return r, c.countCall(false)
+	}
+	return r, nil
+}
+
+// countCall records whether a wait for a tool call's message found it.
+func (c *call) countCall(found bool) error {
+	w, unlock, err := c.lockedWorkspace()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	st := c.readState()
+	if st.CallMisses++; found {
+		st.CallMisses = 0
+	}
+	return c.writeJSON(statePath(w.Root, c.session), st)
+}
+
+// fileSize is the size of the file at path, -1 when it cannot be read.
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return -1
+	}
+	return fi.Size()
+}
 
 // readState is the session's hook record, or a zero one.
 func (c *call) readState() hookState {
 	var st hookState
 	if root, err := c.root(); err == nil {
-		readJSON(statePath(root, c.session), &st)
+		readJSON(root, statePath(root, c.session), &st)
 	}
 	return st
 }
 
 func (c *call) knownWindow(root string) int64 {
 	var st hookState
-	if ok, _ := readJSON(statePath(root, c.session), &st); ok && st.Window > 0 {
+	if ok, _ := readJSON(root, statePath(root, c.session), &st); ok && st.Window > 0 {
 		return st.Window
 	}
 	return defaultWindow
@@ -401,7 +493,7 @@ func (c *call) promptSubmit() error {
 	if done, err := c.geminiPrompt(root); err != nil || done {
 		return err
 	}
-	if !exists(pendingPath(root, c.session)) {
+	if !workspace.LocalExists(root, pendingPath(root, c.session)) {
 		return c.promptGauge(root)
 	}
 	w, err := c.workspace()
@@ -428,7 +520,7 @@ func (c *call) promptGauge(root string) error {
 		return err
 	}
 	var m nudgeMarker
-	if ok, err := readJSON(nudgePath(root, c.session), &m); !ok || err != nil || m.Flushed {
+	if ok, err := readJSON(root, nudgePath(root, c.session), &m); !ok || err != nil || m.Flushed {
 		return nil
 	}
 	w, err := c.workspace()
@@ -450,7 +542,7 @@ func (c *call) deliverPending(w *workspace.Workspace) error {
 		return err
 	}
 	// Delivered (or nothing to deliver): later events inject nothing.
-	if err := os.Remove(pendingPath(w.Root, c.session)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := workspace.RemoveLocal(w.Root, pendingPath(w.Root, c.session)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	return nil
@@ -471,7 +563,7 @@ func (c *call) bootstrap() error {
 	if err := c.recordWindow(w); err != nil {
 		return err
 	}
-	if exists(pendingPath(w.Root, c.session)) {
+	if workspace.LocalExists(w.Root, pendingPath(w.Root, c.session)) {
 		return c.keepAnswer(w, func() error { return c.deliverPending(w) })
 	}
 	if text, ok := c.keptAnswer(w); ok {
@@ -485,11 +577,18 @@ func (c *call) bootstrap() error {
 // the host is about to compact).
 func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compacting bool) workspace.CheckpointOptions {
 	o := workspace.CheckpointOptions{Session: c.session, Trigger: trigger, Host: c.Host}
+	// estimated: the usage is OpenClaw's tokenCount, which for a
+	// compaction it was not told the size of (`openclaw sessions
+	// compact`) is its own estimate of the messages, far below what the
+	// provider reported (seen: "context 0%" of 100k over a 1,000-token
+	// prompt); the transcript's usage, the provider's, replaces it.
+	estimated := false
 	if p := c.p; p.TokenCount != nil && *p.TokenCount > 0 {
 		// OpenClaw's count before compaction.
 		// OpenClaw's handler passes the window from the config; else the
 		// one its bootstrap recorded, else the default, so the header
 		// never reads "context 0%" at 150k tokens.
+		estimated = c.Host == "openclaw"
 		window := c.knownWindow(w.Root)
 		if p.ContextWindow != nil && *p.ContextWindow > 0 {
 			window = *p.ContextWindow
@@ -506,8 +605,14 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 	if !ok || !regularFile(c.p.TranscriptPath) {
 		return o
 	}
-	s, err := transcript.ReadFileResume(c.p.TranscriptPath, format, transcript.ReadOptions{Root: w.Root, MaxExchanges: w.Config.Caps.Exchanges},
-		transcriptStatePath(w.Root, c.session))
+	// The saved reading lives under .ctxgit/local/transcripts/: with a
+	// link on the way (the file rule, SPEC §3.4) the transcript is read
+	// whole and nothing is saved.
+	state := transcriptStatePath(w.Root, c.session)
+	if workspace.MakeLocalDirs(w.Root, state) != nil {
+		state = ""
+	}
+	s, err := transcript.ReadFileResume(c.p.TranscriptPath, format, transcript.ReadOptions{Root: w.Root, MaxExchanges: w.Config.Caps.Exchanges}, state)
 	if err != nil {
 		return o
 	}
@@ -520,8 +625,11 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 	o.FilesRead, o.FilesModified, o.FilesModifiedAt, o.ToolsUsed = s.FilesRead, s.FilesModified, s.FilesModifiedAt, s.ToolsUsed
 	o.Interrupted, o.LastToolCall = s.Interrupted, s.LastToolCall
 	o.ToolFailure = lastToolFailure(s)
-	if o.Usage.Source == "" && s.UsageKnown {
+	if (o.Usage.Source == "" || estimated) && s.UsageKnown {
 		window := s.Usage.ContextWindow
+		if window == 0 && c.p.ContextWindow != nil && *c.p.ContextWindow > 0 {
+			window = *c.p.ContextWindow
+		}
 		if window == 0 {
 			window = c.knownWindow(w.Root)
 		}
@@ -605,11 +713,11 @@ func (c *call) gaugeWork(w *workspace.Workspace, p taskstate.Pressure) gaugeTodo
 	var todo gaugeTodo
 	if p.Value >= t.Flush {
 		var m nudgeMarker
-		ok, err := readJSON(nudgePath(w.Root, c.session), &m)
+		ok, err := readJSON(w.Root, nudgePath(w.Root, c.session), &m)
 		stale := ok && err == nil && !m.Flushed && w.Now().Sub(m.Timestamp) > time.Duration(t.NudgeStale)
 		todo.nudge = !ok || err != nil || stale
 	}
-	readJSON(statePath(w.Root, c.session), &todo.state)
+	readJSON(w.Root, statePath(w.Root, c.session), &todo.state)
 	todo.window = p.Window > 0 && p.Window != todo.state.Window
 	last := todo.state.LastAutoTokens
 	todo.checkpoint = p.Value >= t.AutoCheckpoint && p.Tokens > 0 &&
@@ -669,14 +777,14 @@ func (c *call) exportSession() error {
 	// The file is the host's: read only as a regular file, only its
 	// tail, and only its last export counts — start A, start B, resume A
 	// with one shared file must leave A current (issue 24 item 5).
-	data, err := regfile.ReadTail(path, envFileTail)
+	data, err := regfile.ReadTailFollowing(path, envFileTail)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if lastSessionExport(data) == line {
 		return nil
 	}
-	f, err := regfile.OpenAppend(path, 0o600)
+	f, err := regfile.OpenAppendFollowing(path, 0o600)
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,8 @@ func TestBlockListsTranscriptEditsSinceTheLastCheckpoint(t *testing.T) {
 		return string(b) + "\n"
 	}
 	edit := func(n, path, ts string) string {
-		return line("a"+n, "p"+n, ts, "assistant", `[{"type":"tool_use","id":"t`+n+`","name":"Write","input":{"file_path":"`+path+`","content":"x"}}]`) +
+		quoted, _ := json.Marshal(path) // on Windows, backslashes
+		return line("a"+n, "p"+n, ts, "assistant", `[{"type":"tool_use","id":"t`+n+`","name":"Write","input":{"file_path":`+string(quoted)+`,"content":"x"}}]`) +
 			line("r"+n, "a"+n, ts, "user", `[{"tool_use_id":"t`+n+`","type":"tool_result","content":"File created successfully","is_error":false}]`)
 	}
 	first := line("p1", "", "2026-11-22T08:59:00Z", "user", `"write old.go"`) + edit("1", filepath.Join(dir, "old.go"), "2026-11-22T09:00:00Z")

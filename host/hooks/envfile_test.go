@@ -64,7 +64,7 @@ func TestExportSessionEnvFile(t *testing.T) {
 		}
 		f.Close()
 		start := time.Now()
-		data, err := regfile.ReadTail(path, envFileTail)
+		data, err := regfile.ReadTailFollowing(path, envFileTail)
 		if err != nil || len(data) != envFileTail || !strings.HasSuffix(string(data), tail) {
 			t.Fatalf("ReadTail read %d bytes, %v", len(data), err)
 		}

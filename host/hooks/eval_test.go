@@ -1,12 +1,13 @@
 package hooks
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ctxgit/ctxgit/internal/wstest"
 )
 
 // evalCase is one transcript replayed through a compaction, and what the
@@ -119,13 +120,27 @@ func replay(t *testing.T, tc evalCase) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	quoted, _ := json.Marshal(dir)
-	data = bytes.ReplaceAll(data, []byte(tc.cwd), bytes.Trim(quoted, `"`))
+	// The session directory becomes the workspace, written as JSON
+	// needs it where it stands (on Windows its backslashes escaped, twice
+	// inside Codex's function-call arguments).
+	var b strings.Builder
+	text := string(data)
+	for {
+		i := strings.Index(text, tc.cwd)
+		if i < 0 {
+			break
+		}
+		b.WriteString(text[:i])
+		b.WriteString(wstest.JSONEscapeAt(string(data), len(data)-len(text)+i, dir))
+		text = text[i+len(tc.cwd):]
+	}
+	b.WriteString(text)
+	data = []byte(b.String())
 	tr := filepath.Join(t.TempDir(), tc.fixture)
 	if err := os.WriteFile(tr, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	payload, _ := json.Marshal(map[string]string{"session_id": "eval", "transcript_path": tr, "cwd": dir})
+	payload, _ := json.Marshal(map[string]string{"session_id": "eval", "transcript_path": tr, "cwd": dir, "prompt": "go on"})
 	// A compaction that happened: Gemini's PreCompress is only a
 	// candidate unless /compress asked for it.
 	compact, _ := json.Marshal(map[string]string{"session_id": "eval", "transcript_path": tr, "cwd": dir, "trigger": "manual"})

@@ -43,5 +43,5 @@ func (c *call) keepGaugeFile() {
 	if err != nil || workspace.PrepareLocal(root) != nil {
 		return
 	}
-	workspace.WriteFileAtomic(hookpath.GaugeFile(root), append(data, '\n'), 0o644)
+	workspace.WriteLocal(root, hookpath.GaugeFile(root), append(data, '\n'), 0o644)
 }

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"os"
+	"strings"
 	"time"
 
 	"github.com/ctxgit/ctxgit/host/transcript"
@@ -31,8 +32,21 @@ import (
 //     recovery delivered, in that event's answer. A candidate the
 //     recording does not confirm is dropped.
 //
-// A manual PreCompress is a compression (Gemini forces it): it checkpoints
-// and leaves the recovery pending at once, as pre-compact does.
+// A manual PreCompress (/compress) is a compression Gemini forces: it
+// checkpoints at once, as pre-compact does, and marks the compression
+// manual. Its recovery counts as delivered only in a request that
+// survives it, so it waits until the chat recording shows the compressed
+// chat (transcript.GeminiCompressedSince), and then for a BeforeAgent
+// whose prompt a resumed chat keeps (geminiKeepsPrompt): headless,
+// `gemini -r latest -p "/compress"` sends "/compress" to the model as a
+// prompt while the compression runs beside it (compressCommand.ts starts
+// it without waiting), and the compressed chat that replaces the old one
+// drops the turn under way; a resume (convertSessionToClientHistory)
+// repeats every tool result, so a recovery in an AfterTool answer reaches
+// the model twice after it, and leaves out a prompt that starts with a
+// slash or with SessionStart's <hook_context>, the recovery with it.
+// BeforeAgent puts its text after the prompt, in the same message, which
+// a resume replays once (docs/HOSTS.md, "Gemini CLI").
 
 // compressDue is the share of the compression point from which a reading
 // marks a compression as due: a little under it, because a reading is
@@ -52,6 +66,11 @@ type compressMarker struct {
 	At         time.Time `json:"at"`
 	Candidate  bool      `json:"candidate,omitempty"`  // a PreCompress came after it
 	Transcript string    `json:"transcript,omitempty"` // the chat recording then
+	// Manual is a /compress: its checkpoint is taken, its recovery waits
+	// for the compression in the recording after Offset (the recording's
+	// size when it began) and for a prompt a resume keeps.
+	Manual bool  `json:"manual,omitempty"`
+	Offset int64 `json:"offset,omitempty"`
 }
 
 func compressPath(root, session string) string {
@@ -81,7 +100,7 @@ func (c *call) gaugeWindow(window int64) int64 {
 // automatic, a candidate at most.
 func (c *call) preCompress() error {
 	if c.p.Trigger == "manual" {
-		return c.preCompact()
+		return c.manualCompress()
 	}
 	root, err := c.root()
 	if err != nil {
@@ -89,14 +108,28 @@ func (c *call) preCompress() error {
 	}
 	path := compressPath(root, c.session)
 	var m compressMarker
-	if ok, err := readJSON(path, &m); !ok || err != nil || m.Candidate {
-		return nil // nothing due (nearly always), or marked already
+	if ok, err := readJSON(root, path, &m); !ok || err != nil || m.Candidate || m.Manual {
+		return nil // nothing due (nearly always), marked already, or a /compress's
 	}
 	m.Candidate, m.At = true, c.Env.Now()
 	if regularFile(c.p.TranscriptPath) {
 		m.Transcript = c.p.TranscriptPath
 	}
 	return c.writeJSON(path, m)
+}
+
+// manualCompress answers PreCompress trigger manual (/compress): the
+// compaction checkpoint now, and the marker its recovery waits on.
+func (c *call) manualCompress() error {
+	w, err := c.compactionCheckpoint()
+	if err != nil {
+		return err
+	}
+	m := compressMarker{Manual: true, At: c.Env.Now()}
+	if regularFile(c.p.TranscriptPath) {
+		m.Transcript, m.Offset = c.p.TranscriptPath, fileSize(c.p.TranscriptPath)
+	}
+	return c.writeJSON(compressPath(w.Root, c.session), m)
 }
 
 // noteCompressionDue writes the due marker from a reading at or past
@@ -106,11 +139,8 @@ func (c *call) noteCompressionDue(root string, p taskstate.Pressure) error {
 		return nil
 	}
 	path := compressPath(root, c.session)
-	if exists(path) {
+	if workspace.LocalExists(root, path) {
 		return nil
-	}
-	if err := os.MkdirAll(localPath(root, "compress"), 0o755); err != nil {
-		return err
 	}
 	return c.writeJSON(path, compressMarker{Tokens: p.Tokens, Window: p.Window, At: c.Env.Now()})
 }
@@ -126,7 +156,7 @@ func (c *call) geminiStart(w *workspace.Workspace) (done bool, err error) {
 	if done, err := c.confirmCompression(w.Root); err != nil || done {
 		return done, err
 	}
-	if !exists(pendingPath(w.Root, c.session)) {
+	if !workspace.LocalExists(w.Root, pendingPath(w.Root, c.session)) {
 		return false, nil
 	}
 	return true, c.deliverPending(w)
@@ -155,10 +185,17 @@ func (c *call) confirmCompression(root string) (bool, error) {
 	}
 	path := compressPath(root, c.session)
 	var m compressMarker
-	if ok, err := readJSON(path, &m); !ok || err != nil || !m.Candidate {
-		if err != nil {
-			os.Remove(path) // damaged: no compression rather than a wrong one
-		}
+	ok, err := readJSON(root, path, &m)
+	if err != nil {
+		workspace.RemoveLocal(root, path) // damaged: no compression rather than a wrong one
+	}
+	if !ok || err != nil {
+		return false, nil
+	}
+	if m.Manual {
+		return c.manualRecovery(root, path, m)
+	}
+	if !m.Candidate {
 		return false, nil
 	}
 	// SessionStart names a fresh recording on a resume: the one the
@@ -177,20 +214,13 @@ func (c *call) confirmCompression(root string) (bool, error) {
 	if !known || float64(u.Used()) >= float64(m.Tokens)*compressDrop {
 		// Not compressed (or nothing answered since): a later reading
 		// past the point marks it due again.
-		return false, os.Remove(path)
+		return false, workspace.RemoveLocal(root, path)
 	}
-	// Claim it: Gemini runs parallel tool calls' AfterTool hooks at once,
-	// and one compression is one checkpoint and one recovery.
-	claimed := path + ".claimed"
-	if err := os.Rename(path, claimed); err != nil {
-		return false, nil // another hook took it
-	}
-	defer os.Remove(claimed)
-	w, err := c.workspace()
-	if err != nil {
+	w, release, err := c.claimCompression(path)
+	if w == nil || err != nil {
 		return false, err
 	}
-	c.recordSession(w.Root)
+	defer release()
 	if rec != c.p.TranscriptPath {
 		c.p.TranscriptPath = rec
 	}
@@ -207,6 +237,83 @@ func (c *call) confirmCompression(root string) (bool, error) {
 	c.clearCycle(w.Root)
 	// The pending marker of a manual compression, if one is left, is
 	// served by this same delivery.
-	os.Remove(pendingPath(w.Root, c.session))
+	workspace.RemoveLocal(w.Root, pendingPath(w.Root, c.session))
 	return true, c.recoverInto(w, false)
+}
+
+// manualRecovery settles a /compress's recovery (manualCompress). Until
+// the chat recording shows the compressed chat it waits (a SessionStart
+// finds the run that started it over: no compression is coming, and the
+// marker goes). Then a BeforeAgent whose prompt a resume keeps delivers
+// it, after that prompt, and reports true; a SessionStart reports true
+// with nothing said, holding it for the BeforeAgent that follows (its
+// text, put before the prompt, would make a resume leave the prompt out);
+// an AfterTool, or a prompt a resume drops, leaves it waiting.
+func (c *call) manualRecovery(root, path string, m compressMarker) (bool, error) {
+	rec := m.Transcript
+	if rec == "" || !regularFile(rec) {
+		rec = c.p.TranscriptPath
+	}
+	// With no recording to tell by, as in Gemini's older one-document
+	// layout, the compression is taken as done.
+	compressed := true
+	if regularFile(rec) {
+		var err error
+		if compressed, err = transcript.GeminiCompressedSince(rec, m.Offset); err != nil {
+			return false, err
+		}
+	}
+	switch {
+	case !compressed && c.Event == "session-start":
+		return false, workspace.RemoveLocal(root, path)
+	case !compressed:
+		return false, nil // under way, in this run
+	case c.Event == "session-start":
+		return true, nil
+	case c.Event != "before-agent" || !geminiKeepsPrompt(c.p.Prompt):
+		return false, nil
+	}
+	w, release, err := c.claimCompression(path)
+	if w == nil || err != nil {
+		return false, err
+	}
+	defer release()
+	workspace.RemoveLocal(w.Root, pendingPath(w.Root, c.session))
+	return true, c.recoverInto(w, false)
+}
+
+// claimCompression takes a compression marker for this call alone (Gemini
+// runs parallel tool calls' AfterTool hooks at once, and one compression
+// is one checkpoint and one recovery), then opens the workspace and
+// records the session; release drops the claimed marker. w is nil when
+// another hook took it.
+func (c *call) claimCompression(path string) (w *workspace.Workspace, release func(), err error) {
+	claimed := path + ".claimed"
+	if err := os.Rename(path, claimed); err != nil {
+		return nil, nil, nil
+	}
+	release = func() { os.Remove(claimed) }
+	if w, err = c.workspace(); err != nil {
+		release()
+		return nil, nil, err
+	}
+	c.recordSession(w.Root)
+	return w, release, nil
+}
+
+// geminiKeepsPrompt reports whether a resumed Gemini CLI chat keeps a user
+// message that starts with prompt: convertSessionToClientHistory (0.61.0,
+// isIgnoredUserContent) leaves out one that is empty or starts with "/",
+// "?", "<session_context>" or "<hook_context>".
+func geminiKeepsPrompt(prompt string) bool {
+	t := strings.TrimSpace(prompt)
+	if t == "" {
+		return false
+	}
+	for _, p := range []string{"/", "?", "<session_context>", "<hook_context>"} {
+		if strings.HasPrefix(t, p) {
+			return false
+		}
+	}
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -203,27 +204,62 @@ func TestGeminiCandidateNotConfirmed(t *testing.T) {
 		t.Fatalf("%d compaction checkpoints with no compression", n)
 	}
 	var m compressMarker
-	if ok, _ := readJSON(compressPath(dir, "gem-1"), &m); !ok || m.Candidate || m.Tokens != 610_000 {
+	if ok, _ := readJSON(dir, compressPath(dir, "gem-1"), &m); !ok || m.Candidate || m.Tokens != 610_000 {
 		t.Fatalf("marker after an unconfirmed candidate: %+v (present %v)", m, ok)
 	}
 }
 
 // docs/HOSTS.md, "Gemini CLI": trigger manual (/compress) is a compression:
-// the checkpoint at once, the recovery on the next event that can inject.
+// the checkpoint at once. Its recovery waits until the chat recording
+// shows the compressed chat, then for a BeforeAgent whose prompt a resume
+// keeps: not the /compress run's own prompt, which the compressed chat
+// drops, and never an AfterTool, whose tool result a resume repeats.
 func TestGeminiManualCompression(t *testing.T) {
 	dir, w := geminiWorkspace(t)
 	g := newGeminiChat(t)
 	g.turn("hello", 5_000)
 	run(t, dir, "gemini", "pre-compress", g.payload("PreCompress", `,"trigger":"manual"`))
-	if n := compactions(t, w); n != 1 || !exists(pendingPath(dir, "gem-1")) {
-		t.Fatalf("manual pre-compress: %d compaction checkpoints, pending %v", n, exists(pendingPath(dir, "gem-1")))
+	if n := compactions(t, w); n != 1 || exists(pendingPath(dir, "gem-1")) {
+		t.Fatalf("manual pre-compress: %d compaction checkpoints, pending %v; want 1, none", n, exists(pendingPath(dir, "gem-1")))
+	}
+	var m compressMarker
+	if ok, _ := readJSON(dir, compressPath(dir, "gem-1"), &m); !ok || !m.Manual || m.Offset == 0 {
+		t.Fatalf("manual pre-compress: marker %+v (present %v)", m, ok)
+	}
+	// The /compress run's own prompt, the compression still under way: nothing.
+	if out := run(t, dir, "gemini", "before-agent", g.payload("BeforeAgent", `,"prompt":"/compress"`)); out != "" {
+		t.Fatalf("before-agent of /compress: %q", out)
+	}
+	// An automatic PreCompress leaves the marker as it is.
+	run(t, dir, "gemini", "pre-compress", g.payload("PreCompress", `,"trigger":"auto"`))
+	if ok, _ := readJSON(dir, compressPath(dir, "gem-1"), &m); !ok || !m.Manual || m.Candidate {
+		t.Fatalf("after an automatic pre-compress: marker %+v", m)
+	}
+	if out := run(t, dir, "gemini", "before-agent", g.payload("BeforeAgent", `,"prompt":"next"`)); out != "" {
+		t.Fatalf("before-agent before the recording shows the compression: %q", out)
+	}
+	g.compressed()
+	g.turn("RUN: ls", 20_000)
+	if out := run(t, dir, "gemini", "after-tool", g.payload("AfterTool", "")); strings.Contains(out, "Recovery") {
+		t.Fatalf("after-tool carried the /compress recovery: %q", out)
+	}
+	for _, prompt := range []string{"/compress", "?", "<hook_context>x</hook_context>\n\nnext", "  "} {
+		if out := run(t, dir, "gemini", "before-agent", g.payload("BeforeAgent", `,"prompt":`+strconv.Quote(prompt))); out != "" {
+			t.Fatalf("before-agent with %q, a prompt a resume drops: %q", prompt, out)
+		}
 	}
 	out := run(t, dir, "gemini", "before-agent", g.payload("BeforeAgent", `,"prompt":"next"`))
 	if strings.Count(out, "# Post-Compaction Recovery") != 1 || !strings.Contains(out, `"hookEventName":"BeforeAgent"`) {
 		t.Fatalf("before-agent after /compress: %q", out)
 	}
+	if out := run(t, dir, "gemini", "before-agent", g.payload("BeforeAgent", `,"prompt":"next"`)); out != "" {
+		t.Fatalf("before-agent after the delivery: %q", out)
+	}
 	if out := run(t, dir, "gemini", "after-tool", g.payload("AfterTool", "")); out != "" {
 		t.Fatalf("after-tool after the delivery: %q", out)
+	}
+	if n := compactions(t, w); n != 1 {
+		t.Fatalf("%d compaction checkpoints, want 1", n)
 	}
 }
 
@@ -284,20 +320,45 @@ func TestGeminiGaugeWindow(t *testing.T) {
 	}
 }
 
-// docs/HOSTS.md, "Gemini CLI": a /compress the run ended on (a pending
-// recovery) is recovered at the next SessionStart as a recovery, not as a
-// Resumed block, and once.
+// docs/HOSTS.md, "Gemini CLI": a /compress the run ended on is recovered
+// in the next run's first prompt (BeforeAgent), once; its SessionStart
+// says nothing, since text before the prompt makes a resume leave the
+// prompt out. A /compress whose run ended before the recording showed the
+// compression has none to recover: the next start drops it.
 func TestGeminiManualCompressionRecoveredOnResume(t *testing.T) {
 	dir, _ := geminiWorkspace(t)
 	g := newGeminiChat(t)
 	g.turn("hello", 5_000)
 	run(t, dir, "gemini", "pre-compress", g.payload("PreCompress", `,"trigger":"manual"`))
-	out := run(t, dir, "gemini", "session-start", g.payload("SessionStart", `,"source":"resume"`))
-	if strings.Count(out, "# Post-Compaction Recovery") != 1 || strings.Contains(out, "# Resumed") {
+	g.compressed()
+	if out := run(t, dir, "gemini", "session-start", g.payload("SessionStart", `,"source":"resume"`)); out != "" {
 		t.Fatalf("session-start after /compress: %q", out)
 	}
-	if out := run(t, dir, "gemini", "before-agent", g.payload("BeforeAgent", `,"prompt":"next"`)); out != "" {
-		t.Fatalf("before-agent after the recovery: %q", out)
+	out := run(t, dir, "gemini", "before-agent", g.payload("BeforeAgent", `,"prompt":"And now?"`))
+	if strings.Count(out, "# Post-Compaction Recovery") != 1 || strings.Contains(out, "# Resumed") {
+		t.Fatalf("before-agent after /compress: %q", out)
+	}
+	if out := run(t, dir, "gemini", "session-start", g.payload("SessionStart", `,"source":"resume"`)); strings.Contains(out, "Recovery") {
+		t.Fatalf("the next session-start: %q", out)
+	}
+	if out := run(t, dir, "gemini", "before-agent", g.payload("BeforeAgent", `,"prompt":"Then?"`)); out != "" {
+		t.Fatalf("the next before-agent: %q", out)
+	}
+
+	dir, w := geminiWorkspace(t)
+	g = newGeminiChat(t)
+	g.turn("hello", 5_000)
+	run(t, dir, "gemini", "pre-compress", g.payload("PreCompress", `,"trigger":"manual"`))
+	g.turn("the run ends before the compression is recorded", 5_100)
+	run(t, dir, "gemini", "session-start", g.payload("SessionStart", `,"source":"resume"`))
+	if exists(compressPath(dir, "gem-1")) {
+		t.Fatal("session-start kept a /compress its run never recorded")
+	}
+	if out := run(t, dir, "gemini", "before-agent", g.payload("BeforeAgent", `,"prompt":"next"`)); strings.Contains(out, "Recovery") {
+		t.Fatalf("a recovery with no compression: %q", out)
+	}
+	if n := compactions(t, w); n != 1 {
+		t.Fatalf("%d compaction checkpoints, want the /compress one", n)
 	}
 }
 

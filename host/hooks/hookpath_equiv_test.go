@@ -23,7 +23,8 @@ import (
 // tool-call hook. Each path has a workspace of its own; both read the
 // same transcript, written as the host writes it — including the race
 // the real hosts showed: the tool call's hook runs before the assistant
-// message's usage is in the transcript, and the reading is taken on the
+// message's usage is in the transcript (on Claude Code it waits for it,
+// briefly here, and counts the miss), and the reading is taken on the
 // next call. The one file only ctxgit-hook's path leaves is
 // hookpath.GaugeName, its copy of the thresholds.
 func TestHookPathEquivalence(t *testing.T) {
@@ -168,7 +169,7 @@ func (e *equiv) call(event, extra string) string {
 	clock := e.clock
 	mkenv := func(dir string, vars map[string]string) Request {
 		return Request{Host: e.host, Event: event, Input: []byte(e.payload(dir, event, extra)),
-			Env: envAt(dir, clock, vars)}
+			Env: envAt(dir, clock, vars), CallWait: 20 * time.Millisecond}
 	}
 	var outDirect, outSmall bytes.Buffer
 	req := mkenv(e.direct, nil)
@@ -273,7 +274,13 @@ func (e *equiv) toolCall(tokens int64, raced bool) string {
 	if !raced {
 		e.append(line)
 	}
-	out := e.call(e.toolEvent(), "")
+	extra := ""
+	if e.host == "claude-code" {
+		// The call's id: the hook waits for its message (hookpath.AwaitedCall),
+		// which a raced call's host writes only after the wait.
+		extra = fmt.Sprintf(`,"tool_use_id":"t%d"`, e.msg)
+	}
+	out := e.call(e.toolEvent(), extra)
 	if raced {
 		e.append(line)
 	}

@@ -67,7 +67,10 @@ type Payload struct {
 	WorkspaceRoots []string `json:"workspace_roots"` // Cursor
 	Source         string   `json:"source"`          // SessionStart: startup|resume|clear|compact
 	Trigger        string   `json:"trigger"`         // PreCompact: manual|auto
+	Prompt         string   `json:"prompt"`          // UserPromptSubmit, Gemini BeforeAgent
 	ToolName       string   `json:"tool_name"`
+	ToolUseID      string   `json:"tool_use_id"` // Claude Code, Codex: the call a tool hook answers
+	AgentID        string   `json:"agent_id"`    // Claude Code: set on a subagent's calls
 	// Cursor's preCompact reports usage itself.
 	ContextUsagePercent *float64 `json:"context_usage_percent"`
 	ContextTokens       *int64   `json:"context_tokens"`
@@ -94,6 +97,9 @@ type Request struct {
 	Spawn func(args []string) error
 	// Job names the job file when this process is such a detached child.
 	Job string
+	// CallWait bounds the wait for a tool call's message (awaitCall);
+	// 0 is callWait.
+	CallWait time.Duration
 }
 
 // ReadInput reads a hook's stdin, refusing more than a hook payload can
@@ -260,6 +266,19 @@ func (c *call) workspace() (*workspace.Workspace, error) {
 	return c.ws, err
 }
 
+// lockedWorkspace opens the workspace and takes its lock; unlock releases
+// it.
+func (c *call) lockedWorkspace() (w *workspace.Workspace, unlock func(), err error) {
+	if w, err = c.workspace(); err != nil {
+		return nil, nil, err
+	}
+	lock, err := w.Lock()
+	if err != nil {
+		return nil, nil, err
+	}
+	return w, func() { lock.Unlock() }, nil
+}
+
 // hookLockWait bounds how long a hook waits for the workspace lock.
 const hookLockWait = 2 * time.Second
 
@@ -284,6 +303,9 @@ func (c *call) dispatch() error {
 		if err != nil {
 			return err
 		}
+		// The person's own commands no longer land in the session
+		// that ended; its last checkpoint names it explicitly.
+		workspace.EndCurrentSession(w.Root, c.session)
 		if c.sessionEndInline() {
 			_, err := w.Checkpoint(c.checkpointOptions(w, spec.TriggerSessionEnd, false))
 			return err

@@ -164,7 +164,7 @@ func TestNudgeCycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	var m nudgeMarker
-	if ok, _ := readJSON(nudgePath(dir, "s"), &m); !ok || m.Flushed || m.UsedPct != 66 {
+	if ok, _ := readJSON(dir, nudgePath(dir, "s"), &m); !ok || m.Flushed || m.UsedPct != 66 {
 		t.Fatalf("marker after 66%%: %+v", m)
 	}
 	first := run(t, dir, "claude-code", "post-tool-use", `{"session_id":"s"}`)

@@ -3,12 +3,12 @@ package hooks
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/hookpath"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -34,19 +34,12 @@ func (c *call) deferCheckpoint(w *workspace.Workspace, trigger string) error {
 	if err != nil {
 		return err
 	}
-	if err := workspace.PrepareLocal(w.Root); err != nil {
-		return err
-	}
-	dir := localPath(w.Root, "jobs")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	path := filepath.Join(dir, fmt.Sprintf("%s-%s-%d.json", c.session, c.Event, c.Env.Now().UnixNano()))
-	if err := workspace.WriteFileAtomic(path, data, 0o600); err != nil {
+	path := localPath(w.Root, "jobs", fmt.Sprintf("%s-%s-%d.json", c.session, c.Event, c.Env.Now().UnixNano()))
+	if err := workspace.WriteLocal(w.Root, path, data, 0o600); err != nil {
 		return err
 	}
 	if err := c.Spawn([]string{"hook", c.Host, c.Event, "--root", w.Root, "--job", path}); err != nil {
-		os.Remove(path)
+		workspace.RemoveLocal(w.Root, path)
 		return fmt.Errorf("starting the detached checkpoint: %w", err)
 	}
 	return nil
@@ -58,11 +51,13 @@ func (c *call) deferCheckpoint(w *workspace.Workspace, trigger string) error {
 // only then remove the file, so that an empty jobs directory means no
 // detached checkpoint is still writing.
 func (c *call) runJob() error {
-	data, err := os.ReadFile(c.Job)
+	// The job file is the parent's, under --root's .ctxgit/local/jobs/:
+	// the hook payload it carries is bounded as the hook's input is.
+	data, err := workspace.ReadLocal(c.Root, c.Job, hookpath.MaxInput+4096)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(c.Job)
+	defer workspace.RemoveLocal(c.Root, c.Job)
 	var j job
 	if err := json.Unmarshal(data, &j); err != nil {
 		return fmt.Errorf("job %s: %v", filepath.Base(c.Job), err)
@@ -108,7 +103,7 @@ const staleJob = time.Minute
 func (c *call) awaitJobs(root string, limit time.Duration) {
 	dir := localPath(root, "jobs")
 	deadline := time.Now().Add(limit)
-	for jobsInFlight(dir, c.session, time.Now()) > 0 && time.Now().Before(deadline) {
+	for jobsInFlight(root, dir, c.session, time.Now()) > 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
@@ -117,8 +112,8 @@ func (c *call) awaitJobs(root string, limit time.Duration) {
 // checkpoints (named SESSION-EVENT-NANOS.json by deferCheckpoint), not
 // older than staleJob. No jobs directory, the usual case, is one failed
 // open.
-func jobsInFlight(dir, session string, now time.Time) int {
-	entries, err := os.ReadDir(dir)
+func jobsInFlight(root, dir, session string, now time.Time) int {
+	entries, err := workspace.ReadLocalDir(root, dir)
 	if err != nil {
 		return 0
 	}

@@ -56,7 +56,7 @@ func TestCompactionCheckpointIsNewestWithJobInFlight(t *testing.T) {
 	if err := Handle(Request{Host: "claude-code", Event: "session-start", Input: []byte(start), Env: env(dir, nil), Out: &bytes.Buffer{}, Spawn: h.spawn}); err != nil {
 		t.Fatal(err)
 	}
-	if n := jobsInFlight(filepath.Join(dir, ".ctxgit", "local", "jobs"), "s-1", time.Now()); n != 1 {
+	if n := jobsInFlight(dir, filepath.Join(dir, ".ctxgit", "local", "jobs"), "s-1", time.Now()); n != 1 {
 		t.Fatalf("%d jobs in flight after session-start, want 1 (the detached checkpoint held)", n)
 	}
 	run(t, dir, "claude-code", "pre-compact", `{"session_id":"s-1","cwd":".","trigger":"manual"}`)
@@ -113,7 +113,11 @@ func TestCompactionWaitIsBounded(t *testing.T) {
 // Only this session's job files, by the name deferCheckpoint gives them,
 // and none older than staleJob, are waited for.
 func TestJobsInFlight(t *testing.T) {
-	dir := t.TempDir()
+	root := t.TempDir()
+	dir := localPath(root, "jobs")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	now := time.Now()
 	files := map[string]time.Duration{
 		"s-1-session-start-1764151200000000000.json":   0,               // counted
@@ -134,13 +138,13 @@ func TestJobsInFlight(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := jobsInFlight(dir, "s-1", now); n != 2 {
+	if n := jobsInFlight(root, dir, "s-1", now); n != 2 {
 		t.Errorf("jobs in flight for s-1: %d, want 2", n)
 	}
-	if n := jobsInFlight(dir, "s-1-x", now); n != 1 {
+	if n := jobsInFlight(root, dir, "s-1-x", now); n != 1 {
 		t.Errorf("jobs in flight for s-1-x: %d, want 1", n)
 	}
-	if n := jobsInFlight(filepath.Join(dir, "missing"), "s-1", now); n != 0 {
+	if n := jobsInFlight(root, localPath(root, "missing"), "s-1", now); n != 0 {
 		t.Errorf("jobs in flight with no jobs directory: %d, want 0", n)
 	}
 }

@@ -6,11 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
@@ -39,7 +39,7 @@ func openclawAnswerPath(root, session string) string {
 // planHash is the SHA-256 of the workspace's plan file, "" when it cannot
 // be read.
 func planHash(w *workspace.Workspace) string {
-	data, err := os.ReadFile(filepath.Join(w.Root, filepath.FromSlash(w.Config.Paths.Plan)))
+	data, err := w.ReadStateFile(w.Config.Paths.Plan, workspace.MaxStateFile)
 	if err != nil {
 		return ""
 	}
@@ -53,14 +53,14 @@ func planHash(w *workspace.Workspace) string {
 func (c *call) keptAnswer(w *workspace.Workspace) (string, bool) {
 	path := openclawAnswerPath(w.Root, c.session)
 	var a openclawAnswer
-	if ok, err := readJSON(path, &a); !ok || err != nil {
+	if ok, err := readJSON(w.Root, path, &a); !ok || err != nil {
 		if err != nil {
-			os.Remove(path) // damaged: answer afresh
+			workspace.RemoveLocal(w.Root, path) // damaged: answer afresh
 		}
 		return "", false
 	}
 	if a.Text == "" || a.Plan != planHash(w) || (a.SessionID != "" && c.p.Context.SessionID != "" && a.SessionID != c.p.Context.SessionID) {
-		os.Remove(path)
+		workspace.RemoveLocal(w.Root, path)
 		return "", false
 	}
 	return a.Text, true
@@ -80,7 +80,7 @@ func (c *call) keepAnswer(w *workspace.Workspace, answer func() error) error {
 	c.Out = out
 	path := openclawAnswerPath(w.Root, c.session)
 	if err != nil || buf.Len() == 0 {
-		os.Remove(path)
+		workspace.RemoveLocal(w.Root, path)
 		return err
 	}
 	return c.writeJSON(path, openclawAnswer{Text: buf.String(), Plan: planHash(w), SessionID: c.p.Context.SessionID, At: w.Now()})
@@ -90,7 +90,7 @@ func (c *call) keepAnswer(w *workspace.Workspace, answer func() error) error {
 // brings a new one.
 func (c *call) dropAnswer(root string) {
 	if c.Host == "openclaw" {
-		os.Remove(openclawAnswerPath(root, c.session))
+		workspace.RemoveLocal(root, openclawAnswerPath(root, c.session))
 	}
 }
 
@@ -101,7 +101,7 @@ func (c *call) recordWindow(w *workspace.Workspace) error {
 		return nil
 	}
 	var st hookState
-	readJSON(statePath(w.Root, c.session), &st)
+	readJSON(w.Root, statePath(w.Root, c.session), &st)
 	if st.Window == *c.p.ContextWindow {
 		return nil
 	}
@@ -135,7 +135,7 @@ func openclawRootsPath() string {
 
 func readOpenClawRoots(path string) map[string]openclawRoot {
 	roots := map[string]openclawRoot{}
-	if data, err := os.ReadFile(path); err == nil && len(data) <= 1<<20 {
+	if data, err := regfile.ReadFile(path, 1<<20); err == nil {
 		json.Unmarshal(data, &roots)
 	}
 	return roots

@@ -4,14 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ctxgit/ctxgit/internal/hookpath"
-	"github.com/ctxgit/ctxgit/internal/safetext"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/hookpath"
+	"github.com/ctxgit/ctxgit/internal/regfile"
+	"github.com/ctxgit/ctxgit/internal/safetext"
 	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/taskstate"
 	"github.com/ctxgit/ctxgit/workspace"
@@ -123,11 +124,20 @@ func LogError(req Request, err error) {
 	}
 	// The marker the status line shows until this event next succeeds.
 	if data, err := json.Marshal(failure{At: req.Env.Now().UTC(), Host: req.Host, Event: req.Event}); err == nil {
-		if os.MkdirAll(localPath(root, failedDir), 0o755) == nil {
-			workspace.WriteFileAtomic(failedPath(root, req.Host, req.Event), data, 0o644)
-		}
+		workspace.WriteLocal(root, failedPath(root, req.Host, req.Event), data, 0o644)
 	}
-	appendLine(localPath(root, "ctxgit.log"), line)
+	logLine(root, line)
+}
+
+// logLine appends line to the workspace's hook log, .ctxgit/local/ctxgit.log,
+// by the file rule: a link or a FIFO a repository committed there is not
+// written through (issue 32: ctxgit.log -> ~/.bashrc would have had the
+// next shell run a config key), and the line goes to the user's log with
+// why.
+func logLine(root, line string) {
+	if err := workspace.AppendLocal(root, localPath(root, "ctxgit.log"), []byte(line)); err != nil {
+		appendLine(UserLogPath(), strings.TrimSuffix(line, "\n")+" (in "+root+": "+safetext.Line(err.Error())+")\n")
+	}
 }
 
 // logStoreNotices logs what the call met in the store and went on
@@ -138,7 +148,7 @@ func (c *call) logStoreNotices() {
 		return
 	}
 	for _, n := range c.ws.StoreNotices() {
-		appendLine(localPath(c.rootDir, "ctxgit.log"), fmt.Sprintf("%s hook %s %s: note: %s\n",
+		logLine(c.rootDir, fmt.Sprintf("%s hook %s %s: note: %s\n",
 			c.Env.Now().UTC().Format("2006-01-02T15:04:05Z"), c.Host, c.Event, safetext.Line(n)))
 	}
 }
@@ -154,6 +164,8 @@ func UserLogPath() string {
 	return filepath.Join(dir, "ctxgit", "ctxgit.log")
 }
 
+// appendLine appends line to the user's log (UserLogPath), in the user's
+// cache directory, never through a link in the log's place.
 func appendLine(path, line string) {
 	if path == "" {
 		return
@@ -161,7 +173,7 @@ func appendLine(path, line string) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := regfile.OpenAppend(path, 0o644)
 	if err != nil {
 		return
 	}
@@ -188,13 +200,13 @@ func failedPath(root, host, event string) string {
 // succeeded: one unlink, which finds nothing nearly always.
 func (c *call) clearFailure() {
 	if c.rootDir != "" {
-		os.Remove(failedPath(c.rootDir, c.Host, c.Event))
+		workspace.RemoveLocal(c.rootDir, failedPath(c.rootDir, c.Host, c.Event))
 	}
 }
 
 // anyFailure reports whether some hook's last call failed.
 func anyFailure(root string) bool {
-	entries, err := os.ReadDir(localPath(root, failedDir))
+	entries, err := workspace.ReadLocalDir(root, localPath(root, failedDir))
 	return err == nil && len(entries) > 0
 }
 

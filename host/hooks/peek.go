@@ -2,9 +2,10 @@ package hooks
 
 import (
 	"encoding/json"
-	"os"
 	"sort"
 	"time"
+
+	"github.com/ctxgit/ctxgit/workspace"
 )
 
 // HookFailure is one host event whose last call failed.
@@ -22,14 +23,19 @@ type Peek struct {
 	Failures        []HookFailure
 }
 
+// maxFailureMarker bounds a hook-failed marker's read: a line of JSON.
+const maxFailureMarker = 4096
+
 // PeekAt reads the hooks' markers for session under root.
 func PeekAt(root, session string) Peek {
 	var p Peek
-	p.RecoveryPending = exists(pendingPath(root, session))
-	entries, _ := os.ReadDir(localPath(root, failedDir))
+	p.RecoveryPending = workspace.LocalExists(root, pendingPath(root, session))
+	// By the file rule (workspace.ReadLocal): a marker a repository
+	// committed as a link to /dev/zero is refused, not read without end.
+	entries, _ := workspace.ReadLocalDir(root, localPath(root, failedDir))
 	for _, e := range entries {
-		data, err := os.ReadFile(localPath(root, failedDir, e.Name()))
-		if err != nil || len(data) > 4096 {
+		data, err := workspace.ReadLocal(root, localPath(root, failedDir, e.Name()), maxFailureMarker)
+		if err != nil {
 			continue
 		}
 		var f failure

@@ -1,9 +1,6 @@
 package hooks
 
 import (
-	"os"
-	"path/filepath"
-
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -17,7 +14,7 @@ import (
 // delivered first. A session with no checkpoint of its own to stand on is
 // a start like any other.
 func (c *call) resumeInjection(w *workspace.Workspace) error {
-	if exists(pendingPath(w.Root, c.session)) {
+	if workspace.LocalExists(w.Root, pendingPath(w.Root, c.session)) {
 		return c.deliverPending(w)
 	}
 	held, err := c.heldCheckpoint(w)
@@ -57,12 +54,5 @@ func (c *call) heldCheckpoint(w *workspace.Workspace) (*workspace.Resolved, erro
 
 // markOnboarded records that the session's conversation holds the card.
 func (c *call) markOnboarded(root string) error {
-	marker := localPath(root, "onboarded", c.session)
-	if err := workspace.PrepareLocal(root); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(marker), 0o755); err != nil {
-		return err
-	}
-	return workspace.WriteFileAtomic(marker, nil, 0o644)
+	return workspace.WriteLocal(root, localPath(root, "onboarded", c.session), nil, 0o644)
 }

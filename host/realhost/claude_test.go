@@ -1,6 +1,7 @@
 package realhost_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -127,11 +128,16 @@ func TestClaudeCode(t *testing.T) {
 		t.Errorf("last request before the compaction: the nudge %d times, want 1 (once per crossing)", n)
 	}
 
-	// /compact, then the next turn: exactly one block, the compaction's.
+	// /compact, then the next turn: exactly one block, the compaction's,
+	// whose latest instruction is the user's last real request, not the
+	// command (-p queues it: queue-operation enqueue "/compact").
 	s.run("-c", "-p", "/compact")
 	manual := s.newest("compaction")
 	next := s.run("-c", "-p", "What next?")
 	s.oneBlockFrom(s.first(next), manual, "after /compact")
+	if got, want := latestInstruction(s.first(next).Body), "Now "+claudeToolWord+" again."; got != want {
+		t.Errorf("after /compact: the recovery's latest instruction is %q, want the last real request %q", got, want)
+	}
 
 	// A turn ends at 95%: at the next prompt Claude Code compacts on its
 	// own, after its UserPromptSubmit hook; the request after the summary
@@ -270,4 +276,69 @@ func (s *claudeSession) sessions() int {
 		s.t.Fatalf("ctxgit log --sessions --json: %v\n%s", err, out)
 	}
 	return len(rows)
+}
+
+// latestInstruction is the instruction the recovery block in a request
+// body quotes as the user's latest ("The user's latest instruction:"
+// then "> TEXT", JSON-escaped in the body), "" when there is none.
+func latestInstruction(body []byte) string {
+	_, rest, ok := bytes.Cut(body, []byte(`The user's latest instruction:\n> `))
+	if !ok {
+		return ""
+	}
+	line, _, _ := bytes.Cut(rest, []byte(`\n`))
+	return string(line)
+}
+
+// claudeHeadlessRuns is how many one-prompt `claude -p` sessions
+// TestClaudeCodeHeadless runs: the nudge was lost in about 1 run in 8
+// before the tool-call hook waited for its call's message (issue 34).
+const claudeHeadlessRuns = 8
+
+// TestClaudeCodeHeadless runs one-prompt `claude -p` sessions, as CI, the
+// SDK and subagents drive Claude Code, in a workspace with the hooks and
+// the MCP server both installed (init --host, then init --host --mcp).
+// In every run: the first request holds the onboarding card once (the
+// hooks'), and the MCP server's instructions without it; the tool call's
+// answer reports 70% of the window, and the request after it carries the
+// nudge, in that same run, once: PostToolUse waits for the message that
+// called the tool when Claude Code has not written it yet.
+func TestClaudeCodeHeadless(t *testing.T) {
+	requireTier(t)
+	in := installHost(t, "claude-code")
+	w := NewWorkspace(t, in, "--host", "claude-code")
+	w.MustRun("ctxgit", "init", "--host", "claude-code", "--mcp")
+	// The project's .mcp.json approved, as a person approves it once.
+	if err := os.MkdirAll(filepath.Join(w.Home, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.Home, ".claude", "settings.json"), []byte(`{"enableAllProjectMcpServers": true}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := &claudeSession{t: t, w: w, fake: newClaudeFake(t, w.Dir), bin: in.Bin}
+	s.fake.setUsed(140_000)
+	nudged := 0
+	for i := range claudeHeadlessRuns {
+		r := s.run("-p", "Please "+claudeToolWord+" and summarise it.")
+		m := r.main()
+		if len(m) < 2 {
+			t.Fatalf("run %d: %d main requests, want the tool call and the one after it", i+1, len(m))
+		}
+		first := m[0].Body
+		if n := Count(first, cardMarker); n != 1 {
+			t.Errorf("run %d, first request: the card %d times, want 1 (hooks and MCP both installed)", i+1, n)
+		}
+		if n := Count(first, mcpToolsMarker); n != 1 {
+			t.Errorf("run %d, first request: the MCP server's instructions %d times, want 1 (is the server loaded?)", i+1, n)
+		}
+		if n := Count(m[1].Body, nudgeMarker); n == 1 {
+			nudged++
+		} else {
+			t.Errorf("run %d: the request after the tool call holds the nudge %d times, want 1", i+1, n)
+		}
+	}
+	t.Logf("the nudge reached the model in the run that crossed the threshold in %d of %d runs", nudged, claudeHeadlessRuns)
+	if data, err := os.ReadFile(filepath.Join(w.Dir, ".ctxgit", "local", "ctxgit.log")); err == nil && len(data) > 0 {
+		t.Errorf("hook failures logged:\n%s", data)
+	}
 }

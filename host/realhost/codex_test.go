@@ -151,7 +151,7 @@ func TestCodex(t *testing.T) {
 		t.Fatalf("untrusted run: %d requests; the card reached the model though the hooks await trust", len(reqs))
 	}
 	doctor := w.MustRun("ctxgit", "doctor")
-	for _, want := range []string{"5 of 5 ctxgit hook(s) await your trust in Codex", "codex: the hooks in .codex/hooks.json have never run in this workspace"} {
+	for _, want := range []string{"5 of 5 ctxgit hooks await your trust in Codex", "codex: the hooks in .codex/hooks.json have never run in this workspace"} {
 		if !strings.Contains(doctor, want) {
 			t.Errorf("doctor after an untrusted run lacks %q:\n%s", want, doctor)
 		}
@@ -173,6 +173,13 @@ func TestCodex(t *testing.T) {
 	}
 	if n := Count(reqs[1].Body, nudgeMarker); n != 1 {
 		t.Errorf("request 1 (after the tool call) holds the nudge %d times, want 1", n)
+	}
+	// One window for the session from its first tool call on: the turn's
+	// task_started reports Codex's 190,000 before any token_count does, so
+	// the first reading is 160,000 of 190,000, as every later one is, not
+	// of an assumed 200,000 (issue 34).
+	if n := Count(reqs[1].Body, "Context is 84% full"); n != 1 {
+		t.Errorf("request 1: the nudge does not read 84%% (160,000 of Codex's 190,000)")
 	}
 	if !strings.Contains(string(reqs[1].Body), "thread="+session) {
 		t.Errorf("the shell Codex spawned had no CODEX_THREAD_ID %s, the hooks' session", session)

@@ -63,10 +63,12 @@ func ctxgitBinary(t *testing.T) string {
 			return
 		}
 		ctxgitPath = filepath.Join(dir, "ctxgit")
-		// ctxgit-hook beside it, as `go install ./cmd/...` and the
-		// release archives put it: init --host installs it for the
-		// tool-call events, and the hosts run it.
-		for _, b := range []struct{ out, pkg string }{{ctxgitPath, "./cmd/ctxgit"}, {filepath.Join(dir, "ctxgit-hook"), "./cmd/ctxgit-hook"}} {
+		// ctxgit-hook and ctxgit-mcp beside it, as `go install
+		// ./cmd/...` and the release archives put them: init --host
+		// installs ctxgit-hook for the tool-call events, and `ctxgit
+		// mcp`, which init --mcp configures, hands over to ctxgit-mcp.
+		for _, b := range []struct{ out, pkg string }{{ctxgitPath, "./cmd/ctxgit"}, {filepath.Join(dir, "ctxgit-hook"), "./cmd/ctxgit-hook"},
+			{filepath.Join(dir, "ctxgit-mcp"), "./cmd/ctxgit-mcp"}} {
 			cmd := exec.Command("go", "build", "-o", b.out, b.pkg)
 			cmd.Dir = moduleRoot
 			if out, err := cmd.CombinedOutput(); err != nil {
@@ -301,6 +303,10 @@ var blockMarkers = []string{
 
 // cardMarker opens the onboarding card.
 const cardMarker = "# ctxgit keeps this workspace's working state across compaction"
+
+// mcpToolsMarker opens the MCP server's instructions to a host whose
+// hooks show the card (mcpserver.ToolsOnly).
+const mcpToolsMarker = "ctxgit's tools keep the working state its hooks describe"
 
 // nudgeMarker opens the flush nudge.
 const nudgeMarker = "full; compaction will soon drop older turns"

@@ -235,6 +235,11 @@ func TestOpenClaw(t *testing.T) {
 	if !strings.Contains(show, "context_window: "+strconv.Itoa(openclawWindow)) {
 		t.Errorf("the compaction checkpoint lacks the configured window:\n%s", show)
 	}
+	// Its usage is what the provider reported (70% of the window), not
+	// OpenClaw's own estimate of the messages (issue 34: "context 0%").
+	if !strings.Contains(show, "input_tokens: "+strconv.Itoa(openclawWindow*70/100)) || !strings.Contains(show, "utilization: 0.7\n") {
+		t.Errorf("the compaction checkpoint's usage is not the provider's 70%%:\n%s", show)
+	}
 	// The compaction event names no session file: the handler read the
 	// session's thread from OpenClaw's own store (the agent's SQLite
 	// database), and the checkpoint holds what it said.

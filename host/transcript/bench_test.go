@@ -22,7 +22,7 @@ func BenchmarkRead(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Read(bytes.NewReader(data), ClaudeCode, ReadOptions{Root: "/home/dev/proj"}); err != nil {
+		if _, err := Read(bytes.NewReader(data), ClaudeCode, ReadOptions{Root: osPath("/home/dev/proj")}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -71,7 +71,7 @@ func BenchmarkReadResume(b *testing.B) {
 			if err := os.WriteFile(p, data[:cut], 0o644); err != nil {
 				b.Fatal(err)
 			}
-			o := ReadOptions{Root: "/home/dev/proj"}
+			o := ReadOptions{Root: osPath("/home/dev/proj")}
 			if _, err := ReadFileResume(p, ClaudeCode, o, state); err != nil {
 				b.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ctxgit/ctxgit/internal/jsonscan"
+	"github.com/ctxgit/ctxgit/internal/tail"
 )
 
 // claudeReader reads a Claude Code transcript (docs/HOSTS.md, "Transcripts",
@@ -243,7 +244,7 @@ func (c *claudeReader) assistant(msg []byte, side bool) {
 	msgID := jsonscan.StrOr(id)
 	if !side && usage != nil {
 		// Sidechain usage is a subagent's context, not this session's.
-		u := claudeUsageKeys.read(usage)
+		u := tail.ClaudeKeys.Read(usage)
 		u.MessageID = msgID
 		c.st.usage(u)
 	}

@@ -206,7 +206,7 @@ func TestInterruptedClearedByPrompt(t *testing.T) {
 // declined edit. Only the user's words are prompts; the latest is the queued
 // one.
 func TestClaudeQueuedSessionFixture(t *testing.T) {
-	s, err := ReadFile("testdata/claude-code-queued.jsonl", ClaudeCode, ReadOptions{Root: "/home/dev/app"})
+	s, err := ReadFile(fixture(t, "testdata/claude-code-queued.jsonl"), ClaudeCode, ReadOptions{Root: osPath("/home/dev/app")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,6 +75,12 @@ func stripReminders(s string) string {
 func userText(parts []string) (text, kind string) {
 	var kept []string
 	for _, p := range parts {
+		if hostCommand(ClaudeCode, p) {
+			// The command as typed, before its echo: in `claude -p` the
+			// host queues it (queue-operation enqueue "/compact").
+			kind = "command"
+			continue
+		}
 		if k := hostKind(p); k != "" {
 			if cmd, ok := slashCommand(p); ok && k == "command echo" {
 				kept = append(kept, cmd)
@@ -100,7 +106,7 @@ const rejectionMarker = "The user doesn't want to"
 // slashCommand reads a command echo (<command-name>/NAME</command-name>,
 // <command-message>…</command-message>, <command-args>ARGS</command-args>,
 // in either order) as the user's instruction "/NAME ARGS", unless NAME is
-// one of Claude Code's built-ins that carry no task (taskless): those,
+// one of Claude Code's built-ins that carry no task (hostCommands): those,
 // and an echo with no name, stay host messages. The isMeta line that
 // follows a command with its expanded text is the host's, not a second
 // prompt (docs/HOSTS.md, "Transcripts", "Claude Code: slash commands").
@@ -112,7 +118,7 @@ func slashCommand(text string) (string, bool) {
 	if !strings.HasPrefix(name, "/") {
 		name = "/" + name
 	}
-	if taskless[strings.ToLower(name)] {
+	if hostCommands[ClaudeCode][strings.ToLower(name)] {
 		return "", false
 	}
 	if args := strings.TrimSpace(tagText(text, "command-args")); args != "" {
@@ -129,19 +135,4 @@ func tagText(s, tag string) string {
 	}
 	inner, _, _ := strings.Cut(rest, "</"+tag+">")
 	return inner
-}
-
-// taskless are Claude Code's built-in commands that change or show the
-// session rather than ask for work (code.claude.com/docs/en/slash-commands):
-// their echo is the host's. Built-ins that expand into a task (/init,
-// /review, /security-review, /pr-comments) and every custom, plugin or
-// MCP command are the user's instruction.
-var taskless = map[string]bool{
-	"/add-dir": true, "/agents": true, "/allowed-tools": true, "/bashes": true, "/bug": true, "/clear": true, "/compact": true,
-	"/config": true, "/context": true, "/cost": true, "/doctor": true, "/exit": true, "/export": true, "/feedback": true,
-	"/help": true, "/hooks": true, "/ide": true, "/install-github-app": true, "/login": true, "/logout": true, "/mcp": true,
-	"/memory": true, "/migrate-installer": true, "/model": true, "/output-style": true, "/permissions": true, "/plugin": true,
-	"/privacy-settings": true, "/release-notes": true, "/reset": true, "/resume": true, "/rewind": true, "/sandbox": true,
-	"/stats": true, "/status": true, "/statusline": true, "/terminal-setup": true, "/theme": true, "/todos": true,
-	"/upgrade": true, "/usage": true, "/vim": true, "/new": true, "/quit": true, "/fast": true, "/tasks": true,
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ctxgit/ctxgit/internal/jsonscan"
+	"github.com/ctxgit/ctxgit/internal/tail"
 )
 
 // codexReader reads a Codex rollout (docs/HOSTS.md, "Transcripts", HOSTS.md
@@ -93,7 +94,7 @@ func (c *codexReader) line(n int, line []byte) bool {
 		// later), before its tool calls run; the token_count event of the
 		// same response comes only after them, so a PostToolUse hook that
 		// read token_count alone would see the previous response's usage.
-		u := codexUsageKeys.read(jsonscan.Field(payload, "usage"))
+		u := tail.CodexKeys.Read(jsonscan.Field(payload, "usage"))
 		u.ContextWindow = c.window
 		c.st.usage(u)
 	case "event_msg":
@@ -106,8 +107,12 @@ func (c *codexReader) line(n int, line []byte) bool {
 
 func (c *codexReader) event(p []byte) {
 	switch jsonscan.StrOr(jsonscan.Field(p, "type")) {
+	case "task_started":
+		if w, ok := tail.CodexWindow(p); ok {
+			c.window = w
+		}
 	case "token_count":
-		if u, ok := codexUsage(p); ok {
+		if u, ok := tail.CodexUsage(p); ok {
 			if u.ContextWindow > 0 {
 				c.window = u.ContextWindow
 			}
@@ -118,25 +123,18 @@ func (c *codexReader) event(p []byte) {
 			c.copiedPrompts++
 			return
 		}
+		text := ideRequest(jsonscan.StrOr(jsonscan.Field(p, "message")))
+		if hostCommand(Codex, text) {
+			// `codex exec "/compact"` sends the command as text.
+			c.st.s.HostMessages++
+			return
+		}
 		c.evTurns++
 		c.st.promptSeen()
-		c.ev.prompt(ideRequest(jsonscan.StrOr(jsonscan.Field(p, "message"))))
+		c.ev.prompt(text)
 	case "turn_aborted":
 		c.st.mark = true
 	}
-}
-
-// codexUsage reads a token_count event's info. cached_input_tokens is a
-// part of input_tokens, so it is moved out of InputTokens (see Usage).
-func codexUsage(p []byte) (Usage, bool) {
-	info := jsonscan.Field(p, "info")
-	last := jsonscan.Field(info, "last_token_usage")
-	if last == nil {
-		return Usage{}, false
-	}
-	u := codexUsageKeys.read(last)
-	u.ContextWindow, _ = jsonscan.Num(jsonscan.Field(info, "model_context_window"))
-	return u, true
 }
 
 func (c *codexReader) item(n int, p []byte) {
@@ -168,7 +166,7 @@ func (c *codexReader) item(n int, p []byte) {
 		case "user":
 			// Injected context comes wrapped in one tag (<environment_context>
 			// …); a structural test, not a list of words.
-			if t := strings.TrimSpace(text); wholeTag(t) || agentsInstructions(t) {
+			if t := strings.TrimSpace(text); wholeTag(t) || agentsInstructions(t) || hostCommand(Codex, ideRequest(t)) {
 				return
 			}
 			if c.copying {

@@ -1,7 +1,10 @@
 package transcript
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ctxgit/ctxgit/spec"
@@ -202,5 +205,37 @@ func TestCodexTokenUsageRecord(t *testing.T) {
 	s = readLines(t, Codex, record(160000, 0, 50))
 	if want := (Usage{InputTokens: 160000, OutputTokens: 50}); !s.UsageKnown || s.Usage != want {
 		t.Errorf("usage %+v (known %v), want %+v", s.Usage, s.UsageKnown, want)
+	}
+	// The session's first turn (issue 34): Codex 0.169 writes the turn's
+	// task_started, with the window, before the first response, so the
+	// first tool call is read over the window every later event uses
+	// (190,000, not an assumed 200,000), by the full reader and the tail.
+	started := cxEvent(obj{"type": "task_started", "turn_id": "t1", "started_at": 1795920201, "model_context_window": 190000, "collaboration_mode_kind": "default"})
+	lines := []string{started, cxItem(obj{"type": "message", "role": "user", "content": []obj{{"type": "input_text", "text": "run echo hello"}}}),
+		cxCall("c1", "exec_command", `{"cmd":"ls"}`), record(160000, 0, 50)}
+	s = readLines(t, Codex, lines...)
+	want = Usage{InputTokens: 160000, OutputTokens: 50, ContextWindow: 190000}
+	if !s.UsageKnown || s.Usage != want {
+		t.Errorf("first turn: usage %+v (known %v), want %+v", s.Usage, s.UsageKnown, want)
+	}
+	data := strings.Join(lines, "\n") + "\n"
+	if u, ok, err := tailUsage(strings.NewReader(data), int64(len(data)), Codex, 0); err != nil || !ok || u != want {
+		t.Errorf("first turn, tail: %+v, %v, %v; want %+v", u, ok, err, want)
+	}
+	// Resumed from a saved reading, the window read before is kept.
+	dir := t.TempDir()
+	path, state := filepath.Join(dir, "rollout.jsonl"), filepath.Join(dir, "state.json")
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFileResume(path, Codex, ReadOptions{}, state); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(record(170000, 0, 50) + "\n")
+	f.Close()
+	r, err := ReadFileResume(path, Codex, ReadOptions{}, state)
+	if want := (Usage{InputTokens: 170000, OutputTokens: 50, ContextWindow: 190000}); err != nil || r.Usage != want {
+		t.Errorf("resumed: usage %+v (%v), want %+v", r.Usage, err, want)
 	}
 }

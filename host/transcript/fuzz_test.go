@@ -47,7 +47,7 @@ func addSeeds(f *testing.F, files ...string) {
 // line counted, caps and gist lengths held, and TailUsage agreeing.
 func fuzzRead(f *testing.F, format Format) {
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := Read(bytes.NewReader(data), format, ReadOptions{Root: "/w", MaxExchanges: 4})
+		s, err := Read(bytes.NewReader(data), format, ReadOptions{Root: osPath("/w"), MaxExchanges: 4})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ctxgit/ctxgit/internal/jsonscan"
+	"github.com/ctxgit/ctxgit/internal/tail"
 )
 
 // geminiReader reads a Gemini CLI chat recording (docs/HOSTS.md,
@@ -142,23 +143,12 @@ func (g *geminiReader) rewind(id string) {
 }
 
 // GeminiWindow is the context window of a Gemini CLI model, as the host
-// counts it (packages/core/src/core/tokenLimits.ts, tokenLimit: 256,000
-// for the Gemma 4 models, 1,048,576 for every other model, the Gemini
-// models included). Gemini CLI compresses its chat at a share of it
-// (GeminiCompressAt).
-func GeminiWindow(model string) int64 {
-	switch model {
-	case "gemma-4-31b-it", "gemma-4-26b-a4b-it":
-		return 256_000
-	}
-	return 1_048_576
-}
+// counts it (tail.GeminiWindow).
+func GeminiWindow(model string) int64 { return tail.GeminiWindow(model) }
 
 // GeminiCompressAt is the share of the window at which Gemini CLI
-// compresses its chat by default (packages/core/src/context/
-// chatCompressionService.ts, DEFAULT_COMPRESSION_TOKEN_THRESHOLD; the
-// setting model.compressionThreshold changes it).
-const GeminiCompressAt = 0.5
+// compresses its chat by default (tail.GeminiCompressAt).
+const GeminiCompressAt = tail.GeminiCompressAt
 
 // withoutHookContext drops what hooks added to a prompt: headless, Gemini
 // CLI puts SessionStart's additionalContext before the prompt and
@@ -179,14 +169,6 @@ func withoutHookContext(text string) string {
 		}
 		text = text[:i] + text[i+j+len(end):]
 	}
-}
-
-// geminiUsage reads a message's tokens, when it has them.
-func geminiUsage(raw []byte) (Usage, bool) {
-	if raw == nil || raw[0] != '{' {
-		return Usage{}, false
-	}
-	return geminiUsageKeys.read(raw), true
 }
 
 // message reads one message record; usage is false for messages read
@@ -233,10 +215,12 @@ func (g *geminiReader) message(n int, raw []byte, usage bool) {
 		prompt := withoutHookContext(text)
 		hookOnly := prompt != text && strings.TrimSpace(prompt) == ""
 		text = prompt
-		if t := strings.TrimSpace(text); hookOnly || strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") {
+		if t := strings.TrimSpace(text); hookOnly || strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">") || hostCommand(Gemini, t) {
 			// Context the host injects comes wrapped in one tag
 			// (<state_snapshot> after a compression): a structural test,
-			// as for Codex, not a list of words.
+			// as for Codex, not a list of words. A host command is the
+			// host's too: headless, `-p "/compress"` reaches the model as
+			// this prompt while the chat is compressed.
 			g.st.s.HostMessages++
 			return
 		}
@@ -246,7 +230,7 @@ func (g *geminiReader) message(n int, raw []byte, usage bool) {
 		}
 		g.st.prompt(text)
 	case "gemini":
-		if u, ok := geminiUsage(tokens); ok && usage {
+		if u, ok := tail.GeminiUsage(tokens); ok && usage {
 			u.MessageID = mid
 			u.ContextWindow = GeminiWindow(jsonscan.StrOr(model))
 			g.st.usage(u)

@@ -14,7 +14,7 @@ import (
 // edits, a failed one is not; rg's exit 1 is no match; an empty failed
 // output says so.
 func TestCodexIDEPromptsPatchesAndExits(t *testing.T) {
-	s, err := ReadFile(filepath.Join("testdata", "codex-ide.jsonl"), Codex, ReadOptions{Root: "/home/dev/web"})
+	s, err := ReadFile(fixture(t, filepath.Join("testdata", "codex-ide.jsonl")), Codex, ReadOptions{Root: osPath("/home/dev/web")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestCodexIDEPromptsPatchesAndExits(t *testing.T) {
 			Error: "Failed to find expected lines in src/missing.ts", Time: "2026-03-10T08:00:07Z"},
 		{Tool: "exec_command", Summary: "exit 1, no output", Line: 13, Target: "npm test", ExitCode: ptr(1), Error: "no output", Time: "2026-03-10T08:00:11Z"},
 	}
-	if !reflect.DeepEqual(s.ToolFailures, wantF) {
+	if wantF = osFailures(wantF); !reflect.DeepEqual(s.ToolFailures, wantF) {
 		t.Errorf("ToolFailures = %+v\nwant %+v", s.ToolFailures, wantF)
 	}
 }
@@ -62,7 +62,7 @@ func TestIDERequest(t *testing.T) {
 // stays the host's; an isMeta expansion is no second prompt. A Write
 // refused for permission is no edit; grep's exit 1 is no failure.
 func TestClaudeSlashCommandsAndRefusedWrites(t *testing.T) {
-	s, err := ReadFile(filepath.Join("testdata", "claude-code-commands.jsonl"), ClaudeCode, ReadOptions{Root: "/home/dev/app"})
+	s, err := ReadFile(fixture(t, filepath.Join("testdata", "claude-code-commands.jsonl")), ClaudeCode, ReadOptions{Root: osPath("/home/dev/app")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestSlashCommand(t *testing.T) {
 // session is placed by a JSON pointer, not "line 1"; a write_file with
 // status error is no edit.
 func TestGeminiDocumentFailures(t *testing.T) {
-	s, err := ReadFile(filepath.Join("testdata", "gemini-failures.json"), Gemini, ReadOptions{Root: "/home/dev/svc"})
+	s, err := ReadFile(fixture(t, filepath.Join("testdata", "gemini-failures.json")), Gemini, ReadOptions{Root: osPath("/home/dev/svc")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestGeminiDocumentFailures(t *testing.T) {
 		{Tool: "run_shell_command", Summary: "ok example.com/svc/store --- FAIL: TestHealth (0.00s) health_test.go:9: status 404, want 200 FAIL", At: "/messages/3/toolCalls/0",
 			Target: "go test ./...", Error: "--- FAIL: TestHealth (0.00s)", Time: "2026-03-14T10:00:14Z"},
 	}
-	if !reflect.DeepEqual(s.ToolFailures, want) {
+	if want = osFailures(want); !reflect.DeepEqual(s.ToolFailures, want) {
 		t.Errorf("ToolFailures = %+v\nwant %+v", s.ToolFailures, want)
 	}
 }
@@ -185,7 +185,7 @@ func TestFilesModifiedAt(t *testing.T) {
 		line("a4", `"r3"`, "2026-03-01T10:06:00.000Z", "assistant", edit("t4", "/w/b.go")) +
 		line("r4", `"a4"`, "2026-03-01T10:06:01.000Z", "user", result("t4", true)) +
 		line("a5", `"r4"`, "2026-03-01T10:07:00.000Z", "assistant", edit("t5", "/w/c.go"))
-	s, err := Read(strings.NewReader(data), ClaudeCode, ReadOptions{Root: "/w"})
+	s, err := Read(strings.NewReader(osText(data)), ClaudeCode, ReadOptions{Root: osPath("/w")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestFilesModifiedAt(t *testing.T) {
 // <INSTRUCTIONS> block, as a real Codex 0.77 rollout writes it) is
 // injected context, not a prompt, also in a rollout read from its items.
 func TestCodexAgentsInstructionsAreNoPrompt(t *testing.T) {
-	s, err := ReadFile(filepath.Join("testdata", "codex-agents-md.jsonl"), Codex, ReadOptions{Root: "/home/dev/api"})
+	s, err := ReadFile(fixture(t, filepath.Join("testdata", "codex-agents-md.jsonl")), Codex, ReadOptions{Root: osPath("/home/dev/api")})
 	if err != nil {
 		t.Fatal(err)
 	}

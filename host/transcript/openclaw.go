@@ -1,6 +1,9 @@
 package transcript
 
-import "github.com/ctxgit/ctxgit/internal/jsonscan"
+import (
+	"github.com/ctxgit/ctxgit/internal/jsonscan"
+	"github.com/ctxgit/ctxgit/internal/tail"
+)
 
 // openclawReader reads an OpenClaw session (docs/HOSTS.md, "Transcripts",
 // HOSTS.md "OpenClaw"): a header {type: "session", version, id, cwd}, then
@@ -72,10 +75,15 @@ func (c *openclawReader) message(n int, entryID string, msg []byte) {
 	}
 	switch jsonscan.StrOr(role) {
 	case "user":
-		c.st.prompt(codexText(content))
+		text := codexText(content)
+		if hostCommand(OpenClaw, text) {
+			c.st.s.HostMessages++
+			return
+		}
+		c.st.prompt(text)
 	case "assistant":
 		if usage != nil {
-			u := openclawUsageKeys.read(usage)
+			u := tail.OpenClawKeys.Read(usage)
 			u.MessageID = entryID
 			c.st.usage(u)
 		}

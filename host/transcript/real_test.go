@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -40,7 +41,8 @@ func TestRealClaudeCodeTranscript(t *testing.T) {
 	// The independent reading: boundary line, the last main-session
 	// assistant usage after it, the message ids after it, the files the
 	// tool calls name.
-	f, err := os.Open(realFixture)
+	recorded := fixture(t, realFixture)
+	f, err := os.Open(recorded)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +84,7 @@ func TestRealClaudeCodeTranscript(t *testing.T) {
 			json.Unmarshal(l.Message.Content, &blocks)
 			for _, b := range blocks {
 				if b.Type == "tool_use" && (b.Name == "Write" || b.Name == "Edit") {
-					written[strings.TrimPrefix(b.Input.FilePath, cwd+"/")] = true
+					written[filepath.ToSlash(strings.TrimPrefix(b.Input.FilePath, cwd+string(filepath.Separator)))] = true
 				}
 			}
 		}
@@ -94,10 +96,10 @@ func TestRealClaudeCodeTranscript(t *testing.T) {
 		t.Fatalf("the fixture changed: compact_boundary at line %d, want 754", boundary)
 	}
 
-	if f, err := Detect(realFixture); err != nil || f != ClaudeCode {
+	if f, err := Detect(recorded); err != nil || f != ClaudeCode {
 		t.Errorf("Detect = %q, %v", f, err)
 	}
-	s, err := ReadFile(realFixture, ClaudeCode, ReadOptions{Root: cwd})
+	s, err := ReadFile(recorded, ClaudeCode, ReadOptions{Root: cwd})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -648,13 +648,13 @@ func (r *repairer) synthetic(a *entry, c call) *entry {
 	e := &entry{kind: kResult, inBlock: true, hasParent: a.hasParent}
 	if r.f == OpenClaw {
 		e.id = r.newID(8)
-		b.WriteString(`{"type":"message","id":` + jsonString(e.id))
+		b.WriteString(`{"type":"message","id":` + spec.CompactJSON(e.id))
 		if a.hasParent {
 			b.WriteString(`,"parentId":null`)
 		}
-		b.WriteString(`,"timestamp":` + jsonString(ts))
-		b.WriteString(`,"message":{"role":"toolResult","toolCallId":` + jsonString(c.id) + `,"toolName":` + jsonString(c.name))
-		b.WriteString(`,"content":[{"type":"text","text":` + jsonString(syntheticText) + `}],"isError":true,"timestamp":`)
+		b.WriteString(`,"timestamp":` + spec.CompactJSON(ts))
+		b.WriteString(`,"message":{"role":"toolResult","toolCallId":` + spec.CompactJSON(c.id) + `,"toolName":` + spec.CompactJSON(c.name))
+		b.WriteString(`,"content":[{"type":"text","text":` + spec.CompactJSON(syntheticText) + `}],"isError":true,"timestamp":`)
 		b.WriteString(strconv.FormatInt(r.now.UnixMilli(), 10) + `}}`)
 	} else {
 		e.id = r.newUUID()
@@ -663,13 +663,13 @@ func (r *repairer) synthetic(a *entry, c call) *entry {
 		// looks like the host's own.
 		for _, k := range []string{"userType", "cwd", "sessionId", "version", "gitBranch", "slug"} {
 			if v := jsonscan.Field(a.raw, k); v != nil {
-				b.WriteString(`,` + jsonString(k) + `:`)
+				b.WriteString(`,` + spec.CompactJSON(k) + `:`)
 				b.Write(v)
 			}
 		}
-		b.WriteString(`,"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":` + jsonString(c.id))
-		b.WriteString(`,"content":` + jsonString(syntheticText) + `,"is_error":true}]}`)
-		b.WriteString(`,"uuid":` + jsonString(e.id) + `,"timestamp":` + jsonString(ts) + `}`)
+		b.WriteString(`,"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":` + spec.CompactJSON(c.id))
+		b.WriteString(`,"content":` + spec.CompactJSON(syntheticText) + `,"is_error":true}]}`)
+		b.WriteString(`,"uuid":` + spec.CompactJSON(e.id) + `,"timestamp":` + spec.CompactJSON(ts) + `}`)
 		e.hasParent = true
 	}
 	e.raw = b.Bytes()
@@ -793,7 +793,7 @@ func (r *repairer) relink(out []*entry) []*entry {
 func (r *repairer) setParent(e *entry, p string, null bool) {
 	v := []byte("null")
 	if !null {
-		v = []byte(jsonString(p))
+		v = []byte(spec.CompactJSON(p))
 	}
 	e.parent, e.parentNull = p, null
 	e.raw = setMember(e.raw, r.d.parentKey, v)
@@ -826,17 +826,8 @@ func setMember(obj []byte, key string, val []byte) []byte {
 	if bytes.IndexByte(bytes.TrimSpace(obj[:closeAt]), ':') >= 0 {
 		b.WriteByte(',')
 	}
-	b.WriteString(jsonString(key) + ":")
+	b.WriteString(spec.CompactJSON(key) + ":")
 	b.Write(val)
 	b.Write(obj[closeAt:])
 	return b.Bytes()
-}
-
-// jsonString encodes s as a JSON string, without HTML escaping.
-func jsonString(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
 }

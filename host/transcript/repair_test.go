@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctxgit/ctxgit/internal/wstest"
 	"github.com/ctxgit/ctxgit/spec"
 )
 
@@ -128,7 +129,7 @@ func runRepair(t *testing.T, tc repairCase) {
 	if b, err := os.ReadFile(rep.Backup); err != nil || !bytes.Equal(b, tc.input) {
 		t.Errorf("the backup does not hold the original bytes (%v)", err)
 	}
-	if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
+	if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != wstest.Perm(0o600, false) {
 		t.Errorf("mode after repair: %v, %v", fi.Mode(), err)
 	}
 	// The output re-parses with no bad line, and needs no more repair.

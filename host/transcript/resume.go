@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/spec"
 )
 
@@ -26,7 +27,7 @@ import (
 
 // resumeVersion changes whenever the saved layout or a reader's rules
 // change: a reading saved by another version is not resumed.
-const resumeVersion = 2
+const resumeVersion = 3
 
 // printBytes is how much of the start of a file, and of the bytes before
 // the offset, the fingerprint covers.
@@ -152,13 +153,19 @@ func fingerprint(r io.ReaderAt, off int64) (string, bool) {
 	return hex.EncodeToString(h.Sum(nil)), true
 }
 
+// maxSaved bounds the read of a saved reading: the state of a reading of
+// a large transcript, far below this.
+const maxSaved = 64 << 20
+
 // loadSaved reads the saved reading at statePath if it is key's and the
 // file (of size size) is the one it read, grown at its end; else nil.
 func loadSaved(statePath string, key savedKey, f io.ReaderAt, size int64) *savedReading {
 	if statePath == "" {
 		return nil
 	}
-	data, err := os.ReadFile(statePath)
+	// Under .ctxgit/local/, where a repository may have committed a link
+	// to /dev/zero or a FIFO: read as a regular file, bounded (SPEC §3.4).
+	data, err := regfile.ReadFile(statePath, maxSaved)
 	if err != nil {
 		return nil
 	}
@@ -410,16 +417,19 @@ type savedCodex struct {
 	MetaSeen      bool        `json:"meta_seen"`
 	Copying       bool        `json:"copying"`
 	CopiedPrompts int         `json:"copied_prompts"`
+	// Window is the newest window a line reported: a token_usage_record
+	// read after the resume takes it.
+	Window int64 `json:"window,omitempty"`
 }
 
 func (c *codexReader) save() *savedCodex {
-	return &savedCodex{Items: saveThread(c.items), EvTurns: c.evTurns, ItTurns: c.itTurns, MetaSeen: c.metaSeen, Copying: c.copying, CopiedPrompts: c.copiedPrompts}
+	return &savedCodex{Items: saveThread(c.items), EvTurns: c.evTurns, ItTurns: c.itTurns, MetaSeen: c.metaSeen, Copying: c.copying, CopiedPrompts: c.copiedPrompts, Window: c.window}
 }
 
 func (c *codexReader) load(sv *savedCodex) bool {
 	c.ev = c.st.thread
 	c.items = sv.Items.load(c.st.thread.max)
-	c.evTurns, c.itTurns, c.metaSeen, c.copying, c.copiedPrompts = sv.EvTurns, sv.ItTurns, sv.MetaSeen, sv.Copying, sv.CopiedPrompts
+	c.evTurns, c.itTurns, c.metaSeen, c.copying, c.copiedPrompts, c.window = sv.EvTurns, sv.ItTurns, sv.MetaSeen, sv.Copying, sv.CopiedPrompts, sv.Window
 	return true
 }
 

@@ -30,11 +30,11 @@ var resumeFixtures = []struct {
 // writing) says exactly what one reading of the whole file says.
 func TestReadFileResumeEqualsWholeRead(t *testing.T) {
 	for _, fx := range resumeFixtures {
-		data, err := os.ReadFile(filepath.Join("testdata", fx.file))
+		data, err := os.ReadFile(fixture(t, filepath.Join("testdata", fx.file)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := ReadOptions{Root: fx.root}
+		o := ReadOptions{Root: osPath(fx.root)}
 		want, err := Read(bytes.NewReader(data), fx.format, o)
 		if err != nil {
 			t.Fatal(err)
@@ -42,7 +42,7 @@ func TestReadFileResumeEqualsWholeRead(t *testing.T) {
 		dir := t.TempDir()
 		p, state := filepath.Join(dir, "t.jsonl"), filepath.Join(dir, "state", "t.json")
 		abs, _ := filepath.Abs(p)
-		key := savedKey{Version: resumeVersion, Path: abs, Format: fx.format, Root: fx.root, Max: defaultExchanges}
+		key := savedKey{Version: resumeVersion, Path: abs, Format: fx.format, Root: osPath(fx.root), Max: defaultExchanges}
 		for cut := 1; cut < len(data); cut += 1 + len(data)/41 {
 			os.Remove(state)
 			if err := os.WriteFile(p, data[:cut], 0o644); err != nil {
@@ -83,11 +83,11 @@ func TestReadFileResumeEqualsWholeRead(t *testing.T) {
 // a rewritten, truncated or other file, another root or format, or a
 // corrupt state file is read afresh.
 func TestReadFileResumeRefusesAnotherFile(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "claude-code-small.jsonl"))
+	data, err := os.ReadFile(fixture(t, filepath.Join("testdata", "claude-code-small.jsonl")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := ReadOptions{Root: "/home/dev/app"}
+	o := ReadOptions{Root: osPath("/home/dev/app")}
 	whole := func(b []byte) *Summary {
 		s, err := Read(bytes.NewReader(b), ClaudeCode, o)
 		if err != nil {
@@ -134,7 +134,7 @@ func TestReadFileResumeRefusesAnotherFile(t *testing.T) {
 			t.Errorf("state %q: %+v, %v", garbage, got, err)
 		}
 	}
-	other := ReadOptions{Root: "/home/dev"}
+	other := ReadOptions{Root: osPath("/home/dev")}
 	got, err := ReadFileResume(p, ClaudeCode, other, state)
 	want, _ := Read(bytes.NewReader(data), ClaudeCode, other)
 	if err != nil || !reflect.DeepEqual(got, want) {
@@ -147,8 +147,8 @@ func TestReadFileResumeGeminiDocument(t *testing.T) {
 	p := filepath.Join("testdata", "gemini-failures.json")
 	state := filepath.Join(t.TempDir(), "g.state")
 	for range 2 {
-		got, err := ReadFileResume(p, Gemini, ReadOptions{Root: "/home/dev/svc"}, state)
-		want, _ := ReadFile(p, Gemini, ReadOptions{Root: "/home/dev/svc"})
+		got, err := ReadFileResume(p, Gemini, ReadOptions{Root: osPath("/home/dev/svc")}, state)
+		want, _ := ReadFile(p, Gemini, ReadOptions{Root: osPath("/home/dev/svc")})
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("%+v, %v\nwant %+v", got, err, want)
 		}
@@ -209,11 +209,11 @@ func TestReadFileResumeLongSessionRewinds(t *testing.T) {
 // Hooks of one session may read at once: each reading is whole and right,
 // and the state left behind is one whole reading (written atomically).
 func TestReadFileResumeConcurrent(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "codex-ide.jsonl"))
+	data, err := os.ReadFile(fixture(t, filepath.Join("testdata", "codex-ide.jsonl")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := ReadOptions{Root: "/home/dev/web"}
+	o := ReadOptions{Root: osPath("/home/dev/web")}
 	want, _ := Read(bytes.NewReader(data), Codex, o)
 	dir := t.TempDir()
 	p, state := filepath.Join(dir, "t.jsonl"), filepath.Join(dir, "s", "t.json")
@@ -241,7 +241,7 @@ func TestReadFileResumeConcurrent(t *testing.T) {
 	abs, _ := filepath.Abs(p)
 	fh, _ := os.Open(p)
 	defer fh.Close()
-	sv := loadSaved(state, savedKey{Version: resumeVersion, Path: abs, Format: Codex, Root: "/home/dev/web", Max: defaultExchanges}, fh, int64(len(data)))
+	sv := loadSaved(state, savedKey{Version: resumeVersion, Path: abs, Format: Codex, Root: osPath("/home/dev/web"), Max: defaultExchanges}, fh, int64(len(data)))
 	if sv == nil || sv.Offset != int64(len(data)) {
 		t.Errorf("state after concurrent readings: %+v", sv)
 	}

@@ -150,3 +150,45 @@ func TestGeminiPromptWithoutHookContext(t *testing.T) {
 		}
 	}
 }
+
+// TestTailUsageAgreesAtEveryCut: the tail's reading is Read's on every
+// transcript of the four formats, cut after every line and in the middle
+// of each (a host still writing it). The tool-call hook reads with the same
+// search (internal/tail), so this is the agreement of the two binaries too.
+func TestTailUsageAgreesAtEveryCut(t *testing.T) {
+	files := map[Format][]string{
+		ClaudeCode: {"claude-code-commands.jsonl", "claude-code-queued.jsonl", "claude-code-small.jsonl"},
+		Codex:      {"codex-agents-md.jsonl", "codex-ide.jsonl", "codex-rollout.jsonl"},
+		Gemini:     {"gemini-session.jsonl", "gemini-session.json"},
+		OpenClaw:   {"openclaw-session.jsonl"},
+	}
+	checked := 0
+	for f, names := range files {
+		for _, name := range names {
+			data, err := os.ReadFile(filepath.Join("testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cuts := []int{len(data)}
+			for i, c := range data {
+				if c == '\n' {
+					cuts = append(cuts, i+1, max(0, i-7))
+				}
+			}
+			for _, n := range cuts {
+				s, err := Read(bytes.NewReader(data[:n]), f, ReadOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				u, ok, err := tailUsage(bytes.NewReader(data[:n]), int64(n), f, 0)
+				if err != nil || ok != s.UsageKnown || u != s.Usage {
+					t.Fatalf("%s cut at %d: tail read %+v %v (%v), Read %+v %v", name, n, u, ok, err, s.Usage, s.UsageKnown)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d cuts compared", checked)
+	}
+}

@@ -28,6 +28,7 @@ import (
 	"github.com/ctxgit/ctxgit/spec"
 
 	"github.com/ctxgit/ctxgit/internal/jsonscan"
+	"github.com/ctxgit/ctxgit/internal/tail"
 )
 
 // Format names a host's transcript format.
@@ -67,78 +68,9 @@ const (
 // variable so tests can lower it.
 var maxLineBytes = 32 << 20
 
-// Usage is one assistant turn's token usage as the transcript records it.
-//
-// InputTokens counts input not read from the prompt cache. Codex reports
-// cached tokens as a part of its input_tokens; they are moved to
-// CacheReadTokens here, so that Used means the same for every format.
-type Usage struct {
-	InputTokens         int64 `json:"input_tokens"`
-	CacheCreationTokens int64 `json:"cache_creation_tokens"`
-	CacheReadTokens     int64 `json:"cache_read_tokens"`
-	OutputTokens        int64 `json:"output_tokens"`
-	// ContextWindow is the model's window when the transcript says (Codex
-	// model_context_window); else 0.
-	ContextWindow int64 `json:"context_window"`
-	// MessageID is the assistant message the usage came from (Claude Code
-	// message.id, OpenClaw entry id), for deduplication; "" for Codex.
-	MessageID string `json:"message_id"`
-}
-
-// Used is the context in use: input + cache creation + cache read
-// (docs/cli.md#statusline). For Codex this is its input_tokens, of which
-// cached_input_tokens is a subset (see Usage).
-func (u Usage) Used() int64 { return u.InputTokens + u.CacheCreationTokens + u.CacheReadTokens }
-
-// usageKeys names a host's token counters in its usage object; "" for a
-// counter the host does not write.
-type usageKeys struct {
-	input, cacheRead, cacheWrite, output string
-	// readInInput is set when the host's input count includes the cache
-	// reads (Codex, Gemini): they are moved out of InputTokens (see Usage).
-	readInInput bool
-}
-
-var (
-	// Claude Code message.usage; input excludes cached tokens.
-	claudeUsageKeys = usageKeys{input: "input_tokens", cacheRead: "cache_read_input_tokens",
-		cacheWrite: "cache_creation_input_tokens", output: "output_tokens"}
-	// Codex token_count info.last_token_usage.
-	codexUsageKeys = usageKeys{input: "input_tokens", cacheRead: "cached_input_tokens",
-		output: "output_tokens", readInInput: true}
-	// Gemini CLI message tokens; input is the prompt's count, cached a
-	// part of it, as Codex counts.
-	geminiUsageKeys = usageKeys{input: "input", cacheRead: "cached", output: "output", readInInput: true}
-	// OpenClaw assistant usage; input excludes cached tokens for every
-	// provider, as Claude Code's does.
-	openclawUsageKeys = usageKeys{input: "input", cacheRead: "cacheRead", cacheWrite: "cacheWrite", output: "output"}
-)
-
-// read reads the counters of a usage object; a counter that is missing
-// or not a number is 0.
-func (k *usageKeys) read(raw []byte) Usage {
-	var u Usage
-	for key, val := range jsonscan.EachMember(raw) {
-		switch string(key) {
-		case "":
-			// The name of a counter the host does not write: an empty key
-			// is none of the others.
-		case k.input:
-			u.InputTokens, _ = jsonscan.Num(val)
-		case k.cacheRead:
-			u.CacheReadTokens, _ = jsonscan.Num(val)
-		case k.cacheWrite:
-			u.CacheCreationTokens, _ = jsonscan.Num(val)
-		case k.output:
-			u.OutputTokens, _ = jsonscan.Num(val)
-		}
-	}
-	if k.readInInput {
-		cached := min(max(u.CacheReadTokens, 0), max(u.InputTokens, 0))
-		u.InputTokens, u.CacheReadTokens = u.InputTokens-cached, cached
-	}
-	return u
-}
+// Usage is one assistant turn's token usage as the transcript records it
+// (internal/tail, the one reader of a transcript's tail, defines it).
+type Usage = tail.Usage
 
 // ToolFailure is a tool call whose result was an error.
 type ToolFailure struct {
@@ -349,17 +281,8 @@ func detectDocument(data []byte) Format {
 const maxDocumentBytes = 64 << 20
 
 // legacyDocument reports whether r (buffered) starts with a JSON document
-// spread over lines, as Gemini CLI's older layout is: its first line is
-// an opening brace that is not a whole object.
-func legacyDocument(br *bufio.Reader) bool {
-	head, _ := br.Peek(64 << 10)
-	head = bytes.TrimLeft(head, " \t\r\n")
-	if len(head) == 0 || head[0] != '{' {
-		return false
-	}
-	first, _, _ := bytes.Cut(head, []byte{'\n'})
-	return !jsonscan.ValidLine(first)
-}
+// spread over lines, as Gemini CLI's older layout is.
+func legacyDocument(br *bufio.Reader) bool { return tail.LegacyDocument(br) }
 
 // Read streams a transcript: constant memory in the file's size (except
 // the capped lists), tolerant of bad lines (counted, never fatal), and

@@ -173,11 +173,11 @@ func TestReadFixtures(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := filepath.Join("testdata", tc.file)
+			p := fixture(t, filepath.Join("testdata", tc.file))
 			if f, err := Detect(p); err != nil || f != tc.format {
 				t.Errorf("Detect = %q, %v; want %q", f, err, tc.format)
 			}
-			s, err := ReadFile(p, tc.format, ReadOptions{Root: tc.root})
+			s, err := ReadFile(p, tc.format, ReadOptions{Root: osPath(tc.root)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -203,7 +203,7 @@ func TestReadFixtures(t *testing.T) {
 			check("HostMessages", s.HostMessages, w.hostMessages)
 			check("AbandonedPrompts", s.AbandonedPrompts, w.abandoned)
 			check("Thread.HostPlan", s.Thread.HostPlan, w.plan)
-			check("ToolFailures", s.ToolFailures, w.failures)
+			check("ToolFailures", s.ToolFailures, osFailures(w.failures))
 			check("LastToolCall", s.LastToolCall, w.lastTool)
 			check("Interrupted", s.Interrupted, w.interrupted)
 			check("Thread.Summary", string(s.Thread.Summary), w.summary)
@@ -224,21 +224,21 @@ func TestReadFixtures(t *testing.T) {
 // docs/HOSTS.md, "Transcripts": without a root, paths stay as the transcript
 // has them.
 func TestReadKeepsPathsWithoutRoot(t *testing.T) {
-	s, err := ReadFile(filepath.Join("testdata", "claude-code-small.jsonl"), ClaudeCode, ReadOptions{})
+	s, err := ReadFile(fixture(t, filepath.Join("testdata", "claude-code-small.jsonl")), ClaudeCode, ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The Edit of the relative importer/bom.go was declined: no write.
-	want := []string{"/home/dev/app/importer/csv.go", "/home/dev/app/notes/bench.ipynb", "/home/dev/app/importer/bom.go"}
+	want := []string{osPath("/home/dev/app/importer/csv.go"), osPath("/home/dev/app/notes/bench.ipynb"), osPath("/home/dev/app/importer/bom.go")}
 	if !reflect.DeepEqual(s.FilesModified, want) {
 		t.Errorf("FilesModified = %q, want %q", s.FilesModified, want)
 	}
 	// A path outside the root stays absolute.
-	s, err = ReadFile(filepath.Join("testdata", "claude-code-small.jsonl"), ClaudeCode, ReadOptions{Root: "/home/dev/app/importer"})
+	s, err = ReadFile(fixture(t, filepath.Join("testdata", "claude-code-small.jsonl")), ClaudeCode, ReadOptions{Root: osPath("/home/dev/app/importer")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"csv.go", "/home/dev/app/notes/bench.ipynb", "bom.go"}; !reflect.DeepEqual(s.FilesModified, want) {
+	if want := []string{"csv.go", osPath("/home/dev/app/notes/bench.ipynb"), "bom.go"}; !reflect.DeepEqual(s.FilesModified, want) {
 		t.Errorf("FilesModified = %q, want %q", s.FilesModified, want)
 	}
 }

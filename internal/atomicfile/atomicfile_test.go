@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
+	"github.com/ctxgit/ctxgit/internal/wstest"
 )
 
 func TestWrite(t *testing.T) {
@@ -23,7 +24,7 @@ func TestWrite(t *testing.T) {
 		}
 		data, _ := os.ReadFile(path)
 		fi, _ := os.Stat(path)
-		if string(data) != "two" || fi.Mode().Perm() != 0o640 {
+		if string(data) != "two" || fi.Mode().Perm() != wstest.Perm(0o640, false) {
 			t.Fatalf("content %q, mode %v", data, fi.Mode())
 		}
 	}
@@ -130,7 +131,7 @@ func TestWriteNoSyncWith(t *testing.T) {
 	}
 	data, _ := os.ReadFile(path)
 	fi, _ := os.Stat(path)
-	if string(data) != "streamed in parts" || fi.Mode().Perm() != 0o640 {
+	if string(data) != "streamed in parts" || fi.Mode().Perm() != wstest.Perm(0o640, false) {
 		t.Fatalf("content %q, mode %v", data, fi.Mode())
 	}
 	failed := errors.New("encoder failed")

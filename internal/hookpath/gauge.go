@@ -8,6 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/ctxgit/ctxgit/internal/regfile"
+	"github.com/ctxgit/ctxgit/internal/tail"
 )
 
 // The gauge's steady state, for the hosts whose tool call reads the
@@ -50,7 +53,7 @@ func ConfigStamp(root string) (size, modNanos int64, err error) {
 // there is none, it does not parse, or the config changed since.
 func ReadGaugeConfig(root string) (GaugeConfig, bool) {
 	var g GaugeConfig
-	data, err := os.ReadFile(GaugeFile(root))
+	data, err := regfile.ReadFile(GaugeFile(root), maxMarker)
 	if err != nil || json.Unmarshal(data, &g) != nil {
 		return GaugeConfig{}, false
 	}
@@ -60,6 +63,10 @@ func ReadGaugeConfig(root string) (GaugeConfig, bool) {
 	}
 	return g, true
 }
+
+// TailBytes is how far back the gauge looks for usage in a transcript's
+// tail (host/hooks reads as far).
+const TailBytes = 4 << 20
 
 // defaultWindow is host/hooks' defaultWindow.
 const defaultWindow = 200_000
@@ -72,6 +79,33 @@ type hookState struct {
 	LastAutoTokens int64 `json:"last_auto_tokens,omitempty"`
 	Window         int64 `json:"window,omitempty"`
 	StaleTokens    int64 `json:"stale_tokens,omitempty"`
+	CallMisses     int   `json:"call_misses,omitempty"`
+}
+
+// MaxCallMisses is how many waits in a row for a tool call's message may
+// end without it before a session's tool calls stop waiting (host/hooks
+// awaitCall): a host that writes the message only after the hook returns
+// must not cost every call the whole wait. A wait that finds it, or a tail
+// that holds it at once, starts the count over.
+const MaxCallMisses = 3
+
+// AwaitedCall is the tool call whose message a tool-call hook reads the
+// transcript for (tail.Options.Call): Claude Code's PostToolUse can run
+// before the host has written the message that called the tool, with the
+// turn's usage, and its tool_use_id tells whether it has. "" when the
+// event is no such hook, the id is not one a transcript holds verbatim,
+// or the call is a subagent's (agent_id: its messages go to the
+// subagent's own transcript, never to this one).
+func AwaitedCall(host, event, toolUseID, agentID string) string {
+	if host != "claude-code" || event != "post-tool-use" || agentID != "" || toolUseID == "" || len(toolUseID) > 200 {
+		return ""
+	}
+	for i := 0; i < len(toolUseID); i++ {
+		if c := toolUseID[i]; !alnum(c) && c != '_' && c != '-' {
+			return ""
+		}
+	}
+	return toolUseID
 }
 
 // StatePath is session's hook record (host/hooks statePath).
@@ -80,10 +114,15 @@ func StatePath(root, session string) string { return LocalPath(root, "hooks", se
 // ReadingPath is session's newest reading (taskstate readingPath).
 func ReadingPath(root, session string) string { return LocalPath(root, "readings", session+".json") }
 
-// ReadJSON reads a marker: ok false when there is none, err when it is
-// there but does not read.
+// maxMarker bounds the read of a marker: a line or two of JSON that ctxgit
+// wrote (workspace.MaxMarker).
+const maxMarker = 64 << 10
+
+// ReadJSON reads a marker as a regular file within maxMarker, never
+// following a link in its place or blocking on a FIFO (internal/regfile):
+// ok false when there is none, err when it is there but does not read.
 func ReadJSON(path string, v any) (ok bool, err error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path, maxMarker)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -99,24 +138,28 @@ func ReadJSON(path string, v any) (ok bool, err error) {
 // the recorded one and crosses no threshold (flush with its nudge not
 // yet given, auto_checkpoint by min_growth, a new window, Gemini CLI's
 // compression point).
-func steadyReading(host, root, session, transcript string, now time.Time) bool {
+func steadyReading(host, root, session, transcript, call string, now time.Time) bool {
 	if transcript == "" {
 		return true
 	}
 	if fi, err := os.Stat(transcript); err != nil || !fi.Mode().IsRegular() {
 		return true // ctxgit hook reads no reading from it either
 	}
-	u, known, err := TailUsage(transcript, host)
+	r, err := tail.File(transcript, host, tail.Options{MaxBack: TailBytes, Call: call})
 	if err != nil {
-		return false
-	}
-	if !known {
-		return true
+		return false // the older Gemini layout, or an error: ctxgit hook reads it
 	}
 	var st hookState
 	if _, err := ReadJSON(StatePath(root, session), &st); err != nil {
 		return false
 	}
+	if call != "" && (r.HoldsCall && st.CallMisses > 0 || !r.HoldsCall && st.CallMisses < MaxCallMisses) {
+		return false // ctxgit hook waits for the call's message, or counts it found
+	}
+	if !r.Known {
+		return true
+	}
+	u := r.Usage
 	used := u.Used()
 	if st.StaleTokens != 0 && used == st.StaleTokens {
 		return true
@@ -134,9 +177,9 @@ func steadyReading(host, root, session, transcript string, now time.Time) bool {
 	}
 	if host == "gemini" {
 		if window <= 0 {
-			window = GeminiWindow("")
+			window = tail.GeminiWindow("")
 		}
-		window = int64(float64(window) * GeminiCompressAt)
+		window = int64(float64(window) * tail.GeminiCompressAt)
 	}
 	if window <= 0 {
 		return false

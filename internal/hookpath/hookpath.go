@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ctxgit/ctxgit/internal/regfile"
 )
 
 // Paths as in package spec (spec.DirName, spec.LocalDir, spec.ConfigPath),
@@ -104,6 +106,8 @@ type payload struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 	TranscriptPath string   `json:"transcript_path"`
 	Trigger        string   `json:"trigger"`
+	ToolUseID      string   `json:"tool_use_id"`
+	AgentID        string   `json:"agent_id"`
 }
 
 // session is the payload's session key as host/hooks' sessionKey picks
@@ -169,6 +173,9 @@ func Steady(host, event string, input []byte, getenv func(string) string, cwd st
 	if !ok {
 		return false
 	}
+	if !localDirs(root, host) {
+		return false
+	}
 	if exists(FailedPath(root, host, event)) || !exists(HookRanPath(root, host, event)) {
 		return false
 	}
@@ -190,7 +197,8 @@ func Steady(host, event string, input []byte, getenv func(string) string, cwd st
 			return false
 		}
 	}
-	return steadyReading(host, root, session, p.TranscriptPath, now) && nudgeDelivered(root, session)
+	call := AwaitedCall(host, event, p.ToolUseID, p.AgentID)
+	return steadyReading(host, root, session, p.TranscriptPath, call, now) && nudgeDelivered(root, session)
 }
 
 // ToolEvent reports whether host's event fires on every tool call (or,
@@ -213,7 +221,7 @@ func CompressPath(root, session string) string { return LocalPath(root, "compres
 // nudgeDelivered reports whether session has no nudge marker or one
 // already delivered: deliverNudge has nothing to do.
 func nudgeDelivered(root, session string) bool {
-	data, err := os.ReadFile(NudgePath(root, session))
+	data, err := regfile.ReadFile(NudgePath(root, session), maxMarker)
 	if errors.Is(err, fs.ErrNotExist) {
 		return true
 	}
@@ -270,7 +278,39 @@ func findRoot(dir string) (string, bool) {
 	}
 }
 
+// exists reports whether anything is at a marker's place, a link
+// included (never followed).
 func exists(path string) bool {
-	_, err := os.Stat(path)
+	_, err := os.Lstat(path)
 	return err == nil
+}
+
+// localDirs reports whether the directories Steady reads host's markers
+// from are the workspace's own: .ctxgit/, .ctxgit/local/ and each marker
+// directory a directory, not a symbolic link, or missing (SPEC §3.4, no
+// link under .ctxgit/local/). Anything else is `ctxgit hook`'s to refuse
+// and log. One lstat each: six (Cursor) to nine (Gemini CLI) a tool call,
+// microseconds against the process start's milliseconds, and the rule's
+// whole cost on this path; the markers' no-follow, non-blocking, bounded
+// opens cost what the opens they replace did.
+func localDirs(root, host string) bool {
+	if regfile.Dirs(root, LocalDir+"/x", false) != nil {
+		return false
+	}
+	local := filepath.Join(root, filepath.FromSlash(LocalDir))
+	subs := []string{FailedDir, HookRanDir}
+	switch host {
+	case "cursor":
+		subs = append(subs, "pending", "nudge")
+	case "gemini":
+		subs = append(subs, "compress", "pending", "hooks", "readings", "nudge")
+	default:
+		subs = append(subs, "hooks", "readings", "nudge")
+	}
+	for _, d := range subs {
+		if regfile.Dirs(local, d+"/x", false) != nil {
+			return false
+		}
+	}
+	return true
 }

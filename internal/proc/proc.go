@@ -1,5 +1,6 @@
 // Package proc tells whether a process is still running, for judging a
-// lock whose holder may have died.
+// lock whose holder may have died, and runs a child that dies with this
+// process (RunTied).
 package proc
 
 // Alive reports whether a process with this id exists on this machine. It

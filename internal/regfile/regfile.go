@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 )
 
 // ErrNotRegular is returned for a symlink, FIFO, socket, device or
@@ -93,8 +95,19 @@ func readFile(path string, limit int64, follow bool) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	data, err := f.ReadAll(limit)
+	if errors.Is(err, ErrTooLarge) {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return data, err
+}
+
+// ReadAll reads the whole file, as it was when opened, if that is at most
+// limit bytes: a larger one is ErrTooLarge, never read. A file that shrank
+// while read gives the bytes it still had.
+func (f *File) ReadAll(limit int64) ([]byte, error) {
 	if f.info.Size > limit {
-		return nil, fmt.Errorf("%s: %w (%d bytes, at most %d read)", path, ErrTooLarge, f.info.Size, limit)
+		return nil, fmt.Errorf("%w (%d bytes, at most %d read)", ErrTooLarge, f.info.Size, limit)
 	}
 	buf := make([]byte, f.info.Size)
 	n, err := io.ReadFull(f, buf)
@@ -107,11 +120,16 @@ func readFile(path string, limit int64, follow bool) ([]byte, error) {
 	return buf[:n], nil
 }
 
-// ReadTail reads at most the last n bytes of a regular file, following a
-// final symlink: a file another program names for ctxgit to append to
-// (a host's env file) may be a link, and may have grown without bound.
-func ReadTail(path string, n int64) ([]byte, error) {
-	f, err := OpenFollowing(path)
+// ReadTail reads at most the last n bytes of a regular file, which may
+// have grown without bound (a log), never following a final symlink.
+func ReadTail(path string, n int64) ([]byte, error) { return readTail(path, n, false) }
+
+// ReadTailFollowing is ReadTail through a final symlink: a file another
+// program names for ctxgit to append to (a host's env file) may be a link.
+func ReadTailFollowing(path string, n int64) ([]byte, error) { return readTail(path, n, true) }
+
+func readTail(path string, n int64, follow bool) ([]byte, error) {
+	f, err := openFile(path, follow)
 	if err != nil {
 		return nil, err
 	}
@@ -128,4 +146,24 @@ func ReadTail(path string, n int64) ([]byte, error) {
 		err = nil
 	}
 	return buf[:got], err
+}
+
+// OpenFile opens a regular file for writing with flag (os.O_* flags, say
+// os.O_RDWR|os.O_CREATE) and, when it is created, perm. A symbolic link in
+// its place, dangling or not, is refused (ErrNotRegular) and nothing is
+// created through it; so is a FIFO or a device, without blocking.
+func OpenFile(path string, flag int, perm fs.FileMode) (*os.File, error) {
+	return openWrite(path, flag, perm, false)
+}
+
+// OpenAppend is OpenFile for appending, creating the file with perm.
+func OpenAppend(path string, perm fs.FileMode) (*os.File, error) {
+	return OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
+}
+
+// OpenAppendFollowing is OpenAppend for a file another program names for
+// ctxgit to append to (a host's env file), which may be a link: the final
+// link is followed, and what it reaches must still be a regular file.
+func OpenAppendFollowing(path string, perm fs.FileMode) (*os.File, error) {
+	return openWrite(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm, true)
 }

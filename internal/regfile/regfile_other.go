@@ -3,6 +3,7 @@
 package regfile
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 )
@@ -55,17 +56,42 @@ func (h handle) seek(off int64) error {
 	return err
 }
 
-// OpenAppend opens a regular file for appending, creating it with perm,
-// following a final symlink; anything else in its place is refused.
-func OpenAppend(path string, perm uint32) (*os.File, error) {
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+// openWrite opens a regular file for writing, creating it (with
+// os.O_CREATE) with perm.
+// What is there is checked first (without follow, by Lstat: a symlink or
+// junction is refused) and must be the very file opened; a missing file is
+// created exclusively, which follows no link (Go opens it with
+// FILE_FLAG_OPEN_REPARSE_POINT on Windows).
+func openWrite(path string, flag int, perm fs.FileMode, follow bool) (*os.File, error) {
+	if flag&(os.O_CREATE|os.O_EXCL) == os.O_CREATE|os.O_EXCL {
+		return os.OpenFile(path, flag, perm) // an exclusive create follows nothing
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, os.FileMode(perm))
+	stat := os.Lstat
+	if follow {
+		stat = os.Stat
+	}
+	before, err := stat(path)
+	if errors.Is(err, fs.ErrNotExist) && flag&os.O_CREATE != 0 {
+		f, cerr := os.OpenFile(path, flag|os.O_EXCL, perm)
+		if cerr == nil {
+			return f, nil
+		}
+		if !errors.Is(cerr, fs.ErrExist) {
+			return nil, cerr
+		}
+		before, err = stat(path) // made meanwhile, or a dangling link
+	}
 	if err != nil {
 		return nil, err
 	}
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+	if !before.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+	}
+	f, err := os.OpenFile(path, flag&^(os.O_CREATE|os.O_EXCL), 0)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || !os.SameFile(before, fi) {
 		f.Close()
 		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 	}

@@ -5,67 +5,74 @@ package regfile
 import (
 	"io/fs"
 	"os"
-
-	"golang.org/x/sys/unix"
+	"syscall"
 )
+
+// The package uses the standard library's syscall, not x/sys/unix, so the
+// tool-call hook (cmd/ctxgit-hook, standard library only) can read its
+// markers by the same rule (TestHookBinaryDeps).
 
 // handle is a raw descriptor: an *os.File would register it with the
 // runtime's poller, system calls a regular file never needs.
 type handle struct{ fd int }
 
 func open(path string, follow bool) (handle, Info, error) {
-	return openAt(unix.AT_FDCWD, path, follow)
-}
-
-// OpenAt is Open for name relative to the open directory dirfd: the
-// kernel resolves one name, not a whole path (a snapshot reads the files
-// of the directory it is walking).
-func OpenAt(dirfd int, name string) (*File, error) {
-	h, info, err := openAt(dirfd, name, false)
-	if err != nil {
-		return nil, err
-	}
-	return &File{h: h, info: info, remain: info.Size}, nil
-}
-
-func openAt(dirfd int, path string, follow bool) (handle, Info, error) {
 	// O_NONBLOCK: opening a FIFO with no writer returns at once (and is
 	// then refused by the fstat below) rather than waiting forever.
 	// O_NOFOLLOW: a final symlink fails with ELOOP.
-	flags := unix.O_RDONLY | unix.O_NONBLOCK | unix.O_CLOEXEC
+	flags := syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 	if !follow {
-		flags |= unix.O_NOFOLLOW
+		flags |= syscall.O_NOFOLLOW
 	}
 	var fd int
 	var err error
 	for {
-		fd, err = unix.Openat(dirfd, path, flags, 0)
-		if err != unix.EINTR {
+		fd, err = syscall.Open(path, flags, 0)
+		if err != syscall.EINTR {
 			break
 		}
 	}
-	if err == unix.ELOOP && !follow {
+	if err == syscall.ELOOP && !follow {
 		return handle{}, Info{}, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 	}
 	if err != nil {
 		return handle{}, Info{}, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		unix.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		syscall.Close(fd)
 		return handle{}, Info{}, &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		unix.Close(fd)
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		syscall.Close(fd)
 		return handle{}, Info{}, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 	}
 	return handle{fd}, infoOf(&st), nil
 }
 
+// FromFD takes a descriptor its caller opened for reading as Open opens
+// one (O_NOFOLLOW, O_NONBLOCK), relative to a directory it holds: the
+// snapshot reads the files of the directory it walks that way, the
+// kernel resolving one name, not a whole path. It is refused, and
+// closed, unless fstat on it says regular file.
+func FromFD(fd int) (*File, error) {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		syscall.Close(fd)
+		return nil, &fs.PathError{Op: "stat", Err: err}
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		syscall.Close(fd)
+		return nil, &fs.PathError{Op: "open", Err: ErrNotRegular}
+	}
+	info := infoOf(&st)
+	return &File{h: handle{fd}, info: info, remain: info.Size}, nil
+}
+
 func (h handle) read(p []byte) (int, error) {
 	for {
-		n, err := unix.Read(h.fd, p)
-		if err == unix.EINTR {
+		n, err := syscall.Read(h.fd, p)
+		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
@@ -75,43 +82,49 @@ func (h handle) read(p []byte) (int, error) {
 	}
 }
 
-func (h handle) close() error { return unix.Close(h.fd) }
+func (h handle) close() error { return syscall.Close(h.fd) }
 
 func (h handle) seek(off int64) error {
-	_, err := unix.Seek(h.fd, off, 0)
+	_, err := syscall.Seek(h.fd, off, 0)
 	return err
 }
 
-// OpenAppend opens a regular file for appending, creating it with perm,
-// following a final symlink. O_NONBLOCK keeps a FIFO in its place from
-// hanging the open; it and any other non-regular file are refused.
-func OpenAppend(path string, perm uint32) (*os.File, error) {
+// openWrite opens a regular file for writing. O_NONBLOCK keeps a FIFO in
+// its place from hanging the open; it and any other non-regular file are
+// refused. Without follow, O_NOFOLLOW refuses a final symlink, dangling or
+// not, before anything is created.
+func openWrite(path string, flag int, perm fs.FileMode, follow bool) (*os.File, error) {
+	flags := flag | syscall.O_NONBLOCK | syscall.O_CLOEXEC
+	if !follow {
+		flags |= syscall.O_NOFOLLOW
+	}
 	var fd int
 	var err error
 	for {
-		fd, err = unix.Open(path, unix.O_WRONLY|unix.O_APPEND|unix.O_CREAT|unix.O_NONBLOCK|unix.O_CLOEXEC, perm)
-		if err != unix.EINTR {
+		fd, err = syscall.Open(path, flags, uint32(perm.Perm()))
+		if err != syscall.EINTR {
 			break
 		}
 	}
-	if err == unix.ENXIO {
-		// A FIFO with no reader: write-only non-blocking opens fail so.
+	if err == syscall.ENXIO || (err == syscall.ELOOP && !follow) {
+		// ENXIO: a FIFO with no reader (write-only non-blocking opens
+		// fail so); ELOOP: a final symlink.
 		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 	}
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		unix.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		syscall.Close(fd)
 		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		unix.Close(fd)
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		syscall.Close(fd)
 		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 	}
-	if err := unix.SetNonblock(fd, false); err != nil {
-		unix.Close(fd)
+	if err := syscall.SetNonblock(fd, false); err != nil {
+		syscall.Close(fd)
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	return os.NewFile(uintptr(fd), path), nil

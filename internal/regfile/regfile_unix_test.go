@@ -5,13 +5,14 @@ package regfile
 import (
 	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/ctxgit/ctxgit/internal/wstest"
 )
 
 // A FIFO where a file was expected is refused at once: opening it for
@@ -36,23 +37,41 @@ func TestFIFORefusedWithoutBlocking(t *testing.T) {
 	}
 }
 
-// OpenAt reads a file of an open directory as Open reads one by path:
-// a regular file only, bounded by its size at open; a symlink, a FIFO
-// (without blocking) and a directory are refused.
-func TestOpenAt(t *testing.T) {
+// A FIFO in place of a log is refused at once, with or without a reader.
+func TestOpenAppendFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "fifo")
+	if err := unix.Mkfifo(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wstest.Within(t, "OpenAppend on a FIFO", func() {
+		f, err := OpenAppend(p, 0o644)
+		if f != nil {
+			f.Close()
+		}
+		if !errors.Is(err, ErrNotRegular) {
+			t.Errorf("err = %v, want ErrNotRegular", err)
+		}
+	})
+}
+
+// FromFD reads a regular file through a descriptor opened elsewhere, up
+// to its size at fstat; a directory or a FIFO is refused, and closed.
+func TestFromFD(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("hello"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	os.Symlink("f", filepath.Join(dir, "link"))
-	unix.Mkfifo(filepath.Join(dir, "fifo"), 0o644)
-	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
-	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-	if err != nil {
+	if err := unix.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	defer unix.Close(fd)
-	f, err := OpenAt(fd, "f")
+	open := func(name string) int {
+		fd, err := unix.Open(filepath.Join(dir, name), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fd
+	}
+	f, err := FromFD(open("f"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,15 +80,13 @@ func TestOpenAt(t *testing.T) {
 	if err != nil || string(data) != "hello" || f.Info().Size != 5 {
 		t.Fatalf("read %q, %v; size %d", data, err, f.Info().Size)
 	}
-	for _, name := range []string{"link", "fifo", "sub"} {
-		if f, err := OpenAt(fd, name); !errors.Is(err, ErrNotRegular) {
-			if f != nil {
-				f.Close()
-			}
+	for _, name := range []string{".", "fifo"} {
+		fd := open(name)
+		if _, err := FromFD(fd); !errors.Is(err, ErrNotRegular) {
 			t.Errorf("%s: err = %v, want ErrNotRegular", name, err)
 		}
-	}
-	if _, err := OpenAt(fd, "missing"); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("missing: err = %v", err)
+		if err := unix.Close(fd); err == nil {
+			t.Errorf("%s: the refused descriptor was left open", name)
+		}
 	}
 }

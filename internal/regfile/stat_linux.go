@@ -1,7 +1,7 @@
 package regfile
 
-import "golang.org/x/sys/unix"
+import "syscall"
 
-func infoOf(st *unix.Stat_t) Info {
+func infoOf(st *syscall.Stat_t) Info {
 	return Info{Size: st.Size, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano(), Ino: st.Ino, Exec: st.Mode&0o100 != 0}
 }

@@ -1,7 +1,9 @@
 // Package wstest holds what the tests of the workspace and its feature
-// packages (restore, retention) share: a workspace's files as a map, the
-// temporary and lock files an interrupted command must not leave, and a
-// tree of small files to work on.
+// packages (restore, retention) share, and the command's scripts: a
+// workspace's files as a map, a listing of a tree that shows any change,
+// the temporary and lock files an interrupted command must not leave,
+// and a tree of small files to work on; and what any test may take for
+// granted on the system it runs on (platform.go).
 package wstest
 
 import (
@@ -11,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/spec"
@@ -36,6 +39,43 @@ func TreeFiles(t testing.TB, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// Listing is every entry below root, one a line, in path order: its
+// path relative to root, its type and permissions, and a link's target
+// or a regular file's content, quoted. Nothing is followed: a FIFO or a
+// device is only its type. Two listings of a root compare equal when
+// nothing there changed, byte for byte.
+func Listing(root string) (string, error) {
+	var b strings.Builder
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		fmt.Fprintf(&b, "%s %v", filepath.ToSlash(rel), fi.Mode())
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, " -> %s", target)
+		case fi.Mode().IsRegular():
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, " %q", data)
+		}
+		b.WriteByte('\n')
+		return nil
+	})
+	return b.String(), err
 }
 
 // Leftovers are the temporary and lock files among files: an interrupted
@@ -65,6 +105,20 @@ func WriteTree(t testing.TB, root, tag string, dirs, files int) {
 				t.Fatal(err)
 			}
 		}
+	}
+}
+
+// Within runs f and fails the test if it has not returned in 10 s: a read
+// that blocks on a FIFO or never ends fails there rather than hanging the
+// test run (f keeps running; the test binary ends soon after).
+func Within(t testing.TB, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); f() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s did not return", what)
 	}
 }
 
