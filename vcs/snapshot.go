@@ -183,8 +183,9 @@ type snapDir struct {
 	// files, nodes were 40% of a no-change checkpoint's memory); each is
 	// its index in the old cache's file table.
 	hits []uint32
-	// waiting counts what keeps it from completing: its own walk, and
-	// each subdirectory not complete yet.
+	// waiting counts what keeps it from completing: its own walk and
+	// the reading of its first files, each further task reading its
+	// files (splitHash), and each subdirectory not complete yet.
 	waiting atomic.Int32
 
 	// leftOut names the entries rules that ask nothing of the index
@@ -197,7 +198,7 @@ type snapDir struct {
 	ignoreSum  uint64
 	decided    bool // its entries' fates were the old record's: no rule matched
 
-	deferred bool    // complete, but a file at or below it waits for hashing
+	deferred bool    // complete, but a file at or below it was not stored (an error, or interrupted)
 	done     bool    // its tree is made: st.id, dropped, same, rec
 	same     bool    // its tree is the one its old record names
 	recorded bool    // the new cache has a record of it
@@ -1212,8 +1213,9 @@ func (w *walker) release(n *snapNode) {
 }
 
 // complete makes a directory's tree as soon as everything below it has
-// been walked, unless a file at or below it waits to be hashed: then it
-// is deferred, and finishTree makes it after the hashing.
+// been walked and read, unless a file at or below it is still not
+// stored (storing failed, or the snapshot was interrupted): then it is
+// deferred, and finishTree reports why.
 func (w *walker) complete(n *snapNode) {
 	d := n.dir
 	if !n.isDir || n.dropped {
@@ -1237,8 +1239,8 @@ func (w *walker) complete(n *snapNode) {
 	}
 }
 
-// finishTree makes the trees deferred until the files below them were
-// hashed, bottom-up, and reports a failure to store one.
+// finishTree makes the trees of deferred directories, bottom-up, and
+// reports a failure to store a file or a tree.
 func (w *walker) finishTree(n *snapNode) error {
 	if w.err != nil {
 		return w.err
