@@ -24,8 +24,8 @@
 # status to the fallback's list; the overlay is made from this Go's own
 # file, and the tier stops if the line it edits is not there.
 #
-# Needs wine64 and gcc-mingw-w64-x86-64 (.ci/run installs them). About 8
-# minutes on the project's 2-core machine.
+# Needs wine64, wine64-preloader and gcc-mingw-w64-x86-64 (.ci/run
+# installs them). About 8 minutes on the project's 2-core machine.
 #
 #   scripts/wine.sh                      # all of it
 #   CTXGIT_WINE_PKGS='./markdown' scripts/wine.sh   # other packages
@@ -34,13 +34,26 @@ cd "$(dirname "$0")/.."
 
 wine=${WINE:-$(command -v wine64 || echo /usr/lib/wine/wine64)}
 wineserver=$(dirname "$(readlink -f "$wine")")/wineserver
-[ -x "$wineserver" ] || wineserver=$(command -v wineserver)
-for tool in "$wine" "$wineserver" x86_64-w64-mingw32-gcc; do
-  command -v "$tool" >/dev/null || { echo "wine.sh: $tool is missing (apt-get install wine64 gcc-mingw-w64-x86-64)" >&2; exit 1; }
+# (Unfound, its name stays, for the check below to name; a failed
+# assignment would end the script here without a word, under set -e.)
+[ -x "$wineserver" ] || wineserver=$(command -v wineserver || echo wineserver)
+# Wine's preloader, which Debian packs apart (wine64 only suggests it):
+# wine64 starts every program through it when it is beside it, and it
+# reserves the addresses Wine needs before anything else is mapped.
+# Without it Linux may start wine64's heap (brk, anywhere in a gigabyte
+# above wine64 at 0x7d000000) over 0x7ffe0000, where each program maps
+# Windows' shared user data: about once in 4,000 starts the program
+# never runs ("wine: failed to map the shared user data: c0000018") and
+# wine exits 1, a script line failing at random once in a few tiers.
+preloader=$(dirname "$(readlink -f "$wine")")/wine64-preloader
+for tool in "$wine" "$wineserver" "$preloader" x86_64-w64-mingw32-gcc; do
+  command -v "$tool" >/dev/null || { echo "wine.sh: $tool is missing (apt-get install wine64 wine64-preloader gcc-mingw-w64-x86-64)" >&2; exit 1; }
 done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ctxgit-wine.XXXXXX")
-export WINEPREFIX=$work/prefix WINEDEBUG=-all
+# Wine's own errors (err:) are shown, its fixme and trace lines are not:
+# a program Wine fails to start then says why.
+export WINEPREFIX=$work/prefix WINEDEBUG=-all,err+all
 # No Mono or Gecko: nothing here is .NET or HTML, and Wine would offer to
 # download them.
 export WINEDLLOVERRIDES="mscoree,mshtml="

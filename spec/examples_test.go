@@ -89,6 +89,18 @@ func TestSpecSections(t *testing.T) {
 	checkCitations(t, have)
 }
 
+// specMaxBytes is the normative spec's budget (issue 36): a reader
+// takes it in whole, so explanation belongs in docs/design.md and
+// examples in EXAMPLES.md.
+const specMaxBytes = 60000
+
+// TestSpecSize holds SPEC.md to its budget in bytes, as wc -c counts.
+func TestSpecSize(t *testing.T) {
+	if n := len(readSpec(t)); n > specMaxBytes {
+		t.Errorf("SPEC.md is %d bytes, over its budget of %d (issue 36): cut or cite, move explanation to docs/design.md", n, specMaxBytes)
+	}
+}
+
 // docHeadings is the set of headings of docs/NAME.md.
 func docHeadings(t *testing.T, name string) map[string]bool {
 	t.Helper()

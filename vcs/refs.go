@@ -51,7 +51,7 @@ func (g *GitStore) ReadRef(name string) (Hash, error) {
 
 func (g *GitStore) readLoose(name string) (Hash, error) {
 	path := g.refPath(name)
-	data, err := os.ReadFile(path)
+	data, err := atomicfile.ReadFile(path) // another writer may be renaming it
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
 			return ZeroHash, fs.ErrNotExist
@@ -77,7 +77,7 @@ func isNotDir(err error) bool {
 // readPackedRefs parses packed-refs; a missing file is empty.
 func (g *GitStore) readPackedRefs() (map[string]Hash, error) {
 	path := filepath.Join(g.commonDir, "packed-refs")
-	data, err := os.ReadFile(path)
+	data, err := atomicfile.ReadFile(path) // another writer may be renaming it
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -307,7 +306,9 @@ func ownStore(info *vcs.RepoInfo, root string) bool {
 // remotes a push sends the user's sessions to, and its alternates would
 // read objects outside the workspace. A store ctxgit made is ignored
 // (.ctxgit/.gitignore), so no index holds it. The index is read only for
-// a workspace that has both a repository and a private store.
+// a workspace that has both a repository and a private store. Names are
+// compared in any case: on macOS and Windows a committed
+// .CTXGIT/store.git is checked out where ctxgit finds .ctxgit/store.git.
 func storeTracked(info *vcs.RepoInfo, root string) (bool, error) {
 	rel, err := filepath.Rel(info.WorkTree, root)
 	if err != nil {
@@ -319,16 +320,18 @@ func storeTracked(info *vcs.RepoInfo, root string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	i, _ := slices.BinarySearch(paths, base)
-	for _, p := range paths[i:] {
-		if !strings.HasPrefix(p, base) {
-			break
-		}
-		if p == base || p == store || strings.HasPrefix(p, store+"/") {
+	for _, p := range paths {
+		if hasPrefixFold(p, store) && (len(p) == len(store) || p[len(store)] == '/') ||
+			len(p) == len(base) && strings.EqualFold(p, base) {
 			return true, nil
 		}
 	}
 	return false, nil
+}
+
+// hasPrefixFold is strings.HasPrefix in any case.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
 // Path joins a slash-separated workspace-relative path onto the root.

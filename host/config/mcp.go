@@ -67,7 +67,12 @@ func InstallMCP(o Options) (*Result, error) {
 	if err != nil {
 		return nil, relErr(rel, data, err)
 	}
+	var foreign []string // named whether or not ctxgit's was there already
+	if !o.Uninstall {
+		foreign = foreignNote(rel, "MCP server", string(o.Host)+" starts as it starts ctxgit's", foreignServers(o.Host, out))
+	}
 	if bytes.Equal(out, data) {
+		res.Notes = append(res.Notes, foreign...)
 		return res, nil
 	}
 	res.Changed = true
@@ -87,9 +92,7 @@ func InstallMCP(o Options) (*Result, error) {
 	if o.Host == Codex && !o.Uninstall {
 		res.Notes = append(res.Notes, "Codex reads .codex/config.toml only in a trusted project (codex asks on first start)")
 	}
-	if !o.Uninstall {
-		res.Notes = append(res.Notes, foreignNote(rel, "MCP server", string(o.Host)+" starts as it starts ctxgit's", foreignServers(o.Host, out))...)
-	}
+	res.Notes = append(res.Notes, foreign...)
 	return res, nil
 }
 
@@ -125,7 +128,12 @@ func foreignServers(h Host, data []byte) []string {
 			c, _ = m.val.str("url")
 		}
 		if a := m.val.get("args"); a != nil && a.kind == kArray {
+			// Joined only as far as the note shows (foreignNote): a
+			// clone's file may hold millions of arguments.
 			for _, e := range a.elems {
+				if len(c) > 4*noteCommandRunes {
+					break
+				}
 				c += " " + e.text
 			}
 		}

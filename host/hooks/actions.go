@@ -354,7 +354,7 @@ func (c *call) deliverNudge(root string) error {
 // ctxgit has a reader for the host's transcript.
 func (c *call) gaugeFromTranscript() error {
 	format, ok := transcriptFormat(c.Host)
-	if !ok || !regularFile(c.p.TranscriptPath) {
+	if !ok || !regularFile(c.p.TranscriptPath) && !c.transcriptDue() {
 		return nil
 	}
 	r, err := c.awaitCall(format)
@@ -409,7 +409,13 @@ const (
 func (c *call) awaitCall(format transcript.Format) (tail.Reading, error) {
 	call := hookpath.AwaitedCall(c.Host, c.Event, c.p.ToolUseID, c.p.AgentID)
 	o := tail.Options{MaxBack: tailBytes, Call: call}
-	r, err := transcript.TailReading(c.p.TranscriptPath, format, o)
+	read := func() (tail.Reading, error) {
+		if !regularFile(c.p.TranscriptPath) {
+			return tail.Reading{}, nil // not written yet (transcriptDue)
+		}
+		return transcript.TailReading(c.p.TranscriptPath, format, o)
+	}
+	r, err := read()
 	if err != nil || call == "" {
 		return r, err
 	}
@@ -425,7 +431,7 @@ func (c *call) awaitCall(format transcript.Format) (tail.Reading, error) {
 			time.Sleep(callPoll)
 			if n := fileSize(c.p.TranscriptPath); n != size {
 				size = n
-				if r, err = transcript.TailReading(c.p.TranscriptPath, format, o); err != nil {
+				if r, err = read(); err != nil {
 					return r, err
 				}
 			}
@@ -438,6 +444,20 @@ func (c *call) awaitCall(format transcript.Format) (tail.Reading, error) {
 		return r, c.countCall(false)
 	}
 	return r, nil
+}
+
+// transcriptDue reports whether a tool call that waits for its message
+// (hookpath.AwaitedCall) finds no transcript at all: Claude Code creates
+// the file at its first write, which a fast `claude -p` run's first tool
+// call can come before (seen in the real-host tier with CI=true, where
+// it happened in most runs). The call then waits for the file as for
+// the message.
+func (c *call) transcriptDue() bool {
+	if c.p.TranscriptPath == "" || hookpath.AwaitedCall(c.Host, c.Event, c.p.ToolUseID, c.p.AgentID) == "" {
+		return false
+	}
+	_, err := os.Lstat(c.p.TranscriptPath)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // countCall records whether a wait for a tool call's message found it.

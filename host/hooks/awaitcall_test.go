@@ -79,6 +79,40 @@ func TestPostToolUseWaitsForTheCallsMessage(t *testing.T) {
 	}
 }
 
+// A fast `claude -p` run's first tool call can come before Claude Code
+// has created the transcript at all (the real-host tier with CI=true):
+// the hook waits for the file as for the message, and ctxgit-hook's fast
+// path hands such a call to it rather than answer "nothing to do".
+func TestPostToolUseWaitsForTheTranscriptFile(t *testing.T) {
+	dir := initialised(t)
+	transcript := filepath.Join(t.TempDir(), "t.jsonl")
+	input := fmt.Sprintf(`{"session_id":"s1","transcript_path":%q,"cwd":%q,"hook_event_name":"PostToolUse","tool_name":"Read","tool_use_id":"toolu_1"}`, transcript, dir)
+	if hookpath.Steady("claude-code", "post-tool-use", []byte(input), func(string) string { return "" }, dir, time.Now()) {
+		t.Fatal("ctxgit-hook's fast path answers a call whose transcript is not there yet")
+	}
+	go func() {
+		time.Sleep(150 * time.Millisecond)
+		data := `{"type":"user","uuid":"u1","message":{"role":"user","content":"read it"}}` + "\n" + claudeToolTurn("msg_1", "toolu_1", 140000)
+		if err := os.WriteFile(transcript, []byte(data), 0o644); err != nil {
+			t.Error(err)
+		}
+	}()
+	out, _ := postToolUse(t, dir, transcript, "toolu_1", "", 30*time.Second)
+	if !strings.Contains(out, `"additionalContext":"Context is 70% full`) {
+		t.Fatalf("the hook did not wait for the transcript: %q", out)
+	}
+	// A transcript that never comes costs a bounded wait, counted as a miss.
+	gone := filepath.Join(t.TempDir(), "never.jsonl")
+	if out, took := postToolUse(t, dir, gone, "toolu_2", "", 50*time.Millisecond); out != "" || took < 50*time.Millisecond {
+		t.Fatalf("no transcript: output %q after %v", out, took)
+	}
+	var st hookState
+	readJSON(dir, statePath(dir, "s1"), &st)
+	if st.CallMisses != 1 {
+		t.Fatalf("call_misses %d after a wait for a transcript that never came, want 1", st.CallMisses)
+	}
+}
+
 // A call whose message never comes within the wait: the hook answers with
 // the reading it has, counts the miss, and from hookpath.MaxCallMisses
 // misses in a row on does not wait at all; a tail that holds the call

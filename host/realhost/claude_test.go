@@ -37,6 +37,7 @@ type claudeSession struct {
 	w    *Workspace
 	fake *claudeFake
 	bin  string
+	env  []string // added to each run's environment
 	runs []claudeRun
 }
 
@@ -46,11 +47,11 @@ type claudeSession struct {
 func (s *claudeSession) run(args ...string) claudeRun {
 	s.t.Helper()
 	before := len(s.fake.api.Requests())
-	res := s.w.Run(2*time.Minute, []string{
+	res := s.w.Run(2*time.Minute, append([]string{
 		"ANTHROPIC_BASE_URL=" + s.fake.api.URL,
 		"ANTHROPIC_API_KEY=sk-ant-fake-key",
 		"CLAUDE_CODE_AUTO_COMPACT_WINDOW=200000",
-	}, s.bin, append(args, "--model", "claude-sonnet-4-5", "--output-format", "text")...)
+	}, s.env...), s.bin, append(args, "--model", "claude-sonnet-4-5", "--output-format", "text")...)
 	run := claudeRun{name: strings.Join(args, " "), requests: s.fake.api.Requests()[before:], result: res}
 	if res.Err != nil {
 		s.t.Fatalf("claude %s: %v\nstdout:\n%s\nstderr:\n%s", run.name, res.Err, res.Stdout, res.Stderr)
@@ -302,7 +303,10 @@ const claudeHeadlessRuns = 8
 // hooks'), and the MCP server's instructions without it; the tool call's
 // answer reports 70% of the window, and the request after it carries the
 // nudge, in that same run, once: PostToolUse waits for the message that
-// called the tool when Claude Code has not written it yet.
+// called the tool when Claude Code has not written it yet. Every other
+// run has CI=true, as CI systems set it: there Claude Code had often not
+// even created the transcript when the first tool call's hook ran, and
+// the nudge was lost in 8 runs of 8.
 func TestClaudeCodeHeadless(t *testing.T) {
 	requireTier(t)
 	in := installHost(t, "claude-code")
@@ -319,6 +323,10 @@ func TestClaudeCodeHeadless(t *testing.T) {
 	s.fake.setUsed(140_000)
 	nudged := 0
 	for i := range claudeHeadlessRuns {
+		s.env = nil
+		if i%2 == 1 {
+			s.env = []string{"CI=true"}
+		}
 		r := s.run("-p", "Please "+claudeToolWord+" and summarise it.")
 		m := r.main()
 		if len(m) < 2 {

@@ -143,7 +143,15 @@ func NewWorkspace(t *testing.T, in hostInstall, initArgs ...string) *Workspace {
 	bin := ctxgitBinary(t)
 	path := filepath.Dir(bin) + string(os.PathListSeparator) + in.NodeDir +
 		string(os.PathListSeparator) + os.Getenv("PATH")
-	w.Env = append(os.Environ(),
+	// CI is the host's to see only where a test sets it: Claude Code
+	// runs differently under CI=true (TestClaudeCodeHeadless runs both).
+	var inherited []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "CI=") {
+			inherited = append(inherited, kv)
+		}
+	}
+	w.Env = append(inherited,
 		"PATH="+path,
 		"HOME="+w.Home,
 		"XDG_CONFIG_HOME="+filepath.Join(w.Home, ".config"),

@@ -18,13 +18,34 @@ func Rename(oldpath, newpath string) error {
 }
 
 func renameRetry(rename func(string, string) error, retry func(err error, newpath string) bool, oldpath, newpath string) error {
-	err := rename(oldpath, newpath)
+	return heldRetry(func() error { return rename(oldpath, newpath) }, func(err error) bool { return retry(err, newpath) })
+}
+
+// ReadFile is os.ReadFile, retried as Rename is while the file is being
+// replaced: on Windows a rename over a file holds it with delete access
+// for its duration, and an open that does not share deletion (every
+// os.Open) fails meanwhile with a sharing violation. A reader of a file
+// another process replaces atomically (a ref) gets the old content or
+// the new, not that error. On Unix it is read once.
+func ReadFile(path string) ([]byte, error) {
+	var data []byte
+	err := heldRetry(func() (err error) {
+		data, err = os.ReadFile(path)
+		return err
+	}, beingReplaced)
+	return data, err
+}
+
+// heldRetry runs op, and again after each of git's delays while it fails
+// with an error retry accepts.
+func heldRetry(op func() error, retry func(error) bool) error {
+	err := op()
 	for _, d := range renameDelays {
-		if err == nil || !retry(err, newpath) {
+		if err == nil || !retry(err) {
 			return err
 		}
 		time.Sleep(d)
-		err = rename(oldpath, newpath)
+		err = op()
 	}
 	return err
 }

@@ -23,3 +23,9 @@ func heldOpen(err error, newpath string) bool {
 		errors.Is(err, windows.ERROR_SHARING_VIOLATION) ||
 		errors.Is(err, windows.ERROR_LOCK_VIOLATION)
 }
+
+// beingReplaced reports an open refused while another handle holds the
+// file with delete access and shares no deletion: a rename replacing it.
+func beingReplaced(err error) bool {
+	return errors.Is(err, windows.ERROR_SHARING_VIOLATION)
+}

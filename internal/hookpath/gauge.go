@@ -142,7 +142,16 @@ func steadyReading(host, root, session, transcript, call string, now time.Time) 
 	if transcript == "" {
 		return true
 	}
-	if fi, err := os.Stat(transcript); err != nil || !fi.Mode().IsRegular() {
+	fi, err := os.Stat(transcript)
+	if errors.Is(err, fs.ErrNotExist) && call != "" {
+		// Not written yet: ctxgit hook waits for it as for the call's
+		// message (host/hooks transcriptDue), unless the session's waits
+		// keep missing.
+		var st hookState
+		_, err := ReadJSON(StatePath(root, session), &st)
+		return err == nil && st.CallMisses >= MaxCallMisses
+	}
+	if err != nil || !fi.Mode().IsRegular() {
 		return true // ctxgit hook reads no reading from it either
 	}
 	r, err := tail.File(transcript, host, tail.Options{MaxBack: TailBytes, Call: call})

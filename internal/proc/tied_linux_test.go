@@ -2,13 +2,37 @@ package proc
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
+
+// PROC_TEST_REPORT: the test binary as a child prints its process id,
+// process group and parent-death signal, then exits 7 (or, with
+// PROC_TEST_REPORT=kill, dies of SIGKILL).
+func init() {
+	how := os.Getenv("PROC_TEST_REPORT")
+	if how == "" {
+		return
+	}
+	var sig int32
+	unix.Prctl(unix.PR_GET_PDEATHSIG, uintptr(unsafe.Pointer(&sig)), 0, 0, 0)
+	fmt.Println(os.Getpid(), syscall.Getpgrp(), sig)
+	if how == "kill" {
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {}
+	}
+	os.Exit(7)
+}
 
 // TestRunTiedBoundsFromExec: the memory bound is in force from the
 // child's first instruction, so a process the child starts at once (git
@@ -63,5 +87,44 @@ func TestRunTiedInheritsATighterBound(t *testing.T) {
 	}
 	if got := out.String(); got != "a b $HOME \"\n" {
 		t.Fatalf("the arguments through the shell: %q, want them as given", got)
+	}
+}
+
+// The shell that sets the bound execs the program in its own place: the
+// program has the process id cmd.Process has, the process group and the
+// parent-death signal asked for, and its exit status or the signal it
+// died of is what RunTied returns.
+func TestRunTiedThroughTheShellKeepsTheChild(t *testing.T) {
+	const memory = 1 << 30
+	var cur unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_DATA, &cur); err != nil || cur.Cur <= memory {
+		t.Skip("this process is bound to 1 GiB already: no shell is put in front")
+	}
+	for _, how := range []string{"exit", "kill"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "PROC_TEST_REPORT="+how)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		err := RunTied(cmd, syscall.SIGTERM, memory)
+		if cmd.Path != shell {
+			t.Fatalf("the child ran as %s, not through %s", cmd.Path, shell)
+		}
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("%s: %v", how, err)
+		}
+		ws := ee.Sys().(syscall.WaitStatus)
+		switch {
+		case how == "exit" && ws.ExitStatus() != 7:
+			t.Errorf("exit status %v, want 7", ws)
+		case how == "kill" && (!ws.Signaled() || ws.Signal() != syscall.SIGKILL):
+			t.Errorf("status %v, want killed by SIGKILL", ws)
+		}
+		f := strings.Fields(out.String())
+		want := []string{strconv.Itoa(cmd.Process.Pid), strconv.Itoa(cmd.Process.Pid), strconv.Itoa(int(syscall.SIGTERM))}
+		if strings.Join(f, " ") != strings.Join(want, " ") {
+			t.Errorf("the child says pid, process group, death signal %q; want %q", f, want)
+		}
 	}
 }
