@@ -24,15 +24,19 @@
 # spread. Ratios are ctxgit / git's plumbing ("plumb") and ctxgit /
 # `git status --porcelain` ("status"); the load average is printed
 # before and after. After the samples, one more no-change checkpoint runs
-# with GODEBUG=gctrace=1 to count its garbage collections.
+# with GODEBUG=gctrace=1 to count its garbage collections, and one with
+# GOGC=5 as well for its largest live heap.
 #
 #   scripts/bench-scale.sh                        # 184,880 files, 3 samples, ~5 min
-#   COPIES=200 REPS=3 scripts/bench-scale.sh      # 924,400 files, the long tier, ~40 min
+#   COPIES=200 REPS=3 scripts/bench-scale.sh      # 924,400 files, the long tier, ~35 min
 #   BASE=<commit> scripts/bench-scale.sh          # also ctxgit at that commit, alternating
 #   CLEAN=1 scripts/bench-scale.sh                # remove the template afterwards
 #
 # The machine may be shared: compare ratios from one run, not times across
-# runs, and prefer the CPU ratios when the load average is high.
+# runs, and prefer the CPU ratios when the load average is high. Run one
+# at a time: making and removing a copy's hard links changes the
+# template's files' ctime, so a run beside another on the same template
+# sees every file changed.
 set -euo pipefail
 COPIES=${COPIES:-40}
 REPS=${REPS:-3}
@@ -124,6 +128,11 @@ for rep in $(seq "$REPS"); do
   for tool in $tools; do record five "$tool"; done
 done
 gcs=$(cd "$work/tree-ctxgit" && GODEBUG=gctrace=1 "$work/ctxgit" checkpoint 2>&1 >/dev/null | grep -c '^gc ' || true)
+# The live heap at its largest: one more, collecting often (GOGC=5 wins
+# over ctxgit's own policy), and the largest live heap a collection
+# reports ("A->B->C MB": C is what the collection found live).
+live=$(cd "$work/tree-ctxgit" && GOGC=5 GODEBUG=gctrace=1 "$work/ctxgit" checkpoint 2>&1 >/dev/null |
+  sed -n 's/.*->[0-9]*->\([0-9]*\) MB.*/\1/p' | sort -n | tail -1)
 echo "load average after: $(load)"
 
 # col CASE TOOL N: the Nth column (1 wall, 2 cpu, 3 rss) of each sample.
@@ -150,5 +159,6 @@ for c in first noop five; do
   done
 done
 echo "garbage collections in one more no-change checkpoint (GODEBUG=gctrace=1): $gcs"
+echo "largest live heap of a no-change checkpoint (GOGC=5 GODEBUG=gctrace=1): ${live:-?} MB"
 rm -rf "${work:?}"/tree-*
 if [ -n "${CLEAN:-}" ]; then rm -rf "$tmpl"; fi
