@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ctxgit/ctxgit/internal/wstest"
+	"github.com/ctxgit/ctxgit/spec"
 	"github.com/ctxgit/ctxgit/workspace"
 )
 
@@ -317,6 +318,30 @@ func TestReadTools(t *testing.T) {
 	// the subject that repeats the id and trigger.
 	if !strings.HasPrefix(ltxt, "cp_002  ") || !strings.HasSuffix(ltxt, "  manual  two\n") {
 		t.Errorf("log text %q, want cp_002's line ending in its trigger and message", ltxt)
+	}
+}
+
+// TestLogUtilizationIsANumber: a checkpoint taken with a context reading
+// is listed by the log tool with its utilization as a JSON number, as
+// ctxgit log --json gives it, not the trailer's string (issue 36).
+func TestLogUtilizationIsANumber(t *testing.T) {
+	dir, env := newWorkspace(t)
+	w, err := workspace.Open(env, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	usage := spec.TokenUsage{InputTokens: 168000, ContextWindow: 200000, Utilization: 0.84, Source: "host"}
+	if _, err := w.Checkpoint(workspace.CheckpointOptions{Trigger: "manual", Message: "read", Usage: usage}); err != nil {
+		t.Fatal(err)
+	}
+	c := connect(t, Options{Root: dir, Env: env, Version: "test"})
+	lg, _ := c.ok("log", nil)
+	cps := lg["checkpoints"].([]any)
+	if len(cps) != 1 {
+		t.Fatalf("log: %v", lg)
+	}
+	if u, ok := cps[0].(map[string]any)["utilization"].(float64); !ok || u != 0.84 {
+		t.Errorf("log: utilization %#v, want the number 0.84", cps[0].(map[string]any)["utilization"])
 	}
 }
 

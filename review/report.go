@@ -514,7 +514,7 @@ func usageText(u spec.TokenUsage) string {
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
-func plural(n int, word string) string { return fmt.Sprintf("%d %s%s", n, word, pluralS(n)) }
+func plural(n int, word string) string { return spec.Plural(n, word) }
 
 func pluralS(n int) string {
 	if n == 1 {

@@ -16,7 +16,7 @@ func (a *app) initCommand() *cli.Command {
 		Name:  "init",
 		Usage: "create .ctxgit/ (config, logs, .gitignore) and the checkpoint store; --host installs a host's hooks",
 		Flags: []cli.Flag{rootFlag, jsonFlag,
-			&cli.StringSliceFlag{Name: "host", Usage: "install hooks for a host: claude-code, codex, gemini, cursor, openclaw (repeatable)"},
+			&cli.StringSliceFlag{Name: "host", Usage: "install hooks for a host: claude-code, codex, gemini, cursor, openclaw, qwen-code, copilot, opencode (repeatable)"},
 			&cli.BoolFlag{Name: "local", Usage: "Claude Code: write .claude/settings.local.json (private) instead of settings.json"},
 			&cli.BoolFlag{Name: "uninstall", Usage: "with --host or --git-hooks: remove ctxgit's hooks only"},
 			&cli.BoolFlag{Name: "git-hooks", Usage: "install a prepare-commit-msg hook that links each commit to its checkpoint (Ctxgit-Checkpoint trailer)"},

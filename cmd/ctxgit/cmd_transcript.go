@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -18,13 +19,18 @@ import (
 )
 
 func (a *app) transcriptCommand() *cli.Command {
-	format := &cli.StringFlag{Name: "format", Usage: "claude-code, codex, openclaw or gemini (default: detected)"}
+	var names []string
+	for _, f := range transcript.Formats {
+		names = append(names, string(f))
+	}
+	formats := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	format := &cli.StringFlag{Name: "format", Usage: formats + " (default: detected)"}
 	detect := func(c *cli.Context, path string) (transcript.Format, error) {
 		if f := c.String("format"); f != "" {
 			if slices.Contains(transcript.Formats, transcript.Format(f)) {
 				return transcript.Format(f), nil
 			}
-			return "", spec.Usage("--format %q: want claude-code, codex, openclaw or gemini", f)
+			return "", spec.Usage("--format %q: want %s", f, formats)
 		}
 		return transcript.Detect(path)
 	}

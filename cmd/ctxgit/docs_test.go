@@ -1,10 +1,14 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -87,5 +91,85 @@ func TestDocsSize(t *testing.T) {
 		if fi.Size() > int64(b.max) {
 			t.Errorf("%s is %d bytes, over its budget of %d (issue 36): cut repetition and history (git keeps it)", b.path, fi.Size(), b.max)
 		}
+	}
+}
+
+// TestDocsNameFilesOutsideWorktree: the README's and SPEC's lists of what
+// ctxgit writes outside the worktree (issue 36 item 8) name the files the
+// hooks keep in ctxgit's folder of the user's cache directory: the log of
+// hooks that could not log in a workspace (hooks.UserLogPath) and
+// OpenClaw's map of session keys to repositories.
+func TestDocsNameFilesOutsideWorktree(t *testing.T) {
+	for _, doc := range []string{"README.md", "spec/SPEC.md"} {
+		data, err := os.ReadFile(filepath.Join("../..", doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		i := strings.Index(text, "Outside the worktree")
+		if i < 0 {
+			t.Errorf("%s: no \"Outside the worktree\" list", doc)
+			continue
+		}
+		list := text[i:]
+		if j := strings.Index(list, "\n\n"); j >= 0 {
+			list = list[:j]
+		}
+		for _, want := range []string{"cache directory", "ctxgit.log", "openclaw-sessions.json"} {
+			if !strings.Contains(list, want) {
+				t.Errorf("%s: the list of what ctxgit writes outside the worktree does not name %q", doc, want)
+			}
+		}
+	}
+}
+
+// TestNoParenthesisedPlurals: no text the program prints counts with
+// "file(s)" (issue 36 item 5: plurals are words, spec.Plural writes
+// them). It reads every string literal of the module's non-test Go files
+// and every help page.
+func TestNoParenthesisedPlurals(t *testing.T) {
+	paren := regexp.MustCompile(`[A-Za-z]\((?:s|es)\)`)
+	fset := token.NewFileSet()
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "../.." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		if strings.HasSuffix(path, ".md") && filepath.Base(filepath.Dir(path)) == "help" {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			if m := paren.Find(data); m != nil {
+				t.Errorf("%s: %q: say the plural in words", path, m)
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			if s, err := strconv.Unquote(lit.Value); err == nil && paren.MatchString(s) {
+				t.Errorf("%s: %q: say the plural in words (spec.Plural)", fset.Position(lit.Pos()), s)
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -11,14 +11,16 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// readmePath is the README, from this package's directory.
+// readmePath is the README, from this package's directory (pkgDir: the
+// scripts run in process change the process's directory while parallel
+// tests read it).
 const readmePath = "../../README.md"
 
 // readmeSection returns the lines of the README section under heading
 // (a "## " line), up to the next "## " heading.
 func readmeSection(t *testing.T, heading string) []string {
 	t.Helper()
-	data, err := os.ReadFile(readmePath)
+	data, err := os.ReadFile(filepath.Join(pkgDir, readmePath))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +76,7 @@ func readmeBlocks(lines []string) [][]string {
 // minutes (issue 36), with exactly the two commands under its heading
 // that the next paragraph describes: the demo and the tests.
 func TestREADMELength(t *testing.T) {
-	data, err := os.ReadFile(readmePath)
+	data, err := os.ReadFile(filepath.Join(pkgDir, readmePath))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,4 +240,47 @@ func splitShell(s string) ([]string, error) {
 		args = append(args, cur.String())
 	}
 	return args, nil
+}
+
+// TestREADMEHosts runs each line of the README's "Hosts" block as
+// written, each in a new git repository, and checks that it prints no
+// error and writes the file its comment names (~ is the home).
+func TestREADMEHosts(t *testing.T) {
+	t.Parallel()
+	blocks := readmeBlocks(readmeSection(t, "## Hosts"))
+	if len(blocks) != 1 {
+		t.Fatalf("README's Hosts section: %d code blocks, want 1", len(blocks))
+	}
+	var script strings.Builder
+	for i, l := range blocks[0] {
+		cmd, comment, ok := strings.Cut(l, "#")
+		args, err := splitShell(strings.TrimSpace(cmd))
+		if !ok || err != nil || len(args) < 2 || args[0] != "ctxgit" {
+			t.Fatalf("README Hosts: %q is not a ctxgit command with a comment naming its file (%v)", l, err)
+		}
+		// The file is the comment's first word that is a path, the
+		// comment's words after it a remark.
+		var file string
+		for _, f := range strings.Fields(strings.Trim(strings.TrimSpace(comment), "()")) {
+			f = strings.Trim(f, "()")
+			if strings.Contains(f, "/") || strings.HasPrefix(f, ".") {
+				file = f
+				break
+			}
+		}
+		if file == "" {
+			t.Fatalf("README Hosts: %q names no file in its comment", l)
+		}
+		file = strings.Replace(file, "~", "$HOME", 1)
+		quoted := make([]string, len(args)-1)
+		for k, a := range args[1:] {
+			quoted[k] = "'" + strings.ReplaceAll(a, "'", "''") + "'"
+		}
+		fmt.Fprintf(&script, "\n# %s\ncd $WORK\ngitinit r%d\ncd r%d\nctxgit %s\n! stderr .\nexists %s\n", l, i, i, strings.Join(quoted, " "), file)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "hosts.txtar"), []byte(script.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, scriptParams(dir))
 }

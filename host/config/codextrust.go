@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/ctxgit/ctxgit/internal/hookpath"
 )
 
 // Codex runs a project's hooks only when two records in its user config
@@ -40,16 +42,9 @@ const maxCodexConfig = 4 << 20
 // codexConfigPath is Codex's user config: $CODEX_HOME/config.toml, else
 // ~/.codex/config.toml.
 func codexConfigPath(getenv func(string) string) string {
-	home := getenv("CODEX_HOME")
+	home := hookpath.HostHome(getenv, "CODEX_HOME", ".codex")
 	if home == "" {
-		h := getenv("HOME")
-		if h == "" {
-			h = getenv("USERPROFILE")
-		}
-		if h == "" {
-			return ""
-		}
-		home = filepath.Join(h, ".codex")
+		return ""
 	}
 	return filepath.Join(home, "config.toml")
 }

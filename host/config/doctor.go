@@ -59,13 +59,21 @@ func DoctorHooks(w *workspace.Workspace) []workspace.Finding {
 		if !broken {
 			r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingOK, Message: fmt.Sprintf("%s: %s in %s, running %s", in.Host, spec.Plural(len(in.Entries), "hook"), in.Path, strings.Join(in.Programs, ", "))})
 		}
-		if in.Host == Codex {
+		switch in.Host {
+		case Codex:
 			r = append(r, doctorCodexTrust(w)...)
+		case Copilot:
+			r = append(r, doctorCopilotTrust(w)...)
 		}
 		if len(workspace.HooksRan(w.Root, string(in.Host))) == 0 {
 			fix := fmt.Sprintf("start a %s session in this workspace; if doctor still says so, %s does not load %s", in.Host, in.Host, in.Path)
-			if in.Host == Codex {
+			switch in.Host {
+			case Codex:
 				fix = "Codex runs a project's hooks only once the project and each hook are trusted: start codex here, trust the folder, then review and trust ctxgit's hooks in /hooks"
+			case Copilot:
+				fix = "Copilot CLI runs a repository's hooks only in a folder you trust: start copilot here and trust the folder"
+			case OpenCode:
+				fix = "start opencode here: it loads .opencode/plugins/ at startup"
 			}
 			r = append(r, workspace.Finding{Check: "hooks", Level: workspace.FindingNote,
 				Message: fmt.Sprintf("%s: the hooks in %s have never run in this workspace", in.Host, in.Path), Fix: fix})

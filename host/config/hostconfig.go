@@ -2,12 +2,13 @@
 // in a workspace (`ctxgit init --host <name>`), merging with what the user
 // has, and removes them again (docs/cli.md#init).
 //
-// JSON configs (Claude Code, Codex, Gemini CLI, Cursor) are rewritten from
+// JSON configs (Claude Code, Codex, Gemini CLI, Cursor, Qwen Code, GitHub
+// Copilot CLI) are rewritten from
 // an order-preserving tree: the user's keys, their order, their other
 // hooks and their number text survive; ctxgit's entries are recognised by
 // their command ("<Command> hook ..."), so installing twice changes
 // nothing and uninstalling removes only them. OpenClaw gets a hook folder
-// of its own instead.
+// of its own instead, opencode a plugin file of its own.
 package hostconfig
 
 import (
@@ -38,18 +39,24 @@ const (
 	Gemini     Host = "gemini"
 	Cursor     Host = "cursor"
 	OpenClaw   Host = "openclaw"
+	QwenCode   Host = "qwen-code"
+	Copilot    Host = "copilot"
+	OpenCode   Host = "opencode"
 )
 
 // Hosts lists the canonical host names in the order help text shows them.
-var Hosts = []Host{ClaudeCode, Codex, Gemini, Cursor, OpenClaw}
+var Hosts = []Host{ClaudeCode, Codex, Gemini, Cursor, OpenClaw, QwenCode, Copilot, OpenCode}
 
 var aliases = map[string]Host{
-	"claude":     ClaudeCode,
-	"gemini-cli": Gemini,
+	"claude":      ClaudeCode,
+	"gemini-cli":  Gemini,
+	"qwen":        QwenCode,
+	"copilot-cli": Copilot,
 }
 
 // ParseHost turns a host name given on the command line into a Host. It
-// takes the canonical names, "claude" and "gemini-cli", in any case.
+// takes the canonical names, "claude", "gemini-cli", "qwen" and
+// "copilot-cli", in any case.
 func ParseHost(s string) (Host, error) {
 	name := strings.ToLower(strings.TrimSpace(s))
 	for _, h := range Hosts {
@@ -140,6 +147,12 @@ func installHost(o Options) (*Result, error) {
 		return installJSON(o, geminiHost, ".gemini/settings.json")
 	case Cursor:
 		return installJSON(o, cursorHost, ".cursor/hooks.json")
+	case QwenCode:
+		return installJSON(o, qwenHost, ".qwen/settings.json")
+	case Copilot:
+		return installJSON(o, copilotHost, copilotHooksFile)
+	case OpenCode:
+		return installOpenCode(o)
 	}
 	return installOpenClaw(o)
 }
@@ -183,7 +196,7 @@ func (o Options) normalize() (Options, error) {
 	if o.Command == "" {
 		o.Command = DefaultCommand
 	}
-	if o.ToolProgram != "" && o.Host != OpenClaw && spec.CheckArg("program", o.ToolProgram) == nil {
+	if o.ToolProgram != "" && o.Host != OpenClaw && o.Host != OpenCode && spec.CheckArg("program", o.ToolProgram) == nil {
 		// A path no host shell can run is no loss: ctxgit's hook answers
 		// the tool calls as before.
 		if cmd, err := ProgramCommand(o.Host, o.GOOS, o.ToolProgram); err == nil {

@@ -111,6 +111,8 @@ var jsonHosts = []struct {
 	{Codex, false, ".codex/hooks.json"},
 	{Gemini, false, ".gemini/settings.json"},
 	{Cursor, false, ".cursor/hooks.json"},
+	{QwenCode, false, ".qwen/settings.json"},
+	{Copilot, false, ".github/hooks/ctxgit.json"},
 }
 
 func TestParseHost(t *testing.T) {
@@ -126,6 +128,10 @@ func TestParseHost(t *testing.T) {
 		{"gemini-cli", Gemini},
 		{" cursor ", Cursor},
 		{"OpenClaw", OpenClaw},
+		{"qwen", QwenCode},
+		{"qwen-code", QwenCode},
+		{"copilot-cli", Copilot},
+		{"Copilot", Copilot},
 	} {
 		got, err := ParseHost(tc.in)
 		if err != nil || got != tc.want {
@@ -155,8 +161,8 @@ func TestFreshInstall(t *testing.T) {
 			got := readFile(t, root, tc.file)
 			golden(t, "fresh-"+string(tc.host)+".json", got)
 			want := "SessionStart: ctxgit hook " + string(tc.host) + " session-start"
-			if tc.host == Cursor {
-				want = "sessionStart: ctxgit hook cursor session-start"
+			if tc.host == Cursor || tc.host == Copilot {
+				want = "sessionStart: ctxgit hook " + string(tc.host) + " session-start"
 			}
 			if len(res.Added) == 0 || res.Added[0] != want {
 				t.Errorf("Added = %q, want %q first", res.Added, want)
@@ -250,6 +256,12 @@ var userFiles = map[Host]string{
 		          "SessionStart": [{"hooks": [{"name": "env", "type": "command", "command": "./env.sh"}]}]},
 		"general": {"vimMode": true}}`,
 	Cursor: `{"version": 1, "hooks": {"afterFileEdit": [{"command": "./format.sh"}], "preToolUse": [{"command": "./audit.sh", "matcher": "Shell"}]}}`,
+	Copilot: `{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": "./scripts/guard.sh", "powershell": "./scripts/guard.ps1", "cwd": "scripts", "timeoutSec": 15}],
+		"sessionStart": [{"type": "prompt", "prompt": "/status"}]}}`,
+	QwenCode: `{"model": {"name": "qwen3-coder-plus"}, "security": {"auth": {"selectedType": "openai"}},
+		"hooks": {"PreToolUse": [{"matcher": "^run_shell_command$", "hooks": [{"type": "command", "command": "./guard.sh", "name": "guard", "timeout": 10000}]}],
+		          "SessionStart": [{"hooks": [{"type": "command", "command": "echo started", "name": "hello"}]}]},
+		"tools": {"todoWrite": {"enabled": true}}}`,
 }
 
 // docs/cli.md#init: merging keeps every key of the user's, in their order, and
@@ -574,21 +586,25 @@ func TestLinkOutRefused(t *testing.T) {
 	if err := os.WriteFile(target, []byte("{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ link, to, rel string }{
-		{".claude/settings.json", target, ".claude/settings.json"},
-		{".claude", outside, ".claude/settings.json"},
-		{".cursor", ".git", ".cursor/hooks.json"},
+	for _, c := range []struct {
+		host          Host
+		link, to, rel string
+	}{
+		{ClaudeCode, ".claude/settings.json", target, ".claude/settings.json"},
+		{ClaudeCode, ".claude", outside, ".claude/settings.json"},
+		{Cursor, ".cursor", ".git", ".cursor/hooks.json"},
+		{QwenCode, ".qwen", outside, ".qwen/settings.json"},
+		{Copilot, ".github/hooks", outside, ".github/hooks/ctxgit.json"},
+		{OpenCode, ".opencode", outside, ".opencode/plugins/ctxgit.js"},
 	} {
 		root, _ := filepath.EvalSymlinks(t.TempDir())
+		os.MkdirAll(filepath.Join(root, filepath.Dir(filepath.FromSlash(c.link))), 0o755)
 		if c.link != ".claude" {
 			os.MkdirAll(filepath.Join(root, ".claude"), 0o755)
 		}
 		os.MkdirAll(filepath.Join(root, ".git"), 0o755)
 		wstest.Symlink(t, c.to, filepath.Join(root, filepath.FromSlash(c.link)))
-		host := ClaudeCode
-		if strings.HasPrefix(c.rel, ".cursor") {
-			host = Cursor
-		}
+		host := c.host
 		_, err := Install(Options{Root: root, Host: host, Now: fixedNow})
 		if !errors.Is(err, spec.ErrInvalid) || !strings.Contains(err.Error(), c.rel+": ") || !strings.Contains(err.Error(), "not written") {
 			t.Errorf("%s -> %s: err = %v, want the settings file refused", c.link, c.to, err)

@@ -45,12 +45,16 @@ func Inspect(root string) []Installed {
 	}{
 		{claudeHost, ".claude/settings.json"}, {claudeHost, ".claude/settings.local.json"},
 		{codexHost, ".codex/hooks.json"}, {geminiHost, ".gemini/settings.json"}, {cursorHost, ".cursor/hooks.json"},
+		{qwenHost, ".qwen/settings.json"}, {copilotHost, copilotHooksFile},
 	} {
 		if in, ok := inspectJSON(root, f.h, f.rel); ok {
 			out = append(out, in)
 		}
 	}
 	if in, ok := inspectOpenClaw(root); ok {
+		out = append(out, in)
+	}
+	if in, ok := inspectOpenCode(root); ok {
 		out = append(out, in)
 	}
 	return out

@@ -31,10 +31,22 @@ type jsonHost struct {
 	version bool
 	// statusLine hosts (Claude Code) also get ctxgit's gauge.
 	statusLine bool
-	hooks      []hookSpec
+	// cmdKeys name the command in an entry ("command" when nil); Copilot
+	// CLI's entries give one per shell, "bash" and "powershell", and
+	// ctxgit writes the same command into each.
+	cmdKeys []string
+	// timeoutKey names the timeout ("timeout" when empty).
+	timeoutKey string
+	// typed hosts' entries say "type": "command" though not grouped.
+	typed bool
+	hooks []hookSpec
 	// notes are shown after an install changed the file.
 	notes []string
 }
+
+// copilotHooksFile is ctxgit's own file among Copilot CLI's repository
+// hooks.
+const copilotHooksFile = ".github/hooks/ctxgit.json"
 
 // Each host gets exactly the events that do work for it (docs/cli.md#init),
 // with timeouts inside the host's documented budget (docs/HOSTS.md): a
@@ -77,6 +89,44 @@ var (
 			{"PreCompress", "pre-compress", "", 30000},
 			{"BeforeAgent", "before-agent", "", 10000},
 			{"AfterTool", "after-tool", "", 5000},
+		},
+	}
+	// Qwen Code reads Claude Code's shape from .qwen/settings.json
+	// (QwenLM/qwen-code docs/users/features/hooks.md). Its docs give
+	// timeouts in milliseconds; 0.24.4 reads them in seconds, except that
+	// a value of 1000 or more keeps its old millisecond meaning
+	// (packages/core/src/hooks/hook-timeout.ts): milliseconds of at least
+	// 1000 mean the same to both.
+	qwenHost = &jsonHost{
+		host: QwenCode, grouped: true, named: true,
+		hooks: []hookSpec{
+			{"SessionStart", "session-start", "", 30000},
+			{"PreCompact", "pre-compact", "", 30000},
+			{"PostToolUse", "post-tool-use", "", 5000},
+			{"UserPromptSubmit", "user-prompt-submit", "", 5000},
+			{"Stop", "stop", "", 5000},
+			{"SessionEnd", "session-end", "", 10000},
+		},
+		notes: []string{
+			"Qwen Code reads a project's .qwen/settings.json only in a folder it trusts when folder trust is on (security.folderTrust.enabled): trust this folder when Qwen Code asks",
+		},
+	}
+	// GitHub Copilot CLI loads .github/hooks/*.json in a folder it trusts
+	// (docs.github.com copilot-cli-reference/cli-hooks-reference): the
+	// camelCase event names, whose payloads are camelCase, and entries
+	// {type, bash, powershell, timeoutSec} listed under the event.
+	copilotHost = &jsonHost{
+		host: Copilot, version: true, typed: true,
+		cmdKeys: []string{"bash", "powershell"}, timeoutKey: "timeoutSec",
+		hooks: []hookSpec{
+			{"sessionStart", "session-start", "", 30},
+			{"userPromptSubmitted", "user-prompt-submit", "", 5},
+			{"postToolUse", "post-tool-use", "", 5},
+			{"preCompact", "pre-compact", "", 30},
+			{"sessionEnd", "session-end", "", 10},
+		},
+		notes: []string{
+			"Copilot CLI runs a repository's .github/hooks only in a folder you trust: start copilot here and trust the folder for future sessions (it is kept in trustedFolders of ~/.copilot/config.json), or pass --trust-folder to one prompt-mode session",
 		},
 	}
 	cursorHost = &jsonHost{
@@ -149,17 +199,42 @@ func (h *jsonHost) command(command, tool string, s hookSpec) string {
 	return command + " hook " + string(h.host) + " " + s.event
 }
 
+// keys are the names an entry's command goes under.
+func (h *jsonHost) keys() []string {
+	if h.cmdKeys == nil {
+		return []string{"command"}
+	}
+	return h.cmdKeys
+}
+
+// entryCommand is the command of an entry, under the first of the host's
+// keys it has.
+func (h *jsonHost) entryCommand(v *value) (string, bool) {
+	for _, k := range h.keys() {
+		if c, ok := v.str(k); ok {
+			return c, true
+		}
+	}
+	return "", false
+}
+
 // entry builds ctxgit's entry for one event, in the host's shape.
 func (h *jsonHost) entry(command, tool string, s hookSpec) *value {
 	hook := newObject()
 	if h.named {
 		hook.set("name", newString("ctxgit-"+s.event))
 	}
-	if h.grouped {
+	if h.grouped || h.typed {
 		hook.set("type", newString("command"))
 	}
-	hook.set("command", newString(h.command(command, tool, s)))
-	hook.set("timeout", newInt(s.timeout))
+	for _, k := range h.keys() {
+		hook.set(k, newString(h.command(command, tool, s)))
+	}
+	timeout := h.timeoutKey
+	if timeout == "" {
+		timeout = "timeout"
+	}
+	hook.set(timeout, newInt(s.timeout))
 	if !h.grouped {
 		return hook
 	}
@@ -175,12 +250,20 @@ func (h *jsonHost) entry(command, tool string, s hookSpec) *value {
 
 // ownEntry reports whether v is a hook object running one of ctxgit's
 // hook commands, through ctxgit or ctxgit-hook.
-func ownEntry(command string, v *value) bool {
+func ownEntry(command string, v *value) bool { return claudeHost.ownEntry(command, v) }
+
+// ownEntry reports whether v is a hook object whose command, under any of
+// the host's keys, runs one of ctxgit's hook commands.
+func (h *jsonHost) ownEntry(command string, v *value) bool {
 	if v == nil || v.kind != kObject {
 		return false
 	}
-	c, ok := v.str("command")
-	return ok && (owns(command, c, "hook") || ownsToolHook(c))
+	for _, k := range h.keys() {
+		if c, ok := v.str(k); ok && (owns(command, c, "hook") || ownsToolHook(c)) {
+			return true
+		}
+	}
+	return false
 }
 
 // strip returns elems without ctxgit's entries. A matcher group left
@@ -191,7 +274,7 @@ func (h *jsonHost) strip(command string, elems []*value) (out []*value, slot int
 	out = []*value{}
 	for _, g := range elems {
 		if !h.grouped {
-			if ownEntry(command, g) {
+			if h.ownEntry(command, g) {
 				if slot < 0 {
 					slot = len(out)
 				}
@@ -207,7 +290,7 @@ func (h *jsonHost) strip(command string, elems []*value) (out []*value, slot int
 		}
 		kept := []*value{}
 		for _, e := range inner.elems {
-			if !ownEntry(command, e) {
+			if !h.ownEntry(command, e) {
 				kept = append(kept, e)
 			}
 		}
@@ -257,8 +340,8 @@ func (h *jsonHost) eachHook(doc *value, f func(event string, e *value)) {
 func (h *jsonHost) owned(command string, doc *value) []string {
 	var out []string
 	h.eachHook(doc, func(event string, e *value) {
-		if ownEntry(command, e) {
-			c, _ := e.str("command")
+		if h.ownEntry(command, e) {
+			c, _ := h.entryCommand(e)
 			out = append(out, event+": "+c)
 		}
 	})
@@ -275,7 +358,7 @@ func (h *jsonHost) owned(command string, doc *value) []string {
 func (h *jsonHost) foreign(command string, doc *value) []string {
 	var out []string
 	h.eachHook(doc, func(event string, e *value) {
-		if c, ok := e.str("command"); ok && !ownEntry(command, e) {
+		if c, ok := h.entryCommand(e); ok && !h.ownEntry(command, e) {
 			out = append(out, event+": "+c)
 		}
 	})

@@ -76,7 +76,11 @@ func openclawDir() (abs, shown string, err error) {
 	return abs, shown, nil
 }
 
-var openclawEvents = []struct{ event, arg string }{
+// pluginEvent is a host event a file ctxgit writes (OpenClaw's handler,
+// opencode's plugin) answers by running `ctxgit hook HOST arg`.
+type pluginEvent struct{ event, arg string }
+
+var openclawEvents = []pluginEvent{
 	{"agent:bootstrap", "bootstrap"},
 	{"session:compact:before", "compact-before"},
 	{"session:compact:after", "compact-after"},
@@ -122,9 +126,15 @@ func openclawFiles(command string) []struct{ name, content string } {
 }
 
 func openclawEntries(command string) []string {
-	out := make([]string, len(openclawEvents))
-	for i, e := range openclawEvents {
-		out[i] = e.event + ": " + command + " hook openclaw " + e.arg
+	return pluginEntries(openclawEvents, command, OpenClaw)
+}
+
+// pluginEntries are the entries a report names for the events a file of
+// ctxgit's answers: "EVENT: COMMAND hook HOST ARG".
+func pluginEntries(events []pluginEvent, command string, host Host) []string {
+	out := make([]string, len(events))
+	for i, e := range events {
+		out[i] = e.event + ": " + command + " hook " + string(host) + " " + e.arg
 	}
 	return out
 }

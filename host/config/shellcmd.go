@@ -13,9 +13,14 @@ import (
 //   - Codex: `$SHELL -lc` (default /bin/sh) on Unix; `%COMSPEC% /C`
 //     (cmd.exe) on Windows, and some releases PowerShell.
 //   - Gemini CLI: `bash -c` on Unix; PowerShell (`-Command`) on Windows.
+//   - Qwen Code: Gemini CLI's (its fork): `bash -c` on Unix, PowerShell
+//     (`-Command`) on Windows.
+//   - GitHub Copilot CLI: an entry's `bash` command on Unix, its
+//     `powershell` command on Windows.
 //   - Cursor: its documentation says nothing; on Windows reports name
 //     PowerShell and cmd.exe.
 //   - OpenClaw: no shell; handler.ts spawns the program itself.
+//   - opencode: no shell; ctxgit's plugin spawns the program itself.
 //
 // A command ctxgit writes must mean the same in every shell its host may
 // use on the user's OS, so the program is written in the one form those
@@ -32,7 +37,7 @@ const (
 // hostShells lists the shells host h may run its hook commands with on
 // goos; none for OpenClaw, whose handler runs no shell.
 func hostShells(h Host, goos string) []shell {
-	if h == OpenClaw {
+	if h == OpenClaw || h == OpenCode {
 		return nil
 	}
 	if goos != "windows" {
@@ -41,7 +46,7 @@ func hostShells(h Host, goos string) []shell {
 	switch h {
 	case ClaudeCode:
 		return []shell{shGitBash, shPowerShell}
-	case Gemini:
+	case Gemini, QwenCode, Copilot:
 		return []shell{shPowerShell}
 	}
 	// Codex (cmd.exe in its source, PowerShell in reports) and Cursor
@@ -75,7 +80,7 @@ func (e *ErrUnwritable) Error() string {
 // `.exe`. For OpenClaw, which runs no shell, the program is returned as
 // it is.
 func ProgramCommand(h Host, goos, program string) (string, error) {
-	if h == OpenClaw || isBareName(program) {
+	if h == OpenClaw || h == OpenCode || isBareName(program) {
 		return program, nil
 	}
 	shells := hostShells(h, goos)

@@ -105,6 +105,9 @@ func (c *call) sessionStart() error {
 	// An env file ctxgit cannot use (a FIFO, a device) is logged, after
 	// the session got its recovery and base checkpoint anyway.
 	exportErr := c.exportSession()
+	if keepsAnswer(c.Host) {
+		return errors.Join(c.processStart(w), exportErr)
+	}
 	if c.p.Source != "compact" && c.p.Source != "clear" {
 		if done, err := c.geminiStart(w); err != nil || done {
 			return errors.Join(err, exportErr)
@@ -302,12 +305,17 @@ func (c *call) afterTool() error {
 	if err := c.gaugeFromTranscript(); err != nil {
 		return err
 	}
+	if err := c.gaugeFromPayload(); err != nil {
+		return err
+	}
 	return c.deliverNudge(root)
 }
 
 // recoversAfterTool: hosts whose compaction is followed by no event that
 // injects before the next tool result (docs/cli.md#hook).
-func recoversAfterTool(host string) bool { return host == "cursor" || host == "gemini" }
+func recoversAfterTool(host string) bool {
+	return host == "cursor" || host == "gemini" || host == "copilot"
+}
 
 // deliverNudge writes an undelivered nudge marker's text in the host's
 // after-tool shape and marks it delivered — after writing, so a host that
@@ -401,14 +409,16 @@ const (
 // -p`, seen in the real-host tier), it waits for that message, at most
 // callWait (Request.CallWait), so that the reading is the call's turn and
 // the nudge it calls for goes out with this call's result: in a one-prompt
-// `-p` run there is no next prompt to take it. The tail is read again only
+// `-p` run there is no next prompt to take it; Copilot CLI's postToolUse
+// likewise, for its record's hook.start line (copilotMark). The tail is
+// read again only
 // when the file grew. A session whose waits keep ending without the
 // message (hookpath.MaxCallMisses in a row) stops waiting; a tail that
 // holds the call starts the count over. ctxgit-hook hands every call that
 // would wait, or change the count, to ctxgit hook (hookpath.Steady).
 func (c *call) awaitCall(format transcript.Format) (tail.Reading, error) {
 	call := hookpath.AwaitedCall(c.Host, c.Event, c.p.ToolUseID, c.p.AgentID)
-	o := tail.Options{MaxBack: tailBytes, Call: call}
+	o := tail.Options{MaxBack: tailBytes, Call: call, Mark: c.copilotMark()}
 	read := func() (tail.Reading, error) {
 		if !regularFile(c.p.TranscriptPath) {
 			return tail.Reading{}, nil // not written yet (transcriptDue)
@@ -416,7 +426,7 @@ func (c *call) awaitCall(format transcript.Format) (tail.Reading, error) {
 		return transcript.TailReading(c.p.TranscriptPath, format, o)
 	}
 	r, err := read()
-	if err != nil || call == "" {
+	if err != nil || call == "" && o.Mark == "" {
 		return r, err
 	}
 	st := c.readState()
@@ -447,13 +457,14 @@ func (c *call) awaitCall(format transcript.Format) (tail.Reading, error) {
 }
 
 // transcriptDue reports whether a tool call that waits for its message
-// (hookpath.AwaitedCall) finds no transcript at all: Claude Code creates
-// the file at its first write, which a fast `claude -p` run's first tool
-// call can come before (seen in the real-host tier with CI=true, where
-// it happened in most runs). The call then waits for the file as for
-// the message.
+// (hookpath.AwaitedCall) or its record's mark (copilotMark) finds no
+// transcript at all: Claude Code creates the file at its first write,
+// which a fast `claude -p` run's first tool call can come before, and
+// Copilot CLI 1.0.102 likewise its events.jsonl (both seen in the
+// real-host tier with CI=true, where it happened in most runs). The call
+// then waits for the file as for the message.
 func (c *call) transcriptDue() bool {
-	if c.p.TranscriptPath == "" || hookpath.AwaitedCall(c.Host, c.Event, c.p.ToolUseID, c.p.AgentID) == "" {
+	if c.p.TranscriptPath == "" || hookpath.AwaitedCall(c.Host, c.Event, c.p.ToolUseID, c.p.AgentID) == "" && c.copilotMark() == "" {
 		return false
 	}
 	_, err := os.Lstat(c.p.TranscriptPath)
@@ -620,6 +631,8 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 			Utilization: float64(*p.ContextTokens) / float64(*p.ContextWindowSize), Source: "host"}
 	} else if p.ContextUsagePercent != nil {
 		o.Usage = spec.TokenUsage{Utilization: *p.ContextUsagePercent / 100, Source: "host"}
+	} else if u, ok := c.payloadUsage(w.Root); ok {
+		o.Usage = u
 	}
 	format, ok := transcriptFormat(c.Host)
 	if !ok || !regularFile(c.p.TranscriptPath) {

@@ -37,6 +37,10 @@ func FuzzHandle(f *testing.F) {
 		`{"session_id":"s","context_window":{"context_window_size":200000,"current_usage":{"input_tokens":170000}}}`,
 		`{"session_id":"s","context_window":{"context_window_size":0,"used_percentage":-1e308}}`,
 		`{"session_id":"\u0000\n@{HEAD}","tool_name":"Bash"}`,
+		`{"sessionId":"c15c3d93","cwd":".","transcriptPath":"../../events.jsonl","source":"resume","trigger":"manual"}`,
+		`{"sessionId":"../x","cwd":"."}`,
+		`{"session_id":"ses_1","cwd":".","tokens":{"input":-5,"cache":{"read":9e18,"write":1}},"contextWindow":0,"source":"compact"}`,
+		`{"session_id":"q","cwd":".","context_usage":1e308,"context_limit":-1,"input_tokens":7}`,
 		`[]`, `null`, `{"session_id":7}`,
 	}
 	hosts := fuzzHosts()

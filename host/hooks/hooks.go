@@ -30,6 +30,9 @@ var Events = map[string][]string{
 	"gemini":      {"session-start", "pre-compress", "before-agent", "after-tool"},
 	"cursor":      {"session-start", "pre-compact", "post-tool-use"},
 	"openclaw":    {"bootstrap", "compact-before", "compact-after"},
+	"qwen-code":   {"session-start", "pre-compact", "post-tool-use", "user-prompt-submit", "stop", "session-end"},
+	"copilot":     {"session-start", "user-prompt-submit", "post-tool-use", "pre-compact", "session-end"},
+	"opencode":    {"session-start", "pre-compact", "post-tool-use"},
 }
 
 // retiredEvents were installed by earlier versions and did nothing useful
@@ -55,27 +58,39 @@ func Retired(host, event string) bool {
 // Payload is the union of the fields ctxgit reads from any host's hook
 // JSON; everything else is ignored.
 type Payload struct {
-	SessionID      string   `json:"session_id"`
-	ConversationID string   `json:"conversation_id"` // Cursor: the stable key
-	CursorVersion  string   `json:"cursor_version"`  // Cursor
-	SessionKey     string   `json:"sessionKey"`      // OpenClaw
-	TokenCount     *int64   `json:"tokenCount"`      // OpenClaw session:compact:before
-	SessionFile    string   `json:"sessionFile"`     // OpenClaw: the session's transcript
-	ContextWindow  *int64   `json:"contextWindow"`   // OpenClaw: the model's window, from its config
-	TranscriptPath string   `json:"transcript_path"`
-	Cwd            string   `json:"cwd"`
-	WorkspaceRoots []string `json:"workspace_roots"` // Cursor
-	Source         string   `json:"source"`          // SessionStart: startup|resume|clear|compact
-	Trigger        string   `json:"trigger"`         // PreCompact: manual|auto
-	Prompt         string   `json:"prompt"`          // UserPromptSubmit, Gemini BeforeAgent
-	ToolName       string   `json:"tool_name"`
-	ToolUseID      string   `json:"tool_use_id"` // Claude Code, Codex: the call a tool hook answers
-	AgentID        string   `json:"agent_id"`    // Claude Code: set on a subagent's calls
+	SessionID      string `json:"session_id"`
+	SessionIDCamel string `json:"sessionId"`       // Copilot CLI (camelCase events)
+	ConversationID string `json:"conversation_id"` // Cursor: the stable key
+	CursorVersion  string `json:"cursor_version"`  // Cursor
+	SessionKey     string `json:"sessionKey"`      // OpenClaw
+	TokenCount     *int64 `json:"tokenCount"`      // OpenClaw session:compact:before
+	SessionFile    string `json:"sessionFile"`     // OpenClaw: the session's transcript
+	ContextWindow  *int64 `json:"contextWindow"`   // OpenClaw: the model's window, from its config
+	TranscriptPath string `json:"transcript_path"`
+	// Copilot CLI names its events.jsonl on preCompact and agentStop only.
+	TranscriptPathCamel string `json:"transcriptPath"`
+	// Copilot CLI: the event's time in ms, which its record's hook.start
+	// line repeats (raw: other hosts' timestamps are other shapes).
+	Timestamp      json.RawMessage `json:"timestamp"`
+	Cwd            string          `json:"cwd"`
+	WorkspaceRoots []string        `json:"workspace_roots"` // Cursor
+	Source         string          `json:"source"`          // SessionStart: startup|resume|clear|compact
+	Trigger        string          `json:"trigger"`         // PreCompact: manual|auto
+	Prompt         string          `json:"prompt"`          // UserPromptSubmit, Gemini BeforeAgent
+	ToolName       string          `json:"tool_name"`
+	ToolUseID      string          `json:"tool_use_id"` // Claude Code, Codex: the call a tool hook answers
+	AgentID        string          `json:"agent_id"`    // Claude Code: set on a subagent's calls
 	// Cursor's preCompact reports usage itself.
 	ContextUsagePercent *float64 `json:"context_usage_percent"`
 	ContextTokens       *int64   `json:"context_tokens"`
 	ContextWindowSize   *int64   `json:"context_window_size"`
-	Context             struct {
+	// ctxgit's opencode plugin passes the session's newest usage.
+	Tokens *openCodeTokens `json:"tokens"`
+	// Qwen Code's Stop reports the context it used and its window.
+	ContextUsage *float64 `json:"context_usage"`
+	ContextLimit *int64   `json:"context_limit"`
+	InputTokens  *int64   `json:"input_tokens"`
+	Context      struct {
 		WorkspaceDir string `json:"workspaceDir"`
 		SessionID    string `json:"sessionId"`
 		TokenCount   *int64 `json:"tokenCount"`
@@ -114,6 +129,9 @@ type call struct {
 	dir     string
 	rootDir string // found once: discovery is most of a no-op call
 	ws      *workspace.Workspace
+	// kept, while set, receives the text written before the model, to
+	// keep as the session's answer (keepAnswer).
+	kept *strings.Builder
 }
 
 // Handle answers one hook call. Errors are the caller's to log; output is
@@ -154,6 +172,9 @@ func Handle(req Request) error {
 }
 
 func (c *call) handle() error {
+	if c.Host == "copilot" {
+		c.copilotPayload()
+	}
 	if c.Host == "openclaw" {
 		c.openclawPayload()
 		ok, err := c.initialized()
@@ -218,6 +239,9 @@ func payloadDir(p Payload, env workspace.Env) string {
 // else the default.
 func sessionKey(host string, p Payload, env workspace.Env) string {
 	ids := []string{p.SessionID, p.ConversationID, p.SessionKey}
+	if host == "copilot" {
+		ids = []string{p.SessionIDCamel, p.SessionID}
+	}
 	if host == "cursor" {
 		// conversation_id is the same for every event of a Cursor
 		// conversation; a session_id some events carry is not the key
@@ -298,6 +322,8 @@ func (c *call) dispatch() error {
 		return c.promptSubmit()
 	case "bootstrap":
 		return c.bootstrap()
+	case "stop":
+		return c.qwenStop()
 	case "session-end":
 		w, err := c.workspace()
 		if err != nil {
@@ -356,6 +382,12 @@ func transcriptFormat(host string) (transcript.Format, bool) {
 		return transcript.OpenClaw, true
 	case "gemini":
 		return transcript.Gemini, true
+	case "qwen-code":
+		return transcript.QwenCode, true
+	case "copilot":
+		return transcript.Copilot, true
+	case "opencode":
+		return transcript.OpenCode, true
 	}
 	return "", false
 }

@@ -253,6 +253,9 @@ func TestWriteContextFormats(t *testing.T) {
 		{"cursor", "post-tool-use", `{"additional_context":"B"}` + "\n"},
 		{"cursor", "session-start", `{"additional_context":"B"}` + "\n"},
 		{"openclaw", "bootstrap", "B"},
+		{"qwen-code", "session-start", `{"hookSpecificOutput":{"additionalContext":"B","hookEventName":"SessionStart"}}` + "\n"},
+		{"qwen-code", "post-tool-use", `{"hookSpecificOutput":{"additionalContext":"B","hookEventName":"PostToolUse"}}` + "\n"},
+		{"qwen-code", "user-prompt-submit", `{"hookSpecificOutput":{"additionalContext":"B","hookEventName":"UserPromptSubmit"}}` + "\n"},
 	} {
 		var out bytes.Buffer
 		c := &call{Request: Request{Host: tc.host, Event: tc.event, Out: &out}}
@@ -269,6 +272,7 @@ func TestWriteContextFormats(t *testing.T) {
 	// shape the host drops.
 	for _, tc := range []struct{ host, event string }{
 		{"claude-code", "pre-compact"}, {"cursor", "pre-compact"}, {"gemini", "pre-compress"}, {"openclaw", "compact-before"},
+		{"qwen-code", "pre-compact"}, {"qwen-code", "stop"},
 	} {
 		var out bytes.Buffer
 		c := &call{Request: Request{Host: tc.host, Event: tc.event, Out: &out}}

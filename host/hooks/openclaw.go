@@ -1,13 +1,12 @@
 package hooks
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/ctxgit/ctxgit/internal/regfile"
@@ -32,8 +31,23 @@ type openclawAnswer struct {
 	At        time.Time `json:"at"`
 }
 
-func openclawAnswerPath(root, session string) string {
-	return localPath(root, "openclaw-bootstrap", session+".json")
+// answerPath is where the session's kept answer lives: OpenClaw's
+// bootstrap answers in openclaw-bootstrap/, the others' session-start
+// answers in HOST-session-start/.
+func (c *call) answerPath(root string) string {
+	dir := "openclaw-bootstrap"
+	if c.Host != "openclaw" {
+		dir = c.Host + "-session-start"
+	}
+	return localPath(root, dir, c.session+".json")
+}
+
+// keepsAnswer reports whether host's start event answers into one run's
+// context only, so what it answered is kept and answered again: OpenClaw's
+// bootstrap files, the session-start context of Qwen Code, Copilot CLI and
+// opencode (processstart.go).
+func keepsAnswer(host string) bool {
+	return host == "openclaw" || host == "qwen-code" || host == "copilot" || host == "opencode"
 }
 
 // planHash is the SHA-256 of the workspace's plan file, "" when it cannot
@@ -51,7 +65,7 @@ func planHash(w *workspace.Workspace) string {
 // the plan unchanged and the same OpenClaw session. One that no longer
 // holds is removed.
 func (c *call) keptAnswer(w *workspace.Workspace) (string, bool) {
-	path := openclawAnswerPath(w.Root, c.session)
+	path := c.answerPath(w.Root)
 	var a openclawAnswer
 	if ok, err := readJSON(w.Root, path, &a); !ok || err != nil {
 		if err != nil {
@@ -66,19 +80,18 @@ func (c *call) keptAnswer(w *workspace.Workspace) (string, bool) {
 	return a.Text, true
 }
 
-// keepAnswer runs answer with the output captured, and keeps what it
-// printed as the session's bootstrap answer (nothing printed: nothing
+// keepAnswer runs answer and keeps the text it put before the model
+// (writeContext) as the session's kept answer (nothing written: nothing
 // kept). With --write the answer is a file in the workspace, which stays.
 func (c *call) keepAnswer(w *workspace.Workspace, answer func() error) error {
 	if c.Write {
 		return answer()
 	}
-	var buf bytes.Buffer
-	out := c.Out
-	c.Out = io.MultiWriter(out, &buf)
+	var buf strings.Builder
+	c.kept = &buf
 	err := answer()
-	c.Out = out
-	path := openclawAnswerPath(w.Root, c.session)
+	c.kept = nil
+	path := c.answerPath(w.Root)
 	if err != nil || buf.Len() == 0 {
 		workspace.RemoveLocal(w.Root, path)
 		return err
@@ -86,11 +99,11 @@ func (c *call) keepAnswer(w *workspace.Workspace, answer func() error) error {
 	return c.writeJSON(path, openclawAnswer{Text: buf.String(), Plan: planHash(w), SessionID: c.p.Context.SessionID, At: w.Now()})
 }
 
-// dropAnswer forgets the session's kept bootstrap answer: a compaction
-// brings a new one.
+// dropAnswer forgets the session's kept bootstrap (OpenClaw) or
+// session-start answer: a compaction brings a new one.
 func (c *call) dropAnswer(root string) {
-	if c.Host == "openclaw" {
-		workspace.RemoveLocal(root, openclawAnswerPath(root, c.session))
+	if keepsAnswer(c.Host) {
+		workspace.RemoveLocal(root, c.answerPath(root))
 	}
 }
 

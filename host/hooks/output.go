@@ -41,6 +41,9 @@ var hostEvents = map[string]map[string]string{
 	"claude-code": {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "post-tool-use": "PostToolUse"},
 	"codex":       {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "post-tool-use": "PostToolUse"},
 	"gemini":      {"session-start": "SessionStart", "before-agent": "BeforeAgent", "after-tool": "AfterTool"},
+	"qwen-code":   {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "post-tool-use": "PostToolUse"},
+	"copilot":     {"session-start": "sessionStart", "user-prompt-submit": "userPromptSubmitted", "post-tool-use": "postToolUse"},
+	"opencode":    {"session-start": "experimental.chat.system.transform", "post-tool-use": "tool.execute.after"},
 }
 
 // canInject reports whether the event being answered has a documented way
@@ -62,12 +65,17 @@ func (c *call) writeContext(text string) error {
 	if !c.canInject() {
 		return fmt.Errorf("%s %s cannot put text before the model", c.Host, c.Event)
 	}
+	if c.kept != nil {
+		c.kept.WriteString(text)
+	}
 	switch c.Host {
-	case "claude-code", "codex", "gemini":
+	case "claude-code", "codex", "gemini", "qwen-code":
 		return writeOut(c.Out, map[string]any{"hookSpecificOutput": map[string]any{
 			"hookEventName": hostEvents[c.Host][c.Event], "additionalContext": text}})
 	case "cursor":
 		return writeOut(c.Out, map[string]any{"additional_context": text})
+	case "copilot", "opencode":
+		return writeOut(c.Out, map[string]any{"additionalContext": text})
 	}
 	if c.Write {
 		// OpenClaw with no bootstrap file list to add to: the file the

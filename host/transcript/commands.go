@@ -61,6 +61,37 @@ var hostCommands = map[Format]map[string]bool{
 		"/tasks", "/tts", "/voice", "/talkvoice", "/export", "/export-session", "/export-trajectory",
 		"/trajectory", "/name", "/login", "/mcp", "/plugin", "/plugins", "/tools", "/update", "/pair",
 		"/dreaming", "/agentstatus", "/dashboard"),
+	// Qwen Code 0.24.4's BuiltinCommandLoader (the bundle: each command's
+	// name and altNames); /init, /btw, /goal, /summary, /insight, /learn,
+	// /remember, /plan, /arena, /fork, /advisor, /dream and /curator carry
+	// work.
+	QwenCode: set("/status", "/about", "/agents", "/tasks", "/approval-mode", "/auth", "/connect", "/login",
+		"/branch", "/peers", "/bug", "/cd", "/clear", "/reset", "/new", "/compress", "/summarize",
+		"/compress-fast", "/config", "/context", "/copy", "/diff", "/delete", "/docs", "/doctor", "/directory",
+		"/dir", "/editor", "/effort", "/export", "/extensions", "/help", "/?", "/history", "/hooks", "/ide",
+		"/import-config", "/language", "/mcp", "/forget", "/memory", "/model", "/output-style", "/permissions",
+		"/trust", "/quit", "/exit", "/recap", "/reload-plugins", "/rename", "/tag", "/resume", "/continue",
+		"/rewind", "/rollback", "/skills", "/stats", "/usage", "/theme", "/tools", "/settings", "/vim",
+		"/update", "/voice", "/setup-github", "/terminal-setup", "/statusline", "/lsp"),
+	// GitHub Copilot CLI 1.0.102 (`copilot help commands`); /init,
+	// /delegate, /autopilot, /pr, /review, /security-review, /rubber-duck,
+	// /move, /ask, /plan, /refine and /research carry work.
+	Copilot: set("/agent", "/skills", "/mcp", "/plugin", "/model", "/fleet", "/tasks", "/ide", "/diff", "/lsp",
+		"/terminal-setup", "/permissions", "/allow-all", "/sandbox", "/add-dir", "/list-dirs", "/cwd",
+		"/reset-allowed-tools", "/resume", "/rename", "/fork", "/worktree", "/context", "/usage", "/session",
+		"/compact", "/share", "/remote", "/copy", "/rewind", "/help", "/changelog", "/feedback", "/diagnose",
+		"/theme", "/statusline", "/footer", "/update", "/version", "/experimental", "/memory", "/clear",
+		"/instructions", "/app", "/chronicle", "/collect-debug-logs", "/computer", "/env", "/exit",
+		"/keep-alive", "/limits", "/login", "/logout", "/new", "/restart", "/search", "/settings",
+		"/subagents", "/user", "/vim", "/voice"),
+	// opencode 1.18.33's TUI commands (the binary: each command's slash
+	// name and aliases), which the client runs without a message; a
+	// project's own commands expand into a task.
+	OpenCode: set("/compact", "/summarize", "/copy", "/export", "/fork", "/redo", "/rename", "/share",
+		"/thinking", "/toggle-thinking", "/timeline", "/timestamps", "/toggle-timestamps", "/undo", "/unshare",
+		"/agents", "/connect", "/debug", "/diff", "/editor", "/exit", "/quit", "/q", "/help", "/mcps",
+		"/models", "/mo", "/new", "/clear", "/org", "/orgs", "/switch-org", "/sessions", "/resume",
+		"/continue", "/skills", "/status", "/themes", "/variants", "/workspaces"),
 }
 
 func set(names ...string) map[string]bool {

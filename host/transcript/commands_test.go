@@ -25,6 +25,20 @@ func TestHostCommandsAreNoPrompts(t *testing.T) {
 		}
 		return out
 	}
+	qwUser := func(id, text string) string {
+		return js(obj{"uuid": id, "sessionId": "s", "timestamp": "2026-11-29T10:00:00.000Z", "type": "user",
+			"provenance": "real_user", "cwd": "/w", "message": obj{"role": "user", "parts": []obj{{"text": text}}}})
+	}
+	qwReply := js(obj{"uuid": "a1", "sessionId": "s", "timestamp": "2026-11-29T10:00:01.000Z", "type": "assistant",
+		"cwd": "/w", "message": obj{"role": "model", "parts": []obj{{"text": "done"}}},
+		"usageMetadata": obj{"promptTokenCount": 100, "candidatesTokenCount": 1}})
+	ocUser := func(id, text string) string {
+		return js(obj{"info": obj{"id": id, "sessionID": "s", "role": "user", "time": obj{"created": 1795921066412}},
+			"parts": []obj{{"id": "p" + id, "type": "text", "text": text}}})
+	}
+	ocReply := js(obj{"info": obj{"id": "a1", "sessionID": "s", "role": "assistant", "time": obj{"created": 1795921066413},
+		"path": obj{"cwd": "/w"}, "tokens": obj{"input": 100, "output": 1, "cache": obj{"read": 0, "write": 0}}},
+		"parts": []obj{{"id": "pa1", "type": "text", "text": "done"}}})
 	for _, tc := range []struct {
 		name   string
 		format Format
@@ -56,6 +70,15 @@ func TestHostCommandsAreNoPrompts(t *testing.T) {
 		{"OpenClaw: /new and /status", OpenClaw, []string{
 			string(bytes.TrimSpace(ocSession(ocUserE("add the refund endpoint"), ocUserE("/new"), ocUserE("/status")))),
 		}, 2},
+		{"Qwen Code: /compress and /stats", QwenCode, []string{
+			qwUser("u1", "add the refund endpoint"), qwReply, qwUser("u2", "/compress"), qwUser("u3", "/stats model"),
+		}, 2},
+		{"Copilot CLI: /compact with focus", Copilot, []string{
+			cpEvent("user.message", obj{"content": "add the refund endpoint"}),
+			cpEvent("assistant.message", obj{"messageId": "m1", "content": "done"}),
+			cpEvent("user.message", obj{"content": "/compact keep the API notes"}),
+		}, 1},
+		{"opencode: /summarize", OpenCode, []string{ocUser("u1", "add the refund endpoint"), ocReply, ocUser("u2", "/summarize")}, 1},
 	} {
 		s := readLines(t, tc.format, tc.lines...)
 		if s.Turns != 1 || s.Thread.LatestPrompt != "add the refund endpoint" || s.HostMessages != tc.hosts {
@@ -89,6 +112,15 @@ func TestHostCommandKeepsRequests(t *testing.T) {
 		{Codex, "/compress", false},
 		{OpenClaw, "/reset soft", true},
 		{OpenClaw, "/btw what are we doing?", false},
+		{QwenCode, "/compress", true},
+		{QwenCode, "/summarize", true},
+		{QwenCode, "/init", false},
+		{QwenCode, "/btw what changed?", false},
+		{Copilot, "/compact", true},
+		{Copilot, "/review", false},
+		{Copilot, "/plan the migration", false},
+		{OpenCode, "/compact", true},
+		{OpenCode, "/init", false},
 		{"", "/compact", false},
 	} {
 		if got := hostCommand(tc.format, tc.text); got != tc.want {

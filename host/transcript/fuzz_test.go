@@ -97,6 +97,21 @@ func FuzzReadOpenClaw(f *testing.F) {
 	fuzzRead(f, OpenClaw)
 }
 
+func FuzzReadQwenCode(f *testing.F) {
+	addSeeds(f, "qwen-code-session.jsonl")
+	fuzzRead(f, QwenCode)
+}
+
+func FuzzReadCopilot(f *testing.F) {
+	addSeeds(f, "copilot-events.jsonl")
+	fuzzRead(f, Copilot)
+}
+
+func FuzzReadOpenCode(f *testing.F) {
+	addSeeds(f, "opencode-session.jsonl")
+	fuzzRead(f, OpenCode)
+}
+
 // FuzzRepair: no panic; the output parses with no bad line and needs no
 // second repair; an input that needs no repair is returned as it is. It
 // fuzzes the repair itself: the file steps around it (backup, lock,

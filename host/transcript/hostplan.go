@@ -16,11 +16,15 @@ const maxPlanSteps = 50
 // a step's text (docs/HOSTS.md, "Transcripts", "Host plans"): Claude Code's
 // TodoWrite {todos: [{content, status, activeForm}]}, Codex's update_plan
 // {plan: [{step, status}]}, Gemini CLI's write_todos {todos: [{description,
-// status}]}. Each call carries the whole list, so the newest call is the plan.
+// status}]}, Qwen Code's todo_write and opencode's todowrite {todos: [{id,
+// content, status}]}. Each
+// call carries the whole list, so the newest call is the plan.
 var planTools = map[string]struct{ list, text string }{
 	"TodoWrite":   {"todos", "content"},
 	"update_plan": {"plan", "step"},
 	"write_todos": {"todos", "description"},
+	"todo_write":  {"todos", "content"},
+	"todowrite":   {"todos", "content"},
 }
 
 // hostStatus maps a host's step status to the checkpoint's.
@@ -62,6 +66,12 @@ func (st *state) planCall(tool string, input []byte) {
 		return
 	}
 	switch tool {
+	case "update_todo":
+		// GitHub Copilot CLI's update_todo {todos: "- [ ] step\n- [x] step"}:
+		// a markdown checklist, the whole list each call.
+		if list := jsonscan.Field(input, "todos"); jsonscan.IsString(list) {
+			st.plan = checklistPlan(tool, jsonscan.StrOr(list))
+		}
 	case "TaskCreate":
 		// Claude Code's task tools build the list a call at a time; tasks
 		// are numbered from 1 in the order they are created.
@@ -99,4 +109,45 @@ func (st *state) planCall(tool string, input []byte) {
 			}
 		}
 	}
+}
+
+// checklistPlan reads a markdown checklist, as Copilot CLI's update_todo
+// reads it (its runtime's pattern: a list marker, then "[ ]", "[x]", or
+// "[-]", "[~]", "[/]" for a step under way): lines of any other shape are
+// not steps.
+func checklistPlan(tool, list string) *spec.HostPlan {
+	p := &spec.HostPlan{Tool: tool, Steps: []spec.HostPlanStep{}}
+	for line := range strings.Lines(list) {
+		if len(p.Steps) == maxPlanSteps {
+			break
+		}
+		l := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(l, "- "), strings.HasPrefix(l, "* "), strings.HasPrefix(l, "+ "):
+			l = strings.TrimSpace(l[2:])
+		default:
+			i := strings.IndexFunc(l, func(r rune) bool { return r < '0' || r > '9' })
+			if i <= 0 || i+1 >= len(l) || l[i] != '.' && l[i] != ')' {
+				continue
+			}
+			l = strings.TrimSpace(l[i+1:])
+		}
+		if len(l) < 3 || l[0] != '[' || l[2] != ']' {
+			continue
+		}
+		status := spec.HostStepInProgress
+		switch l[1] {
+		case ' ':
+			status = spec.HostStepPending
+		case 'x', 'X':
+			status = spec.HostStepDone
+		case '-', '~', '/':
+		default:
+			continue
+		}
+		if text := strings.TrimSpace(l[3:]); text != "" {
+			p.Steps = append(p.Steps, spec.HostPlanStep{Text: spec.Text(oneLine(text, gistChars)), Status: status})
+		}
+	}
+	return p
 }

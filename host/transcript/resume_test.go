@@ -23,6 +23,9 @@ var resumeFixtures = []struct {
 	{"codex-ide.jsonl", Codex, "/home/dev/web"},
 	{"gemini-session.jsonl", Gemini, "/home/dev/shop"},
 	{"openclaw-session.jsonl", OpenClaw, "/home/dev/site"},
+	{"qwen-code-session.jsonl", QwenCode, "/tmp/disc/qwen/repo3"},
+	{"copilot-events.jsonl", Copilot, "/tmp/disc/cop/repo4"},
+	{"opencode-session.jsonl", OpenCode, "/tmp/disc/oc2/repo"},
 }
 
 // docs/design.md, "Transcript JSON": a reading resumed from any point of a

@@ -7,13 +7,14 @@ import (
 )
 
 // How tool calls name files. These are the hosts' tool protocols (Claude
-// Code's Read/Write/Edit/MultiEdit/NotebookEdit, OpenClaw's read/write/edit,
+// Code's Read/Write/Edit/MultiEdit/NotebookEdit, OpenClaw's and opencode's
+// read/write/edit (opencode names the file filePath),
 // Codex's apply_patch, Gemini CLI's read_file/write_file/replace), matched case-insensitively since OpenClaw spells
 // Claude Code's tools in lower case.
 var (
 	readTools  = map[string]bool{"read": true, "read_file": true}
 	writeTools = map[string]bool{"write": true, "edit": true, "multiedit": true, "notebookedit": true, "write_file": true, "edit_file": true, "replace": true}
-	pathKeys   = []string{"file_path", "notebook_path", "path", "absolute_path"}
+	pathKeys   = []string{"file_path", "notebook_path", "path", "absolute_path", "filePath"}
 	// commandKeys name a shell call's command: Claude Code's Bash, Gemini
 	// CLI's run_shell_command and OpenClaw's bash/exec {command}, Codex's
 	// shell {command: [argv]} and exec_command {cmd}.

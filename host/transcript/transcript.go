@@ -40,12 +40,15 @@ const (
 	Codex      Format = "codex"
 	OpenClaw   Format = "openclaw"
 	Gemini     Format = "gemini"
+	QwenCode   Format = "qwen-code"
+	Copilot    Format = "copilot"
+	OpenCode   Format = "opencode"
 )
 
 // Formats lists the formats ctxgit reads, for messages and flags.
-var Formats = []Format{ClaudeCode, Codex, OpenClaw, Gemini}
+var Formats = []Format{ClaudeCode, Codex, OpenClaw, Gemini, QwenCode, Copilot, OpenCode}
 
-func (f Format) known() bool { return f == ClaudeCode || f == Codex || f == OpenClaw || f == Gemini }
+func (f Format) known() bool { return slices.Contains(Formats, f) }
 
 // Caps on what a Summary keeps, so memory stays constant however long the
 // session ran (SPEC §8.5).
@@ -183,7 +186,7 @@ func Detect(path string) (Format, error) {
 }
 
 // NotATranscript is the error of a file no reader recognises.
-const NotATranscript = "not a transcript ctxgit knows (Claude Code, Codex, OpenClaw or Gemini CLI)"
+const NotATranscript = "not a transcript ctxgit knows (Claude Code, Codex, OpenClaw, Gemini CLI, Qwen Code, Copilot CLI or opencode)"
 
 // detectFileDocument tries the file as one JSON document.
 func detectFileDocument(path string) (Format, error) {
@@ -211,8 +214,8 @@ func detectLine(line []byte) Format {
 	if !jsonscan.ValidLine(line) {
 		return ""
 	}
-	var typ, payload, message, role, id, content []byte
-	var claudeKeys, parentID, geminiKeys, sessionID bool
+	var typ, payload, message, role, id, content, data, info, parts []byte
+	var claudeKeys, parentID, geminiKeys, sessionID, qwenKeys bool
 	for key, val := range jsonscan.EachMember(line) {
 		switch string(key) {
 		case "type":
@@ -227,6 +230,12 @@ func detectLine(line []byte) Format {
 			id = val
 		case "content":
 			content = val
+		case "data":
+			data = val
+		case "info":
+			info = val
+		case "parts":
+			parts = val
 		case "parentUuid", "uuid", "isSidechain", "leafUuid", "userType":
 			claudeKeys = true
 		case "sessionId":
@@ -235,12 +244,25 @@ func detectLine(line []byte) Format {
 			parentID = true
 		case "projectHash", "$rewindTo", "$set":
 			geminiKeys = true
+		case "provenance", "usageMetadata", "toolCallResult", "systemPayload":
+			qwenKeys = true
 		}
 	}
 	t := jsonscan.StrOr(typ)
 	switch {
 	case payload != nil && codexLineTypes[t]:
 		return Codex
+	case data != nil && copilotLineTypes[t]:
+		return Copilot
+	case info != nil && parts != nil && typ == nil:
+		// ctxgit's opencode plugin's export: {info, parts} per message.
+		if r := jsonscan.StrOr(jsonscan.Field(info, "role")); r == "user" || r == "assistant" {
+			return OpenCode
+		}
+	case qwenKeys && claudeKeys:
+		// Qwen Code's records carry Claude Code's uuid and parentUuid
+		// besides keys of its own.
+		return QwenCode
 	case geminiKeys:
 		return Gemini
 	case t == "session" || t == "message" && message != nil && !claudeKeys || parentID && openclawEntryTypes[t]:
@@ -262,6 +284,9 @@ var (
 	openclawEntryTypes = map[string]bool{"message": true, "compaction": true, "branch_summary": true, "custom": true, "custom_message": true, "model_change": true, "thinking_level_change": true, "label": true}
 	claudeLineTypes    = map[string]bool{"user": true, "assistant": true, "system": true, "progress": true, "summary": true, "file-history-snapshot": true, "queue-operation": true, "attachment": true}
 	geminiMessageTypes = map[string]bool{"user": true, "gemini": true, "info": true, "error": true, "warning": true}
+	copilotLineTypes   = map[string]bool{"session.start": true, "session.resume": true, "user.message": true, "assistant.message": true,
+		"assistant.turn_start": true, "tool.execution_start": true, "tool.execution_complete": true, "session.usage_record": true,
+		"hook.start": true, "hook.end": true, "system.message": true}
 )
 
 // detectDocument recognises a whole file that is one JSON document rather
@@ -337,6 +362,15 @@ func read(r io.Reader, f Format, o ReadOptions) (*Summary, int, error) {
 	return st.summary(), 0, nil
 }
 
+// formatList names the formats for a message: "a, b or c".
+func formatList() string {
+	names := make([]string, len(Formats))
+	for i, f := range Formats {
+		names[i] = string(f)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
 // newHandler is the reader of format f.
 func newHandler(f Format, st *state) (lineHandler, error) {
 	switch f {
@@ -348,8 +382,14 @@ func newHandler(f Format, st *state) (lineHandler, error) {
 		return &openclawReader{st: st}, nil
 	case Gemini:
 		return newGeminiReader(st), nil
+	case QwenCode:
+		return &qwenReader{st: st}, nil
+	case Copilot:
+		return newCopilotReader(st), nil
+	case OpenCode:
+		return &opencodeReader{st: st}, nil
 	}
-	return nil, spec.Invalid("unknown transcript format %q (want %s, %s, %s or %s)", f, ClaudeCode, Codex, OpenClaw, Gemini)
+	return nil, spec.Invalid("unknown transcript format %q (want %s)", f, formatList())
 }
 
 // scan reads lines to the end. before, when set, is called ahead of a

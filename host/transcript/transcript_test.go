@@ -152,6 +152,106 @@ func TestReadFixtures(t *testing.T) {
 			},
 		},
 		{
+			// Recorded from Qwen Code 0.24.4 (`qwen -p`, then `-c -p
+			// /compress`, then `-c -p`) against a scripted model: a
+			// todo_write list, read_file, edit, write_file, a failing
+			// run_shell_command, the compression, and prompts a
+			// UserPromptSubmit hook added context to.
+			name: "HOSTS.md Transcripts: Qwen Code", file: "qwen-code-session.jsonl", root: "/tmp/disc/qwen/repo3", format: QwenCode,
+			want: want{
+				lines: 33, turns: 2, compactions: 1,
+				usage:      Usage{InputTokens: 600, OutputTokens: 10, MessageID: "b5d2d9d7-df08-4160-bc97-c1853d1c5f12"},
+				usageKnown: true,
+				read:       []string{"parser.go"},
+				modified:   []string{"parser.go", "parser_test.go"},
+				tools:      []string{"todo_write", "read_file", "edit", "write_file", "run_shell_command"},
+				toolCalls:  5,
+				failures: []ToolFailure{
+					{Tool: "run_shell_command", Summary: "bash: line 1: go: command not found", Line: 24,
+						Target: "go test ./...", ExitCode: ptr(127), Error: "bash: line 1: go: command not found", Time: "2026-11-29T02:34:53Z"},
+				},
+				lastTool: "run_shell_command",
+				summary:  "fix the parser ... what next?",
+				exchanges: []spec.Exchange{
+					ex("user", "fix the parser"),
+					ex("assistant", "The tests fail: go is not here."),
+					ex("user", "what next?"),
+					ex("assistant", "<state_snapshot> <overall_goal>fix the parser</overall_goal> </state_snapshot>"),
+				},
+				plan: &spec.HostPlan{Tool: "todo_write", Steps: []spec.HostPlanStep{
+					{Text: "Read the parser", Status: "done"},
+					{Text: "Fix the off-by-one", Status: "in_progress"},
+					{Text: "Run the tests", Status: "pending"}}},
+			},
+		},
+		{
+			// Recorded from GitHub Copilot CLI 1.0.102 (`copilot -p`, then
+			// `--continue -p /compact`, then `--continue -p`) against a
+			// scripted model, with hooks whose context the record keeps
+			// (transformedContent, and the postToolUse guidance in a
+			// result): view, edit, create, an edit of a missing file, a
+			// failing bash, the compaction.
+			name: "HOSTS.md Transcripts: Copilot CLI", file: "copilot-events.jsonl", root: "/tmp/disc/cop/repo4", format: Copilot,
+			want: want{
+				lines: 73, turns: 2, compactions: 1,
+				usage:      Usage{InputTokens: 3000, OutputTokens: 10, ContextWindow: 64000, MessageID: "1e3cc475-0240-408b-a71f-5dd221c06988"},
+				usageKnown: true,
+				read:       []string{"parser.go"},
+				modified:   []string{"parser.go", "parser_test.go"},
+				tools:      []string{"view", "edit", "create", "bash"},
+				toolCalls:  5,
+				failures: []ToolFailure{
+					{Tool: "edit", Summary: "Unhandled error: Error: ENOENT: no such file or directory, open '/tmp/disc/cop/repo4/missing.go'", Line: 36,
+						Target: "/tmp/disc/cop/repo4/missing.go", Error: "Unhandled error: Error: ENOENT: no such file or directory, open '/tmp/disc/cop/repo4/missing.go'", Time: "2026-11-29T02:46:03Z"},
+					{Tool: "bash", Summary: "/bin/bash: line 1: go: command not found", Line: 44,
+						Target: "go test ./...", ExitCode: ptr(127), Error: "/bin/bash: line 1: go: command not found", Time: "2026-11-29T02:46:04Z"},
+				},
+				lastTool: "bash",
+				summary:  "fix the parser ... what next?",
+				exchanges: []spec.Exchange{
+					ex("user", "fix the parser"),
+					ex("assistant", "The tests fail: go is not here."),
+					ex("user", "what next?"),
+					ex("assistant", "Next I would install go."),
+				},
+			},
+		},
+		{
+			// Exported by ctxgit's opencode plugin from opencode 1.18.33
+			// (`opencode run`, then `opencode run --continue`) against a
+			// scripted model, at the second of two automatic compactions:
+			// todowrite, read, edit, a failed edit, write, bash exiting 127,
+			// the first compaction (its summary, opencode's synthetic
+			// "Continue" message), a prompt, bash exiting 2, the second.
+			name: "HOSTS.md Transcripts: opencode", file: "opencode-session.jsonl", root: "/tmp/disc/oc2/repo", format: OpenCode,
+			want: want{
+				lines: 14, turns: 2, compactions: 2, hostMessages: 1,
+				read:      []string{"parser.go"},
+				modified:  []string{"parser.go", "parser_test.go"},
+				tools:     []string{"todowrite", "read", "edit", "write", "bash"},
+				toolCalls: 7,
+				failures: []ToolFailure{
+					{Tool: "edit", Summary: "Could not find oldString in the file. It must match exactly, including whitespace, indentation, and line endings.", Line: 5,
+						Target: "/tmp/disc/oc2/repo/parser.go", Error: "Could not find oldString in the file. It must match exactly, including whitespace, indentation, and line endings.", Time: "2026-11-29T02:58:02Z"},
+					{Tool: "bash", Summary: "/bin/bash: line 1: go: command not found", Line: 7,
+						Target: "go test ./...", ExitCode: ptr(127), Error: "/bin/bash: line 1: go: command not found", Time: "2026-11-29T02:58:06Z"},
+					{Tool: "bash", Summary: "ls: cannot access '/nonexistent': No such file or directory", Line: 13,
+						Target: "ls /nonexistent", ExitCode: ptr(2), Error: "ls: cannot access '/nonexistent': No such file or directory", Time: "2026-11-29T02:58:30Z"},
+				},
+				lastTool: "bash",
+				summary:  "\"fix the parser\" ... \"look around\"",
+				exchanges: []spec.Exchange{
+					ex("user", "\"fix the parser\""),
+					ex("assistant", "The tests fail: go is not here."),
+					ex("user", "\"look around\""),
+				},
+				plan: &spec.HostPlan{Tool: "todowrite", Steps: []spec.HostPlanStep{
+					{Text: "Read the parser", Status: "done"},
+					{Text: "Fix the off-by-one", Status: "in_progress"},
+					{Text: "Run the tests", Status: "pending"}}},
+			},
+		},
+		{
 			// Gemini CLI's older layout: one pretty-printed JSON document.
 			name: "HOSTS.md Transcripts: Gemini CLI, one JSON document", file: "gemini-session.json", root: "/home/dev/shop", format: Gemini,
 			want: want{
@@ -261,6 +361,10 @@ func TestDetect(t *testing.T) {
 		{"Gemini CLI rewind line", `{"$rewindTo":"u1"}` + "\n", Gemini},
 		{"Gemini CLI JSON document", "{\n  \"sessionId\": \"s\",\n  \"projectHash\": \"h\",\n  \"messages\": []\n}\n", Gemini},
 		{"Claude Code queue operation", `{"type":"queue-operation","operation":"enqueue","timestamp":"t","sessionId":"s","content":"hi"}` + "\n", ClaudeCode},
+		// uuid and parentUuid are Claude Code's too: provenance decides.
+		{"Copilot CLI event", `{"type":"session.start","data":{"sessionId":"s","context":{"cwd":"/"}},"id":"e1","timestamp":"t","parentId":null}` + "\n", Copilot},
+		{"opencode export", `{"info":{"id":"msg_1","sessionID":"ses_1","role":"user","time":{"created":1}},"parts":[{"id":"prt_1","type":"text","text":"hi"}]}` + "\n", OpenCode},
+		{"Qwen Code record", `{"uuid":"u1","parentUuid":null,"sessionId":"s","timestamp":"t","type":"user","provenance":"real_user","cwd":"/","message":{"role":"user","parts":[{"text":"hi"}]}}` + "\n", QwenCode},
 	}
 	for i, tc := range tests {
 		p := filepath.Join(dir, strings.Repeat("x", i+1)+".jsonl")

@@ -285,6 +285,23 @@ func exists(path string) bool {
 	return err == nil
 }
 
+// HostHome is a host's folder of its own: the one the environment
+// variable envVar names (CODEX_HOME, COPILOT_HOME), else dot under the
+// user's home (HOME, else USERPROFILE); "" when no home is known.
+func HostHome(getenv func(string) string, envVar, dot string) string {
+	if home := getenv(envVar); home != "" {
+		return home
+	}
+	h := getenv("HOME")
+	if h == "" {
+		h = getenv("USERPROFILE")
+	}
+	if h == "" {
+		return ""
+	}
+	return filepath.Join(h, dot)
+}
+
 // localDirs reports whether the directories Steady reads host's markers
 // from are the workspace's own: .ctxgit/, .ctxgit/local/ and each marker
 // directory a directory, not a symbolic link, or missing (SPEC §3.4, no

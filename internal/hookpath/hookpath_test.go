@@ -95,3 +95,21 @@ func TestSteady(t *testing.T) {
 		t.Error("steady without a config")
 	}
 }
+
+// A host's folder: its variable when set, else the dot folder in HOME,
+// else in USERPROFILE; none without a home.
+func TestHostHome(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"COPILOT_HOME": "/ch", "HOME": "/h"}, "/ch"},
+		{map[string]string{"HOME": "/h", "USERPROFILE": "/u"}, filepath.Join("/h", ".copilot")},
+		{map[string]string{"USERPROFILE": "/u"}, filepath.Join("/u", ".copilot")},
+		{map[string]string{}, ""},
+	} {
+		if got := HostHome(func(k string) string { return tc.env[k] }, "COPILOT_HOME", ".copilot"); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.env, got, tc.want)
+		}
+	}
+}

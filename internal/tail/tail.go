@@ -161,6 +161,12 @@ type Options struct {
 	// a line no older than the message the usage came from. "" asks
 	// nothing.
 	Call string
+	// Mark is what a line holds verbatim once the host has written the
+	// turn of the tool call at hand, for a host whose hook names no call
+	// id (Copilot CLI: the hook.start line with the payload's timestamp,
+	// after the turn's usage record); it answers as Call does
+	// (Reading.HoldsCall). "" asks nothing.
+	Mark string
 }
 
 // Reading is what a search found.
@@ -219,6 +225,8 @@ func read(r io.ReaderAt, size int64, format string, probe probe, o Options) (Rea
 	s := &search{probe: probe}
 	if o.Call != "" {
 		s.call = []byte(`"` + o.Call + `"`)
+	} else if o.Mark != "" {
+		s.call = []byte(o.Mark)
 	}
 	var carry []byte // the start of a line that began before the bytes read so far
 	pos := size
@@ -357,6 +365,12 @@ func probeFor(format string) (probe, bool) {
 		return probe{marks: [2]string{`"usage"`, `compaction`}, line: openclawLine}, true
 	case "gemini":
 		return probe{marks: [2]string{`"tokens"`, `"$set"`}, line: geminiLine}, true
+	case "qwen-code":
+		return probe{marks: [2]string{`"usageMetadata"`, `chat_compression`}, line: qwenLine}, true
+	case "copilot":
+		return probe{marks: [2]string{`session.usage_record`, `session.compaction_complete`}, line: copilotLine}, true
+	case "opencode":
+		return probe{marks: [2]string{`"tokens"`, `"compaction"`}, line: opencodeLine}, true
 	}
 	return probe{}, false
 }

@@ -93,6 +93,27 @@ func TestFollowStopsAtTheMessage(t *testing.T) {
 	}
 }
 
+// TestHoldsMark: a mark (Copilot CLI's hook.start line, by the payload's
+// timestamp) answers as a call does: the usage record before it is the
+// turn's; without it, the record is behind.
+func TestHoldsMark(t *testing.T) {
+	usage := `{"type":"session.usage_record","data":{"usage":{"inputTokens":44800,"interactionType":"conversation-agent","maxPromptTokens":64000}},"id":"e4"}` + "\n"
+	start := `{"type":"hook.start","data":{"hookType":"postToolUse","input":{"sessionId":"s","timestamp":1795925948312,"cwd":"/w"}},"id":"e6"}` + "\n"
+	for _, tc := range []struct {
+		name, data string
+		holds      bool
+	}{
+		{"the hook's start written", usage + start, true},
+		{"not written yet", usage, false},
+		{"another hook's start", usage + strings.Replace(start, "1795925948312", "1795925948071", 1), false},
+	} {
+		r, err := Read(strings.NewReader(tc.data), int64(len(tc.data)), "copilot", Options{Mark: `"timestamp":1795925948312`})
+		if err != nil || !r.Known || r.Usage.Used() != 44800 || r.Usage.ContextWindow != 64000 || r.HoldsCall != tc.holds {
+			t.Errorf("%s: %+v, %v; want 44,800 of 64,000, holds %v", tc.name, r, err, tc.holds)
+		}
+	}
+}
+
 func TestUnknownFormat(t *testing.T) {
 	if _, err := Read(strings.NewReader("{}\n"), 3, "vim", Options{}); !errors.Is(err, ErrFormat) {
 		t.Fatalf("err = %v, want ErrFormat", err)

@@ -14,6 +14,9 @@ CLAUDE_CODE_VERSION=2.1.332
 CODEX_VERSION=0.169.0
 GEMINI_CLI_VERSION=0.61.0
 OPENCLAW_VERSION=2026.9.6
+COPILOT_VERSION=1.0.102
+QWEN_CODE_VERSION=0.24.4
+OPENCODE_VERSION=1.18.33
 NODE_VERSION=26.10.0
 
 cache=${CTXGIT_REALHOST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ctxgit-realhost}
@@ -42,7 +45,7 @@ export PATH="$(dirname "$node_bin"):$PATH"
 echo "NODE=$node_bin"
 
 want=("$@")
-[ ${#want[@]} -gt 0 ] || want=(claude-code codex gemini-cli openclaw)
+[ ${#want[@]} -gt 0 ] || want=(claude-code codex gemini-cli openclaw copilot qwen-code opencode)
 for host in "${want[@]}"; do
   case $host in
   claude-code) install claude-code "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION"
@@ -53,6 +56,12 @@ for host in "${want[@]}"; do
     echo "gemini-cli=$cache/gemini-cli/node_modules/.bin/gemini" ;;
   openclaw) install openclaw "openclaw@$OPENCLAW_VERSION"
     echo "openclaw=$cache/openclaw/node_modules/.bin/openclaw" ;;
-  *) echo "realhost/install.sh: unknown host $host (want claude-code, codex, gemini-cli or openclaw)" >&2; exit 2 ;;
+  copilot) install copilot "@github/copilot@$COPILOT_VERSION"
+    echo "copilot=$cache/copilot/node_modules/.bin/copilot" ;;
+  qwen-code) install qwen-code "@qwen-code/qwen-code@$QWEN_CODE_VERSION"
+    echo "qwen-code=$cache/qwen-code/node_modules/.bin/qwen" ;;
+  opencode) install opencode "opencode-ai@$OPENCODE_VERSION"
+    echo "opencode=$cache/opencode/node_modules/.bin/opencode" ;;
+  *) echo "realhost/install.sh: unknown host $host (want claude-code, codex, gemini-cli, openclaw, copilot, qwen-code or opencode)" >&2; exit 2 ;;
   esac
 done
