@@ -33,6 +33,25 @@ func inChild(t *testing.T) bool {
 	return false
 }
 
+// cachedSnapshots returns a function taking a snapshot of root into one
+// memory store and saving its stat cache, and the cache's path. Start is
+// an hour ahead, so every file is old enough to be cached (no racy ones).
+func cachedSnapshots(t *testing.T, root string) (func() *SnapshotResult, string) {
+	t.Helper()
+	s := NewMemStore()
+	cache := filepath.Join(t.TempDir(), "statcache")
+	return func() *SnapshotResult {
+		res, err := Snapshot(s, SnapshotOptions{Root: root, StatCache: cache, StoreKey: "key", Start: time.Now().Add(time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := res.SaveCache(s, res.Tree); err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}, cache
+}
+
 // Issue 37: a snapshot makes room under the collector's limit for the
 // stat cache it reads before reading it, so a cache larger than the
 // starting limit does not leave the collector running without end (56
@@ -57,18 +76,7 @@ func TestSnapshotMakesRoomForItsCache(t *testing.T) {
 			}
 		}
 	}
-	s := NewMemStore()
-	cache := filepath.Join(t.TempDir(), "statcache")
-	snap := func() *SnapshotResult {
-		res, err := Snapshot(s, SnapshotOptions{Root: root, StatCache: cache, StoreKey: "key", Start: time.Now().Add(time.Hour)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := res.SaveCache(s, res.Tree); err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
+	snap, cache := cachedSnapshots(t, root)
 	const base = 64 << 20
 	gcpolicy.Start(base)
 	snap()
@@ -116,18 +124,7 @@ func TestNoChangeSnapshotCollectsLittle(t *testing.T) {
 			}
 		}
 	}
-	s := NewMemStore()
-	cache := filepath.Join(t.TempDir(), "statcache")
-	snap := func() *SnapshotResult {
-		res, err := Snapshot(s, SnapshotOptions{Root: root, StatCache: cache, StoreKey: "key", Start: time.Now().Add(time.Hour)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := res.SaveCache(s, res.Tree); err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
+	snap, cache := cachedSnapshots(t, root)
 	snap()
 	fi, err := os.Stat(cache)
 	if err != nil {
@@ -194,18 +191,7 @@ func TestNoChangeSnapshotAllocatesNothingPerFile(t *testing.T) {
 			}
 		}
 	}
-	s := NewMemStore()
-	cache := filepath.Join(t.TempDir(), "statcache")
-	snap := func() *SnapshotResult {
-		res, err := Snapshot(s, SnapshotOptions{Root: root, StatCache: cache, StoreKey: "key", Start: time.Now().Add(time.Hour)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := res.SaveCache(s, res.Tree); err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
+	snap, _ := cachedSnapshots(t, root)
 	snap()
 	snap() // the root's listing, written to by nothing, is cached from here
 	var before, after runtime.MemStats
