@@ -825,3 +825,32 @@ func typeArrays(v any, path string) []string {
 	}
 	return found
 }
+
+// The log tool's text has a restore's two checkpoints as one line, as
+// ctxgit log does (workspace.LogLines); its structured result keeps both.
+func TestLogTextMergesARestore(t *testing.T) {
+	dir, env := newWorkspace(t)
+	w, err := workspace.Open(env, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []workspace.CheckpointOptions{
+		{Trigger: spec.TriggerManual, Message: "first"},
+		{Trigger: spec.TriggerRestore, Message: "before restoring default:cp_001: a.txt"},
+		{Trigger: spec.TriggerRestored, Message: "restored default:cp_001: a.txt"},
+	} {
+		if _, err := w.Checkpoint(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := connect(t, Options{Root: dir, Env: env, Version: "test"})
+	lg, txt := c.ok("log", nil)
+	if n := len(lg["checkpoints"].([]any)); n != 3 {
+		t.Errorf("structured log: %d checkpoints, want 3", n)
+	}
+	lines := strings.Split(strings.TrimSpace(txt), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "  restore  restored default:cp_001: a.txt · safety checkpoint cp_002") ||
+		!strings.HasPrefix(lines[1], "cp_001 ") {
+		t.Errorf("log text:\n%s\nwant the restore as one line, then cp_001", txt)
+	}
+}

@@ -331,10 +331,12 @@ func (s *Server) addTools() {
 					le.Utilization = &u
 				}
 				out.Checkpoints = append(out.Checkpoints, le)
-				// What happened, as ctxgit log says it: not the subject,
-				// which repeats the id and trigger.
-				fmt.Fprintf(&b, "%s  %s  %s  %s  %s\n", e.CheckpointID, e.Commit.Short(), e.When.Format("2006-01-02T15:04:05Z"),
-					safetext.Line(e.Trigger), safetext.Line(e.What()))
+			}
+			// What happened, as ctxgit log says it: not the subject,
+			// which repeats the id and trigger; a restore as one line.
+			for _, l := range workspace.LogLines(entries) {
+				fmt.Fprintf(&b, "%s  %s  %s  %s  %s\n", l.CheckpointID, l.Commit.Short(), l.When.Format("2006-01-02T15:04:05Z"),
+					safetext.Line(l.Kind()), safetext.Line(l.What()))
 			}
 			if len(entries) == 0 {
 				b.WriteString("no checkpoints yet in session " + safetext.Line(c.session) + "\n")

@@ -54,7 +54,8 @@ func (w *Workspace) StoreNotices() []string {
 	return append(out, w.refusals...)
 }
 
-// LostHeadNote is the line that says a checkpoint began a new chain.
+// LostHeadNote is the line that says a checkpoint began a new chain;
+// session as a person reads it (Workspace.ShortSession).
 func LostHeadNote(session string, lost vcs.Hash, cpID string) string {
 	return fmt.Sprintf("session %s: its head %s did not read as a checkpoint commit; %s starts a new chain and records it (%s)",
 		session, lost.Short(), cpID, lostHeadTrailer)

@@ -319,7 +319,7 @@ func (w *Workspace) CheckpointHeld(opts CheckpointOptions) (*CheckpointResult, e
 		return nil, err
 	}
 	if !lost.IsZero() {
-		w.lostNotes = append(w.lostNotes, LostHeadNote(opts.Session, lost, cp.Meta.CheckpointID))
+		w.lostNotes = append(w.lostNotes, LostHeadNote(w.ShortSession(opts.Session), lost, cp.Meta.CheckpointID))
 	}
 	// The ref is the record; the worktree copies are conveniences, and a
 	// failure to write them must not hide that the checkpoint was taken.

@@ -40,6 +40,48 @@ func (e Entry) What() string {
 	return spec.TriggerText(e.Trigger)
 }
 
+// LogLine is one line of a log, as `ctxgit log` and the MCP log tool
+// print it: a checkpoint, or a restore's two checkpoints as one.
+type LogLine struct {
+	Entry
+	// Safety is the restore's safety checkpoint when the line is a
+	// restore (Entry the restored workspace's checkpoint), else "".
+	Safety string
+}
+
+// LogLines are entries, newest first, as lines: a restore's safety
+// checkpoint and the checkpoint of the restored workspace are one line,
+// the restore, naming what it restored and the checkpoint that undoes it.
+func LogLines(entries []Entry) []LogLine {
+	var lines []LogLine
+	for i := 0; i < len(entries); i++ {
+		l := LogLine{Entry: entries[i]}
+		if l.Trigger == spec.TriggerRestored && i+1 < len(entries) && entries[i+1].Trigger == spec.TriggerRestore {
+			l.Safety = entries[i+1].CheckpointID
+			i++
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}
+
+// Kind is the line's trigger column: "restore" for a restore's line.
+func (l LogLine) Kind() string {
+	if l.Safety != "" {
+		return "restore"
+	}
+	return l.Trigger
+}
+
+// What is the line's subject: the entry's, and for a restore the
+// checkpoint that undoes it.
+func (l LogLine) What() string {
+	if l.Safety != "" {
+		return l.Entry.What() + " · safety checkpoint " + l.Safety
+	}
+	return l.Entry.What()
+}
+
 // entryOf reads a checkpoint commit's trailers.
 func entryOf(id vcs.Hash, c *vcs.Commit) Entry {
 	e := Entry{Commit: id, When: c.Committer.When.UTC()}

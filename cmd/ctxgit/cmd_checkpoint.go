@@ -42,7 +42,7 @@ func (a *app) checkpointCommand() *cli.Command {
 			a.reportLeftOut(res, !res.SecretsReported)
 			cp := res.Checkpoint
 			if !res.LostHead.IsZero() {
-				a.warn("%s", workspace.LostHeadNote(cp.Meta.SessionKey, res.LostHead, cp.Meta.CheckpointID))
+				a.warn("%s", workspace.LostHeadNote(w.ShortSession(cp.Meta.SessionKey), res.LostHead, cp.Meta.CheckpointID))
 			}
 			changedCount := cp.Resources.ChangedCount
 			if res.Unchanged {

@@ -71,22 +71,13 @@ type logRow struct {
 
 // logRows are the lines of a log, newest first, as `git log --oneline`
 // has them: the subject says what happened (the message, else the
-// trigger in words), never the id and trigger again. A restore's safety
-// checkpoint and the checkpoint of the restored workspace are one line,
-// the restore, naming what it restored and the checkpoint that undoes it.
+// trigger in words), never the id and trigger again; a restore's two
+// checkpoints are one line (workspace.LogLines).
 func logRows(entries []workspace.Entry, when func(time.Time) string) []logRow {
 	var rows []logRow
-	for i := 0; i < len(entries); i++ {
-		e := entries[i]
-		row := logRow{id: e.CheckpointID, commit: e.Commit.Short(), when: when(e.When), trigger: oneLine(e.Trigger),
-			context: pct(e.Utilization), subject: oneLine(e.What())}
-		if e.Trigger == spec.TriggerRestored && i+1 < len(entries) && entries[i+1].Trigger == spec.TriggerRestore {
-			safety := entries[i+1]
-			row.trigger = "restore"
-			row.subject += " · safety checkpoint " + safety.CheckpointID
-			i++
-		}
-		rows = append(rows, row)
+	for _, l := range workspace.LogLines(entries) {
+		rows = append(rows, logRow{id: l.CheckpointID, commit: l.Commit.Short(), when: when(l.When),
+			trigger: oneLine(l.Kind()), context: pct(l.Utilization), subject: oneLine(l.What())})
 	}
 	return rows
 }

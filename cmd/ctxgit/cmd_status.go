@@ -57,7 +57,7 @@ func (a *app) statusCommand() *cli.Command {
 // tool runs commands in (docs/cli.md#status cites each host's docs). A
 // host may give its shell tool a pseudo-terminal (Gemini CLI does), so a
 // terminal alone does not mean a person is reading.
-var agentShells = []string{"CLAUDECODE", "GEMINI_CLI", "CODEX_THREAD_ID", "CURSOR_AGENT", "OPENCLAW_SHELL"}
+var agentShells = []string{"CLAUDECODE", "GEMINI_CLI", "CODEX_THREAD_ID", "CURSOR_AGENT", "OPENCLAW_SHELL", "QWEN_CODE", "COPILOT_CLI"}
 
 // agentShell is the first of agentShells set here, "" when none is.
 func agentShell() string {
