@@ -65,7 +65,10 @@ if [ -n "${BASE:-}" ]; then
   (cd "$work/base-src" && go build -o "$work/base" ./cmd/ctxgit)
   tools="git ctxgit base"
 fi
-export GIT_CONFIG_NOSYSTEM=1 HOME="$work/home" GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@b GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@b
+# The module cache stays the user's (the real trees come from it), not
+# one under the HOME set here.
+GOMODCACHE=$(go env GOMODCACHE)
+export GOMODCACHE GIT_CONFIG_NOSYSTEM=1 HOME="$work/home" GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@b GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@b
 mkdir -p "$HOME"
 
 ms() { echo $(( $(date +%s%N) / 1000000 )); }

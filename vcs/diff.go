@@ -1,6 +1,10 @@
 package vcs
 
 import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
 	"sort"
 )
 
@@ -43,10 +47,178 @@ func readTreeOrEmpty(s Store, id Hash) ([]TreeEntry, error) {
 	return ReadTree(s, id)
 }
 
+// readTreeData is a tree object's bytes, nil for ZeroHash.
+func readTreeData(s Store, id Hash) ([]byte, error) {
+	if id.IsZero() {
+		return nil, nil
+	}
+	t, data, err := s.ReadObject(id)
+	if err != nil {
+		return nil, err
+	}
+	if t != TreeObject {
+		return nil, fmt.Errorf("object %s is a %s, not a tree", id.Short(), t)
+	}
+	return data, nil
+}
+
+// rawEntry is a tree entry as it lies in the tree's bytes.
+type rawEntry struct {
+	mode uint32
+	name []byte
+	id   Hash
+}
+
+func (e rawEntry) isDir() bool { return e.mode == ModeDir }
+
+// treeIter reads a tree's entries one at a time from its bytes: no
+// entry is decoded into strings or kept.
+type treeIter struct {
+	data []byte
+	cur  rawEntry
+	ok   bool // cur holds an entry
+	err  error
+}
+
+func newTreeIter(data []byte) *treeIter {
+	it := &treeIter{data: data}
+	it.next()
+	return it
+}
+
+// next moves to the following entry; ok is false at the end or on a
+// malformed tree (err).
+func (it *treeIter) next() {
+	it.ok = false
+	if len(it.data) == 0 || it.err != nil {
+		return
+	}
+	sp := bytes.IndexByte(it.data, ' ')
+	nul := bytes.IndexByte(it.data, 0)
+	if sp < 0 || nul < sp || len(it.data) < nul+21 {
+		it.err = errors.New("corrupt tree: truncated entry")
+		return
+	}
+	mode, ok := parseTreeMode(it.data[:sp])
+	if !ok {
+		it.err = fmt.Errorf("corrupt tree: mode %q", it.data[:sp])
+		return
+	}
+	it.cur = rawEntry{mode: mode, name: it.data[sp+1 : nul]}
+	copy(it.cur.id[:], it.data[nul+1:nul+21])
+	it.data, it.ok = it.data[nul+21:], true
+}
+
+// inGitOrder reports whether a tree's entries are sorted as git sorts
+// them, each key once: what the merge in diffDir needs.
+func inGitOrder(data []byte) (bool, error) {
+	it := newTreeIter(data)
+	for prev := it.cur; it.ok; prev = it.cur {
+		if it.next(); it.ok && compareRaw(prev, it.cur) >= 0 {
+			return false, nil
+		}
+	}
+	return true, it.err
+}
+
+// compareRaw orders entries as git sorts a tree: by name, a directory's
+// as if it ended in '/'. Equal means the same name and the same kind, the
+// key DiffTrees pairs entries by.
+func compareRaw(a, b rawEntry) int {
+	n := min(len(a.name), len(b.name))
+	if c := bytes.Compare(a.name[:n], b.name[:n]); c != 0 {
+		return c
+	}
+	tail := func(e rawEntry) int {
+		switch {
+		case n < len(e.name):
+			return int(e.name[n])
+		case e.isDir():
+			return '/'
+		}
+		return 0
+	}
+	return cmp.Compare(tail(a), tail(b))
+}
+
+// diffDir compares two trees entry by entry, both sorted as git sorts
+// them, in one pass: no map of either side, no string but for a path that
+// changed. Subtrees with the same id are not read.
 func diffDir(s Store, a, b Hash, dir string, out *[]Change) error {
 	if a == b {
 		return nil
 	}
+	da, err := readTreeData(s, a)
+	if err != nil {
+		return err
+	}
+	db, err := readTreeData(s, b)
+	if err != nil {
+		return err
+	}
+	for _, data := range [][]byte{da, db} {
+		if ordered, err := inGitOrder(data); err != nil {
+			return err
+		} else if !ordered {
+			return diffDirByName(s, a, b, dir, out)
+		}
+	}
+	ia, ib := newTreeIter(da), newTreeIter(db)
+	for ia.ok || ib.ok {
+		var c int
+		switch {
+		case !ib.ok:
+			c = -1
+		case !ia.ok:
+			c = 1
+		default:
+			c = compareRaw(ia.cur, ib.cur)
+		}
+		switch {
+		case c < 0: // only in a
+			o := ia.cur
+			ia.next()
+			path := joinRel(dir, string(o.name))
+			if o.isDir() {
+				if err := diffDir(s, o.id, ZeroHash, path, out); err != nil {
+					return err
+				}
+				continue
+			}
+			*out = append(*out, Change{Path: path, Status: Deleted, OldID: o.id, OldMode: o.mode})
+		case c > 0: // only in b
+			e := ib.cur
+			ib.next()
+			path := joinRel(dir, string(e.name))
+			if e.isDir() {
+				if err := diffDir(s, ZeroHash, e.id, path, out); err != nil {
+					return err
+				}
+				continue
+			}
+			*out = append(*out, Change{Path: path, Status: Added, NewID: e.id, NewMode: e.mode})
+		default:
+			o, e := ia.cur, ib.cur
+			ia.next()
+			ib.next()
+			switch {
+			case e.isDir():
+				if o.id != e.id {
+					if err := diffDir(s, o.id, e.id, joinRel(dir, string(e.name)), out); err != nil {
+						return err
+					}
+				}
+			case o.id != e.id || o.mode != e.mode:
+				*out = append(*out, Change{Path: joinRel(dir, string(e.name)), Status: Modified, OldID: o.id, NewID: e.id, OldMode: o.mode, NewMode: e.mode})
+			}
+		}
+	}
+	return nil
+}
+
+// diffDirByName compares two trees by name, whatever their order: the
+// way for a tree git would not have written (its entries out of order).
+func diffDirByName(s Store, a, b Hash, dir string, out *[]Change) error {
 	ea, err := readTreeOrEmpty(s, a)
 	if err != nil {
 		return err

@@ -13,6 +13,10 @@ func IndexDecodes() int64 { return indexDecodes.Load() }
 // than from the stat cache.
 func ListedDirs(r *SnapshotResult) int { return r.listed }
 
+// MatchedEntries is how many entries a snapshot matched the ignore rules
+// against, rather than taking their fate from the stat cache.
+func MatchedEntries(r *SnapshotResult) int { return r.matched }
+
 // SetMaxListing sets the cap on what ctxgit reads of git ls-remote's
 // output, returning the old one.
 func SetMaxListing(n int64) int64 {

@@ -18,12 +18,12 @@ func TestSnapNodeSize(t *testing.T) {
 	}
 }
 
-// TestSnapNodePath: a node's path is rebuilt from its parents, as the
-// walk named it.
+// TestSnapNodePath: a node's path is rebuilt from its parents' names, as
+// the walk named it.
 func TestSnapNodePath(t *testing.T) {
 	root := &snapNode{isDir: true, dir: &snapDir{}}
-	a := &snapNode{name: "a", isDir: true, parent: root, dir: &snapDir{path: "a"}}
-	b := &snapNode{name: "b", isDir: true, parent: a, dir: &snapDir{path: "a/b"}}
+	a := &snapNode{name: "a", isDir: true, parent: root, dir: &snapDir{}}
+	b := &snapNode{name: "b", isDir: true, parent: a, dir: &snapDir{}}
 	f := &snapNode{name: "f.go", parent: b}
 	top := &snapNode{name: "top", parent: root}
 	link := &snapNode{name: "l", parent: a, st: statEntry{mode: ModeSymlink}, dir: &snapDir{link: []byte("../x")}}

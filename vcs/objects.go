@@ -68,15 +68,20 @@ func sortTail(name string, n int, dir bool) int {
 
 // EncodeTree serialises entries (which must be sorted) in git's format.
 func EncodeTree(entries []TreeEntry) []byte {
-	var b bytes.Buffer
+	// Sized once: a snapshot encodes a tree per changed directory.
+	size := 0
 	for _, e := range entries {
-		b.WriteString(strconv.FormatUint(uint64(e.Mode), 8))
-		b.WriteByte(' ')
-		b.WriteString(e.Name)
-		b.WriteByte(0)
-		b.Write(e.ID[:])
+		size += 6 + 1 + len(e.Name) + 1 + len(e.ID)
 	}
-	return b.Bytes()
+	b := make([]byte, 0, size)
+	for _, e := range entries {
+		b = strconv.AppendUint(b, uint64(e.Mode), 8)
+		b = append(b, ' ')
+		b = append(b, e.Name...)
+		b = append(b, 0)
+		b = append(b, e.ID[:]...)
+	}
+	return b
 }
 
 // DecodeTree parses a tree object.

@@ -2,8 +2,12 @@ package vcs
 
 import (
 	"context"
+	"crypto/sha1"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
@@ -15,7 +19,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
+	"github.com/ctxgit/ctxgit/internal/gcpolicy"
 	"github.com/ctxgit/ctxgit/internal/regfile"
 	"github.com/ctxgit/ctxgit/vcs/ignore"
 )
@@ -102,11 +108,12 @@ type SnapshotResult struct {
 	// CacheNote says why a damaged stat cache was discarded ("" if not).
 	CacheNote string
 
-	opts   SnapshotOptions
-	cache  *statCache
-	old    *statCache
-	dirty  bool // the new cache differs from the old
-	listed int  // directories read from the disk, not the cache
+	opts    SnapshotOptions
+	old     *statCache
+	update  *cacheUpdate // the new cache: old, and what differs from it
+	dirty   bool         // the new cache differs from the old enough to save
+	listed  int          // directories read from the disk, not the cache
+	matched int          // entries the ignore rules were matched against
 }
 
 type snapNode struct {
@@ -115,8 +122,8 @@ type snapNode struct {
 	// stat cache is the first snapshot's largest live cost (every file
 	// misses), so a file's node holds only what a file needs, in 96
 	// bytes: what only directories and symlinks need is behind dir, and
-	// its path is rebuilt from its parent's for the few uses (a path
-	// string per file was another 48 bytes).
+	// its path is rebuilt from its parents' names for the few uses (a
+	// path string per file was another 48 bytes).
 	name    string
 	st      statEntry
 	parent  *snapNode // the directory holding it; nil for the root
@@ -124,15 +131,29 @@ type snapNode struct {
 	isDir   bool
 	modules bool // a .gitmodules to check as git fsck does
 	pending bool // needs hashing: the stat cache missed
-	dropped bool // could not be read: not in the tree
+	dropped bool // could not be read, or an empty directory: not in the tree
 }
 
-// path is the node's workspace-relative path.
+// path is the node's workspace-relative path, built in one allocation.
 func (n *snapNode) path() string {
-	if n.parent == nil {
-		return n.dir.path
+	size := -1
+	for p := n; p.parent != nil; p = p.parent {
+		size += len(p.name) + 1
 	}
-	return joinRel(n.parent.dir.path, n.name)
+	if size <= 0 {
+		return ""
+	}
+	b := make([]byte, size)
+	i := size
+	for p := n; p.parent != nil; p = p.parent {
+		i -= len(p.name)
+		copy(b[i:], p.name)
+		if i > 0 {
+			i--
+			b[i] = '/'
+		}
+	}
+	return unsafe.String(&b[0], size)
 }
 
 // link is a symlink's target, nil for anything else.
@@ -145,24 +166,99 @@ func (n *snapNode) link() []byte {
 
 // snapDir is what a directory's node holds beyond a file's; a symlink's
 // node has one only for its target.
+//
+// A directory is complete once it and every directory below it have been
+// walked. Its tree is then made at once, unless a file at or below it
+// waits to be hashed ("deferred": made after hashing), and its entries are
+// let go: the walk holds the directories still being walked and the ones
+// with files to hash, not the whole tree (a no-change checkpoint of
+// 184,880 files held 30 MB of nodes and listings at the end of its walk).
 type snapDir struct {
-	path    string      // workspace-relative
 	link    []byte      // a symlink's target
+	old     int32       // its record in the old stat cache, -1 for none
 	kids    []*snapNode // entries that missed the stat cache, and subdirectories
 	listing *dirListing
 	// hits are a directory's files that matched the stat cache: same
 	// name, same stat data. They get no node of their own (at 100,000
 	// files, nodes were 40% of a no-change checkpoint's memory); each is
-	// its index in the directory's cached files.
+	// its index in the old cache's file table.
 	hits []uint32
+	// waiting counts what keeps it from completing: its own walk and
+	// the reading of its first files, each further task reading its
+	// files (splitHash), and each subdirectory not complete yet.
+	waiting atomic.Int32
+
+	// leftOut names the entries rules that ask nothing of the index
+	// left out (ctxgit's outputs, snapshot.excludes); askedIndex says
+	// deciding an entry asked git's index; ignoreSum is its
+	// .gitignore's sum. The new record keeps them, so an unchanged
+	// directory is not decided again.
+	leftOut    []string
+	askedIndex bool
+	ignoreSum  uint64
+	decided    bool // its entries' fates were the old record's: no rule matched
+
+	deferred bool    // complete, but a file at or below it was not stored (an error, or interrupted)
+	done     bool    // its tree is made: st.id, dropped, same, rec
+	same     bool    // its tree is the one its old record names
+	recorded bool    // the new cache has a record of it
+	rec      *newDir // that record, nil when identical to the old one
+
+	alloc *dirAlloc // what it was allocated in, nil for a symlink's
+
+	// opened is the directory, kept open while subdirectories are to
+	// be opened relative to it, and its files read (hashRef): openRefs
+	// of them.
+	opened   openedDir
+	openRefs atomic.Int32
+	hashRef  bool
+}
+
+// dirAlloc is a directory's node, its snapDir and its listing in one
+// allocation, taken from a pool and put back once its parent's tree is
+// made (nothing refers to it then): the walk of a large tree allocates
+// nodes for the directories being walked at once, not one per directory
+// (16 MB in a no-change checkpoint of 184,880 files).
+type dirAlloc struct {
+	node    snapNode
+	dir     snapDir
+	listing dirListing
+	rel     []byte // the directory's workspace-relative path (dirTask.rel)
+}
+
+var dirAllocs = sync.Pool{New: func() any { return new(dirAlloc) }}
+
+// recycle puts a completed directory's node back in the pool, keeping the
+// room its entries had.
+func recycle(n *snapNode) {
+	a := n.dir.alloc
+	if a == nil {
+		return
+	}
+	kids, hits, rel, left := a.dir.kids[:0], a.dir.hits[:0], a.rel[:0], a.dir.leftOut[:0]
+	*a = dirAlloc{}
+	a.dir.kids, a.dir.hits, a.rel, a.dir.leftOut = kids, hits, rel, left
+	dirAllocs.Put(a)
+}
+
+// let go drops a directory's entries once its tree is made, recycling its
+// subdirectories' nodes.
+func (d *snapDir) letGo() {
+	for i, k := range d.kids {
+		if k.dir != nil && k.dir.alloc != nil {
+			recycle(k)
+		}
+		d.kids[i] = nil
+	}
+	d.kids, d.hits, d.listing, d.done = d.kids[:0], d.hits[:0], nil, true
 }
 
 // dirListing is how a directory was listed, for the stat cache.
 type dirListing struct {
 	seen      dirStat
-	listed    bool     // seen may be cached: see cachedDir
+	listed    bool     // seen may be trusted next time (dirListed)
 	fromCache bool     // entries came from the cache, not the disk
-	entries   []dirent // what was walked: from the disk, or rebuilt from the cache
+	entries   []dirent // what was read from the disk (nil from the cache)
 }
 
 type walker struct {
@@ -173,15 +269,23 @@ type walker struct {
 	anySecret *ignore.Matcher
 	secrets   []*ignore.Matcher
 	res       *SnapshotResult
-	pending   []*snapNode
-	nPending  atomic.Int64 // nodes the walk made for files it missed, to size pending
+	store     Store
+	nPending  atomic.Int64 // files the walk found the cache missed
 	start     int64
 
-	mu sync.Mutex // guards res's lists during the walk
+	mu sync.Mutex // guards res's lists, update's overrides and err during the walk
 
 	idx    *trackedIndex // what git tracks (tracked.go)
 	types  fsTypes       // file system types by device
 	listed atomic.Int64  // directories read from the disk
+	files  atomic.Int64  // entries of the trees made: SnapshotResult.Files
+	bytes  atomic.Int64  // SnapshotResult.Bytes
+	dirty  atomic.Bool   // SnapshotResult.dirty
+	hashed atomic.Int64  // SnapshotResult.Hashed
+	// matched counts the entries the ignore rules were matched against
+	// (the rest had their fate from the cache).
+	matched atomic.Int64
+	err     error // the first failure to store a tree
 
 	fold      bool  // core.ignoreCase: match ignore rules and tracked paths folded
 	prevStore Store // where Previous is read
@@ -189,6 +293,14 @@ type walker struct {
 	kept      map[string]uint32 // see keptModes
 
 	ctx context.Context // opts.Ctx, or one never done
+
+	// rulesKey sums the ignore rules from outside the walk (ctxgit's,
+	// snapshot.excludes, the secrets, core.excludesFile, info/exclude,
+	// the .gitignore files above the root); rulesSame says the old
+	// cache's entries were decided under the same.
+	rulesHash hash.Hash
+	rulesKey  Hash
+	rulesSame bool
 }
 
 // patterns compiles ignore patterns, folded on a case-insensitive file
@@ -235,9 +347,9 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	}
 	res := &SnapshotResult{Excluded: map[string]int{}, ExcludedTracked: map[string]int{}, opts: opts}
 	res.old, res.CacheNote = loadStatCache(opts.StatCache, opts.StoreKey, s.HasObject)
-	res.cache = newStatCache(opts.StoreKey, len(res.old.dirs))
+	res.update = &cacheUpdate{old: res.old, root: newKid{old: -1}, overrides: map[int32]*newDir{}}
 
-	w := &walker{opts: opts, res: res, start: opts.Start.Add(-racyMargin).UnixNano(), fold: opts.FS.IgnoreCase, prevStore: s, ctx: opts.Ctx}
+	w := &walker{opts: opts, res: res, store: s, start: opts.Start.Add(-racyMargin).UnixNano(), fold: opts.FS.IgnoreCase, prevStore: s, ctx: opts.Ctx}
 	w.idx = newTrackedIndex(opts.IndexFile, w.fold, w.start, res.old.tracked)
 	if w.ctx == nil {
 		w.ctx = context.Background()
@@ -254,38 +366,80 @@ func Snapshot(s Store, opts SnapshotOptions) (*SnapshotResult, error) {
 	for _, p := range opts.Secrets {
 		w.secrets = append(w.secrets, ignore.New(ignore.FoldCase(ignore.ParsePatterns([]byte(p), "", "secret"))))
 	}
+	w.rulesHash = sha1.New()
+	for _, group := range [][]string{opts.Fixed, opts.Excludes, opts.Secrets} {
+		w.rulesSum("patterns", []byte(strings.Join(group, "\n")), true)
+	}
+	w.rulesSum("fold", nil, w.fold)
 	m, err := w.baseMatcher()
 	if err != nil {
 		return nil, err
 	}
-	root := &snapNode{isDir: true, dir: &snapDir{}}
+	w.rulesSum("prefix", []byte(w.prefix), true)
+	copy(w.rulesKey[:], w.rulesHash.Sum(nil))
+	res.update.rules = w.rulesKey
+	w.rulesSame = res.old.nDirs > 0 && res.old.rules == w.rulesKey
+	if !w.rulesSame {
+		w.dirty.Store(true)
+	}
+	root := w.dirNode("", nil, res.old.root())
 	if err := w.walkRoot(opts.Root, m, root); err != nil {
 		return nil, err
 	}
-	res.listed = int(w.listed.Load())
-	res.cache.tracked = w.idx.forCache()
-	res.dirty = res.dirty || !res.cache.tracked.equal(res.old.tracked)
-	w.pending = make([]*snapNode, 0, w.nPending.Load())
-	w.collectPending(root)
-	if err := w.hashPending(s); err != nil {
-		return nil, err
+	res.listed, res.matched = int(w.listed.Load()), int(w.matched.Load())
+	res.update.tracked = w.idx.forCache()
+	if !res.update.tracked.equal(res.old.tracked) {
+		w.dirty.Store(true)
 	}
-	w.pending = nil
 	if err := w.ctx.Err(); err != nil {
 		return nil, err
 	}
-	tree, _, err := w.writeTree(s, root, "")
-	if err != nil {
+	// Every directory completed as the walk went, unless storing a tree
+	// or a file failed (finishTree returns that).
+	if err := w.finishTree(root); err != nil {
 		return nil, err
 	}
-	res.Tree = tree
-	// A file hashed again but still too recent to cache (and so still
-	// absent) changes nothing worth writing; a directory gone does.
-	res.dirty = res.dirty || len(res.cache.dirs) != len(res.old.dirs)
+	res.Tree = root.st.id
+	res.Files, res.Bytes, res.Hashed, res.dirty = int(w.files.Load()), w.bytes.Load(), int(w.hashed.Load()), w.dirty.Load()
 	sort.Strings(res.Skipped)
 	sort.Strings(res.TooLarge)
 	sort.Strings(res.Nested)
 	return res, nil
+}
+
+// rulesSum adds a source of ignore rules outside the walk to the key the
+// cache keeps: what was read, and whether it was there.
+func (w *walker) rulesSum(source string, data []byte, present bool) {
+	var n [9]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(source)))
+	w.rulesHash.Write(n[:8])
+	w.rulesHash.Write([]byte(source))
+	binary.BigEndian.PutUint64(n[:], uint64(len(data)))
+	if present {
+		n[8] = 1
+	}
+	w.rulesHash.Write(n[:])
+	w.rulesHash.Write(data)
+}
+
+// ignoreSum is the sum of a directory's .gitignore (name and content),
+// never 0; 0 stands for none.
+func ignoreSum(name string, data []byte) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	h.Write([]byte{0})
+	h.Write(data)
+	return h.Sum64() | 1
+}
+
+// dirNode is a directory's node, waiting for its own walk; old is its
+// record in the old cache.
+func (w *walker) dirNode(name string, parent *snapNode, old int32) *snapNode {
+	a := dirAllocs.Get().(*dirAlloc)
+	a.node = snapNode{name: name, isDir: true, parent: parent, dir: &a.dir}
+	a.dir.old, a.dir.alloc = old, a
+	a.dir.waiting.Store(1)
+	return &a.node
 }
 
 // maxIgnoreFile bounds what is read of one ignore file: git's own limit
@@ -310,6 +464,7 @@ func (w *walker) baseMatcher() (*ignore.Matcher, error) {
 			readFile = regfile.ReadFileFollowing
 		}
 		data, err := readFile(path, maxIgnoreFile)
+		w.rulesSum(source, data, err == nil)
 		if err != nil {
 			return nil
 		}
@@ -353,12 +508,29 @@ func joinRel(dir, name string) string {
 
 // dirTask is one directory to list.
 type dirTask struct {
-	abs, rel string
-	m        *ignore.Matcher
-	node     *snapNode
+	rel  string // workspace-relative; "" for the root
+	m    *ignore.Matcher
+	node *snapNode
 	// onlyTracked is set below an ignored directory entered because git
 	// tracks something in it: there only tracked paths are kept.
 	onlyTracked bool
+	// rulesSame says every rule that applies here is the one the old
+	// cache's record was decided under: those from outside the walk,
+	// and every .gitignore from the root down to the parent.
+	rulesSame bool
+	// hashFrom and hashTo, when hashTo > 0, make it a task of reading
+	// node's entries [hashFrom, hashTo) that the cache missed (splitHash).
+	hashFrom, hashTo int32
+}
+
+// absOf is the absolute path of a workspace-relative one, for what the
+// walk does by path: rare (a .gitignore, a link's target, a nested
+// repository), or on systems without the fast path.
+func (w *walker) absOf(rel string) string {
+	if rel == "" {
+		return w.opts.Root
+	}
+	return filepath.Join(w.opts.Root, filepath.FromSlash(rel))
 }
 
 // walkRoot lists the tree with one worker per core taking directories from
@@ -375,12 +547,13 @@ func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
 	var (
 		mu     sync.Mutex
 		cond   = sync.NewCond(&mu)
-		stack  = []dirTask{{abs: abs, m: m, node: root}}
+		stack  = []dirTask{{m: m, node: root, rulesSame: w.rulesSame}}
 		active = 0
 		wg     sync.WaitGroup
 	)
 	worker := func() {
 		defer wg.Done()
+		var sc walkScratch
 		for {
 			mu.Lock()
 			for len(stack) == 0 && active > 0 {
@@ -393,16 +566,30 @@ func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
 			}
 			t := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
+			if t.hashTo > 0 {
+				// Files of a directory another worker walked.
+				mu.Unlock()
+				w.hashKids(t.node, int(t.hashFrom), int(t.hashTo))
+				w.release(t.node)
+				continue
+			}
 			active++
 			mu.Unlock()
 
-			subdirs := w.walkDir(t)
+			subdirs := w.walkDir(t, &sc)
+			from, to := w.splitHash(t.node, &sc)
 
 			mu.Lock()
 			stack = append(stack, subdirs...)
+			stack = append(stack, sc.hashes...)
 			active--
 			mu.Unlock()
 			cond.Broadcast()
+			clear(subdirs) // the stack has them: keep nothing alive here
+			clear(sc.hashes)
+			w.hashKids(t.node, from, to)
+			// Its own walk no longer keeps it from completing.
+			w.release(t.node)
 		}
 	}
 	for range w.opts.Workers {
@@ -423,121 +610,283 @@ func (w *walker) walkRoot(abs string, m *ignore.Matcher, root *snapNode) error {
 // walkDir lists one directory into its node and returns its subdirectories
 // to list. A directory holding `.git` is a repository of its own: recorded
 // as a gitlink, never descended (as git does).
-func (w *walker) walkDir(t dirTask) []dirTask {
+func (w *walker) walkDir(t dirTask, sc *walkScratch) []dirTask {
 	if w.ctx.Err() != nil {
 		// Interrupted: the workers drain the stack without listing.
+		w.parentOpened(t.node)
 		return nil
 	}
+	n, c := t.node, w.res.old
 	// The root may be reached through a symlink; below it, a directory
 	// swapped for a symlink since its parent was listed is not followed.
-	d, err := openDir(t.abs, t.rel == "", &w.types)
+	d, err := w.open(t)
 	if err != nil {
-		t.node.dropped = true
+		n.dropped = true
 		w.skip(t.rel+"/", err)
 		return nil
 	}
-	defer d.close()
+	var subdirs []dirTask
+	defer func() {
+		pending := slices.ContainsFunc(n.dir.kids, func(k *snapNode) bool { return k.pending })
+		if opensAt && (len(subdirs) > 0 || pending) {
+			// Kept open for them and for its files to be read
+			// relative to it (hashKids): the last done closes it.
+			n.dir.opened, n.dir.hashRef = d, pending
+			refs := len(subdirs)
+			if pending {
+				refs++
+			}
+			n.dir.openRefs.Store(int32(refs))
+			return
+		}
+		d.close()
+	}()
 	// A directory whose stat data is the one its cached listing was
 	// taken under has the same entries (git's untracked cache); its
 	// files are still lstat'ed below.
-	cached := w.res.old.dirs[t.rel]
-	l := &dirListing{seen: d.st, listed: d.cacheable && d.st.mtime < w.start}
-	var entries []dirent
-	if d.cacheable && cached != nil && cached.listed && cached.seen == d.st {
-		entries, l.fromCache = cached.listing(), true
-	} else if entries, err = d.readDir(); err != nil {
-		t.node.dropped = true
-		w.skip(t.rel+"/", err)
-		return nil
-	} else {
+	old := n.dir.old
+	l := &n.dir.alloc.listing
+	*l = dirListing{seen: d.st, listed: d.cacheable && d.st.mtime < w.start}
+	if old >= 0 && d.cacheable {
+		seen, listed := c.dirSeen(uint32(old))
+		l.fromCache = listed && seen == d.st
+	}
+	if !l.fromCache {
+		if l.entries, err = d.readDir(); err != nil {
+			n.dropped = true
+			w.skip(t.rel+"/", err)
+			return nil
+		}
 		w.listed.Add(1)
 	}
-	l.entries = entries
-	t.node.dir.listing = l
-	if p := w.opts.Progress; p != nil {
-		p.Scanned.Add(int64(len(entries)))
-	}
-	if t.rel != "" {
-		for _, de := range entries {
-			if de.Name() == ".git" {
-				t.node.isDir = false
-				if nested, err := repoAt(t.abs); err == nil {
-					w.gitlink(t.node, t.rel, nested)
-				} else {
-					t.node.dropped = true
-				}
-				return nil
-			}
+	n.dir.listing = l
+	// each calls f with every entry of the listing, from the disk or
+	// from the cache without building it.
+	each := func(f func(dirent, int64)) {
+		if l.fromCache {
+			c.listing(uint32(old), f)
+			return
+		}
+		for _, e := range l.entries {
+			f(e, -1)
 		}
 	}
-	m := t.m
-	for _, de := range entries {
+	var gitDir, ignoreFile string
+	var count, nDirs, nFiles int
+	each(func(de dirent, _ int64) {
+		count++
+		switch {
+		case de.typ.IsDir():
+			nDirs++
+		case de.typ.IsRegular():
+			nFiles++
+		}
 		// On a case-insensitive file system git's open of ".gitignore"
 		// finds ".GitIgnore" too.
-		if (de.Name() == ".gitignore" || w.fold && strings.EqualFold(de.Name(), ".gitignore")) && de.Type().IsRegular() {
-			if data, err := regfile.ReadFile(filepath.Join(t.abs, de.Name()), maxIgnoreFile); err == nil {
-				src := joinRel(t.rel, de.Name())
-				m = m.Push(w.patterns(data, strings.TrimSuffix(w.prefix+t.rel, "/"), src))
-			}
-			break
+		switch {
+		case de.name == ".git":
+			gitDir = de.name
+		case ignoreFile == "" && de.typ.IsRegular() && (de.name == ".gitignore" || w.fold && strings.EqualFold(de.name, ".gitignore")):
+			ignoreFile = de.name
+		}
+	})
+	if p := w.opts.Progress; p != nil {
+		p.Scanned.Add(int64(count))
+	}
+	if t.rel != "" && gitDir != "" {
+		n.isDir = false
+		if nested, err := repoAt(w.absOf(t.rel)); err == nil {
+			w.gitlink(n, t.rel, nested)
+		} else {
+			n.dropped = true
+		}
+		return nil
+	}
+	m := t.m
+	dir := n.dir
+	if ignoreFile != "" {
+		if data, err := regfile.ReadFile(filepath.Join(w.absOf(t.rel), ignoreFile), maxIgnoreFile); err == nil {
+			src := joinRel(t.rel, ignoreFile)
+			// The rules keep their base: a copy, not the node's buffer.
+			m = m.Push(w.patterns(data, strings.Clone(strings.TrimSuffix(w.prefix+t.rel, "/")), src))
+			dir.ignoreSum = ignoreSum(ignoreFile, data)
 		}
 	}
-	dir := t.node.dir
-	dir.kids = make([]*snapNode, 0, len(entries))
-	var subdirs []dirTask
-	for _, de := range entries {
-		name := de.Name()
+	// The rules here are the ones the old record's entries were decided
+	// under when those above were and this directory's .gitignore is the
+	// same. Then, with the same listing, each entry's fate is the old
+	// one: no rule is matched again (git's untracked cache keeps the same
+	// per directory). Unless deciding asked git's index, which may have
+	// changed: such a directory is decided again.
+	rulesSame := false
+	if t.rulesSame && old >= 0 {
+		rules, sum, _ := c.dirRules(uint32(old))
+		rulesSame = rules && sum == dir.ignoreSum
+	}
+	decided := false
+	if rulesSame && l.fromCache && !t.onlyTracked {
+		_, _, asked := c.dirRules(uint32(old))
+		decided = !asked
+	}
+	dir.decided = decided
+	// In a directory whose files all match the cache (most, in a
+	// checkpoint that changed little) only subdirectories get nodes.
+	dir.kids = slices.Grow(dir.kids, nDirs)
+	dir.hits = slices.Grow(dir.hits, nFiles)
+	subdirs = sc.subdirs[:0]
+	// Each entry's path, the repository's prefix before it, is built in
+	// the worker's buffer and matched as a string sharing it: nothing
+	// below keeps it but through a copy (a path string per entry was a
+	// fifth of a no-change checkpoint's garbage).
+	pathBuf := append(append(sc.path[:0], w.prefix...), t.rel...)
+	if t.rel != "" {
+		pathBuf = append(pathBuf, '/')
+	}
+	base := len(pathBuf)
+	each(func(de dirent, file int64) {
+		name := de.name
 		if name == ".git" {
-			continue
+			return
 		}
-		r := joinRel(t.rel, name)
-		typ := de.Type()
+		pathBuf = append(pathBuf[:base], name...)
+		full := unsafe.String(unsafe.SliceData(pathBuf), len(pathBuf))
+		r := full[len(w.prefix):]
+		typ := de.typ
 		if gitRefuses(name, typ&fs.ModeSymlink != 0) {
 			why := "a name git refuses in a tree"
 			if typ&fs.ModeSymlink != 0 && isGitmodules(name) {
 				why = "a symlink named .gitmodules, which git fsck rejects; left out"
 			}
 			w.skip(r, errors.New(why))
-			continue
+			return
 		}
 		isDir := typ.IsDir()
-		mr := w.matchPath(r)
-		if w.fixed.Match(mr, isDir) || w.secretRule(r, isDir) || w.excludes.Match(mr, isDir) {
-			continue
-		}
 		kidOnlyTracked := t.onlyTracked
-		if t.onlyTracked || m.Match(w.matchPath(w.prefix+r), isDir) {
-			if !w.isTracked(w.prefix+r, isDir, !t.onlyTracked) {
-				continue
+		if decided {
+			if de.left {
+				return
 			}
-			kidOnlyTracked = true
+		} else {
+			w.matched.Add(1)
+			mr := w.matchPath(r)
+			switch {
+			case w.fixed.Match(mr, isDir):
+				dir.leftOut = append(dir.leftOut, name)
+				return
+			case w.secretRule(r, isDir):
+				// Counted under its rule, and whether git tracks it.
+				dir.askedIndex = true
+				return
+			case w.excludes.Match(mr, isDir):
+				dir.leftOut = append(dir.leftOut, name)
+				return
+			}
+			if t.onlyTracked || m.Match(w.matchPath(full), isDir) {
+				dir.askedIndex = true
+				if !w.isTracked(full, isDir, !t.onlyTracked) {
+					return
+				}
+				kidOnlyTracked = true
+			}
 		}
 		switch {
 		case isDir:
-			kid := &snapNode{name: name, isDir: true, parent: t.node, dir: &snapDir{path: r}}
+			kid := w.dirNode(name, n, c.child(old, name))
 			dir.kids = append(dir.kids, kid)
-			subdirs = append(subdirs, dirTask{abs: filepath.Join(t.abs, name), rel: r, m: m, node: kid, onlyTracked: kidOnlyTracked})
+			// Its path lives in its node, recycled only after every
+			// walk below it is done: nothing keeps it longer but
+			// through a copy.
+			a := kid.dir.alloc
+			a.rel = append(a.rel[:0], r...)
+			subdirs = append(subdirs, dirTask{rel: unsafe.String(unsafe.SliceData(a.rel), len(a.rel)), m: m, node: kid, onlyTracked: kidOnlyTracked, rulesSame: rulesSame})
 		case typ&fs.ModeSymlink != 0:
-			target, err := os.Readlink(filepath.Join(t.abs, name))
+			target, err := os.Readlink(w.absOf(r))
 			if err != nil {
 				w.skip(r, err)
-				continue
+				return
 			}
-			dir.kids = append(dir.kids, &snapNode{name: name, st: statEntry{mode: ModeSymlink}, parent: t.node, dir: &snapDir{link: []byte(target)}, pending: true})
+			dir.kids = append(dir.kids, &snapNode{name: name, st: statEntry{mode: ModeSymlink}, parent: n, dir: &snapDir{link: []byte(target)}, pending: true})
 		case typ.IsRegular():
-			if n, hit := w.fileNode(d, t.node, r, name, cached); hit >= 0 {
+			if k, hit := w.fileNode(d, n, r, name, old, file); hit >= 0 {
 				dir.hits = append(dir.hits, uint32(hit))
-			} else if n != nil {
-				if isGitmodules(name) && n.pending {
-					n.modules = true
+			} else if k != nil {
+				if isGitmodules(name) && k.pending {
+					k.modules = true
 				}
-				dir.kids = append(dir.kids, n)
+				dir.kids = append(dir.kids, k)
 			}
 		}
 		// Sockets, pipes and devices have no place in a tree.
+	})
+	sc.path, sc.subdirs = pathBuf, subdirs
+	if added := int64(len(dir.kids) - len(subdirs)); added > 0 {
+		if p := w.opts.Progress; p != nil {
+			p.ToHash.Add(added)
+		}
+		// A file the cache missed leaves a new cache record and a tree
+		// entry held to the end: what a first snapshot holds grows with
+		// them, and the collector is told before it gets there.
+		total := w.nPending.Add(added)
+		if total/expectEvery != (total-added)/expectEvery {
+			gcpolicy.Expect(c.size + (total+expectEvery)*heldPerPending)
+		}
 	}
-	w.nPending.Add(int64(len(dir.kids) - len(subdirs)))
+	// Before any is walked: each keeps this directory from completing.
+	dir.waiting.Add(int32(len(subdirs)))
 	return subdirs
+}
+
+// open opens the directory of a task: the root by its path, any other
+// relative to its parent, which is let go of once it is.
+func (w *walker) open(t dirTask) (openedDir, error) {
+	n := t.node
+	if n.parent == nil {
+		return openDir(-1, "", func() string { return w.opts.Root }, true, &w.types)
+	}
+	defer w.parentOpened(n)
+	return openDir(n.parent.dir.opened.fd, n.name, func() string { return w.absOf(t.rel) }, false, &w.types)
+}
+
+// parentOpened says n no longer needs its parent open: the parent is
+// closed once none of its subdirectories, nor the reading of its files,
+// does.
+func (w *walker) parentOpened(n *snapNode) {
+	if n.parent != nil {
+		closeRef(n.parent)
+	}
+}
+
+func closeRef(n *snapNode) {
+	if opensAt && n.dir.openRefs.Add(-1) == 0 {
+		n.dir.opened.close()
+		n.dir.opened = openedDir{}
+	}
+}
+
+// openFile opens a file the cache missed: relative to its directory
+// where that is kept open for it, else by its path.
+func (w *walker) openFile(n *snapNode) (*regfile.File, error) {
+	if p := n.parent; opensAt && p != nil && p.dir.hashRef {
+		return openFileAt(p.dir.opened.fd, n.name)
+	}
+	return regfile.Open(w.absOf(n.path()))
+}
+
+// heldPerPending is about what a file the cache missed holds until the
+// snapshot ends: its new cache record and its entry in a tree staged in
+// memory. expectEvery is how often the collector's limit is raised for
+// them.
+const (
+	heldPerPending = 128
+	expectEvery    = 16384
+)
+
+// walkScratch is what a walking goroutine reuses from one directory to
+// the next.
+type walkScratch struct {
+	path    []byte
+	subdirs []dirTask
+	hashes  []dirTask
 }
 
 func (w *walker) secretRule(rel string, isDir bool) bool {
@@ -569,9 +918,11 @@ func (w *walker) secretRule(rel string, isDir bool) bool {
 }
 
 // fileNode lstats a file in its directory (walkfs.go) and looks it up in
-// the stat cache: a file that matches it is returned as its index in
-// cached.files, any other as a node (nil when left out).
-func (w *walker) fileNode(d openedDir, parent *snapNode, rel, name string, cached *cachedDir) (*snapNode, int) {
+// the directory's record dir in the old stat cache: a file that matches
+// it is returned as its index in the cache's file table, any other as a
+// node (nil when left out). j is that index when the listing came from
+// the cache, -1 to look the name up.
+func (w *walker) fileNode(d openedDir, parent *snapNode, rel, name string, dir int32, j int64) (*snapNode, int64) {
 	st, err := lstatAt(d, name)
 	if err != nil {
 		w.skip(rel, &fs.PathError{Op: "lstat", Path: rel, Err: err})
@@ -591,32 +942,23 @@ func (w *walker) fileNode(d openedDir, parent *snapNode, rel, name string, cache
 	if e.mode == ModeSymlink {
 		// A symlink checked out as a plain file (core.symlinks=false):
 		// its content is the target. Links are never cached.
-		target, err := regfile.ReadFile(filepath.Join(d.abs, name), maxLinkFile)
+		target, err := regfile.ReadFile(w.absOf(rel), maxLinkFile)
 		if err != nil {
 			w.skip(rel, err)
 			return nil, -1
 		}
 		return &snapNode{name: name, st: statEntry{mode: ModeSymlink}, parent: parent, dir: &snapDir{link: target}, pending: true}, -1
 	}
-	if i := cached.index(name); i >= 0 {
-		if old := cached.files[i].e; old.size == e.size && old.mtime == e.mtime &&
+	if j < 0 {
+		j = w.res.old.findFile(dir, name)
+	}
+	if j >= 0 {
+		if old := w.res.old.fileEntry(uint32(j)); old.size == e.size && old.mtime == e.mtime &&
 			old.ctime == e.ctime && old.ino == e.ino && old.mode == e.mode {
-			return nil, i
+			return nil, j
 		}
 	}
 	return &snapNode{name: name, parent: parent, st: e, pending: true}, -1
-}
-
-// collectPending lists, in tree order, the files the cache missed.
-func (w *walker) collectPending(n *snapNode) {
-	for _, k := range n.dir.kids {
-		switch {
-		case k.isDir:
-			w.collectPending(k)
-		case k.pending:
-			w.pending = append(w.pending, k)
-		}
-	}
 }
 
 // gitlink turns a directory node into a gitlink to the nested repository's
@@ -651,66 +993,108 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// hashPending reads, hashes and stores the files the cache missed, on
-// several cores.
-func (w *walker) hashPending(s Store) error {
-	var next atomic.Int64
-	var mu sync.Mutex
-	var firstErr error
-	var wg sync.WaitGroup
+// hashKids reads, hashes and stores a directory's files that the cache
+// missed, and its links, by the worker that walked it, once its
+// subdirectories are on the stack for the others: the directory can then
+// complete as soon as they do, so a first snapshot holds the directories
+// being walked, not a node per file until the walk ends (80 MB of nodes
+// and listings at 184,880 files when the hashing came after the walk).
+func (w *walker) hashKids(n *snapNode, from, to int) {
+	if n.dir.hashRef {
+		defer closeRef(n)
+	}
 	progress := w.opts.Progress
-	if progress == nil {
-		progress = new(Progress)
-	}
-	progress.ToHash.Store(int64(len(w.pending)))
-	for range min(w.opts.Workers, max(len(w.pending), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(w.pending) || w.ctx.Err() != nil {
-					return
-				}
-				n := w.pending[i]
-				var id Hash
-				var err error
-				link := n.link()
-				size := int64(len(link))
-				if link != nil {
-					id, err = s.WriteObject(BlobObject, link)
-				} else {
-					var skipErr error
-					id, size, skipErr, err = w.storeFile(s, n)
-					if skipErr != nil {
-						n.dropped = true
-						w.skip(n.path(), skipErr)
-					}
-					if n.dropped {
-						continue
-					}
-				}
-				progress.Hashed.Add(1)
-				progress.Bytes.Add(size)
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = fmt.Errorf("storing %s: %w", n.path(), err)
-				}
-				n.st.id = id
-				mu.Unlock()
+	for _, k := range n.dir.kids[from:to] {
+		if !k.pending {
+			continue
+		}
+		if w.ctx.Err() != nil {
+			return // it stays pending: the snapshot is abandoned
+		}
+		var id Hash
+		var err error
+		link := k.link()
+		size := int64(len(link))
+		if link != nil {
+			id, err = w.store.WriteObject(BlobObject, link)
+		} else {
+			var skipErr error
+			id, size, skipErr, err = w.storeFile(w.store, k)
+			if skipErr != nil {
+				k.dropped = true
+				w.skip(k.path(), skipErr)
 			}
-		}()
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	for _, n := range w.pending {
-		if !n.dropped {
-			w.res.Hashed++
+		}
+		if err != nil {
+			w.fail(fmt.Errorf("storing %s: %w", k.path(), err))
+			return
+		}
+		k.pending = false
+		if k.dropped {
+			continue
+		}
+		k.st.id = id
+		w.hashed.Add(1)
+		if progress != nil {
+			progress.Hashed.Add(1)
+			progress.Bytes.Add(size)
 		}
 	}
-	return nil
+}
+
+// hashChunk is about how many files one worker reads of a directory
+// before the rest are offered to the others: a directory of thousands of
+// files (oci-go-sdk has some) is read on every core, not by the one
+// worker that walked it.
+const hashChunk = 64
+
+// splitHash divides the entries of a directory with files to read into
+// chunks of about hashChunk files: it returns the first, for the worker
+// that walked it, and puts the others in sc.hashes, as tasks for any
+// worker. Each keeps the directory from completing, and open, until it
+// is done.
+func (w *walker) splitHash(n *snapNode, sc *walkScratch) (from, to int) {
+	sc.hashes = sc.hashes[:0]
+	kids := n.dir.kids
+	if !n.dir.hashRef && !slices.ContainsFunc(kids, func(k *snapNode) bool { return k.pending }) {
+		return 0, 0
+	}
+	start, files := 0, 0
+	for i, k := range kids {
+		if !k.pending {
+			continue
+		}
+		if files++; files <= hashChunk {
+			continue
+		}
+		// kids[start:i] holds hashChunk files: a chunk of its own.
+		if start == 0 {
+			to = i
+		} else {
+			sc.hashes = append(sc.hashes, dirTask{node: n, hashFrom: int32(start), hashTo: int32(i)})
+		}
+		start, files = i, 1
+	}
+	if start == 0 {
+		return 0, len(kids)
+	}
+	sc.hashes = append(sc.hashes, dirTask{node: n, hashFrom: int32(start), hashTo: int32(len(kids))})
+	extra := int32(len(sc.hashes))
+	n.dir.waiting.Add(extra)
+	if n.dir.hashRef {
+		n.dir.openRefs.Add(extra)
+	}
+	return 0, to
+}
+
+// fail records the first failure to store an object; the snapshot
+// returns it.
+func (w *walker) fail(err error) {
+	w.mu.Lock()
+	if w.err == nil {
+		w.err = err
+	}
+	w.mu.Unlock()
 }
 
 // streamAbove is the size from which a file is hashed and compressed as
@@ -727,12 +1111,10 @@ const streamAbove = 4 << 20
 // max_file_size, is dropped (n.dropped, and reported). skip is a reason to
 // leave the file out; err is the store failing, which fails the snapshot.
 func (w *walker) storeFile(s Store, n *snapNode) (id Hash, size int64, skip, err error) {
-	rel := n.path()
-	abs := filepath.Join(w.opts.Root, filepath.FromSlash(rel))
 	// A file shrinking while a stream reads it is read again; a file
 	// rewritten on every read is given up on.
 	for range 3 {
-		f, oerr := regfile.Open(abs)
+		f, oerr := w.openFile(n)
 		if oerr != nil {
 			return ZeroHash, 0, oerr, nil
 		}
@@ -742,7 +1124,7 @@ func (w *walker) storeFile(s Store, n *snapNode) (id Hash, size int64, skip, err
 			f.Close()
 			n.dropped = true
 			w.mu.Lock()
-			w.res.TooLarge = append(w.res.TooLarge, fmt.Sprintf("%s (%d bytes)", rel, size))
+			w.res.TooLarge = append(w.res.TooLarge, fmt.Sprintf("%s (%d bytes)", n.path(), size))
 			w.mu.Unlock()
 			return ZeroHash, 0, nil, nil
 		}
@@ -820,130 +1202,173 @@ func (r *readErrors) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// writeTree computes a directory's tree bottom-up, writing only trees the
-// stat cache does not already know. It reports false for an empty
-// directory, which git does not record.
-func (w *walker) writeTree(s Store, n *snapNode, rel string) (Hash, bool, error) {
-	h, ok, _, err := w.tree(s, n, rel)
-	return h, ok, err
+// release takes one of what keeps n from completing away (its own walk,
+// or a subdirectory now complete), and completes it, and the directories
+// above it in turn, when nothing is left.
+func (w *walker) release(n *snapNode) {
+	for n != nil && n.dir.waiting.Add(-1) == 0 {
+		w.complete(n)
+		n = n.parent
+	}
 }
 
-// tree computes a directory's tree bottom-up, writing only trees the store
-// may lack. As git's cache-tree does, a directory whose files all matched
-// the stat cache, whose subtrees are unchanged and whose entry count is the
-// same keeps its previous id without being encoded again. It reports false
-// for an empty directory, which git does not record, and whether the tree
-// is unchanged since the cache was saved.
-func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error) {
-	// First the subtrees, the counts, and whether anything changed: an
-	// unchanged directory (most of them, in a no-change checkpoint) then
-	// returns its previous tree without building entries or cache records
-	// that would only be dropped.
-	// Once its tree is made a directory's nodes and listing are not
-	// needed again: letting them go as the walk goes up keeps them from
-	// adding to the new cache and trees at the first snapshot's peak.
-	defer func() { n.dir.kids, n.dir.hits, n.dir.listing = nil, nil, nil }()
-	oldDir := w.res.old.dirs[rel]
-	same := true
-	nEntries, nFiles := len(n.dir.hits), len(n.dir.hits)
-	w.res.Files += len(n.dir.hits)
-	for _, i := range n.dir.hits {
-		w.res.Bytes += oldDir.files[i].e.size
+// complete makes a directory's tree as soon as everything below it has
+// been walked and read, unless a file at or below it is still not
+// stored (storing failed, or the snapshot was interrupted): then it is
+// deferred, and finishTree reports why.
+func (w *walker) complete(n *snapNode) {
+	d := n.dir
+	if !n.isDir || n.dropped {
+		// A gitlink, or a directory that could not be read.
+		d.letGo()
+		return
+	}
+	for _, k := range d.kids {
+		if k.pending || k.isDir && k.dir.deferred {
+			d.deferred = true
+			return
+		}
+	}
+	if w.ctx.Err() != nil {
+		d.deferred = true // the snapshot is abandoned: make nothing more
+		return
+	}
+	if err := w.tree(n); err != nil {
+		w.fail(err)
+		d.deferred = true
+	}
+}
+
+// finishTree makes the trees of deferred directories, bottom-up, and
+// reports a failure to store a file or a tree.
+func (w *walker) finishTree(n *snapNode) error {
+	if w.err != nil {
+		return w.err
+	}
+	if n.dir.done {
+		return nil
 	}
 	for _, k := range n.dir.kids {
+		if k.isDir && !k.dir.done {
+			if err := w.finishTree(k); err != nil {
+				return err
+			}
+		}
+	}
+	return w.tree(n)
+}
+
+// tree makes a directory's tree, every subdirectory's being made,
+// writing it only when the store may lack it, and its record in the new
+// stat cache. As git's cache-tree does, a directory whose files all
+// matched the stat cache, whose subtrees are unchanged and whose entry
+// count is the same keeps its previous id without being encoded again.
+// An empty directory has no tree (git records none) and is dropped from
+// its parent's, but keeps its record: its listing is not read again.
+// Its entries are let go once the tree is made.
+func (w *walker) tree(n *snapNode) error {
+	d, c := n.dir, w.res.old
+	defer d.letGo()
+	hasOld := d.old >= 0
+	var oldTree dirEntry
+	var oldHasTree bool
+	var oldFirst, oldN uint32
+	if hasOld {
+		oldTree, oldHasTree = c.dirTree(uint32(d.old))
+		oldFirst, oldN = c.dirFiles(uint32(d.old))
+	}
+	same := true
+	nEntries, nFiles := len(d.hits), len(d.hits)
+	files, size := int64(len(d.hits)), int64(0)
+	for _, j := range d.hits {
+		size += c.fileEntry(j).size
+	}
+	for _, k := range d.kids {
 		switch {
-		case k.dropped:
 		case k.isDir:
-			h, ok, kidSame, err := w.tree(s, k, k.dir.path)
-			if err != nil {
-				return ZeroHash, false, false, err
-			}
-			k.st.id = h
-			if ok {
+			if !k.dropped {
 				nEntries++
-			} else {
-				k.dropped = true // empty: git records no such tree
 			}
-			same = same && kidSame && ok
+			// An empty subdirectory that was empty before changes
+			// nothing; one that could not be read, or that emptied, does.
+			same = same && k.dir.same
+		case k.dropped:
 		default:
 			nEntries++
 			same = false // a file with a node missed the cache
-			w.res.Files++
+			files++
 			if k.st.mode != ModeGitlink {
-				w.res.Bytes += k.st.size
+				size += k.st.size
 				nFiles++
 			}
 		}
 	}
-	if nEntries == 0 && rel != "" {
-		return ZeroHash, false, false, nil
+	if nEntries == 0 && n.parent != nil {
+		n.dropped = true
+		d.same = hasOld && !oldHasTree
+		w.record(n, dirEntry{}, false, nil, hasOld && oldN == 0)
+		return nil
 	}
+	w.files.Add(files)
+	w.bytes.Add(size)
 	// Every file a hit means each is cached now as it was (a hit is
 	// never a link, and its mtime is older than any later start).
-	if same && oldDir != nil && len(oldDir.files) == nFiles && oldDir.tree.entries == uint32(nEntries) && oldDir.tree.stored {
-		d := &cachedDir{tree: oldDir.tree, files: oldDir.files}
-		w.keepListing(n, d, oldDir)
-		w.res.cache.dirs[rel] = d
-		return oldDir.tree.id, true, true, nil
+	if same && hasOld && oldHasTree && oldN == uint32(nFiles) && oldTree.entries == uint32(nEntries) && oldTree.stored {
+		n.st.id, d.same = oldTree.id, true
+		w.record(n, oldTree, true, nil, true)
+		return nil
 	}
 	entries := make([]TreeEntry, 0, nEntries)
-	dir := &cachedDir{files: make([]cachedFile, 0, nFiles)}
-	for _, i := range n.dir.hits {
+	newFiles := make([]cachedFile, 0, nFiles)
+	for _, j := range d.hits {
 		// A hit is cached as it was: its mtime is older than any later
 		// start.
-		f := oldDir.files[i]
+		f := cachedFile{c.fileName(j), c.fileEntry(j)}
 		entries = append(entries, TreeEntry{Name: f.name, Mode: f.e.mode, ID: f.e.id})
-		dir.files = append(dir.files, f)
+		newFiles = append(newFiles, f)
 	}
-	for _, k := range n.dir.kids {
+	for _, k := range d.kids {
 		switch {
-		case k.dropped:
 		case k.isDir:
-			entries = append(entries, TreeEntry{Name: k.name, Mode: ModeDir, ID: k.st.id})
+			if !k.dropped {
+				entries = append(entries, TreeEntry{Name: k.name, Mode: ModeDir, ID: k.st.id})
+			}
+		case k.dropped:
 		default:
 			entries = append(entries, TreeEntry{Name: k.name, Mode: k.st.mode, ID: k.st.id})
-			if k.st.mode == ModeGitlink {
-				continue
-			}
 			// A file changed within the racy margin is not cached: a
 			// further change could share its mtime. (ctime is compared
 			// for equality on use, which catches a content change whose
-			// mtime was set back.)
+			// mtime was set back.) Symlinks and gitlinks are never
+			// cached, nor a name no record can hold.
 			switch {
-			case k.st.mode == ModeSymlink: // never cached
+			case k.st.mode == ModeGitlink || k.st.mode == ModeSymlink || len(k.name) > maxCachedName:
 			case k.st.mtime < w.start:
-				e := k.st
-				dir.files = append(dir.files, cachedFile{k.name, e})
-				w.res.dirty = true
+				newFiles = append(newFiles, cachedFile{k.name, k.st})
 			default:
 				// Too recent to cache. Its old entry, if any, is kept: it
 				// can never match the file's new stat (the ctime moved),
 				// and keeping it spares rewriting the cache until the
 				// file is old enough to cache anew.
-				if old, ok := oldDir.lookup(k.name); ok {
-					dir.files = append(dir.files, cachedFile{k.name, old})
+				if j := c.findFile(d.old, k.name); j >= 0 {
+					newFiles = append(newFiles, cachedFile{k.name, c.fileEntry(uint32(j))})
 				}
 			}
 		}
 	}
-	if same && oldDir != nil && len(oldDir.files) == len(dir.files) {
-		dir.files = oldDir.files // every file matched it: same names, same stat
-	} else {
-		slices.SortFunc(dir.files, func(a, b cachedFile) int { return strings.Compare(a.name, b.name) })
+	sortFiles(newFiles)
+	filesSame := hasOld && sameFiles(c, oldFirst, oldN, newFiles)
+	if filesSame {
+		newFiles = nil // the old records stand
 	}
-	var old dirEntry
-	if oldDir != nil {
-		old = oldDir.tree
-		if len(oldDir.files) != len(dir.files) {
-			w.res.dirty = true
-		}
-	}
-	w.keepListing(n, dir, oldDir)
-	w.res.cache.dirs[rel] = dir
-	if same && oldDir != nil && old.entries == uint32(len(entries)) {
-		dir.tree = old
-		if old.stored {
-			return old.id, true, true, nil
+	var tree dirEntry
+	defer func() { n.st.id = tree.id }()
+	if same && hasOld && oldHasTree && oldTree.entries == uint32(len(entries)) {
+		tree = oldTree
+		if oldTree.stored {
+			d.same = true
+			w.record(n, tree, true, newFiles, filesSame)
+			return nil
 		}
 		// Unchanged but never written (a tree ctxgit extends): write it.
 	}
@@ -953,50 +1378,226 @@ func (w *walker) tree(s Store, n *snapNode, rel string) (Hash, bool, bool, error
 	// A new tree id alone is no reason to rewrite the cache: the saved
 	// record names an older tree that still exists, and only costs this
 	// directory a re-encode next time.
-	if old.id == h && old.stored {
-		dir.tree = old
-		return h, true, true, nil
+	if oldHasTree && oldTree.id == h && oldTree.stored {
+		tree, d.same = oldTree, true
+		w.record(n, tree, true, newFiles, filesSame)
+		return nil
 	}
-	dir.tree = dirEntry{id: h, entries: uint32(len(entries))}
-	if err := writeOwned(s, TreeObject, h, data); err != nil {
-		return ZeroHash, false, false, err
-	}
-	return h, true, old.id == h, nil
+	tree = dirEntry{id: h, entries: uint32(len(entries))}
+	d.same = oldHasTree && oldTree.id == h
+	w.record(n, tree, true, newFiles, filesSame)
+	return writeOwned(w.store, TreeObject, h, data)
 }
 
-// keepListing records in dir, the new cache's record of n, how n was
-// listed. A listing read again that holds what the cached one held does
-// not make the cache worth rewriting (a directory ctxgit itself writes to,
-// .ctxgit, changes its times at every checkpoint): it is only read again
-// next time.
-func (w *walker) keepListing(n *snapNode, dir, old *cachedDir) {
-	l := n.dir.listing
-	if l == nil {
+// sameFiles reports whether a directory's new file records are its old
+// ones: the same names with the same stat data and ids.
+func sameFiles(c *statCache, first, n uint32, files []cachedFile) bool {
+	if uint32(len(files)) != n {
+		return false
+	}
+	for i, f := range files {
+		j := first + uint32(i)
+		if c.fileName(j) != f.name || c.fileEntry(j) != f.e {
+			return false
+		}
+	}
+	return true
+}
+
+// record makes n's record in the new stat cache from its tree, its files
+// (nil with filesSame: the old record's) and how it was listed, and
+// says whether the cache is worth saving for it. A directory whose
+// record is its old one, subdirectories included, costs nothing.
+//
+// A listing read again that holds what the cached one held does not make
+// the cache worth rewriting (a directory ctxgit itself writes to,
+// .ctxgit, changes its times at every checkpoint), nor does a new tree id
+// alone: the record is kept, and only read again next time.
+func (w *walker) record(n *snapNode, tree dirEntry, hasTree bool, files []cachedFile, filesSame bool) {
+	d, c := n.dir, w.res.old
+	d.recorded = true
+	hasOld := d.old >= 0
+	l := d.listing
+	seen, listed := l.seen, l.listed
+	dirty := !filesSame
+	var others []dirent
+	// The same listing, the same files, the same decisions: the same
+	// others.
+	othersSame := l.fromCache && filesSame && d.decided
+	if !othersSame {
+		entries := l.entries
+		if l.fromCache {
+			c.listing(uint32(d.old), func(e dirent, _ int64) { entries = append(entries, e) })
+		}
+		if !d.decided {
+			// Left out by a rule that asks nothing of the index: what
+			// the walk decided now, not what the cache said.
+			slices.Sort(d.leftOut)
+			for i := range entries {
+				_, entries[i].left = slices.BinarySearch(d.leftOut, entries[i].name)
+			}
+		}
+		isFile := func(name string) bool { return c.findFile(d.old, name) >= 0 }
+		if !filesSame {
+			isFile = func(name string) bool {
+				i := sort.Search(len(files), func(i int) bool { return files[i].name >= name })
+				return i < len(files) && files[i].name == name
+			}
+		}
+		// The others are what the listing holds besides the files
+		// cached now: a file newly cached (tracked, no longer ignored,
+		// no longer racy) leaves them, one no longer cached joins them.
+		others = othersOf(entries, isFile)
+		if slices.ContainsFunc(others, func(o dirent) bool { return len(o.name) > maxCachedName }) {
+			// No record holds such a name: the listing kept would be
+			// incomplete, so it is never trusted.
+			others = slices.DeleteFunc(others, func(o dirent) bool { return len(o.name) > maxCachedName })
+			listed = false
+		}
+		othersSame = hasOld && sameOthers(c, uint32(d.old), others)
+		if othersSame {
+			others = nil
+		}
+		if !l.fromCache && !othersSame {
+			dirty = true
+		}
+	}
+	kidsSame := w.sameKids(n)
+	if hasOld {
+		oldSeen, oldListed := c.dirSeen(uint32(d.old))
+		if !l.fromCache && listed && !oldListed {
+			dirty = true
+		}
+		// Decided under other rules, or asking the index where it did
+		// not: the next snapshot must know.
+		rules, sum, asked := c.dirRules(uint32(d.old))
+		sameRules := rules && sum == d.ignoreSum && asked == d.askedIndex
+		if !sameRules {
+			dirty = true
+		}
+		oldTree, oldHasTree := c.dirTree(uint32(d.old))
+		if seen == oldSeen && listed == oldListed && oldTree == tree && oldHasTree == hasTree && filesSame && othersSame && kidsSame && sameRules {
+			// Identical, subdirectories included: no record of its own.
+			w.finishRecord(n, nil, dirty)
+			return
+		}
+	}
+	nd := &newDir{old: d.old, tree: tree, hasTree: hasTree, seen: seen, listed: listed, ignoreSum: d.ignoreSum, askedIndex: d.askedIndex,
+		files: files, others: others, sameFiles: filesSame, sameOthers: othersSame, sameKids: kidsSame}
+	if !kidsSame {
+		dirty = true
+		for _, k := range d.kids {
+			if k.isDir && k.dir.recorded {
+				nd.kids = append(nd.kids, newKid{name: k.name, old: k.dir.old, nd: k.dir.rec})
+			}
+		}
+		slices.SortFunc(nd.kids, func(a, b newKid) int { return strings.Compare(a.name, b.name) })
+	}
+	if !l.fromCache {
+		nd.ownNames()
+	}
+	w.finishRecord(n, nd, dirty)
+}
+
+// ownNames copies the names a new record holds into one string of its
+// own: names read from the disk are slices of a whole getdents buffer
+// (headers, padding and every other name in it), which a first snapshot
+// would otherwise keep alive for each directory until the cache is
+// saved (12 MB at 184,880 files).
+func (nd *newDir) ownNames() {
+	size := 0
+	for _, f := range nd.files {
+		size += len(f.name)
+	}
+	for _, o := range nd.others {
+		size += len(o.name)
+	}
+	for _, k := range nd.kids {
+		size += len(k.name)
+	}
+	if size == 0 {
 		return
 	}
-	dir.seen, dir.listed = l.seen, l.listed
-	if l.fromCache && len(dir.files) == len(old.files) && (len(dir.files) == 0 || &dir.files[0] == &old.files[0]) {
-		dir.others = old.others // the same files, so the same others
-		return
+	buf := make([]byte, 0, size)
+	s := unsafe.String(unsafe.SliceData(buf[:size]), size)
+	own := func(name string) string {
+		start := len(buf)
+		buf = append(buf, name...)
+		return s[start:len(buf)]
 	}
-	// The others are what the listing holds besides the files cached
-	// now: a file newly cached (tracked, no longer ignored, no longer
-	// racy) leaves them, one no longer cached joins them.
-	dir.others = othersOf(l.entries, dir.files)
-	if !l.fromCache && (old == nil || !slices.Equal(dir.others, old.others) || dir.listed && !old.listed) {
-		w.res.dirty = true
+	for i := range nd.files {
+		nd.files[i].name = own(nd.files[i].name)
+	}
+	for i := range nd.others {
+		nd.others[i].name = own(nd.others[i].name)
+	}
+	for i := range nd.kids {
+		nd.kids[i].name = own(nd.kids[i].name)
 	}
 }
 
-// othersOf is what a listing holds besides files, sorted by name.
-func othersOf(entries []dirent, files []cachedFile) []dirent {
+// finishRecord keeps n's new record, nd (nil: identical to the old).
+func (w *walker) finishRecord(n *snapNode, nd *newDir, dirty bool) {
+	n.dir.rec = nd
+	if dirty {
+		w.dirty.Store(true)
+	}
+	if n.parent == nil {
+		w.res.update.root = newKid{old: n.dir.old, nd: nd}
+	}
+	if nd != nil && nd.old >= 0 {
+		w.mu.Lock()
+		w.res.update.overrides[nd.old] = nd
+		w.mu.Unlock()
+	}
+}
+
+// sameKids reports whether the recorded subdirectories of n are those of
+// its old record.
+func (w *walker) sameKids(n *snapNode) bool {
+	c, old := w.res.old, n.dir.old
+	if old < 0 {
+		return false
+	}
+	recorded := 0
+	for _, k := range n.dir.kids {
+		if k.isDir && k.dir.recorded {
+			if k.dir.old < 0 {
+				return false
+			}
+			recorded++
+		}
+	}
+	first, no := c.dirOthers(uint32(old))
+	for k := first; k < first+no; k++ {
+		if c.otherChild(k) != noChild {
+			recorded--
+		}
+	}
+	return recorded == 0
+}
+
+// sameOthers reports whether others are the old record's.
+func sameOthers(c *statCache, d uint32, others []dirent) bool {
+	first, n := c.dirOthers(d)
+	if uint32(len(others)) != n {
+		return false
+	}
+	for i, o := range others {
+		if c.other(first+uint32(i)) != (dirent{name: o.name, typ: direntType(direntCode(o.typ)), left: o.left}) {
+			return false
+		}
+	}
+	return true
+}
+
+// othersOf is what a listing holds besides the cached files, sorted by
+// name.
+func othersOf(entries []dirent, isFile func(string) bool) []dirent {
 	var out []dirent
 	for _, e := range entries {
-		if e.typ.IsRegular() {
-			i := sort.Search(len(files), func(i int) bool { return files[i].name >= e.name })
-			if i < len(files) && files[i].name == e.name {
-				continue
-			}
+		if e.typ.IsRegular() && isFile(e.name) {
+			continue
 		}
 		out = append(out, e)
 	}
@@ -1005,9 +1606,9 @@ func othersOf(entries []dirent, files []cachedFile) []dirent {
 }
 
 // SaveCache stores the stat cache once the snapshot is reachable from
-// anchor, a commit in base. Directory entries are kept only for trees base
-// really holds, so a tree that was staged but never written (a snapshot
-// root later extended) is never trusted.
+// anchor, a commit in base. A directory's tree is marked stored only when
+// base really holds it, so a tree that was staged but never written (a
+// snapshot root later extended) is never trusted.
 func (r *SnapshotResult) SaveCache(base Store, anchor Hash) error {
 	if r.opts.StatCache == "" {
 		return nil
@@ -1017,14 +1618,11 @@ func (r *SnapshotResult) SaveCache(base Store, anchor Hash) error {
 		// checkpoint of the same content, is still right.
 		return nil
 	}
-	for _, d := range r.cache.dirs {
-		if !d.tree.stored {
-			ok, err := base.HasObject(d.tree.id)
-			d.tree.stored = err == nil && ok
-		}
-	}
-	r.cache.anchor = anchor
-	return r.cache.save(r.opts.StatCache)
+	r.update.anchor = anchor
+	return r.update.save(r.opts.StatCache, func(h Hash) bool {
+		ok, err := base.HasObject(h)
+		return err == nil && ok
+	})
 }
 
 // hfsIgnorable are code points HFS+ ignores in names, so ".g\u200cit" is

@@ -284,25 +284,36 @@ func TestStatCacheNeverChangesTheTree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 9))
 	tick := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var files []string
+	ignoring := false
 	// Distinct mtimes: this test is about the cache, not about coarse
 	// kernel timestamps (the racy rule covers those). A change of
-	// entries gives the directories above it a new mtime too, as a
-	// kernel clock finer than the test's steps would.
-	bumpDirs := func(p string) {
-		for d := filepath.Dir(p); len(d) >= len(repo); d = filepath.Dir(d) {
+	// entries gives the directories whose entries changed a new mtime,
+	// as a kernel clock finer than the test's steps would; a file
+	// written in place changes no directory's.
+	bumpDirs := func(from, top string) {
+		for d := from; len(d) >= len(top); d = filepath.Dir(d) {
 			os.Chtimes(d, tick, tick)
 		}
 	}
-	touch := func(p string) {
+	entriesChanged := func(p string) {
 		tick = tick.Add(time.Second)
-		os.Chtimes(p, tick, tick)
-		bumpDirs(p)
+		bumpDirs(filepath.Dir(p), filepath.Dir(p))
 	}
 	write := func(rel, content string) {
 		p := filepath.Join(repo, rel)
+		top := filepath.Dir(p) // the deepest directory that exists
+		for _, err := os.Stat(top); err != nil; _, err = os.Stat(top) {
+			top = filepath.Dir(top)
+		}
+		_, err := os.Lstat(p)
+		existed := err == nil
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte(content), 0o644)
-		touch(p)
+		tick = tick.Add(time.Second)
+		os.Chtimes(p, tick, tick)
+		if !existed {
+			bumpDirs(filepath.Dir(p), top)
+		}
 	}
 	for i := range 40 {
 		rel := fmt.Sprintf("d%d/e%d/f%d", i%4, i%3, i)
@@ -314,12 +325,12 @@ func TestStatCacheNeverChangesTheTree(t *testing.T) {
 			break
 		}
 		i := rng.IntN(len(files))
-		switch rng.IntN(6) {
+		switch rng.IntN(9) {
 		case 0: // modify, same size
 			write(files[i], fmt.Sprintf("v%d %d", step%10, i))
 		case 1: // delete
-			touch(filepath.Join(repo, files[i]))
 			os.Remove(filepath.Join(repo, files[i]))
+			entriesChanged(filepath.Join(repo, files[i]))
 			files = append(files[:i], files[i+1:]...)
 		case 2: // add, maybe in a new directory
 			rel := fmt.Sprintf("d%d/n%d/g%d", rng.IntN(5), rng.IntN(3), step)
@@ -328,22 +339,60 @@ func TestStatCacheNeverChangesTheTree(t *testing.T) {
 		case 3: // rename within its directory
 			to := filepath.Join(filepath.Dir(files[i]), fmt.Sprintf("r%d", step))
 			os.Rename(filepath.Join(repo, files[i]), filepath.Join(repo, to))
-			touch(filepath.Join(repo, to))
+			entriesChanged(filepath.Join(repo, to))
 			files[i] = to
 		case 4: // chmod +x
 			p := filepath.Join(repo, files[i])
 			os.Chmod(p, 0o755)
 		case 5: // symlink beside it
 			os.Symlink(files[i], filepath.Join(repo, fmt.Sprintf("link%d", step)))
-			tick = tick.Add(time.Second)
-			bumpDirs(filepath.Join(repo, fmt.Sprintf("link%d", step)))
+			entriesChanged(filepath.Join(repo, fmt.Sprintf("link%d", step)))
+		case 6: // ignore a level of directories, or stop ignoring it
+			rule := ""
+			if !ignoring {
+				rule = "e1/\nn2/\n"
+			}
+			ignoring = !ignoring
+			write(".gitignore", rule)
+		case 7: // a directory's own rules: the same size, another pattern
+			rules := []string{"f1*\n", "g1*\n", "r1*\n", "*.x\n"}
+			write(fmt.Sprintf("d%d/.gitignore", rng.IntN(4)), rules[rng.IntN(len(rules))])
+		case 8: // the repository's exclude file
+			rules := []string{"", "e2/\n", "d3/\n", "f2*\n"}
+			write(".git/info/exclude", rules[rng.IntN(len(rules))])
 		}
 		cached := snapshotOf(t, s, repo, cache, nil)
 		fresh := snapshotOf(t, s, repo, "", nil)
 		if cached.Tree != fresh.Tree {
 			t.Fatalf("step %d: cached snapshot %s, fresh %s", step, cached.Tree, fresh.Tree)
 		}
+		// The cache it saved is complete: with nothing changed, the next
+		// snapshot reads no file but the links (never cached) and lists
+		// no directory.
+		again := snapshotOf(t, s, repo, cache, nil)
+		if again.Tree != fresh.Tree || again.Hashed != countLinks(t, repo) || vcs.ListedDirs(again) != 0 {
+			t.Fatalf("step %d: unchanged, the cache read %d files (%d links) and listed %d directories; tree %s, want %s",
+				step, again.Hashed, countLinks(t, repo), vcs.ListedDirs(again), again.Tree, fresh.Tree)
+		}
 	}
+}
+
+// countLinks counts the symlinks in a worktree, its .git aside.
+func countLinks(t *testing.T, repo string) int {
+	t.Helper()
+	n := 0
+	filepath.WalkDir(repo, func(p string, d os.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case d.IsDir() && d.Name() == ".git":
+			return filepath.SkipDir
+		case d.Type()&os.ModeSymlink != 0:
+			n++
+		}
+		return nil
+	})
+	return n
 }
 
 // SPEC §9.2: core.excludesFile is found as git finds it: the repository's
@@ -430,5 +479,35 @@ func requireGitAddTree(t *testing.T, repo string, tree vcs.Hash) {
 	if tree.String() != want {
 		t.Fatalf("snapshot tree %s, git write-tree %s\nours:\n%s\ngit's:\n%s", tree, want,
 			gitCmd(t, repo, "ls-tree", "-r", tree.String()), gitCmd(t, repo, "ls-tree", "-r", want))
+	}
+}
+
+// A directory of many files is read in chunks by every worker: the tree
+// is still git's, every file in it once, and the stat cache saved after
+// it vouches for every file (nothing read again).
+func TestWideDirectoryReadInChunks(t *testing.T) {
+	repo := newGitRepo(t)
+	files := map[string]string{}
+	for i := range 300 {
+		files[fmt.Sprintf("wide/f%03d", i)] = fmt.Sprint("content ", i)
+	}
+	files["wide/sub/inner"] = "inner\n"
+	writeFiles(t, repo, files)
+	os.Symlink("f001", filepath.Join(repo, "wide", "link"))
+	gitCmd(t, repo, "read-tree", "--empty")
+	s := openRepo(t, repo)
+	cache := filepath.Join(t.TempDir(), "statcache")
+	var res *vcs.SnapshotResult
+	for _, workers := range []int{1, 4} {
+		res = snapshotOf(t, s, repo, cache, func(o *vcs.SnapshotOptions) { o.Workers = workers })
+		requireGitAddTree(t, repo, res.Tree)
+		os.Remove(cache)
+	}
+	if res.Hashed != 302 || res.Files != 302 {
+		t.Fatalf("hashed %d, files %d, want 302 (300, inner, the link)", res.Hashed, res.Files)
+	}
+	res = snapshotOf(t, s, repo, cache, func(o *vcs.SnapshotOptions) { o.Workers = 4 })
+	if again := snapshotOf(t, s, repo, cache, func(o *vcs.SnapshotOptions) { o.Workers = 4 }); again.Hashed != 1 || again.Tree != res.Tree {
+		t.Fatalf("again: hashed %d (the link only, want 1), tree %s, want %s", again.Hashed, again.Tree, res.Tree)
 	}
 }

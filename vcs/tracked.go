@@ -1,11 +1,13 @@
 package vcs
 
 import (
+	"bytes"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/ctxgit/ctxgit/internal/regfile"
 )
@@ -68,7 +70,7 @@ type trackedIndex struct {
 
 	fullMu   sync.Mutex
 	fullDone bool
-	full     []string // every index path, sorted, as matched
+	full     pathList // every index path, sorted, as matched
 	fullKey  indexKey
 	fullOK   bool // full is the index's: it decoded
 
@@ -126,10 +128,43 @@ func (t *trackedIndex) covered(path string, isDir bool) bool {
 	}
 }
 
+// pathList is sorted, distinct paths: a []string (what the stat cache
+// keeps), or a decoded index's, as one string and where each path ends
+// in it (4 bytes a path where a string header is 16: at 924,400 files
+// the decoded index is live through a first snapshot's walk).
+type pathList struct {
+	strs []string
+	all  string
+	ends []uint32 // used when strs is nil
+}
+
+func (p pathList) Len() int {
+	if p.strs != nil {
+		return len(p.strs)
+	}
+	return len(p.ends)
+}
+
+func (p pathList) At(i int) string {
+	if p.strs != nil {
+		return p.strs[i]
+	}
+	start := uint32(0)
+	if i > 0 {
+		start = p.ends[i-1]
+	}
+	return p.all[start:p.ends[i]]
+}
+
+// search is the index of the first path not before s.
+func (p pathList) search(s string) int {
+	return sort.Search(p.Len(), func(i int) bool { return p.At(i) >= s })
+}
+
 // loadFull decodes the index, once; walkers that need it wait for it,
 // the others do not. A decode error is returned to the first caller only
 // (it is reported once); the others get no paths.
-func (t *trackedIndex) loadFull(matchPath func(string) string) ([]string, error) {
+func (t *trackedIndex) loadFull(matchPath func(string) string) (pathList, error) {
 	t.fullMu.Lock()
 	defer t.fullMu.Unlock()
 	if t.fullDone {
@@ -138,45 +173,59 @@ func (t *trackedIndex) loadFull(matchPath func(string) string) ([]string, error)
 	t.fullDone = true
 	f, err := regfile.Open(t.file)
 	if err != nil {
-		return nil, nil // gone since the stat: nothing is tracked
+		return pathList{}, nil // gone since the stat: nothing is tracked
 	}
 	defer f.Close()
 	info := f.Info()
 	indexDecodes.Add(1)
-	// The paths are kept in one string, each a slice of it: a string
-	// per path cost 48 bytes a file, live through the walk.
-	var all strings.Builder
-	var ends []int
+	// The paths are kept in one buffer, sized once from the header
+	// (grown as it went, it was five times its size in garbage); a
+	// path in several stages (a conflict) is kept once.
+	var all []byte
+	var ends []uint32
+	sorted := true
 	begin := func(entries, pathBytes int) {
-		// Sized once: grown as it went, the string was five times
-		// its size in garbage.
-		all.Grow(pathBytes)
-		ends = make([]int, 0, entries)
+		all = make([]byte, 0, pathBytes)
+		ends = make([]uint32, 0, entries)
 	}
 	if err := readGitIndex(f, info.Size, begin, func(name []byte, _ uint32) {
+		start := len(all)
 		if t.fold {
-			all.WriteString(matchPath(string(name)))
+			all = append(all, matchPath(string(name))...)
 		} else {
-			all.Write(name)
+			all = append(all, name...)
 		}
-		ends = append(ends, all.Len())
+		if n := len(ends); n > 0 {
+			prev := uint32(0)
+			if n > 1 {
+				prev = ends[n-2]
+			}
+			switch c := bytes.Compare(all[prev:start], all[start:]); {
+			case c == 0:
+				all = all[:start]
+				return
+			case c > 0:
+				sorted = false
+			}
+		}
+		ends = append(ends, uint32(len(all)))
 	}); err != nil {
-		return nil, err
+		return pathList{}, err
 	}
-	one := all.String()
-	paths := make([]string, len(ends))
-	for i, end := range ends {
-		start := 0
-		if i > 0 {
-			start = ends[i-1]
-		}
-		paths[i] = one[start:end]
+	if len(all) > 0 {
+		t.full = pathList{all: unsafe.String(&all[0], len(all)), ends: ends}
+	} else {
+		t.full = pathList{strs: []string{}}
 	}
 	// git keeps its entries sorted by path; folded, they may not be.
-	if !sort.StringsAreSorted(paths) {
-		sort.Strings(paths)
+	if !sorted || uint64(len(all)) > 1<<32-1 {
+		paths := make([]string, t.full.Len())
+		for i := range paths {
+			paths[i] = t.full.At(i)
+		}
+		slices.Sort(paths)
+		t.full = pathList{strs: slices.Compact(paths)}
 	}
-	t.full = slices.Compact(paths)
 	t.fullKey = keyOf(info.Size, info.Mtime, info.Ctime, info.Ino, t.fold)
 	t.fullOK = true
 	return t.full, nil
@@ -188,17 +237,18 @@ func (t *trackedIndex) loadFull(matchPath func(string) string) ([]string, error)
 // decode error is returned once (loadFull).
 func (t *trackedIndex) isTracked(path string, isDir, root bool, matchPath func(string) string) (bool, error) {
 	if root {
+		// A copy: the walk's paths share a buffer it reuses.
 		t.qmu.Lock()
-		t.queries[trackedRoot{path, isDir}] = true
+		t.queries[trackedRoot{strings.Clone(path), isDir}] = true
 		t.qmu.Unlock()
 	}
 	t.check()
 	if !t.present {
 		return false, nil
 	}
-	var paths []string
+	var paths pathList
 	if t.usable && t.covered(path, isDir) {
-		paths = t.old.paths
+		paths = pathList{strs: t.old.paths}
 	} else {
 		var err error
 		if paths, err = t.loadFull(matchPath); err != nil {
@@ -210,18 +260,18 @@ func (t *trackedIndex) isTracked(path string, isDir, root bool, matchPath func(s
 
 // hasTracked reports whether sorted paths hold path, or, for a directory,
 // a path below it.
-func hasTracked(paths []string, path string, isDir bool) bool {
+func hasTracked(paths pathList, path string, isDir bool) bool {
 	if isDir {
 		path += "/"
 	}
-	i := sort.SearchStrings(paths, path)
-	if i == len(paths) {
+	i := paths.search(path)
+	if i == paths.Len() {
 		return false
 	}
 	if isDir {
-		return strings.HasPrefix(paths[i], path)
+		return strings.HasPrefix(paths.At(i), path)
 	}
-	return paths[i] == path
+	return paths.At(i) == path
 }
 
 // forCache is what the next snapshot's cache keeps: the roots asked about
@@ -234,8 +284,8 @@ func hasTracked(paths []string, path string, isDir bool) bool {
 func (t *trackedIndex) forCache() *trackedCache {
 	t.fullMu.Lock()
 	defer t.fullMu.Unlock()
-	defer func() { t.full = nil }()
-	var src []string
+	defer func() { t.full = pathList{} }()
+	var src pathList
 	var key indexKey
 	switch {
 	case t.fullOK:
@@ -243,7 +293,7 @@ func (t *trackedIndex) forCache() *trackedCache {
 	case t.usable && !t.fullDone:
 		// Every question was answered from the cache, so every root
 		// asked lies at or below an old one: its paths are all there.
-		src, key = t.old.paths, t.old.key
+		src, key = pathList{strs: t.old.paths}, t.old.key
 	default:
 		return &trackedCache{}
 	}
@@ -268,10 +318,10 @@ func (t *trackedIndex) forCache() *trackedCache {
 			continue
 		}
 		prefix := r.path + "/"
-		for i := sort.SearchStrings(src, prefix); i < len(src) && strings.HasPrefix(src[i], prefix); i++ {
+		for i := src.search(prefix); i < src.Len() && strings.HasPrefix(src.At(i), prefix); i++ {
 			// A copy: a slice of the index's one string would keep all
 			// of it.
-			c.paths = append(c.paths, strings.Clone(src[i]))
+			c.paths = append(c.paths, strings.Clone(src.At(i)))
 		}
 	}
 	// Roots may nest (a secret inside a tracked ignored directory).

@@ -77,10 +77,14 @@ func (t *fsTypes) kind(dev uint64, probe func() fsKind) fsKind {
 	return k
 }
 
-// dirent is one directory entry: its name and type bits.
+// dirent is one directory entry: its name and type bits; left, for an
+// entry of a listing kept in the stat cache, says the snapshot left it
+// out by a rule that asks nothing of git's index (ctxgit's own outputs,
+// snapshot.excludes).
 type dirent struct {
 	name string
 	typ  fs.FileMode
+	left bool
 }
 
 func (e dirent) Name() string      { return e.name }

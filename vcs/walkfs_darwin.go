@@ -9,7 +9,7 @@ import (
 // withFile gives the directory the *os.File it is listed through, which
 // close then closes.
 func withFile(d openedDir) openedDir {
-	d.f = os.NewFile(uintptr(d.fd), d.abs)
+	d.f = os.NewFile(uintptr(d.fd), "")
 	return d
 }
 

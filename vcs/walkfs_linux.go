@@ -30,7 +30,7 @@ func (d openedDir) readDir() ([]dirent, error) {
 			continue
 		}
 		if err != nil {
-			return out, &fs.PathError{Op: "readdirent", Path: d.abs, Err: err}
+			return out, &fs.PathError{Op: "readdirent", Err: err}
 		}
 		if n <= 0 {
 			return out, nil
@@ -64,7 +64,7 @@ func (d openedDir) readDir() ([]dirent, error) {
 				}
 				mode = statMode(st.Mode)
 			}
-			out = append(out, dirent{name, mode})
+			out = append(out, dirent{name: name, typ: mode})
 		}
 	}
 }

@@ -19,7 +19,7 @@ func TestOpenDirRefusesPseudoFileSystems(t *testing.T) {
 		if _, err := os.Stat(dir); err != nil {
 			continue // not mounted here
 		}
-		d, err := openDir(dir, true, &fsTypes{})
+		d, err := openDir(-1, "", func() string { return dir }, true, &fsTypes{})
 		if err == nil {
 			d.close()
 			t.Fatalf("%s: opened; want refused as a pseudo file system", dir)
@@ -50,7 +50,7 @@ func TestReadDirMatchesOSReadDir(t *testing.T) {
 	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
 	os.Symlink("sub", filepath.Join(dir, "link"))
 	unix.Mkfifo(filepath.Join(dir, "fifo"), 0o644)
-	d, err := openDir(dir, false, &fsTypes{})
+	d, err := openDir(-1, "", func() string { return dir }, true, &fsTypes{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ func readDirByFile(f *os.File) ([]dirent, error) {
 	entries, err := f.ReadDir(-1)
 	out := make([]dirent, len(entries))
 	for i, de := range entries {
-		out[i] = dirent{de.Name(), de.Type()}
+		out[i] = dirent{name: de.Name(), typ: de.Type()}
 	}
 	return out, err
 }

@@ -22,7 +22,7 @@ func TestWalkFSPlatformAndPortableAgree(t *testing.T) {
 		canSymlink = false // Wine 8: os.Symlink succeeds and makes nothing
 	}
 
-	fast, err := openDir(dir, false, &fsTypes{})
+	fast, err := openDir(-1, "", func() string { return dir }, true, &fsTypes{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,8 +60,26 @@ func TestWalkFSPlatformAndPortableAgree(t *testing.T) {
 	if st, _ := lstatAt(fast, "link"); st.size != int64(len("sub")) {
 		t.Fatalf("the symlink was followed: size %d", st.size)
 	}
+	// The platform opens a directory below the root relative to its
+	// parent's descriptor, where it has one.
+	platform := func(abs string, root bool) (openedDir, error) {
+		if root {
+			return openDir(-1, "", func() string { return abs }, true, &fsTypes{})
+		}
+		parent, err := openDir(-1, "", func() string { return filepath.Dir(abs) }, true, &fsTypes{})
+		if err != nil {
+			return openedDir{}, err
+		}
+		defer parent.close()
+		return openDir(parent.fd, filepath.Base(abs), func() string { return abs }, false, &fsTypes{})
+	}
+	if d, err := platform(filepath.Join(dir, "sub"), false); err != nil {
+		t.Fatalf("platform: a subdirectory: %v", err)
+	} else {
+		d.close()
+	}
 	for name, open := range map[string]func(string, bool) (openedDir, error){
-		"platform": func(abs string, follow bool) (openedDir, error) { return openDir(abs, follow, &fsTypes{}) },
+		"platform": platform,
 		"portable": openDirByPath,
 	} {
 		if d, err := open(filepath.Join(dir, "link"), false); err == nil {

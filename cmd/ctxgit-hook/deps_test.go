@@ -11,7 +11,7 @@ import (
 // (or its own packages beyond internal/hookpath, internal/tail,
 // internal/jsonscan and internal/regfile, the file rule's reads, in
 // syscall alone) may reach it
-// (docs/PERFORMANCE.md, "Issue 27 item 5").
+// (docs/PERFORMANCE.md, "The tool-call hook's own binary").
 func TestHookBinaryDeps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")

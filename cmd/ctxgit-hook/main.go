@@ -2,7 +2,7 @@
 // for the hosts' tool-call events when it is installed beside ctxgit: it
 // answers a tool call with nothing to do at the cost of a process start,
 // and runs `ctxgit hook HOST EVENT` for everything else (package
-// internal/hookpath; docs/PERFORMANCE.md, "Issue 27 item 5").
+// internal/hookpath; docs/PERFORMANCE.md, "The tool-call hook's own binary").
 package main
 
 import (

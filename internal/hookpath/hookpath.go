@@ -4,7 +4,7 @@
 // a tool call that has nothing to do. Both `ctxgit hook` (host/hooks) and
 // the small `ctxgit-hook` binary (cmd/ctxgit-hook) use it, so there is one
 // implementation; it must link nothing heavy and do no package-level work
-// (docs/PERFORMANCE.md, "Issue 27 item 5"). TestHookBinaryDeps keeps it so.
+// (docs/PERFORMANCE.md, "The tool-call hook's own binary"). TestHookBinaryDeps keeps it so.
 package hookpath
 
 import (

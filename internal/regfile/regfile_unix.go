@@ -50,6 +50,25 @@ func open(path string, follow bool) (handle, Info, error) {
 	return handle{fd}, infoOf(&st), nil
 }
 
+// FromFD takes a descriptor its caller opened for reading as Open opens
+// one (O_NOFOLLOW, O_NONBLOCK), relative to a directory it holds: the
+// snapshot reads the files of the directory it walks that way, the
+// kernel resolving one name, not a whole path. It is refused, and
+// closed, unless fstat on it says regular file.
+func FromFD(fd int) (*File, error) {
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		syscall.Close(fd)
+		return nil, &fs.PathError{Op: "stat", Err: err}
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		syscall.Close(fd)
+		return nil, &fs.PathError{Op: "open", Err: ErrNotRegular}
+	}
+	info := infoOf(&st)
+	return &File{h: handle{fd}, info: info, remain: info.Size}, nil
+}
+
 func (h handle) read(p []byte) (int, error) {
 	for {
 		n, err := syscall.Read(h.fd, p)

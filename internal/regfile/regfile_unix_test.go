@@ -4,6 +4,8 @@ package regfile
 
 import (
 	"errors"
+	"io"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -50,4 +52,41 @@ func TestOpenAppendFIFO(t *testing.T) {
 			t.Errorf("err = %v, want ErrNotRegular", err)
 		}
 	})
+}
+
+// FromFD reads a regular file through a descriptor opened elsewhere, up
+// to its size at fstat; a directory or a FIFO is refused, and closed.
+func TestFromFD(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	open := func(name string) int {
+		fd, err := unix.Open(filepath.Join(dir, name), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fd
+	}
+	f, err := FromFD(open("f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(f)
+	f.Close()
+	if err != nil || string(data) != "hello" || f.Info().Size != 5 {
+		t.Fatalf("read %q, %v; size %d", data, err, f.Info().Size)
+	}
+	for _, name := range []string{".", "fifo"} {
+		fd := open(name)
+		if _, err := FromFD(fd); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("%s: err = %v, want ErrNotRegular", name, err)
+		}
+		if err := unix.Close(fd); err == nil {
+			t.Errorf("%s: the refused descriptor was left open", name)
+		}
+	}
 }

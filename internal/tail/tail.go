@@ -4,8 +4,8 @@
 // full reader adds up) and the small tool-call hook (internal/hookpath,
 // cmd/ctxgit-hook) both read with it, so the two binaries take the same
 // reading. It uses the standard library and internal/jsonscan only, and
-// does no package-level work (docs/PERFORMANCE.md, "Issue 27 item 5";
-// TestHookBinaryDeps).
+// does no package-level work (docs/PERFORMANCE.md, "The tool-call
+// hook's own binary"; TestHookBinaryDeps).
 //
 // A host is added by giving its transcript format a probe (probeFor): the
 // byte strings a line must hold to matter, and what such a line says.

@@ -35,6 +35,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Pattern is one compiled gitignore line.
@@ -415,7 +416,9 @@ func FoldPath(path string) string {
 					b[j] = c + 'a' - 'A'
 				}
 			}
-			return string(b)
+			// b is this function's own: the string shares it rather
+			// than copying it again.
+			return unsafe.String(&b[0], len(b))
 		}
 	}
 	return path
