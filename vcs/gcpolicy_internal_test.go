@@ -163,8 +163,14 @@ func TestNoChangeSnapshotCollectsLittle(t *testing.T) {
 	}
 	policy := collections() - before
 	t.Logf("cache %d KiB, limit %d KiB: %d collections under the fixed limit, %d under the policy", fi.Size()>>10, base>>10, fixed, policy)
-	if policy > 3 {
+	switch {
+	case opensAt && policy > 3:
 		t.Fatalf("a no-change snapshot collected %d times, want a handful", policy)
+	case !opensAt && policy*2 > fixed:
+		// Where listings are not cached (walkfs_other.go: Windows) a
+		// no-change snapshot lists every directory and makes garbage per
+		// file; the policy still collects far less than a fixed limit.
+		t.Fatalf("a no-change snapshot collected %d times under the policy, %d under the fixed limit: want under half", policy, fixed)
 	}
 	if gcpolicy.Limit() < base+2*fi.Size() {
 		t.Fatalf("limit %d, want room for the %d-byte cache above the base %d", gcpolicy.Limit(), fi.Size(), base)
@@ -200,8 +206,20 @@ func TestNoChangeSnapshotAllocatesNothingPerFile(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	mallocs := after.Mallocs - before.Mallocs
 	t.Logf("%d files in %d directories: %d objects, %d bytes allocated", dirs*perDir, dirs, mallocs, after.TotalAlloc-before.TotalAlloc)
-	if res.Hashed != 0 || ListedDirs(res) != 0 {
-		t.Fatalf("no change hashed %d files and listed %d directories", res.Hashed, ListedDirs(res))
+	if res.Hashed != 0 {
+		t.Fatalf("no change hashed %d files", res.Hashed)
+	}
+	if !opensAt {
+		// Windows (walkfs_other.go): no listing is cached, so every
+		// directory is listed and its entries allocated; what holds is
+		// that nothing is hashed.
+		if ListedDirs(res) != dirs+1 {
+			t.Fatalf("no change listed %d directories, want all %d", ListedDirs(res), dirs+1)
+		}
+		return
+	}
+	if ListedDirs(res) != 0 {
+		t.Fatalf("no change listed %d directories", ListedDirs(res))
 	}
 	if mallocs > dirs*perDir/10 {
 		t.Fatalf("a no-change snapshot of %d files allocated %d objects: something is allocated per file", dirs*perDir, mallocs)
