@@ -58,6 +58,6 @@ func (c *call) gaugeFromPayload() error {
 	if err != nil {
 		return err
 	}
-	_, err = c.gaugeUpdate(w, taskstate.Pressure{Value: u.Utilization, Known: true, Source: "host", Tokens: u.InputTokens, Window: u.ContextWindow})
+	_, err = c.gaugeUpdate(w, taskstate.Pressure{Value: u.Utilization, Known: true, Source: "host", Tokens: u.InputTokens, Window: u.ContextWindow}, nil)
 	return err
 }
