@@ -362,7 +362,7 @@ func (c *call) deliverNudge(root string) error {
 // ctxgit has a reader for the host's transcript.
 func (c *call) gaugeFromTranscript() error {
 	format, ok := transcriptFormat(c.Host)
-	if !ok || !regularFile(c.p.TranscriptPath) && !c.transcriptDue() {
+	if !ok || c.p.TranscriptPath == "" {
 		return nil
 	}
 	r, st, err := c.awaitCall(format)
@@ -404,34 +404,47 @@ const (
 )
 
 // awaitCall reads the transcript's tail for the gauge, and the session's
-// hook record when the reading needs it (one read on the steady path). On a tool call whose
-// message the host may not have written yet (hookpath.AwaitedCall: Claude
-// Code's PostToolUse runs before it, about one call in eight in `claude
-// -p`, seen in the real-host tier), it waits for that message, at most
-// callWait (Request.CallWait), so that the reading is the call's turn and
-// the nudge it calls for goes out with this call's result: in a one-prompt
+// hook record when the reading needs it (read once on the steady path,
+// again only after a wait). On a tool call whose message the host may not
+// have written yet (hookpath.AwaitedCall: Claude Code's PostToolUse runs
+// before it, about one call in eight in `claude -p`, seen in the
+// real-host tier), it waits for that message, at most callWait
+// (Request.CallWait), so that the reading is the call's turn and the
+// nudge it calls for goes out with this call's result: in a one-prompt
 // `-p` run there is no next prompt to take it; Copilot CLI's postToolUse
 // likewise, for its record's hook.start line (copilotMark). The tail is
-// read again only
-// when the file grew. A session whose waits keep ending without the
+// read again only when the file grew. A session whose waits keep ending without the
 // message (hookpath.MaxCallMisses in a row) stops waiting; a tail that
 // holds the call starts the count over. ctxgit-hook hands every call that
 // would wait, or change the count, to ctxgit hook (hookpath.Steady).
 func (c *call) awaitCall(format transcript.Format) (tail.Reading, hookState, error) {
+	path := c.p.TranscriptPath
 	call := hookpath.AwaitedCall(c.Host, c.Event, c.p.ToolUseID, c.p.AgentID)
 	o := tail.Options{MaxBack: tailBytes, Call: call, Mark: c.copilotMark()}
+	awaits := call != "" || o.Mark != ""
 	read := func() (tail.Reading, error) {
-		if !regularFile(c.p.TranscriptPath) {
+		if !regularFile(path) {
 			return tail.Reading{}, nil // not written yet (transcriptDue)
 		}
-		return transcript.TailReading(c.p.TranscriptPath, format, o)
+		return transcript.TailReading(path, format, o)
 	}
-	r, err := read()
-	if err != nil || call == "" && o.Mark == "" && !r.Known {
+	var r tail.Reading
+	var err error
+	// The first look stats the file once: a regular file is read; one
+	// that is not there yet is waited for by a call that awaits its
+	// message; anything else (a device or a pipe would hang the hook) is
+	// no transcript.
+	switch fi, serr := os.Stat(path); {
+	case serr == nil && fi.Mode().IsRegular():
+		r, err = transcript.TailReading(path, format, o)
+	case !awaits || !transcriptDue(path):
+		return r, hookState{}, nil
+	}
+	if err != nil || !awaits && !r.Known {
 		return r, hookState{}, err
 	}
 	st := c.readState()
-	if call == "" && o.Mark == "" {
+	if !awaits {
 		return r, st, nil
 	}
 	waited := hookpath.CallWaits(r.HoldsCall, st.CallMisses)
@@ -440,10 +453,10 @@ func (c *call) awaitCall(format transcript.Format) (tail.Reading, hookState, err
 		if wait <= 0 {
 			wait = callWait
 		}
-		size := fileSize(c.p.TranscriptPath)
+		size := fileSize(path)
 		for deadline := time.Now().Add(wait); !r.HoldsCall && time.Now().Before(deadline); {
 			time.Sleep(callPoll)
-			if n := fileSize(c.p.TranscriptPath); n != size {
+			if n := fileSize(path); n != size {
 				size = n
 				if r, err = read(); err != nil {
 					return r, st, err
@@ -463,16 +476,13 @@ func (c *call) awaitCall(format transcript.Format) (tail.Reading, hookState, err
 
 // transcriptDue reports whether a tool call that waits for its message
 // (hookpath.AwaitedCall) or its record's mark (copilotMark) finds no
-// transcript at all: Claude Code creates the file at its first write,
-// which a fast `claude -p` run's first tool call can come before, and
-// Copilot CLI 1.0.102 likewise its events.jsonl (both seen in the
+// transcript at path at all: Claude Code creates the file at its first
+// write, which a fast `claude -p` run's first tool call can come before,
+// and Copilot CLI 1.0.102 likewise its events.jsonl (both seen in the
 // real-host tier with CI=true, where it happened in most runs). The call
 // then waits for the file as for the message.
-func (c *call) transcriptDue() bool {
-	if c.p.TranscriptPath == "" || hookpath.AwaitedCall(c.Host, c.Event, c.p.ToolUseID, c.p.AgentID) == "" && c.copilotMark() == "" {
-		return false
-	}
-	_, err := os.Lstat(c.p.TranscriptPath)
+func transcriptDue(path string) bool {
+	_, err := os.Lstat(path)
 	return errors.Is(err, fs.ErrNotExist)
 }
 

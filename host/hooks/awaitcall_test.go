@@ -113,6 +113,22 @@ func TestPostToolUseWaitsForTheTranscriptFile(t *testing.T) {
 	}
 }
 
+// A transcript path that names something other than a file (a directory
+// here; a FIFO would hang a read) is no transcript: a call that awaits its
+// message does not wait for it to become one, and counts no miss.
+func TestPostToolUseTranscriptNotAFile(t *testing.T) {
+	dir := initialised(t)
+	notFile := t.TempDir()
+	if out, took := postToolUse(t, dir, notFile, "toolu_1", "", 30*time.Second); out != "" || took > 15*time.Second {
+		t.Fatalf("transcript path a directory: output %q after %v", out, took)
+	}
+	var st hookState
+	readJSON(dir, statePath(dir, "s1"), &st)
+	if st.CallMisses != 0 {
+		t.Fatalf("call_misses %d for a transcript path that is a directory", st.CallMisses)
+	}
+}
+
 // A call whose message never comes within the wait: the hook answers with
 // the reading it has, counts the miss, and from hookpath.MaxCallMisses
 // misses in a row on does not wait at all; a tail that holds the call
