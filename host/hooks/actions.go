@@ -653,7 +653,7 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 			Utilization: float64(*p.ContextTokens) / float64(*p.ContextWindowSize), Source: "host"}
 	} else if p.ContextUsagePercent != nil {
 		o.Usage = spec.TokenUsage{Utilization: *p.ContextUsagePercent / 100, Source: "host"}
-	} else if u, ok := c.payloadUsage(w.Root); ok {
+	} else if u, ok := c.payloadUsage(func() int64 { return c.knownWindow(w.Root) }); ok {
 		o.Usage = u
 	}
 	format, ok := transcriptFormat(c.Host)
