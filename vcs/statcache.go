@@ -436,6 +436,12 @@ func decodeStatCache(data []byte) (*statCache, error) {
 	var fileSum, otherSum uint64
 	nextChild := uint32(1)
 	for d := range nDirs {
+		// Breadth first, a record is named as a subdirectory by one
+		// before it: one that is not yet is reached by no directory
+		// (it could name itself, or the next such record).
+		if d > 0 && d >= nextChild {
+			return nil, corrupt
+		}
 		r := c.dirRec(d)
 		ff, nf := c.dirFiles(d)
 		of, no := c.dirOthers(d)
@@ -466,10 +472,6 @@ func decodeStatCache(data []byte) (*statCache, error) {
 				nextChild++
 			}
 		}
-		// Files and others were each checked in order; the second
-		// loop's first name is compared with the first's last only to
-		// reject nothing: reset for the next directory.
-		prev = ""
 	}
 	if fileSum != uint64(nFiles) || otherSum != uint64(nOthers) || nDirs > 0 && nextChild != nDirs {
 		return nil, corrupt
