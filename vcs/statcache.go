@@ -334,17 +334,12 @@ func readStatCache(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	size := f.Info().Size
-	if size > maxStatCache {
-		return nil, regfile.ErrTooLarge
+	if size := f.Info().Size; size <= maxStatCache {
+		gcpolicy.Expect(size)
 	}
-	gcpolicy.Expect(size)
-	data := make([]byte, size)
-	n, err := io.ReadFull(f, data)
-	if err == io.ErrUnexpectedEOF {
-		err = nil // it shrank: the checksum tells
-	}
-	return data[:n], err
+	// A file that shrank while read is returned short: the checksum
+	// tells.
+	return f.ReadAll(maxStatCache)
 }
 
 var errCorruptStatCache = errors.New("corrupt stat cache")
