@@ -194,11 +194,14 @@ func (c *statCache) fileRec(j uint32) []byte {
 	return c.files[int(j)*fileRecSize : int(j+1)*fileRecSize]
 }
 
-func (c *statCache) fileName(j uint32) string {
-	r := c.fileRec(j)
+// recName is the name a file's or an other's record holds: both begin
+// with its offset in the name heap and its length.
+func (c *statCache) recName(r []byte) string {
 	off := binary.LittleEndian.Uint32(r)
 	return c.names[off : off+uint32(binary.LittleEndian.Uint16(r[4:]))]
 }
+
+func (c *statCache) fileName(j uint32) string { return c.recName(c.fileRec(j)) }
 
 func (c *statCache) fileEntry(j uint32) statEntry {
 	r := c.fileRec(j)
@@ -213,11 +216,7 @@ func (c *statCache) otherRec(k uint32) []byte {
 	return c.others[int(k)*otherRecSize : int(k+1)*otherRecSize]
 }
 
-func (c *statCache) otherName(k uint32) string {
-	r := c.otherRec(k)
-	off := binary.LittleEndian.Uint32(r)
-	return c.names[off : off+uint32(binary.LittleEndian.Uint16(r[4:]))]
-}
+func (c *statCache) otherName(k uint32) string { return c.recName(c.otherRec(k)) }
 
 func (c *statCache) other(k uint32) dirent {
 	r := c.otherRec(k)
