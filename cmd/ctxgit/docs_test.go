@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -20,26 +21,14 @@ import (
 func TestDocsNameRealTests(t *testing.T) {
 	defined := map[string]bool{}
 	def := regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Fuzz)[A-Za-z0-9_]+)\(`)
-	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+	for _, path := range moduleFiles(t, func(rel string) bool { return strings.HasSuffix(rel, "_test.go") }) {
+		data, err := os.ReadFile(path)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "../.." {
-			return filepath.SkipDir
+		for _, m := range def.FindAllSubmatch(data, -1) {
+			defined[string(m[1])] = true
 		}
-		if !d.IsDir() && strings.HasSuffix(path, "_test.go") {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			for _, m := range def.FindAllSubmatch(data, -1) {
-				defined[string(m[1])] = true
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	// A name ending in * stands for every function it begins.
 	named := regexp.MustCompile("`((?:Test|Benchmark|Fuzz)[A-Z][A-Za-z0-9_]*)(\\*?)")
@@ -55,7 +44,7 @@ func TestDocsNameRealTests(t *testing.T) {
 		return false
 	}
 	for _, doc := range []string{"ARCHITECTURE.md", "CONTRIBUTING.md", "docs/design.md", "docs/PERFORMANCE.md", "README.md"} {
-		data, err := os.ReadFile(filepath.Join("../..", doc))
+		data, err := os.ReadFile(filepath.Join(pkgDir, "../..", doc))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +73,7 @@ var docBudgets = []struct {
 // counts.
 func TestDocsSize(t *testing.T) {
 	for _, b := range docBudgets {
-		fi, err := os.Stat(filepath.Join("../..", b.path))
+		fi, err := os.Stat(filepath.Join(pkgDir, "../..", b.path))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +90,7 @@ func TestDocsSize(t *testing.T) {
 // OpenClaw's map of session keys to repositories.
 func TestDocsNameFilesOutsideWorktree(t *testing.T) {
 	for _, doc := range []string{"README.md", "spec/SPEC.md"} {
-		data, err := os.ReadFile(filepath.Join("../..", doc))
+		data, err := os.ReadFile(filepath.Join(pkgDir, "../..", doc))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,32 +119,24 @@ func TestDocsNameFilesOutsideWorktree(t *testing.T) {
 func TestNoParenthesisedPlurals(t *testing.T) {
 	paren := regexp.MustCompile(`[A-Za-z]\((?:s|es)\)`)
 	fset := token.NewFileSet()
-	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "../.." {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		if strings.HasSuffix(path, ".md") && filepath.Base(filepath.Dir(path)) == "help" {
-			data, err := os.ReadFile(path)
+	read := moduleFiles(t, func(rel string) bool {
+		return strings.HasSuffix(rel, ".go") && !strings.HasSuffix(rel, "_test.go") ||
+			strings.HasSuffix(rel, ".md") && path.Base(path.Dir(rel)) == "help"
+	})
+	for _, file := range read {
+		if strings.HasSuffix(file, ".md") {
+			data, err := os.ReadFile(file)
 			if err != nil {
-				return err
+				t.Fatal(err)
 			}
 			if m := paren.Find(data); m != nil {
-				t.Errorf("%s: %q: say the plural in words", path, m)
+				t.Errorf("%s: %q: say the plural in words", file, m)
 			}
-			return nil
+			continue
 		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			lit, ok := n.(*ast.BasicLit)
@@ -167,9 +148,43 @@ func TestNoParenthesisedPlurals(t *testing.T) {
 			}
 			return true
 		})
+	}
+}
+
+// moduleFiles lists the files of the module (from its root, this
+// package's directory's grandparent) whose slash-separated path from the
+// root keep accepts, skipping testdata and hidden folders (.git among
+// them). The paths it returns are absolute: the scripts run in process
+// change the process's directory. A walk that keeps nothing fails the
+// test, which would otherwise pass having read nothing.
+func moduleFiles(t *testing.T, keep func(rel string) bool) []string {
+	t.Helper()
+	root := filepath.Join(pkgDir, "..", "..")
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != root && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		if keep(filepath.ToSlash(rel)) {
+			files = append(files, p)
+		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(files) == 0 {
+		t.Fatalf("no file of the module under %s matched", root)
+	}
+	return files
 }
