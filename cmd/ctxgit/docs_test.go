@@ -53,8 +53,30 @@ func TestDocsNameRealTests(t *testing.T) {
 				t.Errorf("%s names %s, which no _test.go file defines", doc, m[1])
 			}
 		}
+		// A -run pattern's names: go test matches them anywhere in a
+		// test's name, so one without $ stands for every test it begins
+		// (a table's \| is its |).
+		for _, m := range runPattern.FindAllSubmatch(data, -1) {
+			for _, alt := range strings.Split(strings.ReplaceAll(string(m[1]), `\|`, "|"), "|") {
+				n := runName.FindStringSubmatch(alt)
+				if n == nil {
+					continue
+				}
+				if !exists(n[1], n[2] == "") {
+					t.Errorf("%s: the pattern '%s' names %s, which no _test.go file defines", doc, m[1], n[1])
+				}
+			}
+		}
 	}
 }
+
+// runPattern is a quoted -run pattern in a doc that begins with a test
+// function's name; runName is one alternative's name, with the $ that
+// makes it whole.
+var (
+	runPattern = regexp.MustCompile(`'\^?((?:Test|Benchmark|Fuzz)[^'\n]*)'`)
+	runName    = regexp.MustCompile(`^\^?((?:Test|Benchmark|Fuzz)[A-Za-z0-9_]*)(\$?)`)
+)
 
 // docBudgets are the byte budgets of the docs a reader takes in whole
 // (issue 36): PERFORMANCE.md holds current figures only, each with the
