@@ -210,3 +210,30 @@ func moduleFiles(t *testing.T, keep func(rel string) bool) []string {
 	}
 	return files
 }
+
+// TestDocsTableRows: every row of a table in the docs has its header's
+// number of cells. A | inside a cell's code (a -run pattern's
+// alternatives) must be written \| in a table, else it splits the cell
+// and the rendered command loses the rest of its pattern.
+func TestDocsTableRows(t *testing.T) {
+	bar := regexp.MustCompile(`(^|[^\\])\|`)
+	cells := func(l string) int { return len(bar.FindAllStringIndex(strings.ReplaceAll(l, "||", "| |"), -1)) }
+	docs := moduleFiles(t, func(rel string) bool { return strings.HasSuffix(rel, ".md") && !strings.Contains(rel, "/help/") })
+	for _, doc := range docs {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		header := 0
+		for i, l := range strings.Split(string(data), "\n") {
+			switch {
+			case !strings.HasPrefix(l, "|"):
+				header = 0
+			case header == 0:
+				header = cells(l)
+			case cells(l) != header:
+				t.Errorf("%s:%d: %d cells in a table of %d: write a | inside a cell as \\|", doc, i+1, cells(l)-1, header-1)
+			}
+		}
+	}
+}
