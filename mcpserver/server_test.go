@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -547,31 +548,45 @@ func TestInstructionsTeachTools(t *testing.T) {
 		t.Fatalf("instructions:\n%s", card)
 	}
 	named := map[string]bool{}
-	for _, m := range regexp.MustCompile("tool `([a-z_]+)`").FindAllStringSubmatch(card, -1) {
-		named[m[1]] = true
+	for _, name := range callNamedTools(t, c, card) {
+		named[name] = true
 	}
-	for _, want := range []string{"plan_mark", "decide", "fail", "state_set", "recover"} {
+	for _, want := range []string{"plan_mark", "decide", "fail", "fail_resolved", "state_set", "recover"} {
 		if !named[want] {
 			t.Errorf("card does not name %s:\n%s", want, card)
 		}
 	}
-	// Each, called with the arguments the card shows.
-	args := map[string]any{
-		"plan_mark":     map[string]any{"step": "2", "status": "done"},
-		"decide":        map[string]any{"text": "a", "why": "b"},
-		"fail":          map[string]any{"text": "c"},
-		"fail_resolved": nil,
-		"state_set":     map[string]any{"field": "next_action", "value": "d"},
-		"recover":       nil,
-	}
-	for name := range named {
-		a, ok := args[name]
-		if !ok && name != "recover" {
-			t.Errorf("card names %s, which this test does not run", name)
+}
+
+// toolArgs are the arguments instructions show for each tool they name.
+var toolArgs = map[string]any{
+	"plan_mark":     map[string]any{"step": "2", "status": "done"},
+	"decide":        map[string]any{"text": "a", "why": "b"},
+	"fail":          map[string]any{"text": "c"},
+	"fail_resolved": nil,
+	"state_set":     map[string]any{"field": "next_action", "value": "d"},
+	"recover":       nil,
+}
+
+// callNamedTools calls each tool instructions name ("tool `NAME`"), in
+// the order they name them (a failure recorded before it is resolved),
+// with the arguments they show, and returns the names.
+func callNamedTools(t *testing.T, c *client, instructions string) []string {
+	t.Helper()
+	var names []string
+	for _, m := range regexp.MustCompile("tool `([a-z_]+)`").FindAllStringSubmatch(instructions, -1) {
+		if slices.Contains(names, m[1]) {
 			continue
 		}
-		c.ok(name, a)
+		names = append(names, m[1])
+		a, ok := toolArgs[m[1]]
+		if !ok {
+			t.Errorf("instructions name %s, which this test does not run:\n%s", m[1], instructions)
+			continue
+		}
+		c.ok(m[1], a)
 	}
+	return names
 }
 
 // TestInstructionsNameNoMissingFile: the server's card says of the files

@@ -3,7 +3,6 @@ package vcs
 import (
 	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
 	"sort"
 )
@@ -62,13 +61,6 @@ func readTreeData(s Store, id Hash) ([]byte, error) {
 	return data, nil
 }
 
-// rawEntry is a tree entry as it lies in the tree's bytes.
-type rawEntry struct {
-	mode uint32
-	name []byte
-	id   Hash
-}
-
 func (e rawEntry) isDir() bool { return e.mode == ModeDir }
 
 // treeIter reads a tree's entries one at a time from its bytes: no
@@ -93,20 +85,12 @@ func (it *treeIter) next() {
 	if len(it.data) == 0 || it.err != nil {
 		return
 	}
-	sp := bytes.IndexByte(it.data, ' ')
-	nul := bytes.IndexByte(it.data, 0)
-	if sp < 0 || nul < sp || len(it.data) < nul+21 {
-		it.err = errors.New("corrupt tree: truncated entry")
+	e, rest, err := nextTreeEntry(it.data)
+	if err != nil {
+		it.err = err
 		return
 	}
-	mode, ok := parseTreeMode(it.data[:sp])
-	if !ok {
-		it.err = fmt.Errorf("corrupt tree: mode %q", it.data[:sp])
-		return
-	}
-	it.cur = rawEntry{mode: mode, name: it.data[sp+1 : nul]}
-	copy(it.cur.id[:], it.data[nul+1:nul+21])
-	it.data, it.ok = it.data[nul+21:], true
+	it.cur, it.data, it.ok = e, rest, true
 }
 
 // inGitOrder reports whether a tree's entries are sorted as git sorts
@@ -129,16 +113,7 @@ func compareRaw(a, b rawEntry) int {
 	if c := bytes.Compare(a.name[:n], b.name[:n]); c != 0 {
 		return c
 	}
-	tail := func(e rawEntry) int {
-		switch {
-		case n < len(e.name):
-			return int(e.name[n])
-		case e.isDir():
-			return '/'
-		}
-		return 0
-	}
-	return cmp.Compare(tail(a), tail(b))
+	return cmp.Compare(sortTail(a.name, n, a.isDir()), sortTail(b.name, n, b.isDir()))
 }
 
 // diffDir compares two trees entry by entry, both sorted as git sorts

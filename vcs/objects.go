@@ -56,7 +56,7 @@ func treeLess(a, b TreeEntry) bool {
 
 // sortTail is the byte after the common prefix: the next byte of the name,
 // '/' for a directory at its end, or 0 for a file at its end.
-func sortTail(name string, n int, dir bool) int {
+func sortTail[S ~string | ~[]byte](name S, n int, dir bool) int {
 	if n < len(name) {
 		return int(name[n])
 	}
@@ -102,27 +102,44 @@ func DecodeTree(data []byte) ([]TreeEntry, error) {
 // visit stops it and is returned.
 func forEachTreeEntry(data []byte, visit func(mode uint32, name []byte, id Hash) error) error {
 	for len(data) > 0 {
-		sp := bytes.IndexByte(data, ' ')
-		if sp < 0 {
-			return errors.New("corrupt tree: no mode")
-		}
-		mode, ok := parseTreeMode(data[:sp])
-		if !ok {
-			return fmt.Errorf("corrupt tree: mode %q", data[:sp])
-		}
-		data = data[sp+1:]
-		nul := bytes.IndexByte(data, 0)
-		if nul < 0 || len(data) < nul+21 {
-			return errors.New("corrupt tree: truncated entry")
-		}
-		var id Hash
-		copy(id[:], data[nul+1:nul+21])
-		if err := visit(mode, data[:nul], id); err != nil {
+		e, rest, err := nextTreeEntry(data)
+		if err != nil {
 			return err
 		}
-		data = data[nul+21:]
+		if err := visit(e.mode, e.name, e.id); err != nil {
+			return err
+		}
+		data = rest
 	}
 	return nil
+}
+
+// rawEntry is a tree entry as it lies in the tree's bytes.
+type rawEntry struct {
+	mode uint32
+	name []byte
+	id   Hash
+}
+
+// nextTreeEntry parses the first entry of a tree's data, not empty, and
+// returns the data after it.
+func nextTreeEntry(data []byte) (rawEntry, []byte, error) {
+	sp := bytes.IndexByte(data, ' ')
+	if sp < 0 {
+		return rawEntry{}, nil, errors.New("corrupt tree: no mode")
+	}
+	mode, ok := parseTreeMode(data[:sp])
+	if !ok {
+		return rawEntry{}, nil, fmt.Errorf("corrupt tree: mode %q", data[:sp])
+	}
+	data = data[sp+1:]
+	nul := bytes.IndexByte(data, 0)
+	if nul < 0 || len(data) < nul+21 {
+		return rawEntry{}, nil, errors.New("corrupt tree: truncated entry")
+	}
+	e := rawEntry{mode: mode, name: data[:nul]}
+	copy(e.id[:], data[nul+1:nul+21])
+	return e, data[nul+21:], nil
 }
 
 // parseTreeMode parses a tree entry's octal mode as strconv.ParseUint(s,

@@ -194,11 +194,14 @@ func (c *statCache) fileRec(j uint32) []byte {
 	return c.files[int(j)*fileRecSize : int(j+1)*fileRecSize]
 }
 
-func (c *statCache) fileName(j uint32) string {
-	r := c.fileRec(j)
+// recName is the name a file's or an other's record holds: both begin
+// with its offset in the name heap and its length.
+func (c *statCache) recName(r []byte) string {
 	off := binary.LittleEndian.Uint32(r)
 	return c.names[off : off+uint32(binary.LittleEndian.Uint16(r[4:]))]
 }
+
+func (c *statCache) fileName(j uint32) string { return c.recName(c.fileRec(j)) }
 
 func (c *statCache) fileEntry(j uint32) statEntry {
 	r := c.fileRec(j)
@@ -213,11 +216,7 @@ func (c *statCache) otherRec(k uint32) []byte {
 	return c.others[int(k)*otherRecSize : int(k+1)*otherRecSize]
 }
 
-func (c *statCache) otherName(k uint32) string {
-	r := c.otherRec(k)
-	off := binary.LittleEndian.Uint32(r)
-	return c.names[off : off+uint32(binary.LittleEndian.Uint16(r[4:]))]
-}
+func (c *statCache) otherName(k uint32) string { return c.recName(c.otherRec(k)) }
 
 func (c *statCache) other(k uint32) dirent {
 	r := c.otherRec(k)
@@ -334,17 +333,12 @@ func readStatCache(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	size := f.Info().Size
-	if size > maxStatCache {
-		return nil, regfile.ErrTooLarge
+	if size := f.Info().Size; size <= maxStatCache {
+		gcpolicy.Expect(size)
 	}
-	gcpolicy.Expect(size)
-	data := make([]byte, size)
-	n, err := io.ReadFull(f, data)
-	if err == io.ErrUnexpectedEOF {
-		err = nil // it shrank: the checksum tells
-	}
-	return data[:n], err
+	// A file that shrank while read is returned short: the checksum
+	// tells.
+	return f.ReadAll(maxStatCache)
 }
 
 var errCorruptStatCache = errors.New("corrupt stat cache")
@@ -436,6 +430,12 @@ func decodeStatCache(data []byte) (*statCache, error) {
 	var fileSum, otherSum uint64
 	nextChild := uint32(1)
 	for d := range nDirs {
+		// Breadth first, a record is named as a subdirectory by one
+		// before it: one that is not yet is reached by no directory
+		// (it could name itself, or the next such record).
+		if d > 0 && d >= nextChild {
+			return nil, corrupt
+		}
 		r := c.dirRec(d)
 		ff, nf := c.dirFiles(d)
 		of, no := c.dirOthers(d)
@@ -466,10 +466,6 @@ func decodeStatCache(data []byte) (*statCache, error) {
 				nextChild++
 			}
 		}
-		// Files and others were each checked in order; the second
-		// loop's first name is compared with the first's last only to
-		// reject nothing: reset for the next directory.
-		prev = ""
 	}
 	if fileSum != uint64(nFiles) || otherSum != uint64(nOthers) || nDirs > 0 && nextChild != nDirs {
 		return nil, corrupt

@@ -2,6 +2,7 @@ package vcs
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -161,6 +162,12 @@ func (p pathList) search(s string) int {
 	return sort.Search(p.Len(), func(i int) bool { return p.At(i) >= s })
 }
 
+// maxIndexPathBytes bounds the bytes of a decoded index's paths, which a
+// pathList ends with uint32s. An index of version 4 compresses its
+// paths' prefixes, so a file of some tens of megabytes can reach it. A
+// variable for the test.
+var maxIndexPathBytes uint64 = 1<<32 - 1
+
 // loadFull decodes the index, once; walkers that need it wait for it,
 // the others do not. A decode error is returned to the first caller only
 // (it is reported once); the others get no paths.
@@ -183,17 +190,25 @@ func (t *trackedIndex) loadFull(matchPath func(string) string) (pathList, error)
 	// path in several stages (a conflict) is kept once.
 	var all []byte
 	var ends []uint32
-	sorted := true
+	sorted, tooLarge := true, false
 	begin := func(entries, pathBytes int) {
 		all = make([]byte, 0, pathBytes)
 		ends = make([]uint32, 0, entries)
 	}
 	if err := readGitIndex(f, info.Size, begin, func(name []byte, _ uint32) {
+		if tooLarge {
+			return
+		}
 		start := len(all)
 		if t.fold {
 			all = append(all, matchPath(string(name))...)
 		} else {
 			all = append(all, name...)
+		}
+		if uint64(len(all)) > maxIndexPathBytes {
+			// ends are uint32: past that they would wrap.
+			tooLarge, all = true, nil
+			return
 		}
 		if n := len(ends); n > 0 {
 			prev := uint32(0)
@@ -212,13 +227,16 @@ func (t *trackedIndex) loadFull(matchPath func(string) string) (pathList, error)
 	}); err != nil {
 		return pathList{}, err
 	}
+	if tooLarge {
+		return pathList{}, fmt.Errorf("index: its paths pass %d bytes", maxIndexPathBytes)
+	}
 	if len(all) > 0 {
 		t.full = pathList{all: unsafe.String(&all[0], len(all)), ends: ends}
 	} else {
 		t.full = pathList{strs: []string{}}
 	}
 	// git keeps its entries sorted by path; folded, they may not be.
-	if !sorted || uint64(len(all)) > 1<<32-1 {
+	if !sorted {
 		paths := make([]string, t.full.Len())
 		for i := range paths {
 			paths[i] = t.full.At(i)

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -20,26 +21,14 @@ import (
 func TestDocsNameRealTests(t *testing.T) {
 	defined := map[string]bool{}
 	def := regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Fuzz)[A-Za-z0-9_]+)\(`)
-	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+	for _, path := range moduleFiles(t, func(rel string) bool { return strings.HasSuffix(rel, "_test.go") }) {
+		data, err := os.ReadFile(path)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "../.." {
-			return filepath.SkipDir
+		for _, m := range def.FindAllSubmatch(data, -1) {
+			defined[string(m[1])] = true
 		}
-		if !d.IsDir() && strings.HasSuffix(path, "_test.go") {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			for _, m := range def.FindAllSubmatch(data, -1) {
-				defined[string(m[1])] = true
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	// A name ending in * stands for every function it begins.
 	named := regexp.MustCompile("`((?:Test|Benchmark|Fuzz)[A-Z][A-Za-z0-9_]*)(\\*?)")
@@ -55,7 +44,7 @@ func TestDocsNameRealTests(t *testing.T) {
 		return false
 	}
 	for _, doc := range []string{"ARCHITECTURE.md", "CONTRIBUTING.md", "docs/design.md", "docs/PERFORMANCE.md", "README.md"} {
-		data, err := os.ReadFile(filepath.Join("../..", doc))
+		data, err := os.ReadFile(filepath.Join(pkgDir, "../..", doc))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,8 +53,30 @@ func TestDocsNameRealTests(t *testing.T) {
 				t.Errorf("%s names %s, which no _test.go file defines", doc, m[1])
 			}
 		}
+		// A -run pattern's names: go test matches them anywhere in a
+		// test's name, so one without $ stands for every test it begins
+		// (a table's \| is its |).
+		for _, m := range runPattern.FindAllSubmatch(data, -1) {
+			for _, alt := range strings.Split(strings.ReplaceAll(string(m[1]), `\|`, "|"), "|") {
+				n := runName.FindStringSubmatch(alt)
+				if n == nil {
+					continue
+				}
+				if !exists(n[1], n[2] == "") {
+					t.Errorf("%s: the pattern '%s' names %s, which no _test.go file defines", doc, m[1], n[1])
+				}
+			}
+		}
 	}
 }
+
+// runPattern is a quoted -run pattern in a doc that begins with a test
+// function's name; runName is one alternative's name, with the $ that
+// makes it whole.
+var (
+	runPattern = regexp.MustCompile(`'\^?((?:Test|Benchmark|Fuzz)[^'\n]*)'`)
+	runName    = regexp.MustCompile(`^\^?((?:Test|Benchmark|Fuzz)[A-Za-z0-9_]*)(\$?)`)
+)
 
 // docBudgets are the byte budgets of the docs a reader takes in whole
 // (issue 36): PERFORMANCE.md holds current figures only, each with the
@@ -84,7 +95,7 @@ var docBudgets = []struct {
 // counts.
 func TestDocsSize(t *testing.T) {
 	for _, b := range docBudgets {
-		fi, err := os.Stat(filepath.Join("../..", b.path))
+		fi, err := os.Stat(filepath.Join(pkgDir, "../..", b.path))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +112,7 @@ func TestDocsSize(t *testing.T) {
 // OpenClaw's map of session keys to repositories.
 func TestDocsNameFilesOutsideWorktree(t *testing.T) {
 	for _, doc := range []string{"README.md", "spec/SPEC.md"} {
-		data, err := os.ReadFile(filepath.Join("../..", doc))
+		data, err := os.ReadFile(filepath.Join(pkgDir, "../..", doc))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,32 +141,24 @@ func TestDocsNameFilesOutsideWorktree(t *testing.T) {
 func TestNoParenthesisedPlurals(t *testing.T) {
 	paren := regexp.MustCompile(`[A-Za-z]\((?:s|es)\)`)
 	fset := token.NewFileSet()
-	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "../.." {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		if strings.HasSuffix(path, ".md") && filepath.Base(filepath.Dir(path)) == "help" {
-			data, err := os.ReadFile(path)
+	read := moduleFiles(t, func(rel string) bool {
+		return strings.HasSuffix(rel, ".go") && !strings.HasSuffix(rel, "_test.go") ||
+			strings.HasSuffix(rel, ".md") && path.Base(path.Dir(rel)) == "help"
+	})
+	for _, file := range read {
+		if strings.HasSuffix(file, ".md") {
+			data, err := os.ReadFile(file)
 			if err != nil {
-				return err
+				t.Fatal(err)
 			}
 			if m := paren.Find(data); m != nil {
-				t.Errorf("%s: %q: say the plural in words", path, m)
+				t.Errorf("%s: %q: say the plural in words", file, m)
 			}
-			return nil
+			continue
 		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			lit, ok := n.(*ast.BasicLit)
@@ -167,9 +170,70 @@ func TestNoParenthesisedPlurals(t *testing.T) {
 			}
 			return true
 		})
+	}
+}
+
+// moduleFiles lists the files of the module (from its root, this
+// package's directory's grandparent) whose slash-separated path from the
+// root keep accepts, skipping testdata and hidden folders (.git among
+// them). The paths it returns are absolute: the scripts run in process
+// change the process's directory. A walk that keeps nothing fails the
+// test, which would otherwise pass having read nothing.
+func moduleFiles(t *testing.T, keep func(rel string) bool) []string {
+	t.Helper()
+	root := filepath.Join(pkgDir, "..", "..")
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != root && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		if keep(filepath.ToSlash(rel)) {
+			files = append(files, p)
+		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no file of the module under %s matched", root)
+	}
+	return files
+}
+
+// TestDocsTableRows: every row of a table in the docs has its header's
+// number of cells. A | inside a cell's code (a -run pattern's
+// alternatives) must be written \| in a table, else it splits the cell
+// and the rendered command loses the rest of its pattern.
+func TestDocsTableRows(t *testing.T) {
+	bar := regexp.MustCompile(`(^|[^\\])\|`)
+	cells := func(l string) int { return len(bar.FindAllStringIndex(strings.ReplaceAll(l, "||", "| |"), -1)) }
+	docs := moduleFiles(t, func(rel string) bool { return strings.HasSuffix(rel, ".md") && !strings.Contains(rel, "/help/") })
+	for _, doc := range docs {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		header := 0
+		for i, l := range strings.Split(string(data), "\n") {
+			switch {
+			case !strings.HasPrefix(l, "|"):
+				header = 0
+			case header == 0:
+				header = cells(l)
+			case cells(l) != header:
+				t.Errorf("%s:%d: %d cells in a table of %d: write a | inside a cell as \\|", doc, i+1, cells(l)-1, header-1)
+			}
+		}
 	}
 }

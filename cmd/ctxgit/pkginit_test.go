@@ -4,8 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -23,26 +21,15 @@ var initWork = map[string]bool{
 // expression or parsing a template: each is built on first use instead
 // (sync.OnceValue), so a process that never uses it never pays for it.
 func TestNoPackageLevelWork(t *testing.T) {
-	root := filepath.Join("..", "..")
 	fset := token.NewFileSet()
 	checked := 0
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			switch d.Name() {
-			case "testdata", "scripts", ".git":
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
+	// scripts/ holds the measuring tools (benchrun, genws), not ctxgit.
+	for _, path := range moduleFiles(t, func(rel string) bool {
+		return strings.HasSuffix(rel, ".go") && !strings.HasSuffix(rel, "_test.go") && !strings.HasPrefix(rel, "scripts/")
+	}) {
 		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
 		checked++
 		for _, decl := range f.Decls {
@@ -70,10 +57,6 @@ func TestNoPackageLevelWork(t *testing.T) {
 				}
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if checked < 100 {
 		t.Fatalf("only %d Go files checked: the walk missed the module", checked)

@@ -362,15 +362,15 @@ func (c *call) deliverNudge(root string) error {
 // ctxgit has a reader for the host's transcript.
 func (c *call) gaugeFromTranscript() error {
 	format, ok := transcriptFormat(c.Host)
-	if !ok || !regularFile(c.p.TranscriptPath) && !c.transcriptDue() {
+	if !ok || c.p.TranscriptPath == "" {
 		return nil
 	}
-	r, err := c.awaitCall(format)
+	r, st, err := c.awaitCall(format)
 	if err != nil || !r.Known {
 		return err
 	}
 	u := r.Usage
-	if st := c.readState(); st.StaleTokens != 0 && u.Used() == st.StaleTokens {
+	if st.StaleTokens != 0 && u.Used() == st.StaleTokens {
 		return nil // the reading the last compaction began at, not a new one
 	}
 	w, err := c.workspace()
@@ -379,12 +379,12 @@ func (c *call) gaugeFromTranscript() error {
 	}
 	window := u.ContextWindow
 	if window == 0 {
-		window = c.knownWindow(w.Root)
+		window = st.knownWindow()
 	}
 	window = c.gaugeWindow(window)
 	p := taskstate.Pressure{Value: float64(u.Used()) / float64(window), Known: true,
 		Source: "transcript", Tokens: u.Used(), Window: window}
-	if _, err = c.gaugeUpdate(w, p); err != nil {
+	if _, err = c.gaugeUpdate(w, p, &st); err != nil {
 		return err
 	}
 	return c.noteCompressionDue(w.Root, p)
@@ -403,86 +403,102 @@ const (
 	callPoll = 10 * time.Millisecond
 )
 
-// awaitCall reads the transcript's tail for the gauge. On a tool call whose
-// message the host may not have written yet (hookpath.AwaitedCall: Claude
-// Code's PostToolUse runs before it, about one call in eight in `claude
-// -p`, seen in the real-host tier), it waits for that message, at most
-// callWait (Request.CallWait), so that the reading is the call's turn and
-// the nudge it calls for goes out with this call's result: in a one-prompt
+// awaitCall reads the transcript's tail for the gauge, and the session's
+// hook record when the reading needs it (read once on the steady path,
+// again only after a wait). On a tool call whose message the host may not
+// have written yet (hookpath.AwaitedCall: Claude Code's PostToolUse runs
+// before it, about one call in eight in `claude -p`, seen in the
+// real-host tier), it waits for that message, at most callWait
+// (Request.CallWait), so that the reading is the call's turn and the
+// nudge it calls for goes out with this call's result: in a one-prompt
 // `-p` run there is no next prompt to take it; Copilot CLI's postToolUse
 // likewise, for its record's hook.start line (copilotMark). The tail is
-// read again only
-// when the file grew. A session whose waits keep ending without the
+// read again only when the file grew. A session whose waits keep ending without the
 // message (hookpath.MaxCallMisses in a row) stops waiting; a tail that
 // holds the call starts the count over. ctxgit-hook hands every call that
 // would wait, or change the count, to ctxgit hook (hookpath.Steady).
-func (c *call) awaitCall(format transcript.Format) (tail.Reading, error) {
+func (c *call) awaitCall(format transcript.Format) (tail.Reading, hookState, error) {
+	path := c.p.TranscriptPath
 	call := hookpath.AwaitedCall(c.Host, c.Event, c.p.ToolUseID, c.p.AgentID)
 	o := tail.Options{MaxBack: tailBytes, Call: call, Mark: c.copilotMark()}
+	awaits := call != "" || o.Mark != ""
 	read := func() (tail.Reading, error) {
-		if !regularFile(c.p.TranscriptPath) {
+		if !regularFile(path) {
 			return tail.Reading{}, nil // not written yet (transcriptDue)
 		}
-		return transcript.TailReading(c.p.TranscriptPath, format, o)
+		return transcript.TailReading(path, format, o)
 	}
-	r, err := read()
-	if err != nil || call == "" && o.Mark == "" {
-		return r, err
+	var r tail.Reading
+	var err error
+	// The first look stats the file once: a regular file is read; one
+	// that is not there yet is waited for by a call that awaits its
+	// message; anything else (a device or a pipe would hang the hook) is
+	// no transcript.
+	switch fi, serr := os.Stat(path); {
+	case serr == nil && fi.Mode().IsRegular():
+		r, err = transcript.TailReading(path, format, o)
+	case !awaits || !transcriptDue(path):
+		return r, hookState{}, nil
+	}
+	if err != nil || !awaits && !r.Known {
+		return r, hookState{}, err
 	}
 	st := c.readState()
-	waited := !r.HoldsCall && st.CallMisses < hookpath.MaxCallMisses
+	if !awaits {
+		return r, st, nil
+	}
+	waited := hookpath.CallWaits(r.HoldsCall, st.CallMisses)
 	if waited {
 		wait := c.CallWait
 		if wait <= 0 {
 			wait = callWait
 		}
-		size := fileSize(c.p.TranscriptPath)
+		size := fileSize(path)
 		for deadline := time.Now().Add(wait); !r.HoldsCall && time.Now().Before(deadline); {
 			time.Sleep(callPoll)
-			if n := fileSize(c.p.TranscriptPath); n != size {
+			if n := fileSize(path); n != size {
 				size = n
 				if r, err = read(); err != nil {
-					return r, err
+					return r, st, err
 				}
 			}
 		}
 	}
 	switch {
-	case r.HoldsCall && st.CallMisses > 0:
-		return r, c.countCall(true)
-	case !r.HoldsCall && waited:
-		return r, c.countCall(false)
+	case r.HoldsCall && st.CallMisses > 0 || !r.HoldsCall && waited:
+		st, err = c.countCall(r.HoldsCall)
+	case waited:
+		// Time passed: a parallel hook may have written the record.
+		st = c.readState()
 	}
-	return r, nil
+	return r, st, err
 }
 
 // transcriptDue reports whether a tool call that waits for its message
 // (hookpath.AwaitedCall) or its record's mark (copilotMark) finds no
-// transcript at all: Claude Code creates the file at its first write,
-// which a fast `claude -p` run's first tool call can come before, and
-// Copilot CLI 1.0.102 likewise its events.jsonl (both seen in the
+// transcript at path at all: Claude Code creates the file at its first
+// write, which a fast `claude -p` run's first tool call can come before,
+// and Copilot CLI 1.0.102 likewise its events.jsonl (both seen in the
 // real-host tier with CI=true, where it happened in most runs). The call
 // then waits for the file as for the message.
-func (c *call) transcriptDue() bool {
-	if c.p.TranscriptPath == "" || hookpath.AwaitedCall(c.Host, c.Event, c.p.ToolUseID, c.p.AgentID) == "" && c.copilotMark() == "" {
-		return false
-	}
-	_, err := os.Lstat(c.p.TranscriptPath)
+func transcriptDue(path string) bool {
+	_, err := os.Lstat(path)
 	return errors.Is(err, fs.ErrNotExist)
 }
 
-// countCall records whether a wait for a tool call's message found it.
-func (c *call) countCall(found bool) error {
+// countCall records whether a wait for a tool call's message found it,
+// and returns the hook record it wrote.
+func (c *call) countCall(found bool) (hookState, error) {
 	w, unlock, err := c.lockedWorkspace()
 	if err != nil {
-		return err
+		return hookState{}, err
 	}
 	defer unlock()
 	st := c.readState()
 	if st.CallMisses++; found {
 		st.CallMisses = 0
 	}
-	return c.writeJSON(statePath(w.Root, c.session), st)
+	return st, c.writeJSON(statePath(w.Root, c.session), st)
 }
 
 // fileSize is the size of the file at path, -1 when it cannot be read.
@@ -505,7 +521,13 @@ func (c *call) readState() hookState {
 
 func (c *call) knownWindow(root string) int64 {
 	var st hookState
-	if ok, _ := readJSON(root, statePath(root, c.session), &st); ok && st.Window > 0 {
+	readJSON(root, statePath(root, c.session), &st)
+	return st.knownWindow()
+}
+
+// knownWindow is the window the record holds, else the default.
+func (st hookState) knownWindow() int64 {
+	if st.Window > 0 {
 		return st.Window
 	}
 	return defaultWindow
@@ -631,7 +653,7 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 			Utilization: float64(*p.ContextTokens) / float64(*p.ContextWindowSize), Source: "host"}
 	} else if p.ContextUsagePercent != nil {
 		o.Usage = spec.TokenUsage{Utilization: *p.ContextUsagePercent / 100, Source: "host"}
-	} else if u, ok := c.payloadUsage(w.Root); ok {
+	} else if u, ok := c.payloadUsage(func() int64 { return c.knownWindow(w.Root) }); ok {
 		o.Usage = u
 	}
 	format, ok := transcriptFormat(c.Host)
@@ -676,8 +698,10 @@ func (c *call) checkpointOptions(w *workspace.Workspace, trigger string, compact
 // gaugeUpdate applies the thresholds to a reading: the nudge marker from
 // pressure.flush (once a cycle), an automatic checkpoint from
 // pressure.auto_checkpoint when tokens grew by pressure.min_growth since
-// the last one. It reports whether a checkpoint was taken.
-func (c *call) gaugeUpdate(w *workspace.Workspace, p taskstate.Pressure) (bool, error) {
+// the last one. It reports whether a checkpoint was taken. known is the
+// session's hook record when the caller has read it already (else nil):
+// it serves the decision without the lock, never the one under it.
+func (c *call) gaugeUpdate(w *workspace.Workspace, p taskstate.Pressure, known *hookState) (bool, error) {
 	if p.Tokens == 0 && p.Window > 0 {
 		p.Tokens = int64(p.Value * float64(p.Window)) // a percentage-only reading
 	}
@@ -689,7 +713,7 @@ func (c *call) gaugeUpdate(w *workspace.Workspace, p taskstate.Pressure) (bool, 
 	}
 	// Decide without the lock first: a status line refreshes every turn,
 	// and most readings change nothing.
-	pre := c.gaugeWork(w, p)
+	pre := c.gaugeWork(w, p, known)
 	if !pre.any() {
 		return false, nil
 	}
@@ -706,7 +730,7 @@ func (c *call) gaugeUpdate(w *workspace.Workspace, p taskstate.Pressure) (bool, 
 		return false, err
 	}
 	defer lock.Unlock()
-	todo := c.gaugeWork(w, p)
+	todo := c.gaugeWork(w, p, nil)
 	if todo.nudge {
 		if err := c.writeJSON(nudgePath(w.Root, c.session), nudgeMarker{Timestamp: w.Now(), UsedPct: p.Value * 100}); err != nil {
 			return false, err
@@ -741,7 +765,8 @@ func (t gaugeTodo) any() bool { return t.nudge || t.window || t.checkpoint }
 // marker from pressure.flush when there is none (or a stale undelivered
 // one), the window recorded when it changed, and an automatic checkpoint
 // from pressure.auto_checkpoint when tokens grew by pressure.min_growth.
-func (c *call) gaugeWork(w *workspace.Workspace, p taskstate.Pressure) gaugeTodo {
+// The hook record is known when not nil, else read.
+func (c *call) gaugeWork(w *workspace.Workspace, p taskstate.Pressure, known *hookState) gaugeTodo {
 	t := w.Config.Pressure
 	var todo gaugeTodo
 	if p.Value >= t.Flush {
@@ -750,7 +775,11 @@ func (c *call) gaugeWork(w *workspace.Workspace, p taskstate.Pressure) gaugeTodo
 		stale := ok && err == nil && !m.Flushed && w.Now().Sub(m.Timestamp) > time.Duration(t.NudgeStale)
 		todo.nudge = !ok || err != nil || stale
 	}
-	readJSON(w.Root, statePath(w.Root, c.session), &todo.state)
+	if known != nil {
+		todo.state = *known
+	} else {
+		readJSON(w.Root, statePath(w.Root, c.session), &todo.state)
+	}
 	todo.window = p.Window > 0 && p.Window != todo.state.Window
 	last := todo.state.LastAutoTokens
 	todo.checkpoint = p.Value >= t.AutoCheckpoint && p.Tokens > 0 &&

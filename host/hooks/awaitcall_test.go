@@ -3,6 +3,7 @@ package hooks
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,6 +114,22 @@ func TestPostToolUseWaitsForTheTranscriptFile(t *testing.T) {
 	}
 }
 
+// A transcript path that names something other than a file (a directory
+// here; a FIFO would hang a read) is no transcript: a call that awaits its
+// message does not wait for it to become one, and counts no miss.
+func TestPostToolUseTranscriptNotAFile(t *testing.T) {
+	dir := initialised(t)
+	notFile := t.TempDir()
+	if out, took := postToolUse(t, dir, notFile, "toolu_1", "", 30*time.Second); out != "" || took > 15*time.Second {
+		t.Fatalf("transcript path a directory: output %q after %v", out, took)
+	}
+	var st hookState
+	readJSON(dir, statePath(dir, "s1"), &st)
+	if st.CallMisses != 0 {
+		t.Fatalf("call_misses %d for a transcript path that is a directory", st.CallMisses)
+	}
+}
+
 // A call whose message never comes within the wait: the hook answers with
 // the reading it has, counts the miss, and from hookpath.MaxCallMisses
 // misses in a row on does not wait at all; a tail that holds the call
@@ -148,6 +165,49 @@ func TestPostToolUseWaitIsBounded(t *testing.T) {
 	readJSON(dir, statePath(dir, "s1"), &st)
 	if st.CallMisses != 0 {
 		t.Fatalf("a subagent's call counted a miss: %d", st.CallMisses)
+	}
+}
+
+// ctxgit-hook's fast path (hookpath.Steady) follows awaitCall's rule
+// (hookpath.CallWaits): it hands over every call that would wait or would
+// change the count of misses, and answers the others itself, those after
+// MaxCallMisses misses in a row included.
+func TestSteadyFollowsTheWaitRule(t *testing.T) {
+	dir, transcript := awaitSetup(t)
+	input := func(id string) []byte {
+		return fmt.Appendf(nil, `{"session_id":"s1","transcript_path":%q,"cwd":%q,"hook_event_name":"PostToolUse","tool_name":"Read","tool_use_id":%q}`, transcript, dir, id)
+	}
+	steady := func(id string) bool {
+		return hookpath.Steady("claude-code", "post-tool-use", input(id), func(string) string { return "" }, dir, now)
+	}
+	const short = 20 * time.Millisecond
+	// As ctxgit-hook hands a call over: ctxgit hook then keeps the gauge
+	// file the fast path reads the thresholds from.
+	postToolUse := func(t *testing.T, dir, transcript, id, extra string, wait time.Duration) {
+		t.Helper()
+		req := Request{Host: "claude-code", Event: "post-tool-use", Input: input(id), Env: env(dir, map[string]string{hookpath.ViaEnv: "1"}), Out: io.Discard, CallWait: wait}
+		if err := Handle(req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 1; i <= hookpath.MaxCallMisses; i++ {
+		id := fmt.Sprintf("toolu_miss%d", i)
+		if steady(id) {
+			t.Fatalf("miss %d: the fast path answers a call ctxgit hook waits for", i)
+		}
+		postToolUse(t, dir, transcript, id, "", short)
+	}
+	if !steady("toolu_late") {
+		t.Fatalf("after %d misses in a row the fast path hands over a call that waits no more", hookpath.MaxCallMisses)
+	}
+	// The same usage as the reading recorded: only the count calls for ctxgit hook.
+	appendTo(t, transcript, claudeToolTurn("msg_2", "toolu_2", 20000))
+	if steady("toolu_2") {
+		t.Fatal("the fast path answers a call whose held message starts the count over")
+	}
+	postToolUse(t, dir, transcript, "toolu_2", "", short)
+	if !steady("toolu_2") {
+		t.Fatal("the fast path hands over a call that is held, counted and recorded")
 	}
 }
 

@@ -160,7 +160,7 @@ func TestNudgeCycle(t *testing.T) {
 	}
 	c := &call{Request: Request{Host: "claude-code", Env: env(dir, nil)}, session: "s", dir: dir}
 	reading := taskstate.Pressure{Value: 0.66, Known: true, Source: "host"}
-	if _, err := c.gaugeUpdate(w, reading); err != nil {
+	if _, err := c.gaugeUpdate(w, reading, nil); err != nil {
 		t.Fatal(err)
 	}
 	var m nudgeMarker
@@ -185,7 +185,7 @@ func TestNudgeCycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Config.Lock.Timeout = spec.Duration(time.Millisecond)
-	if _, err := c.gaugeUpdate(w, reading); err != nil {
+	if _, err := c.gaugeUpdate(w, reading, nil); err != nil {
 		t.Fatalf("a reading that changes nothing took the lock: %v", err)
 	}
 	if again := run(t, dir, "claude-code", "post-tool-use", `{"session_id":"s"}`); again != "" {
@@ -221,7 +221,7 @@ func TestAutoCheckpoint(t *testing.T) {
 		tokens int64
 		saved  bool
 	}{{150000, false}, {160000, true}, {165000, false}, {168001, true}, {170000, false}} {
-		saved, err := c.gaugeUpdate(w, reading(tc.tokens))
+		saved, err := c.gaugeUpdate(w, reading(tc.tokens), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -230,7 +230,7 @@ func TestAutoCheckpoint(t *testing.T) {
 		}
 	}
 	c.clearCycle(dir)
-	if saved, _ := c.gaugeUpdate(w, reading(165000)); !saved {
+	if saved, _ := c.gaugeUpdate(w, reading(165000), nil); !saved {
 		t.Fatal("no automatic checkpoint after a compaction reset the baseline")
 	}
 	entries, err := w.Log("s", 0)

@@ -25,8 +25,9 @@ type openCodeTokens struct {
 }
 
 // payloadUsage is the usage the plugin passed, over the window it passed
-// (else the one recorded for the session), as a checkpoint records it.
-func (c *call) payloadUsage(root string) (spec.TokenUsage, bool) {
+// (else knownWindow's, the one recorded for the session), as a checkpoint
+// records it.
+func (c *call) payloadUsage(knownWindow func() int64) (spec.TokenUsage, bool) {
 	t := c.p.Tokens
 	if c.Host != "opencode" || t == nil {
 		return spec.TokenUsage{}, false
@@ -35,29 +36,32 @@ func (c *call) payloadUsage(root string) (spec.TokenUsage, bool) {
 	if used <= 0 {
 		return spec.TokenUsage{}, false
 	}
-	window := c.knownWindow(root)
+	window := int64(0)
 	if c.p.ContextWindow != nil && *c.p.ContextWindow > 0 {
 		window = *c.p.ContextWindow
+	} else {
+		window = knownWindow()
 	}
 	return spec.TokenUsage{InputTokens: used, ContextWindow: window, Utilization: float64(used) / float64(window), Source: "host"}, true
 }
 
-// gaugeFromPayload takes the reading the plugin passed (opencode's only
-// source of usage): recorded, and past pressure.flush a nudge for this
-// tool call's output.
+// gaugeFromPayload updates the gauge from the usage the plugin passed on
+// a tool call, unless it is the reading the last compaction began at (the
+// plugin passes the newest usage it saw, which right after a compaction
+// can be the one from before it).
 func (c *call) gaugeFromPayload() error {
-	root, err := c.root()
-	if err != nil {
-		return err
+	if c.p.Tokens == nil {
+		return nil // no host but opencode's plugin passes tokens
 	}
-	u, ok := c.payloadUsage(root)
-	if !ok {
+	st := c.readState()
+	u, ok := c.payloadUsage(st.knownWindow)
+	if !ok || st.StaleTokens != 0 && u.InputTokens == st.StaleTokens {
 		return nil
 	}
 	w, err := c.workspace()
 	if err != nil {
 		return err
 	}
-	_, err = c.gaugeUpdate(w, taskstate.Pressure{Value: u.Utilization, Known: true, Source: "host", Tokens: u.InputTokens, Window: u.ContextWindow})
+	_, err = c.gaugeUpdate(w, taskstate.Pressure{Value: u.Utilization, Known: true, Source: "host", Tokens: u.InputTokens, Window: u.ContextWindow}, &st)
 	return err
 }

@@ -275,7 +275,7 @@ func Statusline(req Request) error {
 	if err != nil {
 		return err
 	}
-	saved, err := c.gaugeUpdate(w, p)
+	saved, err := c.gaugeUpdate(w, p, nil)
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,8 @@ func (c *call) qwenStop() error {
 	default:
 		return nil
 	}
-	if st := c.readState(); st.StaleTokens != 0 && tokens == st.StaleTokens {
+	st := c.readState()
+	if st.StaleTokens != 0 && tokens == st.StaleTokens {
 		return nil // the reading the last compaction began at
 	}
 	w, err := c.workspace()
@@ -33,6 +34,6 @@ func (c *call) qwenStop() error {
 	}
 	c.recordSession(w.Root)
 	_, err = c.gaugeUpdate(w, taskstate.Pressure{Value: float64(tokens) / float64(*limit), Known: true,
-		Source: "host", Tokens: tokens, Window: *limit})
+		Source: "host", Tokens: tokens, Window: *limit}, &st)
 	return err
 }

@@ -28,8 +28,6 @@ import (
 //     host's bookkeeping.
 type copilotReader struct{ st *state }
 
-func newCopilotReader(st *state) *copilotReader { return &copilotReader{st: st} }
-
 func (c *copilotReader) finish() {}
 
 func (c *copilotReader) line(n int, line []byte) bool {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ctxgit/ctxgit/internal/jsonscan"
+	"github.com/ctxgit/ctxgit/internal/tail"
 	"github.com/ctxgit/ctxgit/spec"
 )
 
@@ -39,7 +40,7 @@ func GeminiCompressedSince(path string, from int64) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if legacyDocument(bufio.NewReader(fh)) {
+	if tail.LegacyDocument(bufio.NewReader(fh)) {
 		return true, nil
 	}
 	if from < 0 || from > fi.Size() {

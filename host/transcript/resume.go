@@ -13,6 +13,7 @@ import (
 
 	"github.com/ctxgit/ctxgit/internal/atomicfile"
 	"github.com/ctxgit/ctxgit/internal/regfile"
+	"github.com/ctxgit/ctxgit/internal/tail"
 	"github.com/ctxgit/ctxgit/spec"
 )
 
@@ -72,7 +73,7 @@ func ReadFileResume(path string, f Format, o ReadOptions, statePath string) (*Su
 	var r io.Reader = fh
 	if f == Gemini && start == 0 {
 		br := bufio.NewReaderSize(fh, 256<<10)
-		if legacyDocument(br) {
+		if tail.LegacyDocument(br) {
 			s, line, err := readDocument(br, st, h)
 			if err != nil {
 				return nil, &spec.FileError{Path: path, Line: line, Err: err}

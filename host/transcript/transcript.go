@@ -196,7 +196,7 @@ func detectFileDocument(path string) (Format, error) {
 	}
 	defer fh.Close()
 	br := bufio.NewReader(fh)
-	if !legacyDocument(br) {
+	if !tail.LegacyDocument(br) {
 		return "", nil
 	}
 	data, err := io.ReadAll(io.LimitReader(br, maxDocumentBytes))
@@ -305,10 +305,6 @@ func detectDocument(data []byte) Format {
 // maxDocumentBytes bounds a transcript read as one JSON document.
 const maxDocumentBytes = 64 << 20
 
-// legacyDocument reports whether r (buffered) starts with a JSON document
-// spread over lines, as Gemini CLI's older layout is.
-func legacyDocument(br *bufio.Reader) bool { return tail.LegacyDocument(br) }
-
 // Read streams a transcript: constant memory in the file's size (except
 // the capped lists), tolerant of bad lines (counted, never fatal), and
 // never panics. It fails only for an unknown format or an I/O error of r,
@@ -349,7 +345,7 @@ func read(r io.Reader, f Format, o ReadOptions) (*Summary, int, error) {
 	}
 	if f == Gemini {
 		br := bufio.NewReaderSize(r, 256<<10)
-		if legacyDocument(br) {
+		if tail.LegacyDocument(br) {
 			return readDocument(br, st, h)
 		}
 		r = br
@@ -385,7 +381,7 @@ func newHandler(f Format, st *state) (lineHandler, error) {
 	case QwenCode:
 		return &qwenReader{st: st}, nil
 	case Copilot:
-		return newCopilotReader(st), nil
+		return &copilotReader{st: st}, nil
 	case OpenCode:
 		return &opencodeReader{st: st}, nil
 	}

@@ -89,6 +89,12 @@ type hookState struct {
 // that holds it at once, starts the count over.
 const MaxCallMisses = 3
 
+// CallWaits reports whether a tool call waits for its message (host/hooks
+// awaitCall): the transcript's tail does not hold it (holds) and the
+// session's waits have not missed MaxCallMisses times in a row (misses).
+// steadyReading answers by the same rule.
+func CallWaits(holds bool, misses int) bool { return !holds && misses < MaxCallMisses }
+
 // AwaitedCall is the tool call whose message a tool-call hook reads the
 // transcript for (tail.Options.Call): Claude Code's PostToolUse can run
 // before the host has written the message that called the tool, with the
@@ -149,7 +155,7 @@ func steadyReading(host, root, session, transcript, call string, now time.Time) 
 		// keep missing.
 		var st hookState
 		_, err := ReadJSON(StatePath(root, session), &st)
-		return err == nil && st.CallMisses >= MaxCallMisses
+		return err == nil && !CallWaits(false, st.CallMisses)
 	}
 	if err != nil || !fi.Mode().IsRegular() {
 		return true // ctxgit hook reads no reading from it either
@@ -162,7 +168,7 @@ func steadyReading(host, root, session, transcript, call string, now time.Time) 
 	if _, err := ReadJSON(StatePath(root, session), &st); err != nil {
 		return false
 	}
-	if call != "" && (r.HoldsCall && st.CallMisses > 0 || !r.HoldsCall && st.CallMisses < MaxCallMisses) {
+	if call != "" && (r.HoldsCall && st.CallMisses > 0 || CallWaits(r.HoldsCall, st.CallMisses)) {
 		return false // ctxgit hook waits for the call's message, or counts it found
 	}
 	if !r.Known {
