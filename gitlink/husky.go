@@ -120,6 +120,19 @@ func readHook(path string) ([]byte, error) {
 	return data, err
 }
 
+// readHookFollowing reads a hook file through a final link, bounded, as
+// a regular file opened without blocking. A hook linked to a script
+// elsewhere is common and stays the user's hook; but a hooks directory
+// the repository commits (core.hooksPath .githooks) may link it to
+// /dev/zero or a FIFO, which os.ReadFile read without end or waited on.
+func readHookFollowing(path string) ([]byte, error) {
+	data, err := regfile.ReadFileFollowing(path, maxHook)
+	if errors.Is(err, regfile.ErrNotRegular) {
+		return nil, fmt.Errorf("%s is not a regular file (a FIFO, a device): ctxgit reads no hook through it", path)
+	}
+	return data, err
+}
+
 // installBlock puts ctxgit's block at the end of the user's hook at path
 // (after what the user's hook does, so a tool there that writes the whole
 // message cannot drop the trailer), creating the file when missing.

@@ -109,7 +109,7 @@ func Install(ctx context.Context, dir, command string) (InstallResult, error) {
 	if _, err := os.Lstat(path + chainedSuffix); err == nil {
 		res.Chained = path + chainedSuffix
 	}
-	old, err := os.ReadFile(path)
+	old, err := readHookFollowing(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
@@ -193,7 +193,7 @@ func uninstallIn(hooks string) (InstallResult, error) {
 	if err := removeOursAside(path); err != nil {
 		return res, err
 	}
-	old, err := os.ReadFile(path)
+	old, err := readHookFollowing(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return res, nil
@@ -218,7 +218,7 @@ const oldSuffix = ".old"
 // (path.old): lefthook never runs it, and `lefthook uninstall` would put
 // that stale copy back.
 func removeOursAside(path string) error {
-	data, err := os.ReadFile(path + oldSuffix)
+	data, err := readHookFollowing(path + oldSuffix)
 	if err != nil || !isOurs(data) {
 		return nil
 	}
@@ -227,7 +227,7 @@ func removeOursAside(path string) error {
 
 // sameFile reports whether the file at path holds data.
 func sameFile(path string, data []byte) bool {
-	got, err := os.ReadFile(path)
+	got, err := readHookFollowing(path)
 	return err == nil && bytes.Equal(got, data)
 }
 

@@ -2,9 +2,7 @@ package hostconfig
 
 import (
 	"errors"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -12,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/ctxgit/ctxgit/internal/hookpath"
+	"github.com/ctxgit/ctxgit/internal/regfile"
 )
 
 // Codex runs a project's hooks only when two records in its user config
@@ -57,18 +56,16 @@ func readCodexTrust(root string, getenv func(string) string) (codexTrust, bool) 
 		return t, false
 	}
 	var values map[string]string
-	f, err := os.Open(t.Config)
+	// User-level, maybe linked from a dotfiles folder: followed, but
+	// opened without blocking and read whole within the bound (a cut
+	// file would read as other records).
+	data, err := regfile.ReadFileFollowing(t.Config, maxCodexConfig)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		// No config: nothing trusted yet.
 	case err != nil:
 		return t, false
 	default:
-		data, err := io.ReadAll(io.LimitReader(f, maxCodexConfig))
-		f.Close()
-		if err != nil {
-			return t, false
-		}
 		values = tomlStrings(string(data))
 	}
 	// Windows names a folder in any case (Codex records c:\work where

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // Issue 32: the folder an earlier version left in the repository is the
@@ -56,5 +57,28 @@ func TestOpenClawOldFolderThroughLinks(t *testing.T) {
 			}
 			install(t, Options{Root: root, Host: OpenClaw})
 		})
+	}
+}
+
+// Codex's config.toml, like Copilot's config.json, is read opened
+// without blocking: one that is a FIFO (or a link to one) is "cannot
+// read", not a doctor that waits for a writer.
+func TestCodexConfigFIFONotWaitedOn(t *testing.T) {
+	home := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(home, "config.toml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan bool, 1)
+	go func() {
+		_, ok := readCodexTrust(t.TempDir(), func(k string) string { return map[string]string{"CODEX_HOME": home}[k] })
+		done <- ok
+	}()
+	select {
+	case ok := <-done:
+		if ok {
+			t.Errorf("readCodexTrust of a FIFO config: ok, want cannot read")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("readCodexTrust waited on a FIFO config.toml")
 	}
 }
