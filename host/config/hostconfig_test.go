@@ -728,7 +728,7 @@ func TestOpenClawInstall(t *testing.T) {
 		`from "node:child_process"`,
 		// No shell: the program and its arguments go to spawn apart, the
 		// program found on PATH with ".exe" on Windows.
-		`spawn(program(), args, {`,
+		`spawn(prog, args, {`,
 		`shell: false,`,
 		`COMMAND + ".exe"`,
 		`process.env.PATH`,

@@ -362,3 +362,64 @@ func TestOpenClawHandlerTypes(t *testing.T) {
 		t.Errorf("tsc %s: %v\n%s%s", handler, r.Err, r.Stdout, r.Stderr)
 	}
 }
+
+// TestOpenClawHandlerRunsNoWorkspaceProgram: with "." and an empty entry
+// on PATH and no ctxgit installed, the handler runs nothing, not the
+// ./ctxgit a repository committed into the agent's workspace; an
+// installed ctxgit in an absolute folder is found (as ctxgit's opencode
+// plugin does). The handler runs in the host's Node, types stripped.
+func TestOpenClawHandlerRunsNoWorkspaceProgram(t *testing.T) {
+	requireTier(t)
+	in := installHost(t, "openclaw")
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	bin := filepath.Join(dir, "bin")
+	for _, d := range []string{ws, bin} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fake := func(at, marker string) {
+		script := "#!/bin/sh\ntouch " + filepath.Join(dir, marker) + "\n"
+		if err := os.WriteFile(filepath.Join(at, "ctxgit"), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fake(ws, "ran-the-workspace-program")
+	src, err := os.ReadFile(filepath.Join(moduleRoot, "host", "config", "openclaw", "handler.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod := filepath.Join(dir, "handler.ts")
+	if err := os.WriteFile(mod, []byte(strings.Replace(string(src), "__CTXGIT_COMMAND__", `"ctxgit"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	driver := filepath.Join(dir, "driver.mjs")
+	if err := os.WriteFile(driver, []byte(`const { default: handler } = await import("`+mod+`");
+await handler({ type: "agent", action: "bootstrap", sessionKey: "agent:main:main", context: { workspaceDir: "`+ws+`", bootstrapFiles: [] } });
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	node := filepath.Join(in.NodeDir, "node")
+	run := func(path string) {
+		t.Helper()
+		cmd := exec.Command(node, driver)
+		cmd.Dir = ws
+		cmd.Env = append(os.Environ(), "PATH="+path, "HOME="+dir)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("node %s: %v\n%s", driver, err, out)
+		}
+	}
+	run(".::" + in.NodeDir + ":/usr/bin:/bin")
+	if _, err := os.Stat(filepath.Join(dir, "ran-the-workspace-program")); err == nil {
+		t.Fatal("the handler ran the workspace's ./ctxgit found through a relative PATH entry")
+	}
+	fake(bin, "ran-the-installed-program")
+	run(".:" + bin + ":/usr/bin:/bin")
+	if _, err := os.Stat(filepath.Join(dir, "ran-the-installed-program")); err != nil {
+		t.Fatal("the handler did not run the ctxgit installed in an absolute PATH folder")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ran-the-workspace-program")); err == nil {
+		t.Fatal("the handler ran the workspace's ./ctxgit")
+	}
+}

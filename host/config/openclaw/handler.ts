@@ -187,40 +187,48 @@ function payload(event: any, ctx: any, extra: Record<string, unknown>): string {
   }
 }
 
-// program is the file to run: COMMAND itself when it is a path, else the
-// first file of that name on PATH (with ".exe" on Windows, where the
-// variable may be spelled "Path"), else the bare name for spawn's own
-// lookup. No shell is involved, so a path with spaces, quotes or
-// backslashes is passed as it is.
+// program is the file to run: COMMAND itself when it is an absolute
+// path, else the first file of that name in an absolute folder on PATH
+// (with ".exe" first on Windows, where the variable may be spelled
+// "Path"), else "" and nothing runs. A relative folder on PATH ("." or
+// an empty entry) or a relative COMMAND would name a file of the agent's
+// workspace, which the repository controls: never run (as ctxgit's
+// opencode plugin). No shell is involved, so a path with spaces, quotes
+// or backslashes is passed as it is.
 function program(): string {
   try {
     const win = process.platform === "win32";
-    if (COMMAND.includes("/") || (win && COMMAND.includes("\\"))) {
+    if (path.isAbsolute(COMMAND)) {
       return COMMAND;
     }
-    const name = win && !/\.exe$/i.test(COMMAND) ? COMMAND + ".exe" : COMMAND;
+    if (COMMAND.includes("/") || COMMAND.includes("\\")) {
+      return "";
+    }
+    const names = win && !/\.exe$/i.test(COMMAND) ? [COMMAND + ".exe", COMMAND] : [COMMAND];
     let list = process.env.PATH;
     if (list === undefined && win) {
       list = process.env.Path;
     }
     for (const dir of (list ?? "").split(path.delimiter)) {
-      if (dir === "") {
+      if (dir === "" || !path.isAbsolute(dir)) {
         continue;
       }
-      const file = path.join(dir, name);
-      try {
-        fs.accessSync(file, win ? fs.constants.F_OK : fs.constants.X_OK);
-        if (fs.statSync(file).isFile()) {
-          return file;
+      for (const name of names) {
+        const file = path.join(dir, name);
+        try {
+          fs.accessSync(file, win ? fs.constants.F_OK : fs.constants.X_OK);
+          if (fs.statSync(file).isFile()) {
+            return file;
+          }
+        } catch {
+          // Not here.
         }
-      } catch {
-        // Not here.
       }
     }
-    return name;
   } catch {
-    return COMMAND;
+    // No program: nothing runs.
   }
+  return "";
 }
 
 // directory is where ctxgit starts looking for its workspace: the agent's
@@ -259,8 +267,13 @@ function run(args: string[], input: string, cwd: string): Promise<RunResult> {
     try {
       // Its own process group, so that a timeout ends ctxgit and anything
       // it started.
+      const prog = program();
+      if (prog === "") {
+        finish(null);
+        return;
+      }
       const group = process.platform !== "win32";
-      const child = spawn(program(), args, {
+      const child = spawn(prog, args, {
         cwd,
         shell: false,
         detached: group,
