@@ -66,7 +66,7 @@ func DoctorHooks(w *workspace.Workspace) []workspace.Finding {
 			r = append(r, doctorCopilotTrust(w)...)
 		}
 		if len(workspace.HooksRan(w.Root, string(in.Host))) == 0 {
-			fix := fmt.Sprintf("start a %s session in this workspace; if doctor still says so, %s does not load %s", in.Host, in.Host, in.Path)
+			fix := fmt.Sprintf("start %s in this workspace for a session; if doctor still says so, %s does not load %s", in.Host, in.Host, in.Path)
 			switch in.Host {
 			case Codex:
 				fix = "Codex runs a project's hooks only once the project and each hook are trusted: start codex here, trust the folder, then review and trust ctxgit's hooks in /hooks"
